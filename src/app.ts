@@ -1,0 +1,51 @@
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { createContextFactory, type Context } from './context.js';
+import { maskError } from './errors.js';
+import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-examples.js';
+import { yogaLoggerFrom } from './logger.js';
+import { useOperationLog } from './plugins/use-operation-log.js';
+import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { useRequestId } from './plugins/use-request-id.js';
+import { schema } from './schema.js';
+import type { UpstreamClient } from './upstream/client.js';
+
+export interface AppDependencies {
+  readonly upstream: UpstreamClient;
+  readonly logger: Logger;
+  readonly readinessChecks?: readonly ReadinessCheck[];
+}
+
+export type App = YogaServerInstance<Record<string, unknown>, Context>;
+
+export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * The GraphQL server as a fetch handler: no socket, no side effects, so tests call `app.fetch(...)` and
+ * main.ts hands it to node:http.
+ */
+export function createApp(deps: AppDependencies): App {
+  return createYoga<Record<string, unknown>, Context>({
+    schema,
+    context: createContextFactory(deps),
+    graphqlEndpoint: GRAPHQL_PATH,
+    healthCheckEndpoint: '/health',
+    landingPage: false,
+    logging: yogaLoggerFrom(deps.logger),
+    maskedErrors: { maskError },
+    // GraphiQL's scripts and styles come from our own server, so it works with no internet.
+    renderGraphiQL,
+    graphiql: {
+      title: 'thai-edu-graphql: สถิติการศึกษา',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+    },
+    plugins: [
+      useRequestId(),
+      useReadiness(deps.readinessChecks ?? []),
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      useOperationLog(),
+    ],
+  });
+}

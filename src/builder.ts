@@ -1,0 +1,36 @@
+import SchemaBuilder from '@pothos/core';
+import {
+  DateTimeResolver,
+  EmailAddressResolver,
+  JSONObjectResolver,
+  JSONResolver,
+  URLResolver,
+} from 'graphql-scalars';
+import type { Context } from './context.js';
+import type { JsonObject } from './json.js';
+
+/** The one Pothos schema builder. Each module under ./types registers its GraphQL type on it. */
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  DefaultFieldNullability: false;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+    JSONObject: { Input: JsonObject; Output: JsonObject };
+    URL: { Input: URL; Output: URL | string };
+    DateTime: { Input: Date; Output: Date | string };
+    EmailAddress: { Input: string; Output: string };
+  };
+}>({
+  defaultFieldNullability: false,
+});
+
+builder.addScalarType('JSON', JSONResolver);
+builder.addScalarType('JSONObject', JSONObjectResolver);
+builder.addScalarType('URL', URLResolver);
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('EmailAddress', EmailAddressResolver);
+
+builder.queryType({
+  description:
+    'สถิติการศึกษาแบบเปิดของประเทศไทย. Thailand\'s education open-data statistics: the 13 datasets and 4 summary endpoints of the upstream service.',
+});

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+
+const REQUEST_ID_HEADER = 'x-request-id';
+// A caller's own id is reused only when it is short and plain, so it can be logged and echoed safely.
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const requestIds = new WeakMap<Request, string>();
+
+/** The id of this HTTP request: the caller's `x-request-id` when acceptable, else a new UUID. */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (id === undefined) {
+    const offered = request.headers.get(REQUEST_ID_HEADER);
+    id = offered !== null && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+/** Gives every response an `x-request-id` header, the same id that the request's log lines carry. */
+export function useRequestId(): Plugin {
+  return {
+    onResponse({ request, response }) {
+      response.headers.set(REQUEST_ID_HEADER, requestIdOf(request));
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * What one simulator instance serves: the world of its seed, built on first use, and per dataset the records and
+ * the serialised bytes of the unfiltered answer with their ETag, each made once on first request.
+ */
+import { createHash } from 'node:crypto';
+import type { DatasetCode } from '../catalogue.js';
+import { datasetRecords, type DataRecord } from './datasets.js';
+import { summaryRecords } from './summaries.js';
+import { buildWorld, type World } from './world.js';
+
+export interface ServedBody {
+  readonly bytes: Buffer;
+  /** Strong validator: a quoted hash of the bytes. */
+  readonly etag: string;
+}
+
+/** The upstream's answer envelope, as bytes. */
+export function envelope(records: readonly DataRecord[]): ServedBody {
+  const bytes = Buffer.from(JSON.stringify({ status: 200, data: records, total: records.length }), 'utf8');
+  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
+}
+
+export class DataStore {
+  private world: World | undefined;
+  private readonly records = new Map<string, readonly DataRecord[]>();
+  private readonly bodies = new Map<DatasetCode, ServedBody>();
+
+  constructor(readonly seed: number) {}
+
+  private getWorld(): World {
+    this.world ??= buildWorld(this.seed);
+    return this.world;
+  }
+
+  datasetRecords(code: DatasetCode): readonly DataRecord[] {
+    let records = this.records.get(code);
+    if (!records) {
+      records = datasetRecords(code, this.getWorld());
+      this.records.set(code, records);
+    }
+    return records;
+  }
+
+  /** The unfiltered answer of a dataset. */
+  datasetBody(code: DatasetCode): ServedBody {
+    let body = this.bodies.get(code);
+    if (!body) {
+      body = envelope(this.datasetRecords(code));
+      this.bodies.set(code, body);
+    }
+    return body;
+  }
+
+  summaryRecords(id: number): readonly DataRecord[] {
+    const key = `summary:${id}`;
+    let records = this.records.get(key);
+    if (!records) {
+      records = summaryRecords(id, this.getWorld());
+      this.records.set(key, records);
+    }
+    return records;
+  }
+}

@@ -1,0 +1,81 @@
+import { createGraphQLError } from 'graphql-yoga';
+import { builder } from '../builder.js';
+import {
+  findSummaryEndpoint,
+  SUMMARY_ENDPOINTS,
+  SUMMARY_METHOD,
+  SUMMARY_SUBJECT_TITLES,
+  USE_REQUEST_STATUS_LABELS,
+  type SummaryEndpointEntry,
+  type UseRequestStatus as UseRequestStatusValue,
+} from '../catalogue.js';
+import { HttpMethod } from './http-method.js';
+import { SummarySubject } from './summary-subject.js';
+import { UseRequestStatus } from './use-request-status.js';
+
+// Until the request-for-use flow lands, nobody has asked, so nobody is approved.
+const callerStatus = (): UseRequestStatusValue => 'NOT_REQUESTED';
+
+export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryEndpoint').implement({
+  description:
+    'ข้อมูลสรุป: one of the 4 upstream summary endpoints (group B), called with POST. Use must be requested and approved before `payload` can be read.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The upstream endpoint id, 83 to 86: the last segment of `apiUrl`.' }),
+    name: t.exposeString('name', { description: 'The upstream endpoint name, e.g. ods_count_school_by_jurisdiction.' }),
+    subject: t.expose('subject', { type: SummarySubject, description: 'What the endpoint counts.' }),
+    title: t.string({
+      description: 'ชื่อ: the Thai name of the subject, as the upstream portal lists it.',
+      resolve: (endpoint) => SUMMARY_SUBJECT_TITLES[endpoint.subject],
+    }),
+    method: t.field({ type: HttpMethod, description: 'The HTTP method the upstream expects: POST.', resolve: () => SUMMARY_METHOD }),
+    apiUrl: t.field({
+      type: 'URL',
+      description: 'The upstream address of this endpoint, on the configured base address.',
+      resolve: (endpoint, _args, context) => context.upstreamUrls.summaryEndpointUrl(endpoint),
+    }),
+    version: t.exposeInt('version', { description: 'เวอร์ชัน: the endpoint version.' }),
+    status: t.field({
+      type: UseRequestStatus,
+      description: 'สถานะการขอใช้งาน: the calling client\'s status of request for use; NOT_REQUESTED when anonymous.',
+      resolve: () => callerStatus(),
+    }),
+    statusLabel: t.string({
+      description: 'The Thai label of `status`, e.g. ยังไม่ได้ขอใช้งาน.',
+      resolve: () => USE_REQUEST_STATUS_LABELS[callerStatus()],
+    }),
+    payload: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'ข้อมูล: the upstream answer to `input` (sent as the JSON body; {} when absent), exactly as JSON. Only for a caller whose status is APPROVED; anyone else gets the error USE_NOT_APPROVED.',
+      args: {
+        input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
+      },
+      resolve: (endpoint, args, context) => {
+        const status = callerStatus();
+        if (status !== 'APPROVED') {
+          throw createGraphQLError(
+            `Use of summary endpoint ${endpoint.id} is not approved for this caller (status ${status})`,
+            { extensions: { code: 'USE_NOT_APPROVED', status } },
+          );
+        }
+        return context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+      },
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  summaryEndpoints: t.field({
+    type: [SummaryEndpoint],
+    description: 'ข้อมูลสรุปทั้งหมด: the summary endpoints, ids 83 to 86, with the caller\'s status.',
+    resolve: () => SUMMARY_ENDPOINTS,
+  }),
+  summaryEndpoint: t.field({
+    type: SummaryEndpoint,
+    nullable: true,
+    description: 'One summary endpoint by id; null for an unknown id.',
+    args: { id: t.arg.int({ required: true, description: 'The endpoint id, 83 to 86.' }) },
+    resolve: (_root, { id }) => findSummaryEndpoint(id) ?? null,
+  }),
+}));

@@ -1,0 +1,25 @@
+/**
+ * The ways an upstream call fails, each with the stable code that reaches GraphQL clients as
+ * `extensions.code`. Messages name the dataset or endpoint and the kind of failure only: never the
+ * operator's key, the upstream's body or a stack, since they are shown to anonymous clients.
+ */
+export const UPSTREAM_ERROR_CODES = [
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_BAD_RESPONSE',
+  'UPSTREAM_HTTP_ERROR',
+] as const;
+export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+
+  constructor(
+    readonly code: UpstreamErrorCode,
+    message: string,
+    /** The upstream's HTTP status, for `UPSTREAM_HTTP_ERROR`. */
+    readonly upstreamStatus?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('defaults every variable: the embedded simulator on 127.0.0.1:4000', () => {
+    const result = loadConfig({});
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        host: '127.0.0.1',
+        port: 4000,
+        logLevel: 'info',
+        upstream: { baseUrl: undefined, apiKey: undefined, apiKeyHeader: 'api-key', timeoutMs: 10_000, caPem: undefined },
+      },
+    });
+  });
+
+  it('reads and normalises every variable', () => {
+    const result = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LOG_LEVEL: 'warn',
+      UPSTREAM_BASE_URL: 'https://opendata.example.go.th:8888/',
+      UPSTREAM_API_KEY: 'k',
+      UPSTREAM_API_KEY_HEADER: 'X-Api-Key',
+      UPSTREAM_TIMEOUT_MS: '2500',
+    });
+    expect(result.ok && result.config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'warn',
+      upstream: { baseUrl: 'https://opendata.example.go.th:8888', apiKey: 'k', apiKeyHeader: 'X-Api-Key', timeoutMs: 2500 },
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    const result = loadConfig({ UPSTREAM_BASE_URL: '', PORT: ' ' });
+    expect(result.ok && result.config.upstream.baseUrl).toBeUndefined();
+    expect(result.ok && result.config.port).toBe(4000);
+  });
+
+  it('lists every problem at once, each naming its variable', () => {
+    const result = loadConfig({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      UPSTREAM_BASE_URL: 'ftp://example.org',
+      UPSTREAM_TIMEOUT_MS: '5',
+      UPSTREAM_API_KEY_HEADER: 'bad header',
+      UPSTREAM_CA_FILE: '/nonexistent/ca.pem',
+    });
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE']) {
+      expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
+    }
+    expect(problems).toHaveLength(6);
+  });
+
+  it('refuses a base address with a query or credentials', () => {
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://host:8888/?x=1' }).ok).toBe(false);
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://user:pw@host:8888' }).ok).toBe(false);
+  });
+
+  it('loads the CA file and refuses one that holds no certificate', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teg-config-'));
+    const good = join(dir, 'ca.pem');
+    const bad = join(dir, 'not-a-cert.txt');
+    writeFileSync(good, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    writeFileSync(bad, 'hello');
+    const loaded = loadConfig({ UPSTREAM_CA_FILE: good });
+    expect(loaded.ok && loaded.config.upstream.caPem).toContain('BEGIN CERTIFICATE');
+    const refused = loadConfig({ UPSTREAM_CA_FILE: bad });
+    expect(refused.ok ? [] : refused.problems).toEqual([`UPSTREAM_CA_FILE: ${bad} holds no PEM certificate`]);
+  });
+});

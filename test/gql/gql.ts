@@ -1,0 +1,94 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
+    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
+    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
+    "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
+    "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadDocument,
+    "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": typeof types.AllPayloadsDocument,
+    "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": typeof types.AliasedPayloadsDocument,
+};
+const documents: Documents = {
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
+    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
+    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
+    "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
+    "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadDocument,
+    "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": types.AllPayloadsDocument,
+    "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": types.AliasedPayloadsDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"): (typeof documents)["\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"): (typeof documents)["\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n"): (typeof documents)["\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n"): (typeof documents)["\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n"): (typeof documents)["\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

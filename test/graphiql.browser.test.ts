@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { startStack, type Stack } from './helpers/stack.js';
+
+// Debian's Chromium; .ci/run installs it so this always runs in CI.
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(`GraphiQL browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-thai-tlwg)`);
+}
+export const SCREENSHOT = 'test-results/graphiql.png';
+
+describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
+  let stack: Stack;
+  let server: Server;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    server = createServer(stack.app.requestListener);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no address');
+    origin = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // Without these, Chromium tries Google's services at start-up, which this closed network refuses.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await stack?.close();
+  });
+
+  it('renders with no internet, runs the default query and shows the result', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(origin)) external.push(request.url());
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    await page.goto(`${origin}/graphql`);
+    const answer = page.waitForResponse(
+      (response) => response.url() === `${origin}/graphql` && response.request().method() === 'POST' && response.request().postData()?.includes('CatalogueAndTeachers') === true,
+    );
+    await page.locator('.graphiql-execute-button').click({ timeout: 15_000 });
+    const body = (await (await answer).json()) as {
+      data: { datasets: unknown[]; teachers2566: { payload: { data: { ACADEMIC_YEAR: string }[] } }; summaryEndpoints: { statusLabel: string }[] };
+      errors?: unknown;
+    };
+    expect(body.errors).toBeUndefined();
+    expect(body.data.datasets).toHaveLength(13);
+    expect(body.data.teachers2566.payload.data.map((row) => row.ACADEMIC_YEAR)).toEqual(['2566']);
+    expect(body.data.summaryEndpoints[0]?.statusLabel).toBe('ยังไม่ได้ขอใช้งาน');
+    // What the person sees: the result pane shows the top of the answer, Thai titles included.
+    const result = page.locator('.result-window');
+    await result.getByText('จำนวนครูและบุคลากรทางการศึกษา').first().waitFor({ timeout: 15_000 });
+    expect(await result.innerText()).toContain('ODS_COUNT_TEACHER_BY_YEAR');
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+    expect(external).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

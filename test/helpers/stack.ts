@@ -1,0 +1,85 @@
+import { print, type ExecutionResult } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { createApp, GRAPHQL_PATH, type App } from '../../src/app.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/client.js';
+
+export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
+
+export interface StackOptions {
+  simulator?: SimulatorOptions;
+  timeoutMs?: number;
+  /** Point the client somewhere else than the simulator (e.g. a closed port). */
+  baseUrl?: string;
+  /** The CA the client trusts; defaults to the simulator's own, `null` trusts only the system's CAs. */
+  caPem?: string | null;
+}
+
+/** The real server, in process, against a real simulated upstream on a loopback port. */
+export interface Stack {
+  readonly app: App;
+  readonly simulator: Simulator;
+  readonly upstream: UpstreamClient;
+  /** Every log line the server wrote, parsed. */
+  readonly logLines: Record<string, unknown>[];
+  /** The raw text of every log line, for "the key never appears" checks. */
+  logText(): string;
+  /** POSTs one GraphQL operation through the app's fetch handler. */
+  execute<Result, Variables>(
+    document: TypedDocumentNode<Result, Variables>,
+    variables?: Variables,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: ExecutionResult<Result>; text: string; response: Response }>;
+  /** POSTs a raw GraphQL request body. */
+  post(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const simulator = await startSimulator({ apiKey: TEST_UPSTREAM_KEY, ...options.simulator });
+  const rawLines: string[] = [];
+  const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
+  const upstream = createUpstreamClient({
+    baseUrl: options.baseUrl ?? simulator.url,
+    apiKey: TEST_UPSTREAM_KEY,
+    apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
+    timeoutMs: options.timeoutMs ?? 2_000,
+    caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
+    logger,
+  });
+  const app = createApp({ upstream, logger });
+
+  const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    Promise.resolve(
+      app.fetch(`http://localhost${GRAPHQL_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  return {
+    app,
+    simulator,
+    upstream,
+    get logLines() {
+      return rawLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    logText: () => rawLines.join(''),
+    execute: async <Result, Variables>(
+      document: TypedDocumentNode<Result, Variables>,
+      variables?: Variables,
+      headers?: Record<string, string>,
+    ) => {
+      const response = await post({ query: print(document), variables }, headers);
+      const text = await response.text();
+      return { status: response.status, body: JSON.parse(text) as ExecutionResult<Result>, text, response };
+    },
+    post,
+    async close() {
+      await upstream.close();
+      await simulator.close();
+    },
+  };
+}
