@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphql } from './gql/index.js';
-import { startStack, type Stack } from './helpers/stack.js';
+import { useStack } from './helpers/stack.js';
 
 // The catalogue as DESIGN.md lists it, written out again here on purpose: the test must not read the same
 // table it checks.
@@ -74,33 +74,27 @@ const OneSummaryEndpoint = graphql(`
   }
 `);
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 describe('the catalogue through HTTP', () => {
   it('lists the 13 datasets in catalogue order with their facts, and makes no upstream call', async () => {
-    stack.simulator.resetRequests();
-    const { status, body } = await stack.execute(Catalogue);
+    stack().simulator.resetRequests();
+    const { status, body } = await stack().execute(Catalogue);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     const datasets = body.data?.datasets ?? [];
     expect(datasets.map((d) => [d.no, d.code, d.title, d.group, d.agency])).toEqual(EXPECTED_DATASETS);
     for (const dataset of datasets) {
       expect(dataset.method).toBe('GET');
-      expect(dataset.apiUrl).toBe(`${stack.simulator.url}/services/v1/api/${dataset.code}`);
+      expect(dataset.apiUrl).toBe(`${stack().simulator.url}/services/v1/api/${dataset.code}`);
       expect(dataset.agencyName).toBe(dataset.agency === 'MOE' ? 'กระทรวงศึกษาธิการ' : 'สำนักงานคณะกรรมการการอาชีวศึกษา');
       expect(dataset.titleEn.length).toBeGreaterThan(5);
     }
-    expect(stack.simulator.requestCount()).toBe(0);
+    expect(stack().simulator.requestCount()).toBe(0);
   });
 
   it('lists the 4 summary endpoints, not requested by an anonymous caller', async () => {
-    const { body } = await stack.execute(Catalogue);
+    const { body } = await stack().execute(Catalogue);
     expect(body.data?.summaryEndpoints).toEqual([
       ['83', 'ods_count_school_by_jurisdiction', 'SCHOOLS', 'สถานศึกษา'],
       ['84', 'ods_count_personal_by_year', 'PERSONNEL', 'บุคลากร'],
@@ -112,7 +106,7 @@ describe('the catalogue through HTTP', () => {
       subject,
       title,
       method: 'POST',
-      apiUrl: `${stack.simulator.url}/services/api/${name}/${id}`,
+      apiUrl: `${stack().simulator.url}/services/api/${name}/${id}`,
       version: 1,
       status: 'NOT_REQUESTED',
       statusLabel: 'ยังไม่ได้ขอใช้งาน',
@@ -128,17 +122,17 @@ describe('the catalogue through HTTP', () => {
     [{ group: 'STUDENTS' as const, agency: 'MOE' as const }, [2, 8, 10, 12]],
     [{ group: 'TEACHERS' as const, agency: 'OVEC' as const }, []],
   ])('filters datasets by %j', async (variables, expected) => {
-    const { body } = await stack.execute(FilteredDatasets, variables);
+    const { body } = await stack().execute(FilteredDatasets, variables);
     expect(body.data?.datasets.map((d) => d.no)).toEqual(expected);
   });
 
   it('finds one dataset by code', async () => {
-    const { body } = await stack.execute(OneDataset, { code: 'V10_DUPWITH' });
+    const { body } = await stack().execute(OneDataset, { code: 'V10_DUPWITH' });
     expect(body.data?.dataset).toEqual({ no: 8, code: 'V10_DUPWITH', titleEn: 'Duplicates' });
   });
 
   it('refuses an unknown dataset code in validation, naming the value, with HTTP 400', async () => {
-    const response = await stack.post({ query: '{ dataset(code: ODS_NOPE) { no } }' });
+    const response = await stack().post({ query: '{ dataset(code: ODS_NOPE) { no } }' });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]?.message).toContain('ODS_NOPE');
@@ -146,7 +140,7 @@ describe('the catalogue through HTTP', () => {
   });
 
   it('refuses an unknown dataset code given as a variable, with HTTP 400', async () => {
-    const response = await stack.post({
+    const response = await stack().post({
       query: 'query ($code: DatasetCode!) { dataset(code: $code) { no } }',
       variables: { code: 'ods_count_teacher_by_year' },
     });
@@ -157,11 +151,11 @@ describe('the catalogue through HTTP', () => {
   });
 
   it('finds a summary endpoint by id, and answers null for an unknown id', async () => {
-    expect((await stack.execute(OneSummaryEndpoint, { id: 85 })).body.data?.summaryEndpoint).toEqual({
+    expect((await stack().execute(OneSummaryEndpoint, { id: 85 })).body.data?.summaryEndpoint).toEqual({
       id: 85,
       name: 'ods_count_student_by_year',
     });
-    const unknown = await stack.execute(OneSummaryEndpoint, { id: 99 });
+    const unknown = await stack().execute(OneSummaryEndpoint, { id: 99 });
     expect(unknown.body.errors).toBeUndefined();
     expect(unknown.body.data?.summaryEndpoint).toBeNull();
   });

@@ -1,10 +1,9 @@
-import { createServer } from 'node:net';
 import type { ExecutionResult } from 'graphql';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { findSummaryEndpoint } from '../src/catalogue.js';
 import { UpstreamError } from '../src/upstream/errors.js';
 import { graphql } from './gql/index.js';
-import { startStack, TEST_UPSTREAM_KEY, type Stack } from './helpers/stack.js';
+import { startStack, TEST_UPSTREAM_KEY, useStack } from './helpers/stack.js';
 
 const TwoDatasets = graphql(`
   query TwoDatasets {
@@ -28,16 +27,6 @@ const SummaryPayload = graphql(`
   }
 `);
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 function expectFailingFieldOnly(body: ExecutionResult<unknown>, code: string) {
   const data = body.data as { failing: { code: string; payload: unknown }; healthy: { payload: { data: unknown[] } } };
   expect(data.failing.code).toBe('ODS_COUNT_SCHOOL_BY_JURISDICTION');
@@ -51,69 +40,58 @@ function expectFailingFieldOnly(body: ExecutionResult<unknown>, code: string) {
 }
 
 describe('upstream failures, each with its own code on its own field', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 400 });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = useStack({ timeoutMs: 400 });
   beforeEach(() => {
-    stack.simulator.clearFaults();
+    stack().simulator.clearFaults();
   });
 
   it('a hanging upstream: UPSTREAM_TIMEOUT', async () => {
-    stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { hang: true });
-    const { status, body } = await stack.execute(TwoDatasets);
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { hang: true });
+    const { status, body } = await stack().execute(TwoDatasets);
     expect(status).toBe(200);
     const error = expectFailingFieldOnly(body, 'UPSTREAM_TIMEOUT');
     expect(error?.message).toBe('Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION did not answer within 400 ms');
   });
 
   it('a slow body beyond the budget: UPSTREAM_TIMEOUT', async () => {
-    stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { latencyMs: 1_000 });
-    expectFailingFieldOnly((await stack.execute(TwoDatasets)).body, 'UPSTREAM_TIMEOUT');
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { latencyMs: 1_000 });
+    expectFailingFieldOnly((await stack().execute(TwoDatasets)).body, 'UPSTREAM_TIMEOUT');
   });
 
   it.each([500, 502, 503, 404, 429])('an HTTP %i: UPSTREAM_HTTP_ERROR with upstreamStatus', async (status) => {
-    stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status });
-    const error = expectFailingFieldOnly((await stack.execute(TwoDatasets)).body, 'UPSTREAM_HTTP_ERROR');
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status });
+    const error = expectFailingFieldOnly((await stack().execute(TwoDatasets)).body, 'UPSTREAM_HTTP_ERROR');
     expect(error?.extensions?.['upstreamStatus']).toBe(status);
     expect(error?.message).toBe(`Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION answered HTTP ${status}`);
   });
 
   it('a body that is not JSON: UPSTREAM_BAD_RESPONSE, without the body in the message', async () => {
-    stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { malformedBody: true });
-    const { body, text } = await stack.execute(TwoDatasets);
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { malformedBody: true });
+    const { body, text } = await stack().execute(TwoDatasets);
     const error = expectFailingFieldOnly(body, 'UPSTREAM_BAD_RESPONSE');
     expect(error?.message).toBe('Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION answered with a body that is not JSON');
     expect(text).not.toContain('SyntaxError');
   });
 
   it('recovers on the next operation once the upstream does', async () => {
-    stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status: 503, times: 1 });
-    expect((await stack.execute(TwoDatasets)).body.errors).toHaveLength(1);
-    expect((await stack.execute(TwoDatasets)).body.errors).toBeUndefined();
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status: 503, times: 1 });
+    expect((await stack().execute(TwoDatasets)).body.errors).toHaveLength(1);
+    expect((await stack().execute(TwoDatasets)).body.errors).toBeUndefined();
   });
 
   it('never shows a stack trace or an internal detail to the client', async () => {
-    stack.simulator.setFault('*', { malformedBody: true });
-    const { text } = await stack.execute(TwoDatasets);
+    stack().simulator.setFault('*', { malformedBody: true });
+    const { text } = await stack().execute(TwoDatasets);
     expect(text).not.toMatch(/\s+at\s+\S+\s+\(|node_modules|undici|stack/i);
   });
 });
 
 describe('an upstream that cannot be reached', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  // Port 1 (tcpmux) on loopback: privileged, and nothing here listens on it, so connections are refused.
+  const stack = useStack({ baseUrl: 'http://127.0.0.1:1' });
 
   it('a refused connection: UPSTREAM_UNAVAILABLE on every payload, the catalogue intact', async () => {
-    const { body } = await stack.execute(TwoDatasets);
+    const { body } = await stack().execute(TwoDatasets);
     expect(body.data?.failing.code).toBe('ODS_COUNT_SCHOOL_BY_JURISDICTION');
     expect(body.data?.healthy.payload).toBeNull();
     expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
@@ -122,44 +100,38 @@ describe('an upstream that cannot be reached', () => {
 });
 
 describe('the operator key', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = useStack();
 
   it('an anonymous caller cannot read a summary payload: USE_NOT_APPROVED, and nothing is sent upstream', async () => {
-    stack.simulator.resetRequests();
-    const { body } = await stack.execute(SummaryPayload);
+    stack().simulator.resetRequests();
+    const { body } = await stack().execute(SummaryPayload);
     expect(body.data?.summaryEndpoint?.status).toBe('NOT_REQUESTED');
     expect(body.data?.summaryEndpoint?.payload).toBeNull();
     expect(body.errors?.[0]?.extensions?.['code']).toBe('USE_NOT_APPROVED');
     expect(body.errors?.[0]?.path).toEqual(['summaryEndpoint', 'payload']);
-    expect(stack.simulator.requestCount()).toBe(0);
+    expect(stack().simulator.requestCount()).toBe(0);
   });
 
   it('is sent in the api-key header on summary calls and appears in no error and no log line', async () => {
     const endpoint = findSummaryEndpoint(84);
     if (endpoint === undefined) throw new Error('catalogue lacks 84');
-    stack.simulator.resetRequests();
-    const answer = await stack.upstream.callSummaryEndpoint(endpoint, { ACADEMIC_YEAR: '2566' });
+    stack().simulator.resetRequests();
+    const answer = await stack().upstream.callSummaryEndpoint(endpoint, { ACADEMIC_YEAR: '2566' });
     expect(answer).toMatchObject({ status: 200 });
-    const [request] = stack.simulator.requests;
+    const [request] = stack().simulator.requests;
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/services/api/ods_count_personal_by_year/84');
     expect(request?.headers['api-key']).toBe(TEST_UPSTREAM_KEY);
     expect(JSON.parse(request?.body ?? '')).toEqual({ ACADEMIC_YEAR: '2566' });
 
-    stack.simulator.setFault(84, { status: 500 });
-    const failure = await stack.upstream.callSummaryEndpoint(endpoint, {}).catch((error: unknown) => error);
-    stack.simulator.clearFaults();
+    stack().simulator.setFault(84, { status: 500 });
+    const failure = await stack().upstream.callSummaryEndpoint(endpoint, {}).catch((error: unknown) => error);
+    stack().simulator.clearFaults();
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(JSON.stringify(failure)).not.toContain(TEST_UPSTREAM_KEY);
     expect(String(failure)).not.toContain(TEST_UPSTREAM_KEY);
-    expect(stack.logText()).toContain('upstream call failed');
-    expect(stack.logText()).not.toContain(TEST_UPSTREAM_KEY);
+    expect(stack().logText()).toContain('upstream call failed');
+    expect(stack().logText()).not.toContain(TEST_UPSTREAM_KEY);
   });
 
   it('a wrong key is the upstream\'s 401, reported as UPSTREAM_HTTP_ERROR', async () => {
@@ -176,23 +148,17 @@ describe('the operator key', () => {
 });
 
 describe('an HTTPS upstream', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ simulator: { tls: true } });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = useStack({ simulator: { tls: true } });
 
   it('is read over TLS when its CA is trusted (UPSTREAM_CA_FILE)', async () => {
-    expect(stack.simulator.url).toMatch(/^https:\/\//);
-    const { body } = await stack.execute(TwoDatasets);
+    expect(stack().simulator.url).toMatch(/^https:\/\//);
+    const { body } = await stack().execute(TwoDatasets);
     expect(body.errors).toBeUndefined();
-    expect(body.data?.healthy.payload).toEqual(JSON.parse(stack.simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR').toString('utf8')));
+    expect(body.data?.healthy.payload).toEqual(JSON.parse(stack().simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR').toString('utf8')));
   });
 
   it('is refused when the certificate is not trusted: UPSTREAM_UNAVAILABLE', async () => {
-    const untrusting = await startStack({ baseUrl: stack.simulator.url, caPem: null });
+    const untrusting = await startStack({ baseUrl: stack().simulator.url, caPem: null });
     try {
       const { body } = await untrusting.execute(TwoDatasets);
       expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);

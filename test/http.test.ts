@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
-import { startStack, type Stack } from './helpers/stack.js';
+import { useStack } from './helpers/stack.js';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 describe('HTTP surface', () => {
   it('GET /health answers 200 while the process serves', async () => {
-    const response = await stack.app.fetch('http://localhost/health');
+    const response = await stack().app.fetch('http://localhost/health');
     expect(response.status).toBe(200);
   });
 
   it('GET /ready answers 200 with a JSON body when every check passes', async () => {
-    const response = await stack.app.fetch('http://localhost/ready');
+    const response = await stack().app.fetch('http://localhost/ready');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(await response.json()).toEqual({ status: 'ready', checks: {} });
@@ -26,7 +20,7 @@ describe('HTTP surface', () => {
 
   it('GET /ready answers 503 naming the failing check and why', async () => {
     const app = createApp({
-      upstream: stack.upstream,
+      upstream: stack().upstream,
       logger: createLogger('silent'),
       readinessChecks: [
         { name: 'store', check: () => Promise.reject(new Error('database is locked')) },
@@ -42,7 +36,7 @@ describe('HTTP surface', () => {
   });
 
   it('serves GraphiQL on GET in a browser, with its assets from this server and a useful default query', async () => {
-    const response = await stack.app.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    const response = await stack().app.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     const html = await response.text();
@@ -52,25 +46,25 @@ describe('HTTP surface', () => {
 
   it('refuses a GET query without the CSRF header (403) and answers one that carries it', async () => {
     const url = `http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`;
-    const refused = await stack.app.fetch(url, { headers: { accept: 'application/json' } });
+    const refused = await stack().app.fetch(url, { headers: { accept: 'application/json' } });
     expect(refused.status).toBe(403);
-    const allowed = await stack.app.fetch(url, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
+    const allowed = await stack().app.fetch(url, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
     expect(allowed.status).toBe(200);
     expect(((await allowed.json()) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
   });
 
   it('gives every response a request id, keeping a sane one the caller sent, and logs the operation with it', async () => {
-    const mine = await stack.post({ query: 'query Mine { datasets { no } }' }, { 'x-request-id': 'app-42.abc' });
+    const mine = await stack().post({ query: 'query Mine { datasets { no } }' }, { 'x-request-id': 'app-42.abc' });
     expect(mine.headers.get('x-request-id')).toBe('app-42.abc');
-    const line = stack.logLines.find((entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'app-42.abc');
+    const line = stack().logLines.find((entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'app-42.abc');
     expect(line).toMatchObject({ operationName: 'Mine', errorCodes: [] });
 
-    const made = await stack.post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
+    const made = await stack().post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers a malformed body with 400, not a crash', async () => {
-    const response = await stack.app.fetch('http://localhost/graphql', {
+    const response = await stack().app.fetch('http://localhost/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"query": ',

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { graphql } from './gql/index.js';
-import { startStack, type Stack } from './helpers/stack.js';
+import { useStack } from './helpers/stack.js';
 
 const Payload = graphql(`
   query Payload($code: DatasetCode!, $query: JSONObject) {
@@ -44,35 +44,29 @@ const AliasedPayloads = graphql(`
   }
 `);
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 describe('dataset payloads', () => {
   it('is exactly the JSON the upstream served, for every dataset', async () => {
-    stack.simulator.resetRequests();
-    const { body } = await stack.execute(AllPayloads);
+    stack().simulator.resetRequests();
+    const { body } = await stack().execute(AllPayloads);
     expect(body.errors).toBeUndefined();
     const datasets = body.data?.datasets ?? [];
     expect(datasets).toHaveLength(13);
     for (const dataset of datasets) {
-      expect(dataset.payload, dataset.code).toEqual(JSON.parse(stack.simulator.datasetBody(dataset.code).toString('utf8')));
+      expect(dataset.payload, dataset.code).toEqual(JSON.parse(stack().simulator.datasetBody(dataset.code).toString('utf8')));
     }
-    expect(stack.simulator.requestCount()).toBe(13);
+    expect(stack().simulator.requestCount()).toBe(13);
   });
 
   it('passes the query through as a canonical query string', async () => {
-    stack.simulator.resetRequests();
-    const { body } = await stack.execute(Payload, {
+    stack().simulator.resetRequests();
+    const { body } = await stack().execute(Payload, {
       code: 'ODS_COUNT_TEACHER_BY_JURISDICTION',
       query: { JURISDICTION_ABBR: ['สพฐ.', 'สช.'], ACADEMIC_YEAR: 2566, verbose: true },
     });
     expect(body.errors).toBeUndefined();
-    const [request] = stack.simulator.requests;
+    const [request] = stack().simulator.requests;
     expect(request?.method).toBe('GET');
     expect(request?.path).toBe('/services/v1/api/ODS_COUNT_TEACHER_BY_JURISDICTION');
     expect(request?.query).toBe(new URLSearchParams([
@@ -89,50 +83,50 @@ describe('dataset payloads', () => {
   });
 
   it('makes one upstream call per distinct (dataset, query) in an operation, whatever the aliases', async () => {
-    stack.simulator.resetRequests();
-    const { body } = await stack.execute(AliasedPayloads);
+    stack().simulator.resetRequests();
+    const { body } = await stack().execute(AliasedPayloads);
     expect(body.errors).toBeUndefined();
     // 13 unfiltered datasets (a and b share the list's call) + one for 2566 (y1 = y2) + one for 2565.
-    expect(stack.simulator.requestCount()).toBe(15);
-    expect(stack.simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(3);
+    expect(stack().simulator.requestCount()).toBe(15);
+    expect(stack().simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(3);
     expect(body.data?.a.payload).toEqual(body.data?.b.payload);
     expect(body.data?.y1.payload).toEqual(body.data?.y2.again);
     expect(body.data?.y1.payload).not.toEqual(body.data?.y3.payload);
   });
 
   it('does not share calls between operations (loaders are per request)', async () => {
-    stack.simulator.resetRequests();
-    await stack.execute(Payload, { code: 'V10_DUPWITH' });
-    await stack.execute(Payload, { code: 'V10_DUPWITH' });
-    expect(stack.simulator.requestCount('V10_DUPWITH')).toBe(2);
+    stack().simulator.resetRequests();
+    await stack().execute(Payload, { code: 'V10_DUPWITH' });
+    await stack().execute(Payload, { code: 'V10_DUPWITH' });
+    expect(stack().simulator.requestCount('V10_DUPWITH')).toBe(2);
   });
 
   it('sends distinct calls concurrently, not one after another', async () => {
-    stack.simulator.resetRequests();
+    stack().simulator.resetRequests();
     // Every route holds its answer back; a serial loader would have only one call open at a time.
-    stack.simulator.setFault('*', { hang: true });
-    const pending = stack.execute(AllPayloads);
-    await vi.waitFor(() => expect(stack.simulator.requestCount()).toBe(13), { timeout: 1_500, interval: 20 });
-    stack.simulator.clearFaults();
+    stack().simulator.setFault('*', { hang: true });
+    const pending = stack().execute(AllPayloads);
+    await vi.waitFor(() => expect(stack().simulator.requestCount()).toBe(13), { timeout: 1_500, interval: 20 });
+    stack().simulator.clearFaults();
     const { body } = await pending;
     expect(body.errors?.every((error) => error.extensions?.['code'] === 'UPSTREAM_TIMEOUT')).toBe(true);
   });
 
   it('refuses a nested object or a null in query as BAD_USER_INPUT, before calling the upstream', async () => {
-    stack.simulator.resetRequests();
+    stack().simulator.resetRequests();
     for (const query of [{ ACADEMIC_YEAR: { gte: 2560 } }, { ACADEMIC_YEAR: null }]) {
-      const { status, body } = await stack.execute(Payload, { code: 'ODS_COUNT_TEACHER_BY_YEAR', query });
+      const { status, body } = await stack().execute(Payload, { code: 'ODS_COUNT_TEACHER_BY_YEAR', query });
       expect(status).toBe(200);
       expect(body.data?.dataset.payload).toBeNull();
       expect(body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
       expect(body.errors?.[0]?.message).toContain('query.ACADEMIC_YEAR');
       expect(body.errors?.[0]?.path).toEqual(['dataset', 'payload']);
     }
-    expect(stack.simulator.requestCount()).toBe(0);
+    expect(stack().simulator.requestCount()).toBe(0);
   });
 
   it('refuses a query that is not a JSON object in validation, with HTTP 400', async () => {
-    const response = await stack.post({ query: '{ dataset(code: V10_DUPWITH) { payload(query: "ACADEMIC_YEAR=2566") } }' });
+    const response = await stack().post({ query: '{ dataset(code: V10_DUPWITH) { payload(query: "ACADEMIC_YEAR=2566") } }' });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]?.message).toContain('ACADEMIC_YEAR=2566');

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { print, type ExecutionResult } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createApp, GRAPHQL_PATH, type App } from '../../src/app.js';
@@ -81,5 +82,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await upstream.close();
       await simulator.close();
     },
+  };
+}
+
+/**
+ * Starts a stack before the enclosing suite's tests and closes it after them; returns a getter, since the
+ * stack exists only once `beforeAll` has run.
+ */
+export function useStack(options: StackOptions = {}): () => Stack {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(options);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (stack === undefined) throw new Error('the stack starts in beforeAll: use it inside a test');
+    return stack;
   };
 }
