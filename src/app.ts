@@ -2,6 +2,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { AccessService } from './access/model.js';
 import { createContextFactory, type Context } from './context.js';
 import { maskError } from './errors.js';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-examples.js';
@@ -14,7 +15,9 @@ import type { UpstreamClient } from './upstream/client.js';
 
 export interface AppDependencies {
   readonly upstream: UpstreamClient;
+  readonly access: AccessService;
   readonly logger: Logger;
+  /** Checks for /ready besides the store's own, which is always there. */
   readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
@@ -43,7 +46,10 @@ export function createApp(deps: AppDependencies): App {
     },
     plugins: [
       useRequestId(),
-      useReadiness(deps.readinessChecks ?? []),
+      useReadiness([
+        { name: 'store', check: () => deps.access.ping().then(() => true) },
+        ...(deps.readinessChecks ?? []),
+      ]),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
       useOperationLog(),
     ],

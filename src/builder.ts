@@ -34,3 +34,7 @@ builder.queryType({
   description:
     'สถิติการศึกษาแบบเปิดของประเทศไทย. Thailand\'s education open-data statistics: the 13 datasets and 4 summary endpoints of the upstream service.',
 });
+
+builder.mutationType({
+  description: 'ขอใช้งานข้อมูลสรุป: the request-for-use flow of the summary endpoints.',
+});

@@ -10,6 +10,10 @@ export interface Config {
   readonly port: number;
   readonly logLevel: LogLevel;
   readonly upstream: UpstreamConfig;
+  /** Where requests for use are stored: `sqlite:<path>` or a `postgres://` URL. */
+  readonly databaseUrl: string;
+  /** The operator's bearer token; undefined means nobody can act as the operator over HTTP. */
+  readonly adminToken: string | undefined;
 }
 
 export interface UpstreamConfig {
@@ -49,7 +53,17 @@ const upstreamBaseUrl = optionalText.pipe(
 // RFC 9110 token characters: what an HTTP header name may contain.
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+export const DEFAULT_DATABASE_URL = 'sqlite:data/thai-edu-graphql.db';
+
 const environmentSchema = z.object({
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or a postgres:// URL')
+      .default(DEFAULT_DATABASE_URL),
+  ),
+  // Long enough that guessing it is hopeless; `openssl rand -base64 32` makes a good one.
+  ADMIN_TOKEN: optionalText.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
   HOST: optionalText.pipe(z.string().default('127.0.0.1')),
   PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
   LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS).default('info')),
@@ -95,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       host: values.HOST,
       port: values.PORT,
       logLevel: values.LOG_LEVEL,
+      databaseUrl: values.DATABASE_URL,
+      adminToken: values.ADMIN_TOKEN,
       upstream: {
         baseUrl: values.UPSTREAM_BASE_URL,
         apiKey: values.UPSTREAM_API_KEY,

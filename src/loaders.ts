@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { AccessService, Caller, ClientRecord, UseRequestEventRecord, UseRequestRecord } from './access/model.js';
 import type { DatasetCode, SummaryEndpointEntry } from './catalogue.js';
 import type { JsonObject } from './json.js';
 import type { UpstreamClient } from './upstream/client.js';
@@ -17,14 +18,25 @@ export interface SummaryPayloadKey {
 export interface Loaders {
   readonly datasetPayload: DataLoader<DatasetPayloadKey, unknown, string>;
   readonly summaryPayload: DataLoader<SummaryPayloadKey, unknown, string>;
+  /** The caller's own status per summary endpoint id; undefined where it never asked. */
+  readonly callerUseStatus: DataLoader<number, UseRequestRecord['status'] | undefined>;
+  readonly client: DataLoader<string, ClientRecord>;
+  readonly useRequestHistory: DataLoader<string, readonly UseRequestEventRecord[]>;
+}
+
+export interface LoaderDependencies {
+  readonly upstream: UpstreamClient;
+  readonly access: AccessService;
+  readonly caller: Caller;
 }
 
 /**
  * The loaders of one GraphQL request. Made afresh per request (in the context factory) so that de-duplication
  * never leaks one caller's answers to another: within an operation, every field asking for the same
- * (dataset, query) shares one upstream call, and distinct calls go out together.
+ * (dataset, query) shares one upstream call, distinct calls go out together, and the store is asked once per
+ * kind of fact however many requests a list shows.
  */
-export function createLoaders(upstream: UpstreamClient): Loaders {
+export function createLoaders({ upstream, access, caller }: LoaderDependencies): Loaders {
   return {
     datasetPayload: new DataLoader(
       (keys) => settleEach(keys, (key) => upstream.fetchDataset(key.code, key.queryString)),
@@ -34,6 +46,24 @@ export function createLoaders(upstream: UpstreamClient): Loaders {
       (keys) => settleEach(keys, (key) => upstream.callSummaryEndpoint(key.endpoint, key.input)),
       { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}` },
     ),
+    callerUseStatus: new DataLoader(async (endpointIds) => {
+      if (caller.kind !== 'client') return endpointIds.map(() => undefined);
+      const statuses = await access.statusesOf(caller.client.id);
+      return endpointIds.map((id) => statuses.get(id));
+    }),
+    client: new DataLoader(async (ids) => {
+      const clients = new Map((await access.findClients(ids)).map((client) => [client.id, client]));
+      return ids.map((id) => clients.get(id) ?? new Error(`Client ${id} not found`));
+    }),
+    useRequestHistory: new DataLoader(async (requestIds) => {
+      const byRequest = new Map<string, UseRequestEventRecord[]>();
+      for (const event of await access.historyOf(requestIds)) {
+        const events = byRequest.get(event.requestId);
+        if (events === undefined) byRequest.set(event.requestId, [event]);
+        else events.push(event);
+      }
+      return requestIds.map((id) => byRequest.get(id) ?? []);
+    }),
   };
 }
 

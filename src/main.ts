@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
+import { describeDatabaseUrl } from './access/database.js';
+import { openAccessService } from './access/service.js';
+import type { AccessService } from './access/model.js';
 import { createApp, GRAPHQL_PATH } from './app.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -37,7 +40,19 @@ async function main(): Promise<void> {
     apiKey,
     logger: logger.child({ component: 'upstream' }),
   });
-  const app = createApp({ upstream, logger });
+  let access: AccessService;
+  try {
+    access = await openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken });
+  } catch (error) {
+    logger.fatal({ err: error, store: describeDatabaseUrl(config.databaseUrl) }, 'cannot open the request-for-use store');
+    await Promise.allSettled([upstream.close(), simulator?.close()]);
+    process.exit(1);
+  }
+  logger.info(
+    { store: describeDatabaseUrl(config.databaseUrl), operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' },
+    'request-for-use store ready',
+  );
+  const app = createApp({ upstream, access, logger });
 
   const server = createServer(app.requestListener);
   server.listen(config.port, config.host);
@@ -45,7 +60,7 @@ async function main(): Promise<void> {
     await once(server, 'listening');
   } catch (error) {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await Promise.allSettled([upstream.close(), simulator?.close()]);
+    await Promise.allSettled([upstream.close(), simulator?.close(), access.close()]);
     process.exit(1);
   }
   const address = server.address();
@@ -63,7 +78,7 @@ async function main(): Promise<void> {
     const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     grace.unref();
     await closed;
-    await Promise.allSettled([upstream.close(), simulator?.close()]);
+    await Promise.allSettled([upstream.close(), simulator?.close(), access.close()]);
     logger.info('stopped');
     process.exit(0);
   };

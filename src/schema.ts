@@ -2,6 +2,8 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/dataset.js';
 import './types/summary-endpoint.js';
+import './types/client.js';
+import './types/use-request.js';
 
 /** The executable schema, its types sorted so the printed SDL is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

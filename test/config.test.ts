@@ -13,6 +13,8 @@ describe('loadConfig', () => {
         host: '127.0.0.1',
         port: 4000,
         logLevel: 'info',
+        databaseUrl: 'sqlite:data/thai-edu-graphql.db',
+        adminToken: undefined,
         upstream: { baseUrl: undefined, apiKey: undefined, apiKeyHeader: 'api-key', timeoutMs: 10_000, caPem: undefined },
       },
     });
@@ -27,11 +29,15 @@ describe('loadConfig', () => {
       UPSTREAM_API_KEY: 'k',
       UPSTREAM_API_KEY_HEADER: 'X-Api-Key',
       UPSTREAM_TIMEOUT_MS: '2500',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      ADMIN_TOKEN: 'an-operator-token-of-some-length',
     });
     expect(result.ok && result.config).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'warn',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
+      adminToken: 'an-operator-token-of-some-length',
       upstream: { baseUrl: 'https://opendata.example.go.th:8888', apiKey: 'k', apiKeyHeader: 'X-Api-Key', timeoutMs: 2500 },
     });
   });
@@ -50,13 +56,15 @@ describe('loadConfig', () => {
       UPSTREAM_TIMEOUT_MS: '5',
       UPSTREAM_API_KEY_HEADER: 'bad header',
       UPSTREAM_CA_FILE: '/nonexistent/ca.pem',
+      DATABASE_URL: 'mysql://localhost/db',
+      ADMIN_TOKEN: 'short',
     });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE']) {
+    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN']) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(8);
   });
 
   it('refuses a base address with a query or credentials', () => {

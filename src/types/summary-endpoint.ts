@@ -1,4 +1,4 @@
-import { createGraphQLError } from 'graphql-yoga';
+import { AccessError } from '../access/errors.js';
 import { builder } from '../builder.js';
 import {
   findSummaryEndpoint,
@@ -9,12 +9,15 @@ import {
   type SummaryEndpointEntry,
   type UseRequestStatus as UseRequestStatusValue,
 } from '../catalogue.js';
+import type { Context } from '../context.js';
 import { HttpMethod } from './http-method.js';
 import { SummarySubject } from './summary-subject.js';
 import { UseRequestStatus } from './use-request-status.js';
 
-// Until the request-for-use flow lands, nobody has asked, so nobody is approved.
-const callerStatus = (): UseRequestStatusValue => 'NOT_REQUESTED';
+/** The calling client's status for an endpoint: NOT_REQUESTED when it never asked, or is not a client. */
+async function callerStatus(endpoint: SummaryEndpointEntry, context: Context): Promise<UseRequestStatusValue> {
+  return (await context.loaders.callerUseStatus.load(endpoint.id)) ?? 'NOT_REQUESTED';
+}
 
 export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryEndpoint').implement({
   description:
@@ -37,11 +40,11 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
     status: t.field({
       type: UseRequestStatus,
       description: 'สถานะการขอใช้งาน: the calling client\'s status of request for use; NOT_REQUESTED when anonymous.',
-      resolve: () => callerStatus(),
+      resolve: (endpoint, _args, context) => callerStatus(endpoint, context),
     }),
     statusLabel: t.string({
       description: 'The Thai label of `status`, e.g. ยังไม่ได้ขอใช้งาน.',
-      resolve: () => USE_REQUEST_STATUS_LABELS[callerStatus()],
+      resolve: async (endpoint, _args, context) => USE_REQUEST_STATUS_LABELS[await callerStatus(endpoint, context)],
     }),
     payload: t.field({
       type: 'JSON',
@@ -51,12 +54,13 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       args: {
         input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
       },
-      resolve: (endpoint, args, context) => {
-        const status = callerStatus();
+      resolve: async (endpoint, args, context) => {
+        const status = await callerStatus(endpoint, context);
         if (status !== 'APPROVED') {
-          throw createGraphQLError(
-            `Use of summary endpoint ${endpoint.id} is not approved for this caller (status ${status})`,
-            { extensions: { code: 'USE_NOT_APPROVED', status } },
+          throw new AccessError(
+            'USE_NOT_APPROVED',
+            `Use of summary endpoint ${endpoint.id} is not approved for this caller (status ${status}): ask with requestEndpointUse`,
+            { status },
           );
         }
         return context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });

@@ -23,6 +23,16 @@ type Documents = {
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": typeof types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": typeof types.AliasedPayloadsDocument,
+    "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
+    "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
+    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": typeof types.SummaryPayload84Document,
+    "\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n": typeof types.UseRequestFieldsFragmentDoc,
+    "\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": typeof types.AskDocument,
+    "\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": typeof types.ReviewDocument,
+    "\n  mutation Revoke($input: RevokeUseRequestInput!) {\n    revokeUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": typeof types.RevokeDocument,
+    "\n  query Mine {\n    myUseRequests {\n      ...UseRequestFields\n    }\n  }\n": typeof types.MineDocument,
+    "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n": typeof types.AllDocument,
 };
 const documents: Documents = {
     "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
@@ -34,6 +44,16 @@ const documents: Documents = {
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": types.AliasedPayloadsDocument,
+    "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
+    "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
+    "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
+    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": types.SummaryPayload84Document,
+    "\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n": types.UseRequestFieldsFragmentDoc,
+    "\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": types.AskDocument,
+    "\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": types.ReviewDocument,
+    "\n  mutation Revoke($input: RevokeUseRequestInput!) {\n    revokeUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": types.RevokeDocument,
+    "\n  query Mine {\n    myUseRequests {\n      ...UseRequestFields\n    }\n  }\n": types.MineDocument,
+    "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n": types.AllDocument,
 };
 
 /**
@@ -86,6 +106,46 @@ export function graphql(source: "\n  query AllPayloads {\n    datasets {\n      
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n"): (typeof documents)["\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n"): (typeof documents)["\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Revoke($input: RevokeUseRequestInput!) {\n    revokeUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Revoke($input: RevokeUseRequestInput!) {\n    revokeUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Mine {\n    myUseRequests {\n      ...UseRequestFields\n    }\n  }\n"): (typeof documents)["\n  query Mine {\n    myUseRequests {\n      ...UseRequestFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n"): (typeof documents)["\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

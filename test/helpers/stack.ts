@@ -1,5 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { print, type ExecutionResult } from 'graphql';
+import pg from 'pg';
+import type { AccessService } from '../../src/access/model.js';
+import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createApp, GRAPHQL_PATH, type App } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
@@ -7,6 +14,38 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../src
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/client.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
+
+/** The stores the access tests run against: SQLite always, PostgreSQL when DATABASE_URL names one (as in CI). */
+export const TEST_STORES: readonly StoreKind[] = POSTGRES_URL === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+
+/** A fresh, empty store: a new SQLite file, or a new PostgreSQL schema that `drop` removes. */
+export async function openTestStore(kind: StoreKind): Promise<{ access: AccessService; databaseUrl: string; schema?: string; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-store-')), 'test.db')}`;
+    const access = await openAccessService({ databaseUrl, adminToken: TEST_ADMIN_TOKEN });
+    return { access, databaseUrl, drop: () => access.close() };
+  }
+  if (POSTGRES_URL === undefined) throw new Error('set DATABASE_URL=postgres://… to test against PostgreSQL');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const access = await openAccessService({ databaseUrl: POSTGRES_URL, adminToken: TEST_ADMIN_TOKEN, schema });
+  return {
+    access,
+    databaseUrl: POSTGRES_URL,
+    schema,
+    async drop() {
+      await access.close();
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
 
 export interface StackOptions {
   simulator?: SimulatorOptions;
@@ -15,6 +54,8 @@ export interface StackOptions {
   baseUrl?: string;
   /** The CA the client trusts; defaults to the simulator's own, `null` trusts only the system's CAs. */
   caPem?: string | null;
+  /** Which store holds requests for use; SQLite unless told. */
+  store?: StoreKind;
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -22,6 +63,7 @@ export interface Stack {
   readonly app: App;
   readonly simulator: Simulator;
   readonly upstream: UpstreamClient;
+  readonly access: AccessService;
   /** Every log line the server wrote, parsed. */
   readonly logLines: Record<string, unknown>[];
   /** The raw text of every log line, for "the key never appears" checks. */
@@ -49,7 +91,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
     logger,
   });
-  const app = createApp({ upstream, logger });
+  const store = await openTestStore(options.store ?? 'sqlite');
+  const { access } = store;
+  const app = createApp({ upstream, access, logger });
 
   const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     Promise.resolve(
@@ -64,6 +108,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     app,
     simulator,
     upstream,
+    access,
     get logLines() {
       return rawLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     },
@@ -81,6 +126,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async close() {
       await upstream.close();
       await simulator.close();
+      await store.drop();
     },
   };
 }

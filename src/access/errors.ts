@@ -1,0 +1,26 @@
+/**
+ * The ways a request-for-use operation is refused, each with the code clients see as `extensions.code`.
+ * Messages are written for the client: they say what is wrong and, for a transition, the current status.
+ */
+export const ACCESS_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'INVALID_TRANSITION',
+  'BAD_USER_INPUT',
+  'USE_NOT_APPROVED',
+] as const;
+export type AccessErrorCode = (typeof ACCESS_ERROR_CODES)[number];
+
+export class AccessError extends Error {
+  override readonly name = 'AccessError';
+
+  constructor(
+    readonly code: AccessErrorCode,
+    message: string,
+    /** Extra facts for the client, e.g. `{ status: 'APPROVED' }` on INVALID_TRANSITION. */
+    readonly details: Readonly<Record<string, string | number>> = {},
+  ) {
+    super(message);
+  }
+}

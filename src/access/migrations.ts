@@ -1,0 +1,76 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The request-for-use schema, one migration set for both dialects; only two column types differ. Migrations
+ * describe the schema as it was when written, so their status lists are literals, not the catalogue's constants.
+ */
+function requestForUse(dialect: Dialect): Migration {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('clients')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('contact_email', 'text', (col) => col.notNull())
+        .addColumn('api_key_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('created_at', timestamp, (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('use_requests')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('endpoint_id', 'integer', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('purpose', 'text', (col) => col.notNull())
+        .addColumn('note', 'text')
+        .addColumn('created_at', timestamp, (col) => col.notNull())
+        .addColumn('updated_at', timestamp, (col) => col.notNull())
+        // At most one request per client and endpoint: asking again moves the same row back to PENDING.
+        .addUniqueConstraint('use_requests_client_endpoint_key', ['client_id', 'endpoint_id'])
+        .addCheckConstraint('use_requests_status_check', sql`status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`)
+        .execute();
+      // The operator's list: newest first, optionally one status.
+      await db.schema.createIndex('use_requests_updated_idx').on('use_requests').columns(['updated_at', 'id']).execute();
+      await db.schema
+        .createIndex('use_requests_status_updated_idx')
+        .on('use_requests')
+        .columns(['status', 'updated_at', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('use_request_events')
+        .addColumn('seq', dialect === 'postgres' ? 'bigint' : 'integer', (col) =>
+          // SQLite's AUTOINCREMENT never reuses a number, even after the newest row is deleted.
+          dialect === 'postgres' ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('request_id', 'text', (col) => col.notNull().references('use_requests.id'))
+        .addColumn('from_status', 'text', (col) => col.notNull())
+        .addColumn('to_status', 'text', (col) => col.notNull())
+        .addColumn('actor', 'text', (col) => col.notNull())
+        .addColumn('note', 'text')
+        .addColumn('at', timestamp, (col) => col.notNull())
+        .addCheckConstraint(
+          'use_request_events_from_check',
+          sql`from_status in ('NOT_REQUESTED', 'PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`,
+        )
+        .addCheckConstraint('use_request_events_to_check', sql`to_status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`)
+        .execute();
+      await db.schema
+        .createIndex('use_request_events_request_idx')
+        .on('use_request_events')
+        .columns(['request_id', 'seq'])
+        .execute();
+    },
+  };
+}
+
+/** The migrations in code (no folder to ship or find at run time), in the order they apply. */
+export function accessMigrations(dialect: Dialect): MigrationProvider {
+  return {
+    getMigrations: () => Promise.resolve({ '0001_request_for_use': requestForUse(dialect) }),
+  };
+}

@@ -1,0 +1,77 @@
+import type { UseRequestStatus } from '../catalogue.js';
+
+/**
+ * The request-for-use domain as the rest of the server sees it. The GraphQL layer and the admin command
+ * line use only these types and the `AccessService` interface; how and where they are stored is the
+ * business of ./service (SQLite or PostgreSQL through Kysely).
+ */
+
+/** An application registered to use our API; it authenticates with an API key shown once at registration. */
+export interface ClientRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly contactEmail: string;
+  readonly createdAt: Date;
+}
+
+/** One client's request to use one summary endpoint. There is at most one per (client, endpoint). */
+export interface UseRequestRecord {
+  readonly id: string;
+  readonly clientId: string;
+  readonly endpointId: number;
+  /** Never NOT_REQUESTED: that status means "no record". */
+  readonly status: Exclude<UseRequestStatus, 'NOT_REQUESTED'>;
+  readonly purpose: string;
+  /** The operator's note on the latest decision, if any. */
+  readonly note: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** One transition of a request, as the audit trail keeps it. */
+export interface UseRequestEventRecord {
+  readonly requestId: string;
+  readonly from: UseRequestStatus;
+  readonly to: UseRequestStatus;
+  /** Who made it: `client:<id>` or `operator` (or `operator:cli`). */
+  readonly actor: string;
+  readonly note: string | null;
+  readonly at: Date;
+}
+
+export type ReviewDecision = 'APPROVE' | 'REJECT';
+
+/** Who is calling: decided once per HTTP request from its Authorization header. */
+export type Caller =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'client'; readonly client: ClientRecord }
+  | { readonly kind: 'operator' };
+
+export interface AccessService {
+  /** Validates name (1..200 chars after trim) and email; returns the client and its new API key, shown once. */
+  registerClient(input: { name: string; contactEmail: string }): Promise<{ client: ClientRecord; apiKey: string }>;
+  /**
+   * The caller behind an `Authorization` header value (or null when absent). The admin token means the
+   * operator; a client key means that client; anything else (unknown, malformed, not Bearer) throws
+   * AccessError UNAUTHENTICATED. Secrets are compared in constant time.
+   */
+  authenticate(authorization: string | null): Promise<Caller>;
+  /** NOT_FOUND for an unknown endpoint id; INVALID_TRANSITION when PENDING or APPROVED; BAD_USER_INPUT for an empty or over-long purpose (max 2000). */
+  requestEndpointUse(input: { client: ClientRecord; endpointId: number; purpose: string }): Promise<UseRequestRecord>;
+  /** Operator only (callers check); NOT_FOUND, INVALID_TRANSITION unless PENDING; note max 2000. */
+  reviewUseRequest(input: { id: string; decision: ReviewDecision; note: string | null; actor: string }): Promise<UseRequestRecord>;
+  /** Operator only; NOT_FOUND, INVALID_TRANSITION unless APPROVED. */
+  revokeUseRequest(input: { id: string; note: string | null; actor: string }): Promise<UseRequestRecord>;
+  findUseRequest(id: string): Promise<UseRequestRecord | undefined>;
+  /** Newest first by updatedAt, then id. */
+  listUseRequests(filter: { status?: UseRequestStatus | undefined; clientId?: string | undefined }): Promise<UseRequestRecord[]>;
+  /** Events of these requests, oldest first within a request (batched: one query for all ids). */
+  historyOf(requestIds: readonly string[]): Promise<UseRequestEventRecord[]>;
+  /** Clients by id (batched: one query). */
+  findClients(ids: readonly string[]): Promise<ClientRecord[]>;
+  /** The client's status per endpoint id; endpoints without a request are absent (NOT_REQUESTED). */
+  statusesOf(clientId: string): Promise<ReadonlyMap<number, UseRequestRecord['status']>>;
+  /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

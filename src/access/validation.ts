@@ -1,0 +1,60 @@
+import { findSummaryEndpoint, SUMMARY_ENDPOINTS, type SummaryEndpointEntry } from '../catalogue.js';
+import { AccessError } from './errors.js';
+
+export const MAX_NAME_LENGTH = 200;
+// RFC 5321 allows 64 characters before the @ and 255 after it.
+export const MAX_EMAIL_LENGTH = 320;
+export const MAX_PURPOSE_LENGTH = 2000;
+export const MAX_NOTE_LENGTH = 2000;
+
+// Plausible, not RFC 5322: one @, no spaces, a dot in the domain. The GraphQL layer checks EmailAddress as well.
+const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+function badInput(field: string, message: string): AccessError {
+  return new AccessError('BAD_USER_INPUT', message, { field });
+}
+
+/** `value` trimmed, refused unless 1..max characters long. */
+function requiredText(field: string, value: string, max: number): string {
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw badInput(field, `${field} must not be empty`);
+  if (trimmed.length > max) throw badInput(field, `${field} must be at most ${max} characters (got ${trimmed.length})`);
+  return trimmed;
+}
+
+export function validName(name: string): string {
+  return requiredText('name', name, MAX_NAME_LENGTH);
+}
+
+export function validEmail(contactEmail: string): string {
+  const trimmed = requiredText('contactEmail', contactEmail, MAX_EMAIL_LENGTH);
+  if (!PLAUSIBLE_EMAIL.test(trimmed)) throw badInput('contactEmail', `contactEmail is not an email address: "${trimmed}"`);
+  return trimmed;
+}
+
+export function validPurpose(purpose: string): string {
+  return requiredText('purpose', purpose, MAX_PURPOSE_LENGTH);
+}
+
+/** The operator's note, trimmed; empty means none. */
+export function validNote(note: string | null): string | null {
+  const trimmed = note?.trim() ?? '';
+  if (trimmed.length === 0) return null;
+  if (trimmed.length > MAX_NOTE_LENGTH) {
+    throw badInput('note', `note must be at most ${MAX_NOTE_LENGTH} characters (got ${trimmed.length})`);
+  }
+  return trimmed;
+}
+
+/** The catalogue's summary endpoint with this id; NOT_FOUND otherwise. */
+export function knownEndpoint(endpointId: number): SummaryEndpointEntry {
+  const endpoint = findSummaryEndpoint(endpointId);
+  if (endpoint === undefined) {
+    throw new AccessError(
+      'NOT_FOUND',
+      `There is no summary endpoint ${endpointId}; the ids are ${SUMMARY_ENDPOINTS.map((e) => e.id).join(', ')}`,
+      { endpointId },
+    );
+  }
+  return endpoint;
+}

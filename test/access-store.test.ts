@@ -1,0 +1,497 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
+import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
+import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
+import type { UseRequestStatus } from '../src/catalogue.js';
+
+const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';
+const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
+
+interface StoreCase {
+  readonly name: 'sqlite' | 'postgres';
+  readonly url: string;
+  readonly schema?: string;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'teg-access-'));
+const createdSchemas: string[] = [];
+
+function uniqueSchema(): string {
+  const schema = `access_test_${randomBytes(6).toString('hex')}`;
+  createdSchemas.push(schema);
+  return schema;
+}
+
+/** A location no store has used yet, of the same kind as `store`. */
+function freshLocation(store: StoreCase): StoreCase {
+  return store.name === 'sqlite'
+    ? { name: 'sqlite', url: `sqlite:${join(tmp, `${randomBytes(6).toString('hex')}.db`)}` }
+    : { name: 'postgres', url: store.url, schema: uniqueSchema() };
+}
+
+const stores: StoreCase[] = [
+  { name: 'sqlite', url: `sqlite:${join(tmp, 'store.db')}` },
+  ...(POSTGRES_URL === undefined ? [] : [{ name: 'postgres' as const, url: POSTGRES_URL, schema: uniqueSchema() }]),
+];
+
+/** Rows straight from the database, behind the service's back. */
+async function rawRows(store: StoreCase, query: string): Promise<Record<string, unknown>[]> {
+  if (store.name === 'sqlite') {
+    const db = new SqliteDatabase(store.url.slice('sqlite:'.length), { readonly: true });
+    try {
+      return db.prepare(query).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: store.url, options: `-c search_path=${store.schema ?? 'public'}` });
+  await client.connect();
+  try {
+    return (await client.query<Record<string, unknown>>(query)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Everything the store holds, as text: for SQLite the database file and its write-ahead log, byte for byte. */
+async function storedText(store: StoreCase): Promise<string> {
+  if (store.name === 'sqlite') {
+    const path = store.url.slice('sqlite:'.length);
+    return [path, `${path}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('');
+  }
+  return JSON.stringify(await rawRows(store, 'select * from clients'));
+}
+
+/** Resolves to the AccessError `promise` rejects with, after checking its code. */
+async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(AccessError);
+  expect(error).toMatchObject({ code });
+  return error as AccessError;
+}
+
+afterAll(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  if (POSTGRES_URL === undefined || createdSchemas.length === 0) return;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  for (const schema of createdSchemas) await client.query(`drop schema if exists ${schema} cascade`);
+  await client.end();
+});
+
+describe('database URLs', () => {
+  it('describeDatabaseUrl removes passwords and keeps the rest', () => {
+    expect(describeDatabaseUrl('postgres://app:s3cret@db.example:5432/edu')).toBe('postgres://app@db.example:5432/edu');
+    expect(describeDatabaseUrl('postgresql://app:p@ss@db/edu?sslmode=require&password=x')).toBe(
+      'postgresql://app@db/edu?sslmode=require',
+    );
+    expect(describeDatabaseUrl('postgres://db/edu?password=x&sslmode=require')).toBe('postgres://db/edu?sslmode=require');
+    expect(describeDatabaseUrl('sqlite:data/thai-edu-graphql.db')).toBe('sqlite:data/thai-edu-graphql.db');
+  });
+
+  it('refuses an unsupported URL with a clear message', async () => {
+    await expect(openAccessService({ databaseUrl: 'mysql://root:hunter2@db/edu', adminToken: undefined })).rejects.toThrow(
+      /^Unsupported database URL "mysql:\/\/root@db\/edu": use sqlite:<path>/,
+    );
+    await expect(openAccessService({ databaseUrl: 'sqlite:', adminToken: undefined })).rejects.toThrow(/Unsupported/);
+  });
+
+  it('names an unreachable database without its password', async () => {
+    const error: unknown = await openAccessService({
+      databaseUrl: 'postgres://app:hunter2@127.0.0.1:1/edu',
+      adminToken: undefined,
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^Cannot open the request-for-use store postgres:\/\/app@127\.0\.0\.1:1\/edu: /);
+    expect((error as Error).message).not.toContain('hunter2');
+  });
+
+  it('opens an in-memory SQLite store for tests', async () => {
+    const access = await openAccessService({ databaseUrl: 'sqlite::memory:', adminToken: undefined });
+    const { client } = await access.registerClient({ name: 'Memory', contactEmail: 'm@example.org' });
+    expect(await access.findClients([client.id])).toEqual([client]);
+    await access.close();
+  });
+});
+
+describe.each(stores)('access store on $name', (store) => {
+  let access: AccessService;
+  // Every timestamp comes from this clock, one second apart, so orders and times are exact.
+  let tick = 0;
+  const start = Date.UTC(2030, 0, 1);
+  const now = (): Date => new Date(start + tick++ * 1000);
+
+  beforeAll(async () => {
+    access = await openAccessService({ databaseUrl: store.url, adminToken: ADMIN_TOKEN, schema: store.schema, now });
+  });
+  afterAll(async () => {
+    await access.close();
+  });
+
+  let clientCount = 0;
+  async function newClient(): Promise<{ client: ClientRecord; apiKey: string }> {
+    clientCount += 1;
+    return access.registerClient({ name: `Client ${clientCount}`, contactEmail: `client${clientCount}@example.org` });
+  }
+
+  function ask(client: ClientRecord, endpointId = 83, purpose = 'School statistics for a research project'): Promise<UseRequestRecord> {
+    return access.requestEndpointUse({ client, endpointId, purpose });
+  }
+  function approve(id: string, note: string | null = null): Promise<UseRequestRecord> {
+    return access.reviewUseRequest({ id, decision: 'APPROVE', note, actor: 'operator' });
+  }
+  function reject(id: string, note: string | null = null): Promise<UseRequestRecord> {
+    return access.reviewUseRequest({ id, decision: 'REJECT', note, actor: 'operator' });
+  }
+  function revoke(id: string, note: string | null = null): Promise<UseRequestRecord> {
+    return access.revokeUseRequest({ id, note, actor: 'operator' });
+  }
+
+  /** A new client's request for endpoint 83, driven into `status`. */
+  async function requestIn(status: UseRequestRecord['status']): Promise<{ client: ClientRecord; request: UseRequestRecord }> {
+    const { client } = await newClient();
+    let request = await ask(client);
+    if (status === 'APPROVED' || status === 'REVOKED') request = await approve(request.id);
+    if (status === 'REJECTED') request = await reject(request.id);
+    if (status === 'REVOKED') request = await revoke(request.id);
+    expect(request.status).toBe(status);
+    return { client, request };
+  }
+
+  describe('clients and API keys', () => {
+    it('registers a client with trimmed fields and a prefixed, high-entropy key', async () => {
+      const before = tick;
+      const { client, apiKey } = await access.registerClient({ name: '  สำนักงานเขต Data Team ', contactEmail: ' data@example.go.th ' });
+      expect(client).toEqual({
+        id: expect.stringMatching(/^cl_[A-Za-z0-9_-]{22}$/) as unknown,
+        name: 'สำนักงานเขต Data Team',
+        contactEmail: 'data@example.go.th',
+        createdAt: new Date(start + before * 1000),
+      });
+      // 32 random bytes in base64url are 43 characters.
+      expect(apiKey).toMatch(/^tegk_[A-Za-z0-9_-]{43}$/);
+      expect((await newClient()).apiKey).not.toBe(apiKey);
+    });
+
+    it('stores only a hash of the key', async () => {
+      const { client, apiKey } = await access.registerClient({ name: 'Hash Check Org', contactEmail: 'hash@example.org' });
+      const text = await storedText(store);
+      expect(text).toContain('Hash Check Org');
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain(apiKey.slice('tegk_'.length));
+      const [row] = await rawRows(store, `select * from clients where id = '${client.id}'`);
+      expect(row?.['api_key_hash']).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('authenticates nobody, the operator and clients, and refuses anything else', async () => {
+      const { client, apiKey } = await newClient();
+      expect(await access.authenticate(null)).toEqual({ kind: 'anonymous' });
+      expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator' });
+      expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+      for (const header of [
+        `Bearer tegk_${'A'.repeat(43)}`,
+        `Bearer ${apiKey}x`,
+        `Bearer ${ADMIN_TOKEN}x`,
+        apiKey,
+        `Basic ${apiKey}`,
+        'Bearer',
+        'Bearer ',
+        `Bearer ${apiKey} extra`,
+        '',
+      ]) {
+        await refusal(access.authenticate(header), 'UNAUTHENTICATED');
+      }
+    });
+
+    it('has no operator when no admin token is configured', async () => {
+      const withoutOperator = await openAccessService({ databaseUrl: store.url, adminToken: undefined, schema: store.schema });
+      try {
+        await refusal(withoutOperator.authenticate(`Bearer ${ADMIN_TOKEN}`), 'UNAUTHENTICATED');
+        const { client, apiKey } = await newClient();
+        expect(await withoutOperator.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+      } finally {
+        await withoutOperator.close();
+      }
+    });
+
+    it('finds clients by id in one call, ignoring unknown ids', async () => {
+      const a = (await newClient()).client;
+      const b = (await newClient()).client;
+      const found = await access.findClients([b.id, a.id, 'cl_unknown', a.id]);
+      expect(found.sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)));
+      expect(await access.findClients([])).toEqual([]);
+    });
+  });
+
+  describe('transitions', () => {
+    it('NOT_REQUESTED → PENDING when a client asks', async () => {
+      const { client } = await newClient();
+      const at = new Date(start + tick * 1000);
+      const request = await ask(client, 85, '  Enrolment trends  ');
+      expect(request).toEqual({
+        id: expect.stringMatching(/^ur_[A-Za-z0-9_-]{22}$/) as unknown,
+        clientId: client.id,
+        endpointId: 85,
+        status: 'PENDING',
+        purpose: 'Enrolment trends',
+        note: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+      expect(await access.findUseRequest(request.id)).toEqual(request);
+    });
+
+    it('PENDING → APPROVED → REVOKED, keeping each note', async () => {
+      const { request } = await requestIn('PENDING');
+      const approved = await approve(request.id, ' looks fine ');
+      expect(approved).toMatchObject({ id: request.id, status: 'APPROVED', note: 'looks fine', createdAt: request.createdAt });
+      expect(approved.updatedAt.getTime()).toBeGreaterThan(request.updatedAt.getTime());
+      expect(await revoke(request.id, 'quota abuse')).toMatchObject({ status: 'REVOKED', note: 'quota abuse' });
+    });
+
+    it('PENDING → REJECTED, an empty note meaning none', async () => {
+      const { request } = await requestIn('PENDING');
+      expect(await reject(request.id, '   ')).toMatchObject({ status: 'REJECTED', note: null });
+    });
+
+    it.each(['REJECTED', 'REVOKED'] as const)('%s → PENDING when the client asks again: same request, new purpose, note cleared', async (status) => {
+      const { client, request } = await requestIn(status);
+      const again = await ask(client, 83, 'A clearer purpose');
+      expect(again).toMatchObject({ id: request.id, status: 'PENDING', purpose: 'A clearer purpose', note: null });
+      expect(await access.listUseRequests({ clientId: client.id })).toHaveLength(1);
+      const history = await access.historyOf([request.id]);
+      const path = history.map((event) => `${event.from}→${event.to}`);
+      expect(path).toEqual(
+        status === 'REJECTED'
+          ? ['NOT_REQUESTED→PENDING', 'PENDING→REJECTED', 'REJECTED→PENDING']
+          : ['NOT_REQUESTED→PENDING', 'PENDING→APPROVED', 'APPROVED→REVOKED', 'REVOKED→PENDING'],
+      );
+      expect(history.at(-1)?.actor).toBe(`client:${client.id}`);
+      // Approving the renewed request works as the first time.
+      expect(await approve(request.id)).toMatchObject({ status: 'APPROVED' });
+    });
+
+    const illegal: [UseRequestRecord['status'], string, (id: string, client: ClientRecord) => Promise<unknown>][] = [
+      ['PENDING', 'ask again', (_id, client) => ask(client)],
+      ['APPROVED', 'ask again', (_id, client) => ask(client)],
+      ['APPROVED', 'approve', (id) => approve(id)],
+      ['APPROVED', 'reject', (id) => reject(id)],
+      ['REJECTED', 'approve', (id) => approve(id)],
+      ['REJECTED', 'reject', (id) => reject(id)],
+      ['REVOKED', 'approve', (id) => approve(id)],
+      ['REVOKED', 'reject', (id) => reject(id)],
+      ['PENDING', 'revoke', (id) => revoke(id)],
+      ['REJECTED', 'revoke', (id) => revoke(id)],
+      ['REVOKED', 'revoke', (id) => revoke(id)],
+    ];
+    it.each(illegal)('refuses, when %s, to %s: INVALID_TRANSITION naming the status, nothing written', async (status, _action, act) => {
+      const { client, request } = await requestIn(status);
+      const historyBefore = await access.historyOf([request.id]);
+      const error = await refusal(act(request.id, client), 'INVALID_TRANSITION');
+      expect(error.message).toContain(`the request is ${status}`);
+      expect(error.details).toEqual({ status });
+      expect(await access.findUseRequest(request.id)).toEqual(request);
+      expect(await access.historyOf([request.id])).toEqual(historyBefore);
+    });
+  });
+
+  describe('refusals', () => {
+    it('NOT_FOUND for an unknown endpoint or request', async () => {
+      const { client } = await newClient();
+      const error = await refusal(ask(client, 99), 'NOT_FOUND');
+      expect(error.message).toBe('There is no summary endpoint 99; the ids are 83, 84, 85, 86');
+      await refusal(approve('ur_nonexistent'), 'NOT_FOUND');
+      await refusal(reject('ur_nonexistent'), 'NOT_FOUND');
+      await refusal(revoke('ur_nonexistent'), 'NOT_FOUND');
+      expect(await access.findUseRequest('ur_nonexistent')).toBeUndefined();
+      expect(await access.statusesOf(client.id)).toEqual(new Map());
+    });
+
+    it.each([
+      ['an empty name', { name: '   ', contactEmail: 'ok@example.org' }, 'name'],
+      ['a name over 200 characters', { name: 'n'.repeat(201), contactEmail: 'ok@example.org' }, 'name'],
+      ['an email without @', { name: 'Org', contactEmail: 'not-an-email' }, 'contactEmail'],
+      ['an email without a domain dot', { name: 'Org', contactEmail: 'someone@localhost' }, 'contactEmail'],
+      ['an email with a space', { name: 'Org', contactEmail: 'some one@example.org' }, 'contactEmail'],
+      ['an email over 320 characters', { name: 'Org', contactEmail: `${'a'.repeat(310)}@example.org` }, 'contactEmail'],
+    ])('BAD_USER_INPUT to register with %s', async (_case, input, field) => {
+      const error = await refusal(access.registerClient(input), 'BAD_USER_INPUT');
+      expect(error.details).toEqual({ field });
+    });
+
+    it('accepts a name of exactly 200 characters', async () => {
+      const { client } = await access.registerClient({ name: ` ${'n'.repeat(200)} `, contactEmail: 'long@example.org' });
+      expect(client.name).toHaveLength(200);
+    });
+
+    it('BAD_USER_INPUT for an empty or over-long purpose or note, before anything is written', async () => {
+      const { client, request } = await requestIn('PENDING');
+      await refusal(ask(client, 84, ' \n '), 'BAD_USER_INPUT');
+      await refusal(ask(client, 84, 'p'.repeat(2001)), 'BAD_USER_INPUT');
+      expect(await ask(client, 84, 'p'.repeat(2000))).toMatchObject({ status: 'PENDING' });
+      await refusal(approve(request.id, 'n'.repeat(2001)), 'BAD_USER_INPUT');
+      expect(await access.findUseRequest(request.id)).toEqual(request);
+      expect(await approve(request.id, 'n'.repeat(2000))).toMatchObject({ status: 'APPROVED' });
+    });
+  });
+
+  describe('reading', () => {
+    it('keeps the history: from, to, actor, note and time, oldest first, for several requests at once', async () => {
+      const { client } = await newClient();
+      const first = await ask(client, 83);
+      const second = await ask(client, 84);
+      const approvedAt = new Date(start + tick * 1000);
+      await approve(first.id, 'ok');
+      await reject(second.id, 'purpose unclear');
+      await access.revokeUseRequest({ id: first.id, note: null, actor: 'operator:cli' });
+
+      const history = await access.historyOf([second.id, first.id]);
+      expect(history.filter((e) => e.requestId === first.id)).toEqual([
+        { requestId: first.id, from: 'NOT_REQUESTED', to: 'PENDING', actor: `client:${client.id}`, note: null, at: first.createdAt },
+        { requestId: first.id, from: 'PENDING', to: 'APPROVED', actor: 'operator', note: 'ok', at: approvedAt },
+        { requestId: first.id, from: 'APPROVED', to: 'REVOKED', actor: 'operator:cli', note: null, at: expect.any(Date) as unknown },
+      ]);
+      expect(history.filter((e) => e.requestId === second.id).map((e) => [e.to, e.note])).toEqual([
+        ['PENDING', null],
+        ['REJECTED', 'purpose unclear'],
+      ]);
+      expect(await access.historyOf([])).toEqual([]);
+      expect(await access.historyOf(['ur_nonexistent'])).toEqual([]);
+    });
+
+    it('gives a client its status per endpoint, leaving out the ones never asked for', async () => {
+      const { client } = await newClient();
+      await ask(client, 83);
+      const b = await ask(client, 84);
+      const c = await ask(client, 86);
+      await approve(b.id);
+      await reject(c.id);
+      const other = (await newClient()).client;
+      await ask(other, 85);
+      expect(await access.statusesOf(client.id)).toEqual(
+        new Map<number, UseRequestStatus>([
+          [83, 'PENDING'],
+          [84, 'APPROVED'],
+          [86, 'REJECTED'],
+        ]),
+      );
+    });
+
+    it('lists requests newest first, by status and by client', async () => {
+      const { client } = await newClient();
+      const a = await ask(client, 83);
+      const b = await ask(client, 84);
+      const c = await ask(client, 85);
+      await approve(a.id);
+      const ids = (records: UseRequestRecord[]): string[] => records.map((r) => r.id);
+
+      expect(ids(await access.listUseRequests({ clientId: client.id }))).toEqual([a.id, c.id, b.id]);
+      expect(ids(await access.listUseRequests({ clientId: client.id, status: 'PENDING' }))).toEqual([c.id, b.id]);
+      expect(ids(await access.listUseRequests({ clientId: client.id, status: 'APPROVED' }))).toEqual([a.id]);
+      expect(await access.listUseRequests({ clientId: client.id, status: 'REVOKED' })).toEqual([]);
+      expect(await access.listUseRequests({ status: 'NOT_REQUESTED' })).toEqual([]);
+
+      const pending = await access.listUseRequests({ status: 'PENDING' });
+      expect(pending.every((r) => r.status === 'PENDING')).toBe(true);
+      expect(ids(pending)).toEqual(expect.arrayContaining([b.id, c.id]));
+      const all = await access.listUseRequests({});
+      const order = all.map((r) => [r.updatedAt.getTime(), r.id] as const);
+      const sorted = [...order].sort(([t1, id1], [t2, id2]) => t2 - t1 || (id1 < id2 ? -1 : id1 > id2 ? 1 : 0));
+      expect(order).toEqual(sorted);
+      expect(ids(all)).toEqual(expect.arrayContaining([a.id, b.id, c.id]));
+    });
+
+    it('answers ping', async () => {
+      await expect(access.ping()).resolves.toBeUndefined();
+    });
+  });
+
+  describe('concurrency', () => {
+    it('lets exactly one of 20 concurrent decisions on a request win, recording one event', async () => {
+      const { request } = await requestIn('PENDING');
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? approve(request.id, `decision ${i}`) : reject(request.id, `decision ${i}`))),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(19);
+      const winner = won[0]?.value;
+      for (const loss of lost) {
+        expect(loss.reason).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: winner?.status } });
+      }
+      const decisions = (await access.historyOf([request.id])).filter((e) => e.from === 'PENDING');
+      expect(decisions).toHaveLength(1);
+      expect(decisions[0]).toMatchObject({ to: winner?.status, note: winner?.note });
+      expect(await access.findUseRequest(request.id)).toEqual(winner);
+    });
+
+    it('makes one request of 10 concurrent asks by a client for an endpoint', async () => {
+      const { client } = await newClient();
+      const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => ask(client, 86, `purpose ${i}`)));
+      const won = results.filter((r) => r.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'PENDING' } });
+      }
+      const requests = await access.listUseRequests({ clientId: client.id });
+      expect(requests).toEqual([won[0]?.value]);
+      expect(await access.historyOf(requests.map((r) => r.id))).toHaveLength(1);
+    });
+
+    it('makes one renewed request of 10 concurrent asks after a rejection', async () => {
+      const { client, request } = await requestIn('REJECTED');
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => ask(client)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(await access.listUseRequests({ clientId: client.id })).toHaveLength(1);
+      expect((await access.historyOf([request.id])).map((e) => e.to)).toEqual(['PENDING', 'REJECTED', 'PENDING']);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('keeps everything across close and reopen', async () => {
+      const location = freshLocation(store);
+      const first = await openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
+      const { client, apiKey } = await first.registerClient({ name: 'Durable Org', contactEmail: 'durable@example.org' });
+      const request = await first.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing report' });
+      const approved = await first.reviewUseRequest({ id: request.id, decision: 'APPROVE', note: 'ok', actor: 'operator' });
+      const history = await first.historyOf([request.id]);
+      await first.close();
+      await expect(first.ping()).rejects.toThrow();
+
+      const second = await openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
+      try {
+        expect(await second.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+        expect(await second.findUseRequest(request.id)).toEqual(approved);
+        expect(await second.historyOf([request.id])).toEqual(history);
+        expect(await second.statusesOf(client.id)).toEqual(new Map([[84, 'APPROVED']]));
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('migrates once when two instances open a new database at the same time', async () => {
+      const location = freshLocation(store);
+      const open = (): Promise<AccessService> =>
+        openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
+      const [one, two] = await Promise.all([open(), open()]);
+      const { client, apiKey } = await one.registerClient({ name: 'Twin Org', contactEmail: 'twin@example.org' });
+      expect(await two.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+      await Promise.all([one.close(), two.close()]);
+
+      const three = await open();
+      expect(await three.findClients([client.id])).toEqual([client]);
+      await three.close();
+      expect(await rawRows(location, 'select name from kysely_migration')).toEqual([{ name: '0001_request_for_use' }]);
+    });
+  });
+});

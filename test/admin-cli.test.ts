@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
+import { openAccessService } from '../src/access/service.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'teg-admin-'));
+const DATABASE_URL = `sqlite:${join(tmp, 'admin.db')}`;
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `npm run admin -- ...args`, without npm: the CLI as its own process, against the test database. */
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/admin.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('admin CLI (npm run admin)', () => {
+  // The service stays open while the CLI runs, as the server would: both share the SQLite file.
+  let access: AccessService;
+  let school: ClientRecord;
+  let pending: UseRequestRecord;
+  let toReject: UseRequestRecord;
+  let approved: UseRequestRecord;
+
+  beforeAll(async () => {
+    access = await openAccessService({ databaseUrl: DATABASE_URL, adminToken: undefined });
+    school = (await access.registerClient({ name: 'โรงเรียนสาธิต', contactEmail: 'it@school.example.org' })).client;
+    const lab = (await access.registerClient({ name: 'Data Lab', contactEmail: 'lab@example.org' })).client;
+    pending = await access.requestEndpointUse({ client: school, endpointId: 83, purpose: 'School map' });
+    toReject = await access.requestEndpointUse({ client: lab, endpointId: 85, purpose: 'Enrolment study' });
+    approved = await access.requestEndpointUse({ client: lab, endpointId: 84, purpose: 'Staffing report' });
+    approved = await access.reviewUseRequest({ id: approved.id, decision: 'APPROVE', note: null, actor: 'operator' });
+  });
+  afterAll(async () => {
+    await access.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('prints its usage on --help', async () => {
+    const run = await admin('--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: npm run admin -- <command> [options]');
+    expect(run.stdout).toContain('approve <id> [--note <text>]');
+  });
+
+  it('lists requests newest first: id, client, endpoint, status with its Thai label, time', async () => {
+    const run = await admin('list');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +CLIENT +ENDPOINT +STATUS +UPDATED$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(new RegExp(`^${approved.id} +Data Lab +84 ods_count_personal_by_year +APPROVED อนุมัติแล้ว +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`));
+    expect(lines[2]).toMatch(new RegExp(`^${toReject.id} +Data Lab +85 ods_count_student_by_year +PENDING รอการอนุมัติ `));
+    expect(lines[3]).toMatch(new RegExp(`^${pending.id} +โรงเรียนสาธิต +83 ods_count_school_by_jurisdiction +PENDING รอการอนุมัติ `));
+  });
+
+  it('lists one status with --status', async () => {
+    const run = await admin('list', '--status', 'APPROVED');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(approved.id);
+    expect(run.stdout).not.toContain(pending.id);
+  });
+
+  it('approves, rejects and revokes as operator:cli, with the note', async () => {
+    const [approve, reject, revoke] = await Promise.all([
+      admin('approve', pending.id, '--note', 'ใช้ได้'),
+      admin('reject', toReject.id),
+      admin('revoke', approved.id, '--note', 'Quota abuse'),
+    ]);
+    expect(approve).toMatchObject({ code: 0, stderr: '' });
+    expect(approve.stdout).toMatch(new RegExp(`${pending.id} .* APPROVED อนุมัติแล้ว`));
+    expect(reject.stdout).toContain('REJECTED ไม่อนุมัติ');
+    expect(revoke.stdout).toContain('REVOKED ยกเลิกสิทธิ์การใช้งาน');
+
+    expect(await access.findUseRequest(pending.id)).toMatchObject({ status: 'APPROVED', note: 'ใช้ได้' });
+    expect(await access.findUseRequest(toReject.id)).toMatchObject({ status: 'REJECTED', note: null });
+    expect(await access.findUseRequest(approved.id)).toMatchObject({ status: 'REVOKED', note: 'Quota abuse' });
+    const history = await access.historyOf([pending.id, toReject.id, approved.id]);
+    expect(history.filter((e) => e.actor === 'operator:cli').map((e) => [e.requestId, e.from, e.to, e.note])).toEqual(
+      expect.arrayContaining([
+        [pending.id, 'PENDING', 'APPROVED', 'ใช้ได้'],
+        [toReject.id, 'PENDING', 'REJECTED', null],
+        [approved.id, 'APPROVED', 'REVOKED', 'Quota abuse'],
+      ]),
+    );
+
+    const shown = await admin('history', approved.id);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Purpose: Staffing report');
+    expect(shown.stdout).toMatch(/NOT_REQUESTED ยังไม่ได้ขอใช้งาน +PENDING รอการอนุมัติ +client:cl_/);
+    expect(shown.stdout).toMatch(/PENDING รอการอนุมัติ +APPROVED อนุมัติแล้ว +operator\n/);
+    expect(shown.stdout).toMatch(/APPROVED อนุมัติแล้ว +REVOKED ยกเลิกสิทธิ์การใช้งาน +operator:cli +Quota abuse/);
+  });
+
+  it('exits 1 with the reason when the store refuses', async () => {
+    const [unknown, twice, noHistory] = await Promise.all([
+      admin('approve', 'ur_nonexistent'),
+      admin('revoke', toReject.id),
+      admin('history', 'ur_nonexistent'),
+    ]);
+    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'admin: There is no request for use with id "ur_nonexistent"\n' });
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/^admin: Cannot revoke: the request is REJECTED \(ไม่อนุมัติ\); allowed only from APPROVED\n$/);
+    expect(noHistory).toMatchObject({ code: 1, stderr: 'admin: There is no request for use with id "ur_nonexistent"\n' });
+  });
+
+  it('exits 2 with the usage on arguments it does not understand', async () => {
+    const runs = await Promise.all([
+      admin(),
+      admin('delete', pending.id),
+      admin('approve', 'a', 'b'),
+      admin('list', '--status', 'bogus'),
+      admin('history', pending.id, '--note', 'x'),
+      admin('list', '--verbose'),
+    ]);
+    const reasons = runs.map((run) => {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('Usage: npm run admin');
+      return run.stderr.split('\n')[0];
+    });
+    expect(reasons).toEqual([
+      'admin: Missing command',
+      'admin: Unknown command "delete"',
+      'admin: approve takes exactly one request id',
+      'admin: Unknown status "bogus": use one of PENDING, APPROVED, REJECTED, REVOKED',
+      'admin: --note applies only to approve, reject and revoke',
+      expect.stringContaining("Unknown option '--verbose'"),
+    ]);
+  });
+});
