@@ -14,6 +14,18 @@ export interface Config {
   readonly databaseUrl: string;
   /** The operator's bearer token; undefined means nobody can act as the operator over HTTP. */
   readonly adminToken: string | undefined;
+  readonly cache: CacheConfig;
+}
+
+/** The cross-request cache of upstream payloads, shared through Redis when `redisUrl` is set. */
+export interface CacheConfig {
+  readonly ttlS: number;
+  readonly swrS: number;
+  readonly staleIfErrorS: number;
+  readonly maxMb: number;
+  readonly redisUrl: string | undefined;
+  /** Fetch every dataset in the background at start-up. */
+  readonly warm: boolean;
 }
 
 export interface UpstreamConfig {
@@ -26,6 +38,9 @@ export interface UpstreamConfig {
   readonly timeoutMs: number;
   /** PEM of an extra CA to trust for an HTTPS upstream with a private or self-signed certificate. */
   readonly caPem: string | undefined;
+  /** Extra attempts of an idempotent call, all within `timeoutMs`. */
+  readonly retries: number;
+  readonly breakerCooldownS: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -53,6 +68,8 @@ const upstreamBaseUrl = optionalText.pipe(
 // RFC 9110 token characters: what an HTTP header name may contain.
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+const seconds = (fallback: number) => optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(31_536_000).default(fallback));
+
 export const DEFAULT_DATABASE_URL = 'sqlite:data/thai-edu-graphql.db';
 
 const environmentSchema = z.object({
@@ -73,6 +90,16 @@ const environmentSchema = z.object({
     z.string().regex(headerName, 'must be a valid HTTP header name').default('api-key'),
   ),
   UPSTREAM_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(100).max(300_000).default(10_000)),
+  UPSTREAM_RETRIES: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(10).default(2)),
+  UPSTREAM_BREAKER_COOLDOWN_S: seconds(10),
+  UPSTREAM_CACHE_TTL_S: seconds(300),
+  UPSTREAM_CACHE_SWR_S: seconds(3600),
+  UPSTREAM_CACHE_STALE_IF_ERROR_S: seconds(86_400),
+  UPSTREAM_CACHE_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65_536).default(256)),
+  REDIS_URL: optionalText.pipe(
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  CACHE_WARM: optionalText.pipe(z.stringbool({ error: 'must be true or false' }).default(false)),
   UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
     if (path === undefined) return undefined;
     let pem: string;
@@ -117,6 +144,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         apiKeyHeader: values.UPSTREAM_API_KEY_HEADER,
         timeoutMs: values.UPSTREAM_TIMEOUT_MS,
         caPem: values.UPSTREAM_CA_FILE,
+        retries: values.UPSTREAM_RETRIES,
+        breakerCooldownS: values.UPSTREAM_BREAKER_COOLDOWN_S,
+      },
+      cache: {
+        ttlS: values.UPSTREAM_CACHE_TTL_S,
+        swrS: values.UPSTREAM_CACHE_SWR_S,
+        staleIfErrorS: values.UPSTREAM_CACHE_STALE_IF_ERROR_S,
+        maxMb: values.UPSTREAM_CACHE_MAX_MB,
+        redisUrl: values.REDIS_URL,
+        warm: values.CACHE_WARM,
       },
     },
   };

@@ -4,7 +4,10 @@ import { AccessError } from './access/errors.js';
 import type { AccessService, Caller } from './access/model.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { requestIdOf } from './plugins/use-request-id.js';
+import { freshnessOf } from './plugins/use-freshness.js';
+import type { ResponseFreshness } from './response-freshness.js';
 import type { UpstreamClient } from './upstream/client.js';
+import type { UpstreamSource } from './upstream/source.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -12,6 +15,8 @@ export interface Context {
   readonly caller: Caller;
   readonly loaders: Loaders;
   readonly access: AccessService;
+  /** How current the payloads of this response are: resolvers record each read here. */
+  readonly freshness: ResponseFreshness;
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
   readonly logger: Logger;
@@ -19,6 +24,7 @@ export interface Context {
 
 export interface ContextDependencies {
   readonly upstream: UpstreamClient;
+  readonly source: UpstreamSource;
   readonly access: AccessService;
   readonly logger: Logger;
 }
@@ -35,8 +41,9 @@ export function createContextFactory(deps: ContextDependencies) {
     return {
       requestId,
       caller,
-      loaders: createLoaders({ upstream: deps.upstream, access: deps.access, caller }),
+      loaders: createLoaders({ upstream: deps.source, access: deps.access, caller }),
       access: deps.access,
+      freshness: freshnessOf(initial.request),
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
     };

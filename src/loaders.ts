@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import type { AccessService, Caller, ClientRecord, UseRequestEventRecord, UseRequestRecord } from './access/model.js';
 import type { DatasetCode, SummaryEndpointEntry } from './catalogue.js';
 import type { JsonObject } from './json.js';
-import type { UpstreamClient } from './upstream/client.js';
+import { stableJson } from './upstream/query.js';
+import type { PayloadRead, UpstreamSource } from './upstream/source.js';
 
 export interface DatasetPayloadKey {
   readonly code: DatasetCode;
@@ -16,8 +17,8 @@ export interface SummaryPayloadKey {
 }
 
 export interface Loaders {
-  readonly datasetPayload: DataLoader<DatasetPayloadKey, unknown, string>;
-  readonly summaryPayload: DataLoader<SummaryPayloadKey, unknown, string>;
+  readonly datasetPayload: DataLoader<DatasetPayloadKey, PayloadRead, string>;
+  readonly summaryPayload: DataLoader<SummaryPayloadKey, PayloadRead, string>;
   /** The caller's own status per summary endpoint id; undefined where it never asked. */
   readonly callerUseStatus: DataLoader<number, UseRequestRecord['status'] | undefined>;
   readonly client: DataLoader<string, ClientRecord>;
@@ -25,7 +26,7 @@ export interface Loaders {
 }
 
 export interface LoaderDependencies {
-  readonly upstream: UpstreamClient;
+  readonly upstream: UpstreamSource;
   readonly access: AccessService;
   readonly caller: Caller;
 }
@@ -33,17 +34,18 @@ export interface LoaderDependencies {
 /**
  * The loaders of one GraphQL request. Made afresh per request (in the context factory) so that de-duplication
  * never leaks one caller's answers to another: within an operation, every field asking for the same
- * (dataset, query) shares one upstream call, distinct calls go out together, and the store is asked once per
- * kind of fact however many requests a list shows.
+ * (dataset, query) shares one read, distinct reads go out together, and the store is asked once per kind of
+ * fact however many requests a list shows. Sharing across requests is the upstream source's job (its cache
+ * and single-flight), beneath these loaders.
  */
 export function createLoaders({ upstream, access, caller }: LoaderDependencies): Loaders {
   return {
     datasetPayload: new DataLoader(
-      (keys) => settleEach(keys, (key) => upstream.fetchDataset(key.code, key.queryString)),
+      (keys) => settleEach(keys, (key) => upstream.readDataset(key.code, key.queryString)),
       { cacheKeyFn: (key) => `${key.code}?${key.queryString}` },
     ),
     summaryPayload: new DataLoader(
-      (keys) => settleEach(keys, (key) => upstream.callSummaryEndpoint(key.endpoint, key.input)),
+      (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)),
       { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}` },
     ),
     callerUseStatus: new DataLoader(async (endpointIds) => {
@@ -72,7 +74,7 @@ export function createLoaders({ upstream, access, caller }: LoaderDependencies):
  * DataLoader contract that lets one field fail while its siblings keep their data. The upstream has no
  * batch endpoint, so a batch is only a concurrent fan-out.
  */
-async function settleEach<K>(keys: readonly K[], load: (key: K) => Promise<unknown>): Promise<unknown[]> {
+async function settleEach<K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> {
   const settled = await Promise.allSettled(keys.map(load));
   return settled.map((result) =>
     result.status === 'fulfilled' ? result.value : toError(result.reason),
@@ -81,13 +83,4 @@ async function settleEach<K>(keys: readonly K[], load: (key: K) => Promise<unkno
 
 function toError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
-}
-
-/** JSON with object keys sorted at every depth, so inputs that differ only in key order share a key. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
 }

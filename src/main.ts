@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { describeDatabaseUrl } from './access/database.js';
 import { openAccessService } from './access/service.js';
-import type { AccessService } from './access/model.js';
 import { createApp, GRAPHQL_PATH } from './app.js';
+import { DATASET_CODES } from './catalogue.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { startSimulator, type Simulator } from './simulator/server.js';
+import { startSimulator } from './simulator/server.js';
+import { createPayloadCache } from './upstream/cache.js';
 import { createUpstreamClient } from './upstream/client.js';
+import { createUpstreamSource } from './upstream/source.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -22,51 +24,56 @@ async function main(): Promise<void> {
   const { config } = loaded;
   const logger = createLogger(config.logLevel);
 
-  let simulator: Simulator | undefined;
+  // What has been opened, closed in reverse order on shutdown or on a failed start.
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.reverse()) await close().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
+  };
+  const fail = async (message: string, error: unknown, facts: Record<string, unknown> = {}): Promise<never> => {
+    logger.fatal({ ...facts, err: error }, message);
+    await closeAll();
+    process.exit(1);
+  };
+
   let { baseUrl, apiKey } = config.upstream;
   if (baseUrl === undefined) {
     // No real upstream configured: serve the embedded simulator so `npm start` works anywhere.
     apiKey ??= randomBytes(24).toString('base64url');
-    simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: config.upstream.apiKeyHeader });
+    const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: config.upstream.apiKeyHeader });
+    closers.push(() => simulator.close());
     baseUrl = simulator.url;
     logger.info(
       { upstream: baseUrl },
       'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
     );
   }
-  const upstream = createUpstreamClient({
-    ...config.upstream,
-    baseUrl,
-    apiKey,
-    logger: logger.child({ component: 'upstream' }),
-  });
-  let access: AccessService;
-  try {
-    access = await openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken });
-  } catch (error) {
-    logger.fatal({ err: error, store: describeDatabaseUrl(config.databaseUrl) }, 'cannot open the request-for-use store');
-    await Promise.allSettled([upstream.close(), simulator?.close()]);
-    process.exit(1);
-  }
+  const upstreamLogger = logger.child({ component: 'upstream' });
+  const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey, logger: upstreamLogger });
+  closers.push(() => upstream.close());
+  const cache = createPayloadCache({ redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, logger: upstreamLogger });
+  closers.push(() => cache.close());
+  const source = createUpstreamSource({ client: upstream, cache, logger: upstreamLogger, ...config.cache });
+  closers.push(() => source.close());
+  logger.info({ cache: cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
+
+  const access = await openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken }).catch(
+    (error: unknown) => fail('cannot open the request-for-use store', error, { store: describeDatabaseUrl(config.databaseUrl) }),
+  );
+  closers.push(() => access.close());
   logger.info(
     { store: describeDatabaseUrl(config.databaseUrl), operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' },
     'request-for-use store ready',
   );
-  const app = createApp({ upstream, access, logger });
 
+  const app = createApp({ upstream, source, cachePolicy: config.cache, access, logger });
   const server = createServer(app.requestListener);
   server.listen(config.port, config.host);
-  try {
-    await once(server, 'listening');
-  } catch (error) {
-    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await Promise.allSettled([upstream.close(), simulator?.close(), access.close()]);
-    process.exit(1);
-  }
+  await once(server, 'listening').catch((error: unknown) => fail(`cannot listen on ${config.host}:${config.port}`, error));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ upstream: upstream.baseUrl }, `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`);
+  if (config.cache.warm) void source.warm(DATASET_CODES);
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
@@ -78,7 +85,7 @@ async function main(): Promise<void> {
     const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     grace.unref();
     await closed;
-    await Promise.allSettled([upstream.close(), simulator?.close(), access.close()]);
+    await closeAll();
     logger.info('stopped');
     process.exit(0);
   };

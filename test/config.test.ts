@@ -15,7 +15,16 @@ describe('loadConfig', () => {
         logLevel: 'info',
         databaseUrl: 'sqlite:data/thai-edu-graphql.db',
         adminToken: undefined,
-        upstream: { baseUrl: undefined, apiKey: undefined, apiKeyHeader: 'api-key', timeoutMs: 10_000, caPem: undefined },
+        upstream: {
+          baseUrl: undefined,
+          apiKey: undefined,
+          apiKeyHeader: 'api-key',
+          timeoutMs: 10_000,
+          caPem: undefined,
+          retries: 2,
+          breakerCooldownS: 10,
+        },
+        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, redisUrl: undefined, warm: false },
       },
     });
   });
@@ -31,14 +40,30 @@ describe('loadConfig', () => {
       UPSTREAM_TIMEOUT_MS: '2500',
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
       ADMIN_TOKEN: 'an-operator-token-of-some-length',
+      UPSTREAM_RETRIES: '0',
+      UPSTREAM_BREAKER_COOLDOWN_S: '30',
+      UPSTREAM_CACHE_TTL_S: '60',
+      UPSTREAM_CACHE_SWR_S: '0',
+      UPSTREAM_CACHE_STALE_IF_ERROR_S: '600',
+      UPSTREAM_CACHE_MAX_MB: '64',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      CACHE_WARM: 'true',
     });
     expect(result.ok && result.config).toMatchObject({
+      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, redisUrl: 'redis://127.0.0.1:6379', warm: true },
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'warn',
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
       adminToken: 'an-operator-token-of-some-length',
-      upstream: { baseUrl: 'https://opendata.example.go.th:8888', apiKey: 'k', apiKeyHeader: 'X-Api-Key', timeoutMs: 2500 },
+      upstream: {
+        baseUrl: 'https://opendata.example.go.th:8888',
+        apiKey: 'k',
+        apiKeyHeader: 'X-Api-Key',
+        timeoutMs: 2500,
+        retries: 0,
+        breakerCooldownS: 30,
+      },
     });
   });
 
@@ -58,13 +83,16 @@ describe('loadConfig', () => {
       UPSTREAM_CA_FILE: '/nonexistent/ca.pem',
       DATABASE_URL: 'mysql://localhost/db',
       ADMIN_TOKEN: 'short',
+      UPSTREAM_CACHE_MAX_MB: '0',
+      REDIS_URL: 'http://localhost:6379',
+      CACHE_WARM: 'sometimes',
     });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN']) {
+    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN', 'UPSTREAM_CACHE_MAX_MB', 'REDIS_URL', 'CACHE_WARM']) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
-    expect(problems).toHaveLength(8);
+    expect(problems).toHaveLength(11);
   });
 
   it('refuses a base address with a query or credentials', () => {

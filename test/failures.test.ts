@@ -74,7 +74,8 @@ describe('upstream failures, each with its own code on its own field', () => {
   });
 
   it('recovers on the next operation once the upstream does', async () => {
-    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status: 503, times: 1 });
+    // One attempt and two retries: three 503s exhaust them.
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status: 503, times: 3 });
     expect((await stack().execute(TwoDatasets)).body.errors).toHaveLength(1);
     expect((await stack().execute(TwoDatasets)).body.errors).toBeUndefined();
   });

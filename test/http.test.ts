@@ -15,7 +15,10 @@ describe('HTTP surface', () => {
     const response = await stack().app.fetch('http://localhost/ready');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
-    expect(await response.json()).toEqual({ status: 'ready', checks: { store: { status: 'ok' } } });
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      checks: { store: { status: 'ok' }, upstream: { status: 'ok', breaker: 'closed' } },
+    });
   });
 
   it('GET /ready answers 503 naming the failing check and why', async () => {
@@ -23,6 +26,8 @@ describe('HTTP surface', () => {
     await store.access.close();
     const app = createApp({
       upstream: stack().upstream,
+      source: stack().source,
+      cachePolicy: { ttlS: 0, swrS: 0 },
       access: store.access,
       logger: createLogger('silent'),
       readinessChecks: [{ name: 'other', check: () => Promise.resolve(true) }],

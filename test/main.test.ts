@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DATASET_CODES } from '../src/catalogue.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { runToExit, startServerProcess, type ServerProcess } from './helpers/server-process.js';
 
@@ -93,5 +94,33 @@ describe('npm start with a bad configuration', () => {
     expect(output).toContain('UPSTREAM_BASE_URL:');
     expect(output).toContain('UPSTREAM_TIMEOUT_MS:');
     expect(output).not.toContain('ready at');
+  });
+});
+
+describe('npm start with CACHE_WARM=true', () => {
+  let upstream: Simulator;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    upstream = await startSimulator({ apiKey: 'warm-key' });
+    server = await startServerProcess({ UPSTREAM_BASE_URL: upstream.url, UPSTREAM_API_KEY: 'warm-key', CACHE_WARM: 'true' });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await upstream.close();
+  });
+
+  it('fetches all 13 datasets in the background, so the first user never waits for the upstream', async () => {
+    await vi.waitFor(() => expect(upstream.requestCount()).toBe(13), { timeout: 10_000, interval: 50 });
+    for (const code of DATASET_CODES) expect(upstream.requestCount(code), code).toBe(1);
+    await vi.waitFor(() => expect(server.output()).toContain('warm'), { timeout: 5_000, interval: 50 });
+    const response = await fetch(server.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ datasets { payload } }' }),
+    });
+    const body = (await response.json()) as { data: { datasets: { payload: unknown }[] }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data.datasets.every((dataset) => dataset.payload !== null)).toBe(true);
+    expect(upstream.requestCount()).toBe(13);
   });
 });

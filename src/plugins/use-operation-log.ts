@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { isSingleResult } from './execution-result.js';
 import type { Context } from '../context.js';
 
 /**
@@ -23,10 +24,6 @@ export function useOperationLog(): Plugin<Context> {
       };
     },
   };
-}
-
-function isSingleResult(result: unknown): result is ExecutionResult {
-  return typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);
 }
 
 function errorCodes(result: ExecutionResult): string[] {

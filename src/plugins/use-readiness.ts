@@ -5,6 +5,8 @@ export interface ReadinessCheck {
   readonly name: string;
   /** Resolves when usable; rejects (or resolves false) with the reason otherwise. */
   check(): Promise<boolean>;
+  /** Facts worth showing whatever the outcome, e.g. the upstream breaker's state. */
+  describe?(): Record<string, string>;
 }
 
 export const READY_PATH = '/ready';
@@ -21,10 +23,11 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
       const results = await Promise.all(
         checks.map(async (readiness) => {
           const { name } = readiness;
+          const facts = readiness.describe?.() ?? {};
           try {
-            return { name, ok: await readiness.check(), reason: undefined };
+            return { name, facts, ok: await readiness.check(), reason: undefined };
           } catch (error) {
-            return { name, ok: false, reason: error instanceof Error ? error.message : String(error) };
+            return { name, facts, ok: false, reason: error instanceof Error ? error.message : String(error) };
           }
         }),
       );
@@ -32,7 +35,10 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
       const body = {
         status: ready ? 'ready' : 'not_ready',
         checks: Object.fromEntries(
-          results.map(({ name, ok, reason }) => [name, ok ? { status: 'ok' } : { status: 'failing', reason: reason ?? 'check failed' }]),
+          results.map(({ name, facts, ok, reason }) => [
+            name,
+            ok ? { status: 'ok', ...facts } : { status: 'failing', reason: reason ?? 'check failed', ...facts },
+          ]),
         ),
       };
       payload.endResponse(

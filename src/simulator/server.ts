@@ -5,7 +5,8 @@
  *
  * Routes:
  * - GET|HEAD /services/v1/api/<DATASET_CODE>: the dataset; query parameters naming record keys filter it.
- *   Cacheable: Cache-Control, a strong ETag, Last-Modified; If-None-Match with the ETag answers 304.
+ *   Cacheable: Cache-Control, a strong ETag, Last-Modified; If-None-Match with the ETag answers 304, and so
+ *   does If-Modified-Since at or after Last-Modified when If-None-Match is absent.
  * - POST /services/api/<endpoint_name>/<endpoint_id>: a summary; needs the API key; a JSON object body selects.
  * - anything else: 404; another method on a known route: 405. Error bodies are {"status":N,"message":"..."}.
  */
@@ -35,6 +36,8 @@ export interface SimulatorOptions {
   /** Serve HTTPS with a freshly generated self-signed certificate for 127.0.0.1, ::1 and localhost. */
   tls?: boolean;
   seed?: number;
+  /** Cache-Control of summary answers; default 'no-store'. */
+  summaryCacheControl?: string;
 }
 
 export interface RecordedRequest {
@@ -45,6 +48,8 @@ export interface RecordedRequest {
   query: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The status answered; undefined until the answer is sent (and for ever when the request hangs). */
+  status?: number;
 }
 
 export interface Simulator {
@@ -72,6 +77,7 @@ export const DEFAULT_API_KEY_HEADER = 'api-key';
 
 /** Last-Modified of every dataset: the data does not change while the simulator runs. */
 const LAST_MODIFIED = 'Mon, 01 Jul 2024 00:00:00 GMT';
+const DEFAULT_SUMMARY_CACHE_CONTROL = 'no-store';
 const DATASET_CACHE_CONTROL = 'public, max-age=300';
 const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -114,6 +120,14 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (header.trim() === '*') return true;
   // If-None-Match uses the weak comparison: W/ prefixes do not matter.
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** RFC 9110 §13.1.3: If-Modified-Since counts only without If-None-Match, and only as a valid date. */
+function notModifiedSince(req: IncomingMessage, lastModified: string): boolean {
+  const since = req.headers['if-modified-since'];
+  if (req.headers['if-none-match'] !== undefined || since === undefined) return false;
+  const sinceMs = Date.parse(since);
+  return !Number.isNaN(sinceMs) && sinceMs >= Date.parse(lastModified);
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer): void {
@@ -165,6 +179,7 @@ class SimulatorServer implements Simulator {
     readonly apiKey: string,
     private readonly apiKeyHeader: string,
     readonly caCertPem: string | undefined,
+    private readonly summaryCacheControl: string,
   ) {}
 
   get requests(): readonly RecordedRequest[] {
@@ -215,9 +230,16 @@ class SimulatorServer implements Simulator {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const route = resolveRoute(url.pathname);
     const key = routeKey(route);
-    this.received.push({
-      request: { method: req.method ?? '', path: url.pathname, query: url.search.slice(1), headers: { ...req.headers }, body },
-      route: key === undefined ? undefined : String(key),
+    const request: RecordedRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: { ...req.headers },
+      body,
+    };
+    this.received.push({ request, route: key === undefined ? undefined : String(key) });
+    res.once('finish', () => {
+      request.status = res.statusCode;
     });
 
     const fault = this.faults.take(key);
@@ -265,7 +287,7 @@ class SimulatorServer implements Simulator {
     const criteria = criteriaFromQuery(url.searchParams, records);
     const served = criteria.size === 0 ? this.store.datasetBody(code) : envelope(filterRecords(records, criteria));
     const headers = { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': LAST_MODIFIED };
-    if (matchesIfNoneMatch(req.headers['if-none-match'], served.etag)) {
+    if (matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, LAST_MODIFIED)) {
       send(res, 304, headers);
       return;
     }
@@ -303,7 +325,7 @@ class SimulatorServer implements Simulator {
       sendError(res, 400, error.message);
       return;
     }
-    send(res, 200, { 'content-type': JSON_TYPE, 'cache-control': 'no-store' }, served.bytes);
+    send(res, 200, { 'content-type': JSON_TYPE, 'cache-control': this.summaryCacheControl }, served.bytes);
   }
 }
 
@@ -329,6 +351,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options.apiKey ?? DEFAULT_API_KEY,
     (options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase(),
     certificate?.certPem,
+    options.summaryCacheControl ?? DEFAULT_SUMMARY_CACHE_CONTROL,
   );
   // Attached before any connection can be read: this runs in the same turn as the 'listening' callback.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

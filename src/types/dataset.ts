@@ -1,3 +1,4 @@
+import { responsePathAsArray } from 'graphql';
 import { builder } from '../builder.js';
 import { AGENCY_NAMES, DATASET_METHOD, DATASETS, findDataset, type DatasetEntry } from '../catalogue.js';
 import { canonicalQueryString } from '../upstream/query.js';
@@ -41,8 +42,14 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
           description: 'Query parameters passed through to the upstream, e.g. { "ACADEMIC_YEAR": "2566" }.',
         }),
       },
-      resolve: (dataset, args, context) =>
-        context.loaders.datasetPayload.load({ code: dataset.code, queryString: canonicalQueryString(args.query) }),
+      resolve: async (dataset, args, context, info) => {
+        const read = await context.loaders.datasetPayload.load({
+          code: dataset.code,
+          queryString: canonicalQueryString(args.query),
+        });
+        context.freshness.record(responsePathAsArray(info.path), read, 'dataset');
+        return read.value;
+      },
     }),
   }),
 });

@@ -1,3 +1,4 @@
+import { responsePathAsArray } from 'graphql';
 import { AccessError } from '../access/errors.js';
 import { builder } from '../builder.js';
 import {
@@ -54,7 +55,7 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       args: {
         input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
       },
-      resolve: async (endpoint, args, context) => {
+      resolve: async (endpoint, args, context, info) => {
         const status = await callerStatus(endpoint, context);
         if (status !== 'APPROVED') {
           throw new AccessError(
@@ -63,7 +64,9 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
             { status },
           );
         }
-        return context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+        const read = await context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+        context.freshness.record(responsePathAsArray(info.path), read, 'summary');
+        return read.value;
       },
     }),
   }),

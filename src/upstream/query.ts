@@ -41,3 +41,15 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
 }
+
+/**
+ * JSON with object keys sorted at every depth: a summary input's canonical form, so inputs that differ only in
+ * key order share a loader key and a cache key.
+ */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}

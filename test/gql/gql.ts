@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": typeof types.TeachersDocument,
+    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": typeof types.TwoBigDocument,
     "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
@@ -35,6 +37,8 @@ type Documents = {
     "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n": typeof types.AllDocument,
 };
 const documents: Documents = {
+    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": types.TeachersDocument,
+    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": types.TwoBigDocument,
     "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
@@ -70,6 +74,14 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

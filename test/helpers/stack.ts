@@ -11,7 +11,9 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createApp, GRAPHQL_PATH, type App } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { createPayloadCache } from '../../src/upstream/cache.js';
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/client.js';
+import { createUpstreamSource, type UpstreamSource } from '../../src/upstream/source.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';
@@ -56,6 +58,13 @@ export interface StackOptions {
   caPem?: string | null;
   /** Which store holds requests for use; SQLite unless told. */
   store?: StoreKind;
+  /**
+   * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
+   * suites that count upstream calls per operation see each one; cache suites pass real windows.
+   */
+  cache?: { ttlS: number; swrS: number; staleIfErrorS: number; maxMb?: number; redisUrl?: string; keyPrefix?: string; now?: () => number };
+  retries?: number;
+  breakerCooldownS?: number;
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -63,6 +72,7 @@ export interface Stack {
   readonly app: App;
   readonly simulator: Simulator;
   readonly upstream: UpstreamClient;
+  readonly source: UpstreamSource;
   readonly access: AccessService;
   /** Every log line the server wrote, parsed. */
   readonly logLines: Record<string, unknown>[];
@@ -89,11 +99,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
     timeoutMs: options.timeoutMs ?? 2_000,
     caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
+    retries: options.retries,
+    breakerCooldownS: options.breakerCooldownS,
     logger,
   });
+  const cachePolicy = options.cache ?? { ttlS: 0, swrS: 0, staleIfErrorS: 0 };
+  const cache = createPayloadCache({
+    redisUrl: cachePolicy.redisUrl,
+    maxMb: cachePolicy.maxMb ?? 64,
+    keyPrefix: cachePolicy.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
+    logger,
+  });
+  const source = createUpstreamSource({ client: upstream, cache, logger, ...cachePolicy });
   const store = await openTestStore(options.store ?? 'sqlite');
   const { access } = store;
-  const app = createApp({ upstream, access, logger });
+  const app = createApp({ upstream, source, cachePolicy, access, logger });
 
   const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     Promise.resolve(
@@ -108,6 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     app,
     simulator,
     upstream,
+    source,
     access,
     get logLines() {
       return rawLines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -124,6 +145,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     post,
     async close() {
+      await source.close();
+      await cache.close();
       await upstream.close();
       await simulator.close();
       await store.drop();

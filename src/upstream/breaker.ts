@@ -1,0 +1,79 @@
+import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
+import type { Logger } from 'pino';
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+/** Consecutive outages (time-outs, connection failures) that open the circuit. */
+const BREAKER_THRESHOLD = 3;
+
+export interface Breaker {
+  /**
+   * Runs one attempt through the circuit. Only errors `isOutage` accepts count against it; any other outcome,
+   * an error status or a body that is not JSON included, shows the upstream is there and resets the count.
+   * While the circuit is open, and while its one probe is out, it rejects at once with a BrokenCircuitError.
+   */
+  run<T>(attempt: () => Promise<T>): Promise<T>;
+  /** 'half-open' also once the cool-down is over and the next call will be the probe. */
+  state(): BreakerState;
+}
+
+export interface BreakerOptions {
+  /** Names the upstream in log lines, e.g. its origin. */
+  readonly name: string;
+  readonly cooldownMs: number;
+  readonly isOutage: (error: Error) => boolean;
+  readonly logger: Logger;
+}
+
+type Outcome<T> = { readonly value: T } | { readonly error: unknown };
+
+/**
+ * The circuit breaker of one upstream origin: cockatiel's policy (consecutive-failure breaker, half-open probe
+ * after the cool-down), which keeps the state machine and its events out of our code.
+ */
+export function createBreaker({ name, cooldownMs, isOutage, logger }: BreakerOptions): Breaker {
+  const policy = circuitBreaker(handleWhen(isOutage), {
+    halfOpenAfter: cooldownMs,
+    breaker: new ConsecutiveBreaker(BREAKER_THRESHOLD),
+  });
+  let openedAt = 0;
+  let shown: BreakerState = 'closed';
+  policy.onBreak(() => {
+    openedAt = Date.now();
+  });
+  policy.onStateChange((state) => {
+    const next = describe(state);
+    if (next === shown) return;
+    const line = { upstream: name, from: shown, to: next, cooldownMs };
+    if (next === 'open') logger.warn(line, 'upstream circuit opened: calls fail at once until the cool-down ends');
+    else logger.info(line, next === 'closed' ? 'upstream circuit closed' : 'upstream circuit half-open: probing');
+    shown = next;
+  });
+
+  return {
+    async run<T>(attempt: () => Promise<T>): Promise<T> {
+      // cockatiel queues callers behind the probe; we fail them fast instead, so no call outlives its budget.
+      if (policy.state === CircuitState.HalfOpen) throw new BrokenCircuitError();
+      const outcome = await policy.execute(async (): Promise<Outcome<T>> => {
+        try {
+          return { value: await attempt() };
+        } catch (error) {
+          if (error instanceof Error && isOutage(error)) throw error;
+          return { error };
+        }
+      });
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    },
+    state() {
+      const state = describe(policy.state);
+      return state === 'open' && Date.now() - openedAt >= cooldownMs ? 'half-open' : state;
+    },
+  };
+}
+
+function describe(state: CircuitState): BreakerState {
+  if (state === CircuitState.Closed) return 'closed';
+  if (state === CircuitState.HalfOpen) return 'half-open';
+  return 'open';
+}

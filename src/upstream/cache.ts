@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import { createMemoryCache } from './memory-cache.js';
+import { createRedisCache } from './redis-cache.js';
+
+/** What is kept beside a payload: when it was fetched and confirmed, and the upstream's caching headers. */
+export interface PayloadMeta {
+  /** The ETag, or a hash of the body: changes when the payload changes. */
+  readonly version: string;
+  /** When the body was downloaded (ms since the epoch, by the source's clock). */
+  readonly fetchedAt: number;
+  /** When the upstream last confirmed it: the download, or a later 304. */
+  readonly validatedAt: number;
+  readonly cacheControl?: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
+}
+
+export interface CachedPayload {
+  readonly meta: PayloadMeta;
+  /** The body, parsed. */
+  readonly value: unknown;
+}
+
+export interface PayloadToStore extends CachedPayload {
+  /** The body's text: what Redis keeps, and what the byte bound counts. */
+  readonly body: string;
+}
+
+/** Releases a fill lock; never rejects. */
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Upstream payloads shared across requests (and, in Redis, across instances). Keys are the source's logical
+ * keys; the cache adds its own prefix. Entries carry their meta and the source decides freshness: the cache
+ * only keeps entries for the `keepMs` it is told, and within its byte bound.
+ */
+export interface PayloadCache {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<CachedPayload | undefined>;
+  /** Keeps `payload` for `keepMs` (> 0) at most. */
+  set(key: string, payload: PayloadToStore, keepMs: number): Promise<void>;
+  /** After a 304: replaces the meta of the entry if it still holds that version, without sending the body again. */
+  touch(key: string, meta: PayloadMeta, keepMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /**
+   * Claims the right to fill `key` for `ttlMs`, so that instances sharing the cache call the upstream once:
+   * a release function when this caller should fetch, undefined when another holds the claim. A cache that is
+   * not shared always grants it (its process already shares one fetch per key).
+   */
+  lock(key: string, ttlMs: number): Promise<ReleaseLock | undefined>;
+  /** Drops local state and closes any connection. */
+  close(): Promise<void>;
+}
+
+export interface PayloadCacheOptions {
+  /** A redis:// or rediss:// URL: share payloads through Redis; in memory otherwise. */
+  readonly redisUrl?: string;
+  /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies); default 256. */
+  readonly maxMb?: number;
+  /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
+  readonly keyPrefix?: string;
+  /** Where Redis connection trouble is reported. */
+  readonly logger?: Logger;
+}
+
+export const DEFAULT_CACHE_MAX_MB = 256;
+export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
+
+export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
+  const maxBytes = Math.max(1, Math.floor((options.maxMb ?? DEFAULT_CACHE_MAX_MB) * 1024 * 1024));
+  if (options.redisUrl === undefined) return createMemoryCache({ maxBytes });
+  return createRedisCache({
+    url: options.redisUrl,
+    maxBytes,
+    keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
+    logger: options.logger,
+  });
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { PayloadCache, PayloadMeta } from './cache.js';
+
+export interface RedisCacheOptions {
+  readonly url: string;
+  /** Bound on the parsed bodies kept in this process. */
+  readonly maxBytes: number;
+  readonly keyPrefix: string;
+  readonly logger: Logger | undefined;
+}
+
+// Meta read back from Redis is checked like any outside input: another version of this server may have written it.
+const metaSchema = z.object({
+  version: z.string(),
+  fetchedAt: z.number(),
+  validatedAt: z.number(),
+  cacheControl: z.string().optional(),
+  etag: z.string().optional(),
+  lastModified: z.string().optional(),
+});
+
+// The meta, and the body only when the caller's local copy is not of the stored version: a hit on a parsed copy
+// moves a few hundred bytes instead of the whole body, and meta and body are read in one atomic step.
+const GET_SCRIPT = `
+local fields = redis.call('HMGET', KEYS[1], 'meta', 'version')
+if not fields[1] then return nil end
+if fields[2] == ARGV[1] then return {fields[1]} end
+return {fields[1], redis.call('HGET', KEYS[1], 'body')}`;
+
+// After a 304: new meta for the entry, only if it still holds the version that was revalidated.
+const TOUCH_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'meta', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+// Frees a fill lock only if this caller still holds it (it may have expired and been taken by another).
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+interface ParsedCopy {
+  readonly version: string;
+  readonly value: unknown;
+  readonly bytes: number;
+}
+
+/**
+ * Payloads shared by every instance through Redis (ioredis): one hash per payload (meta, version, body text)
+ * whose Redis TTL is how long it may still be served, and `SET NX PX` locks so that instances fill a key once.
+ * Bodies are parsed on read; parsed copies are kept in a small local lru-cache, by key and checked by version.
+ */
+export function createRedisCache({ url, maxBytes, keyPrefix, logger }: RedisCacheOptions): PayloadCache {
+  // Fail fast rather than queue: a cache that is down must cost a request little, the source then calls upstream.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+  redis.on('error', (error: Error) => logger?.warn({ err: error, cache: 'redis' }, 'redis cache connection trouble'));
+  const parsed = new LRUCache<string, ParsedCopy>({ maxSize: maxBytes, sizeCalculation: (copy) => Math.max(1, copy.bytes) });
+  const payloadKey = (key: string): string => `${keyPrefix}payload:${key}`;
+  const lockKey = (key: string): string => `${keyPrefix}lock:${key}`;
+
+  return {
+    kind: 'redis',
+    async get(key) {
+      const local = parsed.get(key);
+      const reply = await redis.eval(GET_SCRIPT, 1, payloadKey(key), local?.version ?? '');
+      if (!Array.isArray(reply) || typeof reply[0] !== 'string') return undefined;
+      const meta = readMeta(reply[0]);
+      if (meta === undefined) return undefined;
+      const body: unknown = reply[1];
+      if (typeof body !== 'string') return local && { meta, value: local.value };
+      const value = parseBody(body);
+      if (value === undefined) return undefined;
+      parsed.set(key, { version: meta.version, value: value.parsed, bytes: Buffer.byteLength(body) });
+      return { meta, value: value.parsed };
+    },
+    async set(key, payload, keepMs) {
+      const stored = payloadKey(key);
+      await redis
+        .multi()
+        .hset(stored, { meta: JSON.stringify(payload.meta), version: payload.meta.version, body: payload.body })
+        .pexpire(stored, keepMs)
+        .exec();
+      parsed.set(key, { version: payload.meta.version, value: payload.value, bytes: Buffer.byteLength(payload.body) });
+    },
+    async touch(key, meta, keepMs) {
+      await redis.eval(TOUCH_SCRIPT, 1, payloadKey(key), meta.version, JSON.stringify(meta), keepMs);
+    },
+    async delete(key) {
+      parsed.delete(key);
+      await redis.del(payloadKey(key));
+    },
+    async lock(key, ttlMs) {
+      const token = randomUUID();
+      const claimed = await redis.set(lockKey(key), token, 'PX', ttlMs, 'NX');
+      if (claimed !== 'OK') return undefined;
+      return async () => {
+        await redis.eval(RELEASE_SCRIPT, 1, lockKey(key), token).catch((error: unknown) => {
+          logger?.warn({ err: error, cache: 'redis' }, 'redis cache lock not released; it expires by itself');
+        });
+      };
+    },
+    async close() {
+      parsed.clear();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function readMeta(text: string): PayloadMeta | undefined {
+  const body = parseBody(text);
+  const checked = body === undefined ? undefined : metaSchema.safeParse(body.parsed);
+  return checked?.success === true ? checked.data : undefined;
+}
+
+/** JSON.parse that answers undefined for text that is not JSON (a damaged entry counts as a miss). */
+function parseBody(text: string): { parsed: unknown } | undefined {
+  try {
+    return { parsed: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,281 @@
+import { bulkhead } from 'cockatiel';
+import type { Logger } from 'pino';
+import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
+import type { JsonObject } from '../json.js';
+import type { BreakerState } from './breaker.js';
+import type { CachedPayload, PayloadCache, ReleaseLock } from './cache.js';
+import type { UpstreamAnswer, UpstreamClient, Validators } from './client.js';
+import { UpstreamError } from './errors.js';
+import {
+  freshnessOf,
+  isStorable,
+  keepForMs,
+  metaOfBody,
+  metaOfNotModified,
+  validatorsOf,
+  type CachePolicy,
+} from './freshness.js';
+import { stableJson } from './query.js';
+import { fillShared, SingleFlight } from './single-flight.js';
+
+/**
+ * - fresh: within its freshness lifetime (or just fetched);
+ * - stale: past it, served at once while one background refresh runs (stale-while-revalidate);
+ * - stale-if-error: past it, served because the refresh failed (`refreshError` says how).
+ */
+export type PayloadState = 'fresh' | 'stale' | 'stale-if-error';
+
+/** One payload as read through the cache, with what a response needs to say how current it is. */
+export interface PayloadRead {
+  /** The upstream body, parsed. Shared between readers: never mutate it. */
+  readonly value: unknown;
+  readonly state: PayloadState;
+  /** When this body was downloaded. */
+  readonly fetchedAt: Date;
+  /** When the upstream last confirmed it (a 304 confirms without a download). */
+  readonly validatedAt: Date;
+  readonly freshUntil: Date;
+  /** When it went stale (= freshUntil); set unless state is 'fresh'. */
+  readonly staleSince?: Date;
+  /** The ETag, or a hash of the body: changes when the payload changes. */
+  readonly version: string;
+  /** With 'stale-if-error': the failure of the refresh. */
+  readonly refreshError?: UpstreamError;
+}
+
+export interface UpstreamSourceOptions {
+  readonly client: UpstreamClient;
+  readonly cache: PayloadCache;
+  readonly logger: Logger;
+  /** Freshness lifetime, narrowed by the upstream's max-age; default 300. */
+  readonly ttlS?: number;
+  /** Stale-while-revalidate window after it; default 3600. */
+  readonly swrS?: number;
+  /** Stale-if-error window after the lifetime; default 86400. */
+  readonly staleIfErrorS?: number;
+  /** The clock, in ms since the epoch; default Date.now. */
+  readonly now?: () => number;
+}
+
+export interface WarmOptions {
+  /** Datasets fetched at once; default 4. */
+  readonly concurrency?: number;
+}
+
+export interface WarmReport {
+  readonly warmed: number;
+  readonly failed: readonly DatasetCode[];
+  readonly ms: number;
+}
+
+/** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
+export interface UpstreamSource {
+  /** A dataset with its canonical query string (see query.ts); rejects with an UpstreamError when nothing usable is at hand. */
+  readDataset(code: DatasetCode, queryString: string): Promise<PayloadRead>;
+  /** A summary endpoint's answer to `input`, shared by every caller allowed to ask (the caller checks that). */
+  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject): Promise<PayloadRead>;
+  /** Reads the unfiltered datasets into the cache, a few at a time; logs a summary and never rejects. */
+  warm(codes: readonly DatasetCode[], options?: WarmOptions): Promise<WarmReport>;
+  breakerState(): BreakerState;
+  /** Resolves once background refreshes and warm-ups have settled. */
+  idle(): Promise<void>;
+  /** Starts no more background work and waits for what runs. The client and the cache stay open: their owner closes them. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TTL_S = 300;
+export const DEFAULT_SWR_S = 3_600;
+export const DEFAULT_STALE_IF_ERROR_S = 86_400;
+export const DEFAULT_WARM_CONCURRENCY = 4;
+/** A fill lock outlives the call it covers by this much, so it never expires under a live call. */
+const LOCK_MARGIN_MS = 1_000;
+
+interface Target {
+  /** The logical cache key: equal keys mean the same upstream call. */
+  readonly key: string;
+  readonly label: string;
+  fetch(validators: Validators | undefined): Promise<UpstreamAnswer>;
+}
+
+export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSource {
+  const { client, cache, logger } = options;
+  const now = options.now ?? Date.now;
+  const policy: CachePolicy = {
+    ttlMs: (options.ttlS ?? DEFAULT_TTL_S) * 1_000,
+    swrMs: (options.swrS ?? DEFAULT_SWR_S) * 1_000,
+    staleIfErrorMs: (options.staleIfErrorS ?? DEFAULT_STALE_IF_ERROR_S) * 1_000,
+  };
+  const lockMs = client.timeoutMs + LOCK_MARGIN_MS;
+  const flights = new SingleFlight<CachedPayload>();
+  const background = new Set<Promise<unknown>>();
+  let closed = false;
+
+  async function read(target: Target): Promise<PayloadRead> {
+    const entry = await cached(target.key);
+    const at = now();
+    if (entry !== undefined) {
+      const { freshUntil, mayServeStale } = freshnessOf(entry.meta, policy);
+      if (at < freshUntil) return toRead(entry, 'fresh');
+      if (mayServeStale && at < freshUntil + policy.swrMs) {
+        refreshInBackground(target, entry);
+        return toRead(entry, 'stale');
+      }
+    }
+    try {
+      return toRead(await refresh(target, entry), 'fresh');
+    } catch (error) {
+      if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, error, at)) throw error;
+      logger.warn(
+        { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
+        'upstream refresh failed: serving the last good payload',
+      );
+      return toRead(entry, 'stale-if-error', error);
+    }
+  }
+
+  /** Stale-if-error (RFC 5861): for outages and server errors, not for an upstream that refuses the request. */
+  function servableOnError(entry: CachedPayload, error: UpstreamError, at: number): boolean {
+    const { freshUntil, mayServeStale } = freshnessOf(entry.meta, policy);
+    const status = error.upstreamStatus;
+    const serverSide = status === undefined || status >= 500 || status === 429;
+    return mayServeStale && serverSide && at < freshUntil + policy.staleIfErrorMs;
+  }
+
+  function refreshInBackground(target: Target, entry: CachedPayload): void {
+    if (closed) return;
+    void track(
+      refresh(target, entry).catch((error: unknown) => {
+        logger.debug({ upstream: target.label, err: error }, 'background refresh failed: the stale payload stays');
+      }),
+    );
+  }
+
+  /** One refresh per key in this process (single flight), and per key across instances sharing the cache. */
+  function refresh(target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+    return flights.run(target.key, () =>
+      fillShared({
+        claim: () => claim(target.key),
+        filled: async () => {
+          const entry = await cached(target.key);
+          const isNew = entry !== undefined && entry.meta.validatedAt !== previous?.meta.validatedAt;
+          return isNew ? entry : undefined;
+        },
+        fetch: () => fetchAndStore(target, previous),
+        waitMs: lockMs,
+      }),
+    );
+  }
+
+  async function fetchAndStore(target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+    const answer = await target.fetch(previous === undefined ? undefined : validatorsOf(previous.meta));
+    const at = now();
+    if (answer.kind === 'not-modified') {
+      // The client answers "not modified" only to a request with validators, which only a previous entry gives.
+      if (previous === undefined) throw new Error(`${target.label}: a 304 to a request without validators`);
+      const meta = metaOfNotModified(previous.meta, answer.headers, at);
+      const keepMs = Math.ceil(keepForMs(meta, policy, at));
+      if (keepMs > 0) await quietly(cache.touch(target.key, meta, keepMs), target);
+      return { meta, value: previous.value };
+    }
+    const payload = { meta: metaOfBody(answer.headers, answer.text, at), value: answer.value, body: answer.text };
+    if (isStorable(answer.headers)) {
+      const keepMs = Math.ceil(keepForMs(payload.meta, policy, at));
+      if (keepMs > 0) await quietly(cache.set(target.key, payload, keepMs), target);
+    } else if (previous !== undefined) {
+      // The upstream now forbids keeping it: what was kept before must not be served any more either.
+      await quietly(cache.delete(target.key), target);
+    }
+    return { meta: payload.meta, value: payload.value };
+  }
+
+  function toRead(entry: CachedPayload, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
+    const { meta } = entry;
+    const freshUntil = new Date(freshnessOf(meta, policy).freshUntil);
+    return {
+      value: entry.value,
+      state,
+      fetchedAt: new Date(meta.fetchedAt),
+      validatedAt: new Date(meta.validatedAt),
+      freshUntil,
+      version: meta.version,
+      ...(state === 'fresh' ? {} : { staleSince: freshUntil }),
+      ...(refreshError === undefined ? {} : { refreshError }),
+    };
+  }
+
+  // The cache is an optimisation: when it fails (Redis down), reads go to the upstream and the failure is logged.
+  async function cached(key: string): Promise<CachedPayload | undefined> {
+    try {
+      return await cache.get(key);
+    } catch (error) {
+      logger.warn({ err: error, cache: cache.kind, key }, 'payload cache read failed');
+      return undefined;
+    }
+  }
+
+  async function claim(key: string): Promise<ReleaseLock | undefined> {
+    try {
+      return await cache.lock(key, lockMs);
+    } catch (error) {
+      logger.warn({ err: error, cache: cache.kind, key }, 'payload cache lock failed: fetching without it');
+      return () => Promise.resolve();
+    }
+  }
+
+  async function quietly(write: Promise<void>, target: Target): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      logger.warn({ err: error, cache: cache.kind, key: target.key }, 'payload cache write failed');
+    }
+  }
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    background.add(work);
+    void work.finally(() => background.delete(work));
+    return work;
+  }
+
+  async function idle(): Promise<void> {
+    while (background.size > 0) await Promise.allSettled([...background]);
+  }
+
+  function readDataset(code: DatasetCode, queryString: string): Promise<PayloadRead> {
+    return read({
+      key: `dataset:${code}?${queryString}`,
+      label: `dataset ${code}`,
+      fetch: (validators) => client.getDataset(code, queryString, validators),
+    });
+  }
+
+  return {
+    readDataset,
+    readSummary(endpoint, input) {
+      return read({
+        key: `summary:${endpoint.id}:${stableJson(input)}`,
+        label: `summary endpoint ${endpoint.id}`,
+        fetch: () => client.postSummary(endpoint, input),
+      });
+    },
+    warm(codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) {
+      const started = performance.now();
+      // cockatiel's bulkhead: at most `concurrency` reads at once, the rest queued in order.
+      const gate = bulkhead(Math.max(1, Math.floor(concurrency)), codes.length);
+      const reads = codes.map((code) => gate.execute(() => readDataset(code, '')));
+      return track(
+        Promise.allSettled(reads).then((results) => {
+          const failed = codes.filter((_code, index) => results[index]?.status !== 'fulfilled');
+          const report = { warmed: codes.length - failed.length, failed, ms: Math.round(performance.now() - started) };
+          logger.info(report, 'upstream cache warmed');
+          return report;
+        }),
+      );
+    },
+    breakerState: () => client.breakerState(),
+    idle,
+    async close() {
+      closed = true;
+      await idle();
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { graphql } from './gql/index.js';
+import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+
+const Teachers = graphql(`
+  query Teachers {
+    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {
+      payload
+    }
+  }
+`);
+
+const TwoBig = graphql(`
+  query TwoBig {
+    dup: dataset(code: V10_DUPWITH) {
+      payload
+    }
+    schools: dataset(code: MV_DWH_SCHOOL1) {
+      payload
+    }
+  }
+`);
+
+const REDIS_URL = process.env['REDIS_URL'];
+const CACHE_KINDS = REDIS_URL === undefined ? (['memory'] as const) : (['memory', 'redis'] as const);
+const TTL_S = 300;
+
+/** A clock the test moves by hand, so freshness windows pass without sleeping. */
+function manualClock() {
+  let now = Date.parse('2026-11-22T12:00:00Z');
+  return { now: () => now, advanceS: (seconds: number) => void (now += seconds * 1000) };
+}
+
+function teachersBody(stack: Stack): unknown {
+  return JSON.parse(stack.simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR').toString('utf8'));
+}
+
+describe.each(CACHE_KINDS)('the payload cache through HTTP (%s)', (kind) => {
+  const redisUrl = kind === 'redis' ? REDIS_URL : undefined;
+
+  describe('a stampede', () => {
+    const stack = useStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl } });
+
+    it('50 concurrent operations needing one uncached payload make exactly one upstream call', async () => {
+      stack().simulator.resetRequests();
+      stack().simulator.setFault('ODS_COUNT_TEACHER_BY_YEAR', { latencyMs: 150 });
+      const results = await Promise.all(Array.from({ length: 50 }, () => stack().execute(Teachers)));
+      stack().simulator.clearFaults();
+      expect(results.every((result) => result.body.errors === undefined)).toBe(true);
+      expect(results.every((result) => JSON.stringify(result.body.data?.dataset.payload) === JSON.stringify(teachersBody(stack())))).toBe(true);
+      expect(stack().simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(1);
+      // And later operations are answered from the cache.
+      await stack().execute(Teachers);
+      expect(stack().simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(1);
+    });
+  });
+
+  describe('freshness windows', () => {
+    const clock = manualClock();
+    const stack = useStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 86_400, redisUrl, now: clock.now } });
+
+    it('serves the last good payload when the upstream is down after expiry, and says so in extensions', async () => {
+      const first = await stack().execute(Teachers);
+      expect(first.body.extensions).toBeUndefined();
+      clock.advanceS(TTL_S + 5);
+      stack().simulator.setFault('*', { status: 503 });
+      const stale = await stack().execute(Teachers);
+      stack().simulator.clearFaults();
+      expect(stale.body.errors).toBeUndefined();
+      expect(stale.body.data?.dataset.payload).toEqual(teachersBody(stack()));
+      expect(stale.body.extensions).toEqual({
+        stale: [
+          {
+            path: ['dataset', 'payload'],
+            state: 'stale-if-error',
+            since: new Date(Date.parse('2026-11-22T12:00:00Z') + TTL_S * 1000).toISOString(),
+            fetchedAt: '2026-11-22T12:00:00.000Z',
+          },
+        ],
+      });
+    });
+
+    it('revalidates with If-None-Match and takes a 304 as fresh again', async () => {
+      clock.advanceS(TTL_S + 5);
+      stack().simulator.resetRequests();
+      const again = await stack().execute(Teachers);
+      expect(again.body.extensions).toBeUndefined();
+      expect(again.body.data?.dataset.payload).toEqual(teachersBody(stack()));
+      const [revalidation] = stack().simulator.requests;
+      expect(revalidation?.headers['if-none-match']).toMatch(/^"/);
+      expect(revalidation?.status).toBe(304);
+    });
+  });
+});
+
+// Only Redis is shared between instances; a memory cache is per instance by design.
+describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
+  const redisUrl = REDIS_URL;
+
+  it('shares one warm cache between two server instances', async () => {
+    const keyPrefix = `test:shared:${Date.now()}:`;
+    const one = await startStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl, keyPrefix } });
+    const two = await startStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl, keyPrefix } });
+    try {
+      expect((await one.execute(Teachers)).body.errors).toBeUndefined();
+      const fromTwo = await two.execute(Teachers);
+      expect(fromTwo.body.data?.dataset.payload).toEqual(teachersBody(one));
+      expect(one.simulator.requestCount()).toBe(1);
+      expect(two.simulator.requestCount()).toBe(0);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
+
+describe('retries', () => {
+  const stack = useStack();
+
+  it('two 503s then a success: the client sees the data', async () => {
+    stack().simulator.resetRequests();
+    stack().simulator.setFault('ODS_COUNT_TEACHER_BY_YEAR', { status: 503, times: 2 });
+    const { body } = await stack().execute(Teachers);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.dataset.payload).toEqual(teachersBody(stack()));
+    expect(stack().simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(3);
+  });
+});
+
+describe('the circuit breaker', () => {
+  const stack = useStack({ timeoutMs: 300, retries: 0, breakerCooldownS: 0.5 });
+
+  it('opens after 3 time-outs, fails fast until the cool-down, then one probe closes it', async () => {
+    const s = stack();
+    s.simulator.setFault('*', { hang: true });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const started = performance.now();
+      const { body } = await s.execute(Teachers);
+      expect(body.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_TIMEOUT');
+      expect(performance.now() - started).toBeLessThan(300 + 1_000);
+    }
+    s.simulator.resetRequests();
+    const started = performance.now();
+    const fast = await s.execute(Teachers);
+    const elapsed = performance.now() - started;
+    expect(fast.body.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNAVAILABLE');
+    expect(elapsed).toBeLessThan(100);
+    expect(s.simulator.requestCount()).toBe(0);
+    const ready = (await (await s.app.fetch('http://localhost/ready')).json()) as { checks: { upstream: { breaker: string } } };
+    expect(ready.checks.upstream.breaker).toBe('open');
+    expect(s.logText()).toContain('open');
+
+    s.simulator.clearFaults();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const probe = await s.execute(Teachers);
+    expect(probe.body.errors).toBeUndefined();
+    const after = (await (await s.app.fetch('http://localhost/ready')).json()) as { checks: { upstream: { breaker: string } } };
+    expect(after.checks.upstream.breaker).toBe('closed');
+  });
+});
+
+describe('the byte bound', () => {
+  const stack = useStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, maxMb: 2 } });
+
+  it('evicts the least recently used payload when the next one does not fit', async () => {
+    const s = stack();
+    // V10_DUPWITH is about 1.0 MB and MV_DWH_SCHOOL1 about 1.4 MB: both do not fit in 2 MB.
+    expect(s.simulator.datasetBody('V10_DUPWITH').length + s.simulator.datasetBody('MV_DWH_SCHOOL1').length).toBeGreaterThan(2 * 1024 * 1024);
+    s.simulator.resetRequests();
+    await s.execute(TwoBig);
+    await s.execute(TwoBig);
+    expect(s.simulator.requestCount('V10_DUPWITH') + s.simulator.requestCount('MV_DWH_SCHOOL1')).toBeGreaterThan(2);
+    // One alone fits, and stays.
+    await s.execute(Teachers);
+    await s.execute(Teachers);
+    expect(s.simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(1);
+  });
+});
+
+describe('HTTP caching of GET queries', () => {
+  const stack = useStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400 } });
+  const url = `http://localhost/graphql?query=${encodeURIComponent('{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } }')}`;
+  const csrf = { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json' };
+
+  it('answers with an ETag and a public Cache-Control from the data\'s freshness, then 304 for a match', async () => {
+    const first = await stack().app.fetch(url, { headers: csrf });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const cacheControl = first.headers.get('cache-control') ?? '';
+    const maxAge = Number(/max-age=(\d+)/.exec(cacheControl)?.[1]);
+    expect(cacheControl).toMatch(/^public, max-age=\d+, stale-while-revalidate=3600$/);
+    expect(maxAge).toBeGreaterThan(TTL_S - 10);
+    expect(maxAge).toBeLessThanOrEqual(TTL_S);
+    const body = (await first.json()) as { data: { dataset: { payload: unknown } } };
+    expect(body.data.dataset.payload).toEqual(teachersBody(stack()));
+
+    const revalidated = await stack().app.fetch(url, { headers: { ...csrf, 'if-none-match': etag ?? '' } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('etag')).toBe(etag);
+    expect(await revalidated.text()).toBe('');
+
+    const changed = await stack().app.fetch(url, { headers: { ...csrf, 'if-none-match': '"something-else"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  it('is private and not stored when the caller is authenticated', async () => {
+    const response = await stack().app.fetch(url, { headers: { ...csrf, authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(response.headers.get('etag')).toBeNull();
+  });
+});
