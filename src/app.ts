@@ -5,13 +5,14 @@ import type { Logger } from 'pino';
 import type { AccessService } from './access/model.js';
 import { createContextFactory, type Context } from './context.js';
 import { maskError } from './errors.js';
-import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-examples.js';
+import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
 import { useFreshness } from './plugins/use-freshness.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
 import { schema } from './schema.js';
+import { ShapeWatch } from './shape-watch.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { UpstreamSource } from './upstream/source.js';
 
@@ -39,7 +40,7 @@ export const GRAPHQL_PATH = '/graphql';
 export function createApp(deps: AppDependencies): App {
   return createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory(deps),
+    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -50,6 +51,7 @@ export function createApp(deps: AppDependencies): App {
     graphiql: {
       title: 'thai-edu-graphql: สถิติการศึกษา',
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+      defaultTabs: GRAPHIQL_TABS,
     },
     plugins: [
       useRequestId(),

@@ -6,6 +6,7 @@ import { createLoaders, type Loaders } from './loaders.js';
 import { requestIdOf } from './plugins/use-request-id.js';
 import { freshnessOf } from './plugins/use-freshness.js';
 import type { ResponseFreshness } from './response-freshness.js';
+import type { ShapeWatch } from './shape-watch.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { UpstreamSource } from './upstream/source.js';
 
@@ -17,6 +18,7 @@ export interface Context {
   readonly access: AccessService;
   /** How current the payloads of this response are: resolvers record each read here. */
   readonly freshness: ResponseFreshness;
+  readonly shapes: ShapeWatch;
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
   readonly logger: Logger;
@@ -25,6 +27,7 @@ export interface Context {
 export interface ContextDependencies {
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
+  readonly shapes: ShapeWatch;
   readonly access: AccessService;
   readonly logger: Logger;
 }
@@ -44,6 +47,7 @@ export function createContextFactory(deps: ContextDependencies) {
       loaders: createLoaders({ upstream: deps.source, access: deps.access, caller }),
       access: deps.access,
       freshness: freshnessOf(initial.request),
+      shapes: deps.shapes,
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
     };

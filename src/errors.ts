@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
 import { AccessError } from './access/errors.js';
+import { RecordsError } from './records/index.js';
 import { UpstreamError } from './upstream/errors.js';
 import { InvalidQueryError } from './upstream/query.js';
 
@@ -34,6 +35,7 @@ function domainExtensions(error: unknown): Record<string, unknown> | undefined {
       : { code: error.code, upstreamStatus: error.upstreamStatus };
   }
   if (error instanceof AccessError) return { ...error.details, code: error.code };
+  if (error instanceof RecordsError) return { code: error.code };
   if (error instanceof InvalidQueryError) return { code: 'BAD_USER_INPUT' };
   return undefined;
 }

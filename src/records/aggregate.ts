@@ -1,0 +1,76 @@
+/** `aggregate`: record counts and sums per group of equal values. */
+import type { JsonObject } from '../json.js';
+import { compareRanks, type Column } from './column.js';
+
+export interface NamedColumn {
+  readonly field: string;
+  readonly column: Column;
+}
+
+interface Group {
+  /** The first record of the group: its values name the group and place it in the order. */
+  readonly first: number;
+  count: number;
+  readonly sums: (number | null)[];
+}
+
+/**
+ * One object per group of the given records: the group fields with the first record's values (null where
+ * missing), each sum field's total under its own name, and `count`, the group's number of records. Values that
+ * are equal by the engine's rule (2566 and "2566") make one group. Numbers and numeric strings are added in
+ * record order; other values add nothing, and a sum with nothing to add is null. Groups come in ascending order
+ * of their fields, nulls last.
+ */
+export function aggregateRecords(
+  rows: Uint32Array,
+  groupBy: readonly NamedColumn[],
+  sums: readonly NamedColumn[],
+): JsonObject[] {
+  const groupOf = groupIdentity(groupBy.map(({ column }) => column));
+  const numbers = sums.map(({ column }) => column.numbers());
+  const groups = new Map<number | string, Group>();
+  // Without group fields all records make one group, even none (as SQL's SUM without GROUP BY).
+  if (groupBy.length === 0) groups.set(groupOf(0), { first: 0, count: 0, sums: sums.map(() => null) });
+  for (const i of rows) {
+    const id = groupOf(i);
+    let group = groups.get(id);
+    if (group === undefined) {
+      group = { first: i, count: 0, sums: sums.map(() => null) };
+      groups.set(id, group);
+    }
+    group.count++;
+    numbers.forEach((list, s) => {
+      const number = list[i] ?? NaN;
+      if (!Number.isNaN(number)) group.sums[s] = (group.sums[s] ?? 0) + number;
+    });
+  }
+  const ranks = groupBy.map(({ column }) => column.ranks());
+  const ordered = [...groups.values()].sort((a, b) => {
+    for (const list of ranks) {
+      const order = compareRanks(list[a.first] ?? Infinity, list[b.first] ?? Infinity, false);
+      if (order !== 0) return order;
+    }
+    return a.first - b.first;
+  });
+  return ordered.map((group) => {
+    const row: JsonObject = {};
+    for (const { field, column } of groupBy) row[field] = column.values[group.first] ?? null;
+    sums.forEach(({ field }, s) => {
+      row[field] = group.sums[s] ?? null;
+    });
+    row.count = group.count;
+    return row;
+  });
+}
+
+/**
+ * A record's group as one value: its value codes read as the digits of a mixed-radix number, or joined as text
+ * when there are too many combinations for a double to hold exactly.
+ */
+function groupIdentity(columns: readonly Column[]): (i: number) => number | string {
+  const combinations = columns.reduce((product, column) => product * column.dictionary.size, 1);
+  if (combinations > Number.MAX_SAFE_INTEGER) {
+    return (i) => columns.map((column) => column.codes[i]).join(',');
+  }
+  return (i) => columns.reduce((id, column) => id * column.dictionary.size + (column.codes[i] ?? 0), 0);
+}
