@@ -1,12 +1,15 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 /**
- * `npm run codegen`: prints the schema the code builds to schema/schema.graphql (checked in, verified in CI)
- * and generates typed documents for the operations the tests send, so test queries are type-checked.
+ * `npm run codegen`: prints the schema the code builds to schema/schema.graphql (checked in, verified in CI),
+ * generates typed documents for the operations the tests send, so test queries are type-checked, and the
+ * example client's typed operations with their persisted-documents manifest (client/gql/), which the server
+ * loads with PERSISTED_OPERATIONS_ONLY=true.
  */
+const scalars = { JSON: 'unknown', JSONObject: 'Record<string, unknown>', URL: 'string', DateTime: 'string', EmailAddress: 'string' };
+
 const config: CodegenConfig = {
   schema: './src/schema.ts',
-  documents: ['test/**/*.test.ts'],
   ignoreNoDocuments: false,
   // ESM with NodeNext resolution: generated imports need their .js suffix.
   emitLegacyCommonJSImports: false,
@@ -16,9 +19,17 @@ const config: CodegenConfig = {
       config: { includeDirectives: true, sort: true },
     },
     'test/gql/': {
+      documents: ['test/**/*.test.ts'],
       preset: 'client',
-      config: { useTypeImports: true, enumsAsTypes: true, scalars: { JSON: 'unknown', JSONObject: 'Record<string, unknown>', URL: 'string', DateTime: 'string', EmailAddress: 'string' } },
+      config: { useTypeImports: true, enumsAsTypes: true, scalars },
       presetConfig: { fragmentMasking: false },
+    },
+    'client/gql/': {
+      documents: ['client/operations/*.graphql'],
+      preset: 'client',
+      config: { useTypeImports: true, enumsAsTypes: true, scalars },
+      // persisted-documents.json: { "<sha256 of the document>": "<document>" }; each typed document carries its hash.
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
     },
   },
 };

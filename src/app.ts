@@ -1,16 +1,29 @@
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccessService } from './access/model.js';
+import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from './config.js';
 import { createContextFactory, type Context } from './context.js';
 import { maskError } from './errors.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { corsOptions } from './plugins/cors.js';
+import { useBodyLimit } from './plugins/use-body-limit.js';
+import { useCompression } from './plugins/use-compression.js';
 import { useFreshness } from './plugins/use-freshness.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
+import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
+import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import { schema } from './schema.js';
 import { ShapeWatch } from './shape-watch.js';
 import type { UpstreamClient } from './upstream/client.js';
@@ -27,6 +40,20 @@ export interface AppDependencies {
   readonly logger: Logger;
   /** Checks for /ready besides the store's own, which is always there. */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** Operation and body limits; DEFAULT_OPERATION_LIMITS unless given. */
+  readonly limits?: OperationLimits;
+  /** CORS origins, GraphiQL and introspection; every origin, GraphiQL and introspection unless given. */
+  readonly http?: HttpConfig;
+  /** Trusted documents: when given, only these operations run, and APQ registration is off. */
+  readonly trustedDocuments?: PersistedManifest;
+  /** No rate limit unless given. */
+  readonly rateLimit?: Omit<RateLimitOptions, 'onRefusal'>;
+  /** The registry /metrics shows; the upstream client and source should report into the same one. */
+  readonly metrics?: Metrics;
+  /** Where APQ documents are registered, shared by every instance; memory unless given. */
+  readonly redis?: Redis;
+  /** OpenTelemetry tracing, when configured (see tracing.ts). */
+  readonly tracing?: Plugin;
 }
 
 export type App = YogaServerInstance<Record<string, unknown>, Context>;
@@ -38,6 +65,11 @@ export const GRAPHQL_PATH = '/graphql';
  * main.ts hands it to node:http.
  */
 export function createApp(deps: AppDependencies): App {
+  const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
+  const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.watchBreaker(() => deps.source.breakerState());
+  const compression = useCompression();
   return createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
@@ -46,15 +78,22 @@ export function createApp(deps: AppDependencies): App {
     landingPage: false,
     logging: yogaLoggerFrom(deps.logger),
     maskedErrors: { maskError },
+    cors: corsOptions(http.corsOrigins),
+    batching: { limit: limits.maxBatch },
     // GraphiQL's scripts and styles come from our own server, so it works with no internet.
     renderGraphiQL,
-    graphiql: {
+    graphiql: http.graphiql && {
       title: 'thai-edu-graphql: สถิติการศึกษา',
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
       defaultTabs: GRAPHIQL_TABS,
     },
     plugins: [
       useRequestId(),
+      useSecurityHeaders(),
+      compression.decompress,
+      useBodyLimit(limits.maxBodyBytes),
+      useMetrics(metrics),
+      ...(deps.tracing === undefined ? [] : [deps.tracing]),
       useReadiness([
         { name: 'store', check: () => deps.access.ping().then(() => true) },
         {
@@ -67,8 +106,15 @@ export function createApp(deps: AppDependencies): App {
         ...(deps.readinessChecks ?? []),
       ]),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      deps.trustedDocuments === undefined ? useAutomaticPersistedQueries(deps.redis) : useTrustedDocuments(deps.trustedDocuments),
+      ...useOperationLimits(limits),
+      ...(http.introspection ? [] : [useDisableIntrospection()]),
+      useDeferStream(),
+      ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
       useOperationLog(),
       useFreshness({ catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS }),
+      // Last: it compresses the response every plugin above has finished with.
+      compression.compress,
     ],
   });
 }

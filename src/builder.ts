@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import {
   DateTimeResolver,
   EmailAddressResolver,
@@ -7,6 +8,7 @@ import {
   URLResolver,
 } from 'graphql-scalars';
 import type { Context } from './context.js';
+import { LIST_MULTIPLIER } from './cost.js';
 import type { JsonObject } from './json.js';
 
 /** The one Pothos schema builder. Each module under ./types registers its GraphQL type on it. */
@@ -22,6 +24,9 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
+  plugins: [ComplexityPlugin],
+  // Costs only: the limit is checked before execution by plugins/use-cost-limit.ts, with the configured budget.
+  complexity: { defaultComplexity: 1, defaultListMultiplier: LIST_MULTIPLIER },
 });
 
 builder.addScalarType('JSON', JSONResolver);

@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
 import { describeDatabaseUrl } from './access/database.js';
 import { openAccessService } from './access/service.js';
 import { createApp, GRAPHQL_PATH } from './app.js';
 import { DATASET_CODES } from './catalogue.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { readPersistedManifest } from './plugins/use-persisted-operations.js';
+import { createRateLimiter } from './rate-limiter.js';
 import { startSimulator } from './simulator/server.js';
 import { createPayloadCache } from './upstream/cache.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { createUpstreamSource } from './upstream/source.js';
+import { startTracing } from './tracing.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -47,12 +52,21 @@ async function main(): Promise<void> {
       'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
     );
   }
+  const trustedDocuments = config.persistedOperations.only
+    ? await Promise.resolve()
+        .then(() => readPersistedManifest(config.persistedOperations.manifestPath))
+        .catch((error: unknown) => fail('PERSISTED_OPERATIONS_ONLY is set but the manifest cannot be used', error))
+    : undefined;
+  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger);
+  if (tracing !== undefined) closers.push(() => tracing.close());
+
+  const metrics = createMetrics();
   const upstreamLogger = logger.child({ component: 'upstream' });
-  const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey, logger: upstreamLogger });
+  const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey, logger: upstreamLogger, onCall: metrics.upstreamCall });
   closers.push(() => upstream.close());
   const cache = createPayloadCache({ redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, logger: upstreamLogger });
   closers.push(() => cache.close());
-  const source = createUpstreamSource({ client: upstream, cache, logger: upstreamLogger, ...config.cache });
+  const source = createUpstreamSource({ client: upstream, cache, logger: upstreamLogger, ...config.cache, onRead: metrics.payloadRead });
   closers.push(() => source.close());
   logger.info({ cache: cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
 
@@ -65,7 +79,39 @@ async function main(): Promise<void> {
     'request-for-use store ready',
   );
 
-  const app = createApp({ upstream, source, cachePolicy: config.cache, access, logger });
+  // Rate-limit counters and APQ documents, shared by every instance through Redis when it is configured.
+  let redis: Redis | undefined;
+  if (config.cache.redisUrl !== undefined) {
+    const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    shared.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'));
+    closers.push(() => shared.quit().then(() => undefined));
+    redis = shared;
+  }
+  const limiter = createRateLimiter(config.rateLimit, redis);
+  const app = createApp({
+    upstream,
+    source,
+    cachePolicy: config.cache,
+    access,
+    logger,
+    limits: config.limits,
+    http: config.http,
+    trustedDocuments,
+    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: config.rateLimit.trustProxy },
+    metrics,
+    redis,
+    tracing: tracing?.plugin,
+  });
+  logger.info(
+    {
+      limits: config.limits,
+      rateLimit: config.rateLimit,
+      persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
+      ...config.http,
+      tracing: config.otlpEndpoint !== undefined,
+    },
+    'request policy',
+  );
   const server = createServer(app.requestListener);
   server.listen(config.port, config.host);
   await once(server, 'listening').catch((error: unknown) => fail(`cannot listen on ${config.host}:${config.port}`, error));

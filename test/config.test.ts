@@ -25,8 +25,59 @@ describe('loadConfig', () => {
           breakerCooldownS: 10,
         },
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, redisUrl: undefined, warm: false },
+        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5 },
+        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
+        rateLimit: { points: 600, windowS: 60, trustProxy: false },
+        http: { corsOrigins: '*', graphiql: true, introspection: true },
+        otlpEndpoint: undefined,
       },
     });
+  });
+
+  it('reads the request policy: limits, persisted operations, rate limit, CORS, GraphiQL, introspection, tracing', () => {
+    const result = loadConfig({
+      LIMIT_MAX_DEPTH: '8',
+      LIMIT_MAX_ALIASES: '100',
+      LIMIT_MAX_TOKENS: '2000',
+      LIMIT_MAX_DIRECTIVES: '10',
+      LIMIT_MAX_COST: '1000',
+      LIMIT_MAX_BODY_BYTES: '65536',
+      LIMIT_MAX_BATCH: '1',
+      PERSISTED_OPERATIONS_ONLY: 'true',
+      PERSISTED_OPERATIONS_FILE: '/etc/teg/persisted.json',
+      RATE_LIMIT_POINTS: '0',
+      RATE_LIMIT_WINDOW_S: '10',
+      TRUST_PROXY: 'true',
+      CORS_ORIGINS: 'https://app.example.org, https://data.example.go.th',
+      GRAPHIQL: 'false',
+      INTROSPECTION: 'false',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    });
+    expect(result.ok && result.config).toMatchObject({
+      limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1 },
+      persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json' },
+      rateLimit: { points: 0, windowS: 10, trustProxy: true },
+      http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },
+      otlpEndpoint: 'http://127.0.0.1:4318',
+    });
+    expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({ config: { http: { corsOrigins: [] } } });
+  });
+
+  it('lists every problem of the request policy at once', () => {
+    const result = loadConfig({
+      LIMIT_MAX_DEPTH: '0',
+      LIMIT_MAX_COST: 'lots',
+      RATE_LIMIT_POINTS: '-1',
+      TRUST_PROXY: 'maybe',
+      CORS_ORIGINS: 'https://ok.example, not-an-origin, https://x.example/path',
+      INTROSPECTION: 'nope',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317',
+    });
+    const problems = result.ok ? [] : result.problems;
+    for (const name of ['LIMIT_MAX_DEPTH', 'LIMIT_MAX_COST', 'RATE_LIMIT_POINTS', 'TRUST_PROXY', 'INTROSPECTION', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+      expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
+    }
+    expect(problems.filter((problem) => problem.startsWith('CORS_ORIGINS:'))).toHaveLength(2);
   });
 
   it('reads and normalises every variable', () => {

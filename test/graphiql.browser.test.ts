@@ -1,9 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { startStack, type Stack } from './helpers/stack.js';
+import { listen, startStack, type Stack } from './helpers/stack.js';
 
 // Debian's Chromium; .ci/run installs it so this always runs in CI.
 const CHROMIUM = '/usr/bin/chromium';
@@ -15,18 +13,14 @@ export const SCREENSHOT = 'test-results/graphiql.png';
 
 describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
   let stack: Stack;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof listen>>;
   let browser: Browser;
   let origin: string;
 
   beforeAll(async () => {
     stack = await startStack();
-    server = createServer(stack.app.requestListener);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('no address');
-    origin = `http://127.0.0.1:${address.port}`;
+    server = await listen(stack.app);
+    origin = server.origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // Without these, Chromium tries Google's services at start-up, which this closed network refuses.
@@ -36,8 +30,7 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await server?.close();
     await stack?.close();
   });
 

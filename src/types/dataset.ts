@@ -1,5 +1,6 @@
 import { responsePathAsArray } from 'graphql';
 import { builder } from '../builder.js';
+import { UPSTREAM_FIELD_COST } from '../cost.js';
 import { AGENCY_NAMES, DATASET_METHOD, DATASETS, findDataset, type DatasetEntry } from '../catalogue.js';
 import { canonicalQueryString } from '../upstream/query.js';
 import { Agency } from './agency.js';
@@ -32,6 +33,7 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
       resolve: (dataset, _args, context) => context.upstreamUrls.datasetUrl(dataset.code),
     }),
     payload: t.field({
+      complexity: UPSTREAM_FIELD_COST,
       type: 'JSON',
       nullable: true,
       description:

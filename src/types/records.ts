@@ -1,5 +1,6 @@
 import { responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 import { builder } from '../builder.js';
+import { UPSTREAM_FIELD_COST } from '../cost.js';
 import type { DatasetEntry } from '../catalogue.js';
 import type { Context } from '../context.js';
 import type { JsonObject } from '../json.js';
@@ -114,6 +115,7 @@ builder.objectFields(Dataset, (t) => {
   const whereArg = () => t.arg({ type: [RecordFilter], description: 'Conditions that must all hold.' });
   return {
     records: t.field({
+      complexity: UPSTREAM_FIELD_COST,
       type: RecordConnection,
       nullable: true,
       description: `ระเบียน: the payload's records, filtered, ordered, projected and paged (Relay connection; at most ${MAX_PAGE_SIZE} a page). Null with NOT_TABULAR when the payload holds no array of records; \`payload\` still works.`,
@@ -135,12 +137,14 @@ builder.objectFields(Dataset, (t) => {
         }),
     }),
     recordCount: t.int({
+      complexity: UPSTREAM_FIELD_COST,
       nullable: true,
       description: 'จำนวนระเบียน: how many records match `where` (all of them without it).',
       args: { query: queryArg(), where: whereArg() },
       resolve: async (dataset, args, context, info) => (await datasetView(dataset, args.query, context, info)).count(args.where),
     }),
     fields: t.field({
+      complexity: UPSTREAM_FIELD_COST,
       type: [RecordField],
       nullable: true,
       description: 'เขตข้อมูล: the fields of the records, inferred from the data: types, examples, ranges.',
@@ -148,12 +152,14 @@ builder.objectFields(Dataset, (t) => {
       resolve: async (dataset, args, context, info) => [...(await datasetView(dataset, args.query, context, info)).fields()],
     }),
     recordsPath: t.string({
+      complexity: UPSTREAM_FIELD_COST,
       nullable: true,
       description: 'Where in the payload the records were found: "" (the body itself), "data", "result.items"…',
       args: { query: queryArg() },
       resolve: async (dataset, args, context, info) => (await datasetView(dataset, args.query, context, info)).recordsPath,
     }),
     aggregate: t.field({
+      complexity: UPSTREAM_FIELD_COST,
       type: ['JSONObject'],
       nullable: true,
       description:
@@ -168,6 +174,7 @@ builder.objectFields(Dataset, (t) => {
         (await datasetView(dataset, args.query, context, info)).aggregate({ groupBy: args.groupBy, sum: args.sum, where: args.where }),
     }),
     shapeFingerprint: t.string({
+      complexity: UPSTREAM_FIELD_COST,
       nullable: true,
       description: 'A stable hash of the inferred field set: when it changes, the upstream changed its fields.',
       args: { query: queryArg() },

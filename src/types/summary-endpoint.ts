@@ -1,6 +1,7 @@
 import { responsePathAsArray } from 'graphql';
 import { AccessError } from '../access/errors.js';
 import { builder } from '../builder.js';
+import { UPSTREAM_FIELD_COST } from '../cost.js';
 import {
   findSummaryEndpoint,
   SUMMARY_ENDPOINTS,
@@ -48,6 +49,7 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       resolve: async (endpoint, _args, context) => USE_REQUEST_STATUS_LABELS[await callerStatus(endpoint, context)],
     }),
     payload: t.field({
+      complexity: UPSTREAM_FIELD_COST,
       type: 'JSON',
       nullable: true,
       description:

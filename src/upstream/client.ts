@@ -50,6 +50,20 @@ export interface UpstreamClientOptions {
   retries?: number;
   /** How long the circuit stays open before one probe may pass; default 10. */
   breakerCooldownS?: number;
+  /** Told of every finished call, e.g. to count it in metrics. */
+  onCall?: (event: UpstreamCallEvent) => void;
+}
+
+/** One finished upstream call, retries included. */
+export interface UpstreamCallEvent {
+  /** The dataset code, or the summary endpoint's name. */
+  readonly target: string;
+  readonly method: 'GET' | 'POST';
+  /** `ok`, `not_modified`, or the UpstreamError code. */
+  readonly outcome: string;
+  /** The upstream's last HTTP status, when it answered one. */
+  readonly status: number | undefined;
+  readonly ms: number;
 }
 
 /** The headers that say how an answer may be cached. */
@@ -68,6 +82,8 @@ export interface Validators {
 /** A 2xx answer: its text, its value (parsed once, here) and its caching headers. */
 export interface UpstreamBody {
   readonly kind: 'body';
+  /** The 2xx status it came with. */
+  readonly status: number;
   readonly value: unknown;
   readonly text: string;
   readonly headers: CacheHeaders;
@@ -97,6 +113,8 @@ const isOutage = (error: Error): boolean =>
 interface CallTarget {
   /** How the target is named in messages and logs: "dataset ODS_…" or "summary endpoint 83". */
   readonly label: string;
+  /** How it is named in call events: the dataset code or the endpoint name. */
+  readonly name: string;
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly headers: Record<string, string>;
@@ -149,6 +167,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         }),
       );
       logger.debug({ upstream: target.label, answer: answer.kind, ms: elapsed(started) }, 'upstream call');
+      const notModified = answer.kind === 'not-modified';
+      report(target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
       return answer;
     } catch (error) {
       const upstreamError = finalError(error, lastFailure, target);
@@ -158,13 +178,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         { upstream: target.label, code: upstreamError.code, upstreamStatus: upstreamError.upstreamStatus, ms: elapsed(started) },
         'upstream call failed',
       );
+      report(target, upstreamError.code, upstreamError.upstreamStatus, started);
       throw upstreamError;
     }
+  }
+
+  function report(target: CallTarget, outcome: string, status: number | undefined, started: number): void {
+    options.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
   }
 
   async function attempt(target: CallTarget, signal: AbortSignal): Promise<UpstreamAnswer> {
     let headers: CacheHeaders;
     let text: string;
+    let statusCode: number;
     try {
       const response = await pool.request({
         path: pathPrefix + target.path,
@@ -173,7 +199,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         body: target.body,
         signal,
       });
-      const { statusCode } = response;
+      ({ statusCode } = response);
       headers = cacheHeaders(response.headers);
       if (statusCode === 304 && target.conditional === true) {
         await response.body.dump();
@@ -191,7 +217,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
     try {
       const value: unknown = JSON.parse(text);
-      return { kind: 'body', value, text, headers };
+      return { kind: 'body', value, text, headers, status: statusCode };
     } catch {
       const error = new UpstreamError('UPSTREAM_BAD_RESPONSE', `Upstream ${target.label} answered with a body that is not JSON`);
       throw new AttemptError(error, true);
@@ -220,6 +246,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (validators?.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
     return call({
       label: `dataset ${code}`,
+      name: code,
       method: 'GET',
       path: datasetPath(code) + (queryString === '' ? '' : `?${queryString}`),
       headers,
@@ -237,6 +264,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return bodyOf(
       await call({
         label: `summary endpoint ${endpoint.id}`,
+        name: endpoint.name,
         method: 'POST',
         path: summaryEndpointPath(endpoint),
         headers,

@@ -55,6 +55,14 @@ export interface UpstreamSourceOptions {
   readonly staleIfErrorS?: number;
   /** The clock, in ms since the epoch; default Date.now. */
   readonly now?: () => number;
+  /** Told how each read was served, e.g. to count cache hits in metrics. */
+  readonly onRead?: (event: PayloadReadEvent) => void;
+}
+
+/** How one read was served: `hit` (fresh), `stale`, `stale-if-error`, or `miss` (fetched from the upstream). */
+export interface PayloadReadEvent {
+  readonly kind: 'dataset' | 'summary';
+  readonly result: 'hit' | 'miss' | PayloadState;
 }
 
 export interface WarmOptions {
@@ -93,6 +101,7 @@ const LOCK_MARGIN_MS = 1_000;
 interface Target {
   /** The logical cache key: equal keys mean the same upstream call. */
   readonly key: string;
+  readonly kind: PayloadReadEvent['kind'];
   readonly label: string;
   fetch(validators: Validators | undefined): Promise<UpstreamAnswer>;
 }
@@ -111,25 +120,34 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   let closed = false;
 
   async function read(target: Target): Promise<PayloadRead> {
+    const { payload, fromCache } = await readThrough(target);
+    const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
+    options.onRead?.({ kind: target.kind, result });
+    return payload;
+  }
+
+  /** The read, and whether it came from the cache rather than from an upstream call made for it. */
+  async function readThrough(target: Target): Promise<{ payload: PayloadRead; fromCache: boolean }> {
+    const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
     const entry = await cached(target.key);
     const at = now();
     if (entry !== undefined) {
       const { freshUntil, mayServeStale } = freshnessOf(entry.meta, policy);
-      if (at < freshUntil) return toRead(entry, 'fresh');
+      if (at < freshUntil) return served(toRead(entry, 'fresh'), true);
       if (mayServeStale && at < freshUntil + policy.swrMs) {
         refreshInBackground(target, entry);
-        return toRead(entry, 'stale');
+        return served(toRead(entry, 'stale'), true);
       }
     }
     try {
-      return toRead(await refresh(target, entry), 'fresh');
+      return served(toRead(await refresh(target, entry), 'fresh'), false);
     } catch (error) {
       if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, error, at)) throw error;
       logger.warn(
         { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
         'upstream refresh failed: serving the last good payload',
       );
-      return toRead(entry, 'stale-if-error', error);
+      return served(toRead(entry, 'stale-if-error', error), true);
     }
   }
 
@@ -243,6 +261,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   function readDataset(code: DatasetCode, queryString: string): Promise<PayloadRead> {
     return read({
       key: `dataset:${code}?${queryString}`,
+      kind: 'dataset',
       label: `dataset ${code}`,
       fetch: (validators) => client.getDataset(code, queryString, validators),
     });
@@ -253,6 +272,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     readSummary(endpoint, input) {
       return read({
         key: `summary:${endpoint.id}:${stableJson(input)}`,
+        kind: 'summary',
         label: `summary endpoint ${endpoint.id}`,
         fetch: () => client.postSummary(endpoint, input),
       });

@@ -1,15 +1,22 @@
 import { afterAll, beforeAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { print, type ExecutionResult } from 'graphql';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AccessService } from '../../src/access/model.js';
 import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createApp, GRAPHQL_PATH, type App } from '../../src/app.js';
+import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { createMetrics, type Metrics } from '../../src/metrics.js';
+import type { PersistedManifest } from '../../src/plugins/use-persisted-operations.js';
+import { createRateLimiter } from '../../src/rate-limiter.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { createPayloadCache } from '../../src/upstream/cache.js';
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/client.js';
@@ -65,6 +72,11 @@ export interface StackOptions {
   cache?: { ttlS: number; swrS: number; staleIfErrorS: number; maxMb?: number; redisUrl?: string; keyPrefix?: string; now?: () => number };
   retries?: number;
   breakerCooldownS?: number;
+  limits?: Partial<OperationLimits>;
+  http?: HttpConfig;
+  trustedDocuments?: PersistedManifest;
+  /** A rate limit (none unless given); with `redisUrl` its counters and APQ documents live in Redis. */
+  rateLimit?: { points: number; windowS: number; trustProxy?: boolean; redisUrl?: string; keyPrefix?: string };
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -74,6 +86,7 @@ export interface Stack {
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly access: AccessService;
+  readonly metrics: Metrics;
   /** Every log line the server wrote, parsed. */
   readonly logLines: Record<string, unknown>[];
   /** The raw text of every log line, for "the key never appears" checks. */
@@ -93,7 +106,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulator = await startSimulator({ apiKey: TEST_UPSTREAM_KEY, ...options.simulator });
   const rawLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
+  const metrics = createMetrics();
   const upstream = createUpstreamClient({
+    onCall: metrics.upstreamCall,
     baseUrl: options.baseUrl ?? simulator.url,
     apiKey: TEST_UPSTREAM_KEY,
     apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
@@ -110,10 +125,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     keyPrefix: cachePolicy.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
     logger,
   });
-  const source = createUpstreamSource({ client: upstream, cache, logger, ...cachePolicy });
+  const source = createUpstreamSource({ client: upstream, cache, logger, ...cachePolicy, onRead: metrics.payloadRead });
   const store = await openTestStore(options.store ?? 'sqlite');
   const { access } = store;
-  const app = createApp({ upstream, source, cachePolicy, access, logger });
+  const redisUrl = options.rateLimit?.redisUrl;
+  const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  if (redis !== undefined) await new Promise((resolve) => redis.once('ready', resolve));
+  const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, redis, options.rateLimit.keyPrefix);
+  const app = createApp({
+    upstream,
+    source,
+    cachePolicy,
+    access,
+    logger,
+    metrics,
+    redis,
+    limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
+    http: options.http,
+    trustedDocuments: options.trustedDocuments,
+    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: options.rateLimit?.trustProxy ?? false },
+  });
 
   const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     Promise.resolve(
@@ -130,6 +161,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstream,
     source,
     access,
+    metrics,
     get logLines() {
       return rawLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     },
@@ -150,6 +182,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await upstream.close();
       await simulator.close();
       await store.drop();
+      await redis?.quit();
     },
   };
 }
@@ -169,5 +202,21 @@ export function useStack(options: StackOptions = {}): () => Stack {
   return () => {
     if (stack === undefined) throw new Error('the stack starts in beforeAll: use it inside a test');
     return stack;
+  };
+}
+
+/** The app on a real loopback socket (port 0), for clients that need one: a browser, graphql-http's audit. */
+export async function listen(app: App): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer(app.requestListener);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -1,0 +1,40 @@
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+
+/**
+ * Refuses a request body over `maxBytes` with HTTP 413 and `PAYLOAD_TOO_LARGE`, before it is parsed: by its
+ * Content-Length when it gives one, else by counting the bytes as they arrive (after any Content-Encoding was
+ * undone, so a small compressed body cannot expand past the limit).
+ */
+export function useBodyLimit(maxBytes: number): Plugin {
+  return {
+    async onRequest(payload) {
+      const { request, fetchAPI } = payload;
+      if (request.body === null) return;
+      const refuse = (): void => {
+        const error = createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, {
+          extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes },
+        });
+        payload.endResponse(
+          new fetchAPI.Response(JSON.stringify({ errors: [error.toJSON()] }), {
+            status: 413,
+            headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+          }),
+        );
+      };
+      const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+      if (declared > maxBytes) return refuse();
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const reader = request.body.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        size += next.value.byteLength;
+        if (size > maxBytes) {
+          await reader.cancel();
+          return refuse();
+        }
+        chunks.push(next.value);
+      }
+      payload.setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal }));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { Pool } from 'undici';
+
+export interface OpenLoopOptions {
+  readonly origin: string;
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** Requests per second, sent on a fixed schedule whatever the answers do. */
+  readonly rate: number;
+  readonly durationS: number;
+}
+
+export interface LatencySummary {
+  readonly sent: number;
+  readonly failed: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+/**
+ * An open-loop load generator: request i is due at start + i / rate, and its latency is measured from when it
+ * was due, not from when it was sent, so a slow server cannot slow the arrivals down and hide its own queueing
+ * (autocannon's `-R` sends in bursts and measures from the send).
+ */
+export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary> {
+  const pool = new Pool(options.origin, { connections: 128, pipelining: 1 });
+  const total = Math.max(1, Math.round(options.rate * options.durationS));
+  const intervalMs = 1000 / options.rate;
+  const latencies: number[] = [];
+  let failed = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+    for (; sent < due; sent += 1) {
+      const scheduledAt = start + sent * intervalMs;
+      inFlight.push(
+        pool
+          .request({ path: options.path, method: options.method, headers: options.headers, body: options.body })
+          .then(async (response) => {
+            await response.body.dump();
+            if (response.statusCode !== 200) failed += 1;
+            else latencies.push(performance.now() - scheduledAt);
+          })
+          .catch(() => void (failed += 1)),
+      );
+    }
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, Math.min(1, intervalMs / 2))));
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { sent: total, failed, p50Ms: at(0.5), p99Ms: at(0.99) };
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
+import { useStack } from './helpers/stack.js';
+
+interface Refusal {
+  errors: { message: string; extensions: { code: string; limit?: string } }[];
+}
+
+// The README's first example: what a newcomer pastes first.
+const README_EXAMPLE = `query {
+  datasets(group: TEACHERS) { no code title titleEn apiUrl }
+  teachers2566: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { ACADEMIC_YEAR: "2566" }) }
+  summaryEndpoints { id name title status statusLabel }
+}`;
+
+const aliases = (count: number, selection: (index: number) => string): string =>
+  `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${selection(index)}`).join(' ')} }`;
+const payloads = (count: number): string => aliases(count, (index) => `dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { N: ${index} }) }`);
+
+describe('operation limits: refused with HTTP 400 and a code before any upstream call', () => {
+  const stack = useStack();
+
+  async function refusal(body: unknown): Promise<{ status: number; body: Refusal }> {
+    stack().simulator.resetRequests();
+    const response = await stack().post(body);
+    const text = await response.text();
+    expect(stack().simulator.requestCount()).toBe(0);
+    return { status: response.status, body: JSON.parse(text) as Refusal };
+  }
+
+  it('refuses a query 50 levels deep', async () => {
+    // __type(name:) … ofType nests as deep as one likes over a schema of any shape.
+    const deep = `{ __type(name: "Dataset") { ${'ofType { '.repeat(49)}name${' }'.repeat(49)} } }`;
+    const { status, body } = await refusal({ query: deep });
+    expect(status).toBe(400);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
+    expect(body.errors[0]?.message).toMatch(/depth limit of 12 exceeded, found 5\d/);
+  });
+
+  it('refuses 1,000 aliases, and admits 50', async () => {
+    const manyNumbers = `{ datasets { ${Array.from({ length: 1_000 }, (_, index) => `a${index}: no`).join(' ')} } }`;
+    const { status, body } = await refusal({ query: manyNumbers });
+    expect(status).toBe(400);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'aliases' });
+    const admitted = await stack().post({ query: aliases(50, () => 'datasets { no }') });
+    expect(admitted.status).toBe(200);
+    expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
+  });
+
+  it('refuses a 1 MB body with 413 without reading it as GraphQL', async () => {
+    const { status, body } = await refusal({ query: `{ datasets { no } }${' '.repeat(1_000_000)}` });
+    expect(status).toBe(413);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', maxBytes: DEFAULT_OPERATION_LIMITS.maxBodyBytes });
+  });
+
+  it('counts a body sent without Content-Length as it arrives', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 16) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await stack().app.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it('prices payload fields: 40 in one operation run, 60 are refused by the cost limit', async () => {
+    const { status, body } = await refusal({ query: payloads(60) });
+    expect(status).toBe(400);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost', maxCost: DEFAULT_OPERATION_LIMITS.maxCost });
+    const admitted = await stack().post({ query: payloads(40) });
+    const answer = (await admitted.json()) as { data: Record<string, { payload: unknown }>; errors?: unknown };
+    expect(answer.errors).toBeUndefined();
+    expect(Object.keys(answer.data)).toHaveLength(40);
+  });
+
+  it('refuses too many directives and too many tokens', async () => {
+    const directives = await refusal({ query: `{ datasets { no ${'@include(if: true) '.repeat(60)} } }` });
+    expect(directives.status).toBe(400);
+    expect(directives.body.errors[0]?.extensions).toMatchObject({ limit: 'directives' });
+    const tokens = await refusal({ query: `{ ${'__typename '.repeat(6_000)} }` });
+    expect(tokens.status).toBe(400);
+    expect(tokens.body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', limit: 'tokens' });
+  });
+
+  it('runs a batch of a few operations and refuses a larger one', async () => {
+    const batch = (count: number) => Array.from({ length: count }, () => ({ query: '{ datasets { no } }' }));
+    const few = await stack().post(batch(DEFAULT_OPERATION_LIMITS.maxBatch));
+    expect(few.status).toBe(200);
+    expect((await few.json()) as unknown[]).toHaveLength(DEFAULT_OPERATION_LIMITS.maxBatch);
+    const { status, body } = await refusal(batch(DEFAULT_OPERATION_LIMITS.maxBatch + 1));
+    expect(status).toBe(413);
+    expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
+  });
+
+  it("admits the README's example", async () => {
+    const response = await stack().post({ query: README_EXAMPLE });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+  });
+});

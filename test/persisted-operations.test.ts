@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
+import { readPersistedManifest } from '../src/plugins/use-persisted-operations.js';
+import { useStack } from './helpers/stack.js';
+
+interface Answer {
+  data?: Record<string, unknown>;
+  errors?: { message: string; extensions: { code: string } }[];
+}
+
+const GET_HEADERS = { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1' };
+
+describe('automatic persisted queries', () => {
+  const stack = useStack();
+
+  it('registers a document once, then runs it by hash over GET', async () => {
+    const query = 'query ApqCatalogue { datasets { no code } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash } });
+    const byHash = `http://localhost/graphql?operationName=ApqCatalogue&extensions=${encodeURIComponent(extensions)}`;
+
+    const unknown = await stack().app.fetch(byHash, { headers: GET_HEADERS });
+    expect(((await unknown.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+
+    const registered = await stack().post({ query, extensions: JSON.parse(extensions) as unknown });
+    expect(((await registered.json()) as Answer).data?.['datasets']).toHaveLength(13);
+
+    const known = await stack().app.fetch(byHash, { headers: GET_HEADERS });
+    expect(known.status).toBe(200);
+    expect(known.headers.get('cache-control')).toMatch(/^public, max-age=/);
+    expect(((await known.json()) as Answer).data?.['datasets']).toHaveLength(13);
+  });
+
+  it('refuses a document that does not match its hash', async () => {
+    const response = await stack().post({
+      query: '{ datasets { no } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_MISMATCH');
+  });
+});
+
+describe('trusted documents (PERSISTED_OPERATIONS_ONLY=true)', () => {
+  // The manifest `npm run codegen` makes from client/operations/*.graphql.
+  const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
+  const stack = useStack({ trustedDocuments: manifest });
+  const catalogueId = [...manifest].find(([, document]) => document.startsWith('query AppCatalogue'))?.[0];
+
+  it('runs an operation of the manifest by its documentId', async () => {
+    expect(catalogueId).toMatch(/^[0-9a-f]{64}$/);
+    const response = await stack().post({ documentId: `sha256:${catalogueId}` });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Answer;
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.['datasets']).toHaveLength(13);
+  });
+
+  it('refuses any document text, even a valid one, and an unknown id, before any upstream call', async () => {
+    stack().simulator.resetRequests();
+    const text = await stack().post({ query: '{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } }' });
+    expect(text.status).toBe(400);
+    expect(((await text.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_ONLY');
+    const unknown = await stack().post({ documentId: `sha256:${'a'.repeat(64)}` });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(stack().simulator.requestCount()).toBe(0);
+  });
+});
+
+describe('PERSISTED_OPERATIONS_ONLY at start-up', () => {
+  it('refuses to start when the manifest cannot be read', async () => {
+    const { runToExit } = await import('./helpers/server-process.js');
+    const { code, output } = await runToExit({ PERSISTED_OPERATIONS_ONLY: 'true', PERSISTED_OPERATIONS_FILE: '/nonexistent/persisted.json' });
+    expect(code).toBe(1);
+    expect(output).toContain('/nonexistent/persisted.json');
+  });
+});

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+
+const REDIS_URL = process.env['REDIS_URL'];
+
+/** One anonymous operation from `ip`, as node:http would hand it over. */
+function fromIp(stack: Stack, ip: string, headers: Record<string, string> = {}): Promise<Response> {
+  return Promise.resolve(
+    stack.app.fetch(
+      'http://localhost/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ datasets { no } }' }) },
+      { req: { socket: { remoteAddress: ip } } },
+    ),
+  );
+}
+
+async function expectLimited(response: Response): Promise<void> {
+  expect(response.status).toBe(429);
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
+  expect(body.errors[0]?.extensions.code).toBe('RATE_LIMITED');
+}
+
+describe('rate limit per IP for anonymous callers, per API key for clients', () => {
+  const stack = useStack({ rateLimit: { points: 3, windowS: 1 } });
+
+  it('refuses the fourth operation in a window with RATE_LIMITED and Retry-After, and recovers after it', async () => {
+    for (let i = 0; i < 3; i++) expect((await fromIp(stack(), '10.0.0.1')).status).toBe(200);
+    await expectLimited(await fromIp(stack(), '10.0.0.1'));
+    // Another caller has its own bucket.
+    expect((await fromIp(stack(), '10.0.0.2')).status).toBe(200);
+    await sleep(1_100);
+    expect((await fromIp(stack(), '10.0.0.1')).status).toBe(200);
+    const metrics = await (await stack().app.fetch('http://localhost/metrics')).text();
+    expect(metrics).toMatch(/^rate_limited_total\{caller="anonymous"\} 1$/m);
+  });
+
+  it('gives each API key its own bucket, whatever the IP, and leaves the operator unlimited', async () => {
+    const { apiKey } = await stack().access.registerClient({ name: 'แอปทดสอบ', contactEmail: 'dev@example.co.th' });
+    const asClient = { authorization: `Bearer ${apiKey}` };
+    for (let i = 0; i < 3; i++) expect((await fromIp(stack(), '10.0.1.1', asClient)).status).toBe(200);
+    await expectLimited(await fromIp(stack(), '10.0.1.2', asClient));
+    expect((await fromIp(stack(), '10.0.1.3')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await fromIp(stack(), '10.0.1.4', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).status).toBe(200);
+  });
+});
+
+describe('rate limit behind a trusted proxy', () => {
+  const stack = useStack({ rateLimit: { points: 1, windowS: 60, trustProxy: true } });
+
+  it('counts the address the proxy saw, the last X-Forwarded-For entry', async () => {
+    const via = (forwardedFor: string) => fromIp(stack(), '127.0.0.1', { 'x-forwarded-for': forwardedFor });
+    expect((await via('203.0.113.9')).status).toBe(200);
+    // A client cannot escape its bucket by prepending addresses of its own.
+    await expectLimited(await via('198.51.100.1, 203.0.113.9'));
+    expect((await via('203.0.113.10')).status).toBe(200);
+  });
+});
+
+describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing Redis', () => {
+  it('holds the limit over both, and recovers', async () => {
+    const rateLimit = { points: 4, windowS: 1, redisUrl: REDIS_URL, keyPrefix: `test-rate-${randomBytes(4).toString('hex')}` };
+    const [first, second] = await Promise.all([startStack({ rateLimit }), startStack({ rateLimit })]);
+    try {
+      for (const instance of [first, second, first, second]) expect((await fromIp(instance, '10.9.9.9')).status).toBe(200);
+      await expectLimited(await fromIp(first, '10.9.9.9'));
+      await expectLimited(await fromIp(second, '10.9.9.9'));
+      await sleep(1_100);
+      expect((await fromIp(second, '10.9.9.9')).status).toBe(200);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
