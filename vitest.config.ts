@@ -16,5 +16,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
     pool: 'forks',
+    // In CI a JSON report too, from which .ci/run prints the plain "N passed, N failed" line.
+    reporters: process.env['CI'] === undefined ? ['default'] : ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });

@@ -43,7 +43,7 @@ export interface PersistedOperationsConfig {
   readonly manifestPath: string;
 }
 
-/** Requests per caller (API key, or IP for anonymous callers) and window; `points: 0` turns it off. */
+/** Token bucket per caller (API key, or IP for anonymous callers): `points` burst, refilled over `windowS`; 0 turns it off. */
 export interface RateLimitConfig {
   readonly points: number;
   readonly windowS: number;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../src/rate-limiter.js';
 import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
@@ -72,5 +73,27 @@ describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing
     } finally {
       await Promise.all([first.close(), second.close()]);
     }
+  });
+});
+
+describe('the token bucket', () => {
+  it('admits a burst of points, then refills one token at a time at points per window', async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
+    if (limiter === undefined) throw new Error('a limit of 2 is on');
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    now += 500;
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 500 });
+    now += 500;
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    // A long pause refills the bucket to its size, never beyond.
+    now += 60_000;
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect((await limiter.consume('ip:a')).allowed).toBe(false);
+    expect(createRateLimiter({ points: 0, windowS: 60 })).toBeUndefined();
   });
 });

@@ -1,20 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Context } from '../context.js';
+import type { RateLimiter } from '../rate-limiter.js';
 
 export interface RateLimitOptions {
-  readonly limiter: RateLimiterAbstract;
+  readonly limiter: RateLimiter;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
   readonly trustProxy: boolean;
   readonly onRefusal?: (callerKind: string) => void;
 }
 
 /**
- * One point per operation from the caller's bucket: an API key's own, or the IP's for anonymous callers (the
+ * One token per operation from the caller's bucket: an API key's own, or the IP's for anonymous callers (the
  * operator is not limited). An empty bucket refuses the operation with RATE_LIMITED, HTTP 429 and
- * `Retry-After`, before it executes. When the limiter's store fails (Redis down) the operation is let through:
- * an outage of the limiter must not become an outage of the API.
+ * `Retry-After`, before it executes.
  */
 export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?: IncomingMessage }> {
   return {
@@ -23,14 +22,9 @@ export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?
       const { caller } = context;
       if (caller.kind === 'operator') return;
       const key = caller.kind === 'client' ? `client:${caller.client.id}` : `ip:${clientIp(context.request, context.req, options.trustProxy)}`;
-      try {
-        await options.limiter.consume(key);
-      } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) {
-          context.logger.warn({ err: refusal }, 'rate limiter unavailable: operation let through');
-          return;
-        }
-        const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1_000));
+      const decision = await options.limiter.consume(key);
+      if (!decision.allowed) {
+        const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1_000));
         options.onRefusal?.(caller.kind);
         setResultAndStopExecution({
           errors: [
