@@ -1,41 +1,26 @@
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
-import { AccessError } from './access/errors.js';
-import { RecordsError } from './records/index.js';
-import { UpstreamError } from './upstream/errors.js';
-import { InvalidQueryError } from './upstream/query.js';
+import { CodedError } from './coded-error.js';
 
 /**
- * Turns the domain errors that resolvers let through into GraphQL errors with a stable `extensions.code`;
- * everything unexpected stays masked as yoga masks it. Keeping the mapping here means resolvers, loaders and
- * the access layer throw what they know (an `UpstreamError`, an `AccessError`, an `InvalidQueryError`) and
- * never build GraphQL errors by hand.
+ * Turns the expected errors that resolvers let through (any `CodedError`: upstream, access, records, query)
+ * into GraphQL errors with their `extensions.code` and details; everything unexpected stays masked as yoga
+ * masks it. Resolvers, loaders and the layers beneath throw what they know and never build GraphQL errors.
  */
 export const maskError: MaskError = (error, message) => {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  const extensions = domainExtensions(original);
-  if (extensions !== undefined && original instanceof Error) {
+  if (original instanceof CodedError) {
+    // instanceof leaves a generic class's parameter as any: name the type it has.
+    const { code, details } = original as CodedError;
     const located = error instanceof GraphQLError ? error : undefined;
     return createGraphQLError(original.message, {
       nodes: located?.nodes,
       source: located?.source,
       positions: located?.positions,
       path: located?.path,
-      extensions,
+      extensions: { ...details, code },
     });
   }
   // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.
   return maskUnexpectedError(error, message, false);
 };
-
-function domainExtensions(error: unknown): Record<string, unknown> | undefined {
-  if (error instanceof UpstreamError) {
-    return error.upstreamStatus === undefined
-      ? { code: error.code }
-      : { code: error.code, upstreamStatus: error.upstreamStatus };
-  }
-  if (error instanceof AccessError) return { ...error.details, code: error.code };
-  if (error instanceof RecordsError) return { code: error.code };
-  if (error instanceof InvalidQueryError) return { code: 'BAD_USER_INPUT' };
-  return undefined;
-}

@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error.js';
+
 /**
  * The ways a request-for-use operation is refused, each with the code clients see as `extensions.code`.
  * Messages are written for the client: they say what is wrong and, for a transition, the current status.
@@ -12,15 +14,7 @@ export const ACCESS_ERROR_CODES = [
 ] as const;
 export type AccessErrorCode = (typeof ACCESS_ERROR_CODES)[number];
 
-export class AccessError extends Error {
+/** `details` carries facts for the client, e.g. `{ status: 'APPROVED' }` on INVALID_TRANSITION. */
+export class AccessError extends CodedError<AccessErrorCode> {
   override readonly name = 'AccessError';
-
-  constructor(
-    readonly code: AccessErrorCode,
-    message: string,
-    /** Extra facts for the client, e.g. `{ status: 'APPROVED' }` on INVALID_TRANSITION. */
-    readonly details: Readonly<Record<string, string | number>> = {},
-  ) {
-    super(message);
-  }
 }

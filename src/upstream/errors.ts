@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error.js';
+
 /**
  * The ways an upstream call fails, each with the stable code that reaches GraphQL clients as
  * `extensions.code`. Messages name the dataset or endpoint and the kind of failure only: never the
@@ -11,15 +13,15 @@ export const UPSTREAM_ERROR_CODES = [
 ] as const;
 export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
 
-export class UpstreamError extends Error {
+export class UpstreamError extends CodedError<UpstreamErrorCode> {
   override readonly name = 'UpstreamError';
 
   constructor(
-    readonly code: UpstreamErrorCode,
+    code: UpstreamErrorCode,
     message: string,
-    /** The upstream's HTTP status, for `UPSTREAM_HTTP_ERROR`. */
+    /** The upstream's HTTP status, for `UPSTREAM_HTTP_ERROR`; clients see it as `extensions.upstreamStatus`. */
     readonly upstreamStatus?: number,
   ) {
-    super(message);
+    super(code, message, upstreamStatus === undefined ? {} : { upstreamStatus });
   }
 }

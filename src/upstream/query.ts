@@ -1,8 +1,13 @@
+import { CodedError } from '../coded-error.js';
 import type { JsonObject } from '../json.js';
 
 /** A client's `query` argument that cannot become a query string (a nested object, a null). */
-export class InvalidQueryError extends Error {
+export class InvalidQueryError extends CodedError<'BAD_USER_INPUT'> {
   override readonly name = 'InvalidQueryError';
+
+  constructor(message: string) {
+    super('BAD_USER_INPUT', message);
+  }
 }
 
 type QueryScalar = string | number | boolean;
