@@ -12,9 +12,7 @@ import { createMetrics } from './metrics.js';
 import { readPersistedManifest } from './plugins/use-persisted-operations.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { startSimulator } from './simulator/server.js';
-import { createPayloadCache } from './upstream/cache.js';
-import { createUpstreamClient } from './upstream/client.js';
-import { createUpstreamSource } from './upstream/source.js';
+import { createUpstream } from './upstream/upstream.js';
 import { startTracing } from './tracing.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
@@ -61,13 +59,12 @@ async function main(): Promise<void> {
   if (tracing !== undefined) closers.push(() => tracing.close());
 
   const metrics = createMetrics();
-  const upstreamLogger = logger.child({ component: 'upstream' });
-  const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey, logger: upstreamLogger, onCall: metrics.upstreamCall });
-  closers.push(() => upstream.close());
-  const cache = createPayloadCache({ redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, logger: upstreamLogger });
-  closers.push(() => cache.close());
-  const source = createUpstreamSource({ client: upstream, cache, logger: upstreamLogger, ...config.cache, onRead: metrics.payloadRead });
-  closers.push(() => source.close());
+  const { client: upstream, cache, source, close: closeUpstream } = createUpstream({
+    client: { ...config.upstream, baseUrl, apiKey, logger: logger.child({ component: 'upstream' }), onCall: metrics.upstreamCall },
+    cache: { redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb },
+    source: { ...config.cache, onRead: metrics.payloadRead },
+  });
+  closers.push(closeUpstream);
   logger.info({ cache: cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
 
   const access = await openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken }).catch(
@@ -79,7 +76,7 @@ async function main(): Promise<void> {
     'request-for-use store ready',
   );
 
-  // Rate-limit counters and APQ documents, shared by every instance through Redis when it is configured.
+  // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
   let redis: Redis | undefined;
   if (config.cache.redisUrl !== undefined) {
     const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });

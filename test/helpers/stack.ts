@@ -18,9 +18,9 @@ import { createMetrics, type Metrics } from '../../src/metrics.js';
 import type { PersistedManifest } from '../../src/plugins/use-persisted-operations.js';
 import { createRateLimiter } from '../../src/rate-limiter.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
-import { createPayloadCache } from '../../src/upstream/cache.js';
-import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/client.js';
-import { createUpstreamSource, type UpstreamSource } from '../../src/upstream/source.js';
+import type { UpstreamClient } from '../../src/upstream/client.js';
+import type { UpstreamSource } from '../../src/upstream/source.js';
+import { createUpstream } from '../../src/upstream/upstream.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';
@@ -107,25 +107,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const rawLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
   const metrics = createMetrics();
-  const upstream = createUpstreamClient({
-    onCall: metrics.upstreamCall,
-    baseUrl: options.baseUrl ?? simulator.url,
-    apiKey: TEST_UPSTREAM_KEY,
-    apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
-    timeoutMs: options.timeoutMs ?? 2_000,
-    caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
-    retries: options.retries,
-    breakerCooldownS: options.breakerCooldownS,
-    logger,
-  });
   const cachePolicy = options.cache ?? { ttlS: 0, swrS: 0, staleIfErrorS: 0 };
-  const cache = createPayloadCache({
-    redisUrl: cachePolicy.redisUrl,
-    maxMb: cachePolicy.maxMb ?? 64,
-    keyPrefix: cachePolicy.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
-    logger,
+  const { client: upstream, source, close: closeUpstream } = createUpstream({
+    client: {
+      onCall: metrics.upstreamCall,
+      baseUrl: options.baseUrl ?? simulator.url,
+      apiKey: TEST_UPSTREAM_KEY,
+      apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
+      timeoutMs: options.timeoutMs ?? 2_000,
+      caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
+      retries: options.retries,
+      breakerCooldownS: options.breakerCooldownS,
+      logger,
+    },
+    cache: {
+      redisUrl: cachePolicy.redisUrl,
+      maxMb: cachePolicy.maxMb ?? 64,
+      keyPrefix: cachePolicy.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
+    },
+    source: { ...cachePolicy, onRead: metrics.payloadRead },
   });
-  const source = createUpstreamSource({ client: upstream, cache, logger, ...cachePolicy, onRead: metrics.payloadRead });
   const store = await openTestStore(options.store ?? 'sqlite');
   const { access } = store;
   const redisUrl = options.rateLimit?.redisUrl;
@@ -177,9 +178,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     post,
     async close() {
-      await source.close();
-      await cache.close();
-      await upstream.close();
+      await closeUpstream();
       await simulator.close();
       await store.drop();
       await redis?.quit();
