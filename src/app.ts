@@ -2,6 +2,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -23,7 +24,10 @@ import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManife
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
+import { useResponseCache } from './plugins/use-response-cache.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
+import { ResponseCache } from './response-cache/cache.js';
+import { createHotPath } from './response-cache/hot-path.js';
 import { schema } from './schema.js';
 import { ShapeWatch } from './shape-watch.js';
 import type { UpstreamClient } from './upstream/client.js';
@@ -34,8 +38,13 @@ export interface AppDependencies {
   readonly upstream: UpstreamClient;
   /** Upstream payloads through the cross-request cache. */
   readonly source: UpstreamSource;
-  /** How long payloads stay fresh and may be served stale: the HTTP caching headers follow them. */
-  readonly cachePolicy: { readonly ttlS: number; readonly swrS: number };
+  /**
+   * How long payloads stay fresh and may be served stale: the HTTP caching headers follow them, and stored
+   * answers expire with them. `now` is the upstream source's clock; Date.now unless given.
+   */
+  readonly cachePolicy: { readonly ttlS: number; readonly swrS: number; readonly now?: () => number };
+  /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off; default 64. */
+  readonly responseCacheMaxMb?: number;
   readonly access: AccessService;
   readonly logger: Logger;
   /** Checks for /ready besides the store's own, which is always there. */
@@ -56,21 +65,26 @@ export interface AppDependencies {
   readonly tracing?: Plugin;
 }
 
-export type App = YogaServerInstance<Record<string, unknown>, Context>;
+export interface App {
+  /** The GraphQL server as a fetch handler (yoga's): no socket, no side effects, so tests call it directly. */
+  readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
+  /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
+  readonly requestListener: RequestListener;
+}
 
 export const GRAPHQL_PATH = '/graphql';
+export const DEFAULT_RESPONSE_CACHE_MAX_MB = 64;
 
-/**
- * The GraphQL server as a fetch handler: no socket, no side effects, so tests call `app.fetch(...)` and
- * main.ts hands it to node:http.
- */
 export function createApp(deps: AppDependencies): App {
   const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
   const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchBreaker(() => deps.source.breakerState());
   const compression = useCompression();
-  return createYoga<Record<string, unknown>, Context>({
+  const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
+  const responseCache =
+    responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now: deps.cachePolicy.now ?? Date.now });
+  const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
     graphqlEndpoint: GRAPHQL_PATH,
@@ -112,9 +126,29 @@ export function createApp(deps: AppDependencies): App {
       useDeferStream(),
       ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
       useOperationLog(),
-      useFreshness({ catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS }),
+      useFreshness({ catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS, now: deps.cachePolicy.now }),
+      ...(responseCache === undefined
+        ? []
+        : [useResponseCache({ cache: responseCache, metrics, catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS })]),
       // Last: it compresses the response every plugin above has finished with.
       compression.compress,
     ],
   });
+  return {
+    // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    fetch: yoga.fetch,
+    requestListener:
+      responseCache === undefined
+        ? yoga.requestListener
+        : createHotPath({
+            cache: responseCache,
+            yoga: yoga.requestListener,
+            graphqlPath: GRAPHQL_PATH,
+            maxBodyBytes: limits.maxBodyBytes,
+            metrics,
+            logger: deps.logger,
+            rateLimit: deps.rateLimit,
+          }),
+  };
 }

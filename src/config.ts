@@ -64,6 +64,8 @@ export interface CacheConfig {
   readonly swrS: number;
   readonly staleIfErrorS: number;
   readonly maxMb: number;
+  /** Bound on the response cache (serialised answers to anonymous queries); 0 turns it off. */
+  readonly responseMaxMb: number;
   readonly redisUrl: string | undefined;
   /** Fetch every dataset in the background at start-up. */
   readonly warm: boolean;
@@ -170,6 +172,7 @@ const environmentSchema = z.object({
   UPSTREAM_CACHE_SWR_S: seconds(3600),
   UPSTREAM_CACHE_STALE_IF_ERROR_S: seconds(86_400),
   UPSTREAM_CACHE_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65_536).default(256)),
+  RESPONSE_CACHE_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65_536).default(64)),
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
@@ -244,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         swrS: values.UPSTREAM_CACHE_SWR_S,
         staleIfErrorS: values.UPSTREAM_CACHE_STALE_IF_ERROR_S,
         maxMb: values.UPSTREAM_CACHE_MAX_MB,
+        responseMaxMb: values.RESPONSE_CACHE_MAX_MB,
         redisUrl: values.REDIS_URL,
         warm: values.CACHE_WARM,
       },

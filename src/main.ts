@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     upstream,
     source,
     cachePolicy: config.cache,
+    responseCacheMaxMb: config.cache.responseMaxMb,
     access,
     logger,
     limits: config.limits,

@@ -17,6 +17,21 @@ export interface Metrics {
   /** Reads the breaker's state at each scrape. */
   watchBreaker(state: () => BreakerState): void;
   rateLimited(callerKind: string): void;
+  /** A response-cache lookup missed, hit, or an answer was stored. */
+  responseCache(result: 'hit' | 'miss' | 'stored'): void;
+  /**
+   * An operation answered from the response cache, before yoga: counted in yoga's own request and HTTP-duration
+   * metrics too, so dashboards see every operation whichever path answered it.
+   */
+  operationServed(event: ServedOperation): void;
+}
+
+export interface ServedOperation {
+  readonly operationName: string | undefined;
+  readonly method: string;
+  readonly status: number;
+  readonly url: string;
+  readonly seconds: number;
 }
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
@@ -49,6 +64,14 @@ export function createMetrics(): Metrics {
     labelNames: ['caller'],
     registers: [registry],
   });
+  const responseCache = new Counter({
+    name: 'graphql_response_cache_total',
+    help: 'Response-cache lookups by anonymous queries (hit, miss) and answers stored.',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  // Registered by usePrometheus on the same registry once the app is built.
+  const yogaMetric = (name: string) => registry.getSingleMetric(name);
   let breakerState: (() => BreakerState) | undefined;
   new Gauge({
     name: 'upstream_breaker_state',
@@ -75,6 +98,18 @@ export function createMetrics(): Metrics {
     },
     rateLimited(callerKind) {
       refusals.inc({ caller: callerKind });
+    },
+    responseCache(result) {
+      responseCache.inc({ result });
+    },
+    operationServed(event) {
+      const operation = { operationType: 'query', operationName: event.operationName ?? 'Anonymous' };
+      const requests = yogaMetric('graphql_envelop_request');
+      if (requests instanceof Counter) requests.inc(operation);
+      const http = yogaMetric('graphql_yoga_http_duration');
+      if (http instanceof Histogram) {
+        http.observe({ ...operation, method: event.method, statusCode: event.status, url: event.url }, event.seconds);
+      }
     },
   };
 }

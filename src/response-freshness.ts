@@ -42,9 +42,18 @@ export class ResponseFreshness {
     return this.summaryRead;
   }
 
+  /** When the first payload in the response stops being fresh (ms since the epoch); undefined when it read none. */
+  get freshUntilMs(): number | undefined {
+    return this.earliestFreshUntil;
+  }
+
   /** Seconds for which every payload in the response stays fresh; undefined when it read none. */
   freshForS(nowMs: number): number | undefined {
-    if (this.earliestFreshUntil === undefined) return undefined;
-    return Math.max(0, Math.floor((this.earliestFreshUntil - nowMs) / 1000));
+    return this.earliestFreshUntil === undefined ? undefined : secondsUntil(this.earliestFreshUntil, nowMs);
   }
+}
+
+/** Whole seconds from `nowMs` until `untilMs`, never negative: a max-age. */
+export function secondsUntil(untilMs: number, nowMs: number): number {
+  return Math.max(0, Math.floor((untilMs - nowMs) / 1000));
 }

@@ -24,7 +24,7 @@ describe('loadConfig', () => {
           retries: 2,
           breakerCooldownS: 10,
         },
-        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, redisUrl: undefined, warm: false },
+        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
         limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5 },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
         rateLimit: { points: 600, windowS: 60, trustProxy: false },
@@ -97,11 +97,12 @@ describe('loadConfig', () => {
       UPSTREAM_CACHE_SWR_S: '0',
       UPSTREAM_CACHE_STALE_IF_ERROR_S: '600',
       UPSTREAM_CACHE_MAX_MB: '64',
+      RESPONSE_CACHE_MAX_MB: '16',
       REDIS_URL: 'redis://127.0.0.1:6379',
       CACHE_WARM: 'true',
     });
     expect(result.ok && result.config).toMatchObject({
-      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, redisUrl: 'redis://127.0.0.1:6379', warm: true },
+      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, responseMaxMb: 16, redisUrl: 'redis://127.0.0.1:6379', warm: true },
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'warn',

@@ -1,11 +1,12 @@
 import { Duplex } from 'node:stream';
-import { constants, createBrotliCompress, createDeflate, createGzip, type BrotliOptions } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createDeflate, createGzip, deflate, gzip, type BrotliOptions } from 'node:zlib';
 import { useContentEncoding } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
 
 // Preferred when the client accepts several with the same weight: brotli shrinks JSON the most.
 const PREFERENCE = ['br', 'gzip', 'deflate'] as const;
-type Encoding = (typeof PREFERENCE)[number];
+export type Encoding = (typeof PREFERENCE)[number];
 // Brotli's default quality (11) takes seconds over the largest payload; 5 is near gzip's speed and smaller.
 const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 const COMPRESSORS: Record<Encoding, () => Duplex> = {
@@ -13,6 +14,23 @@ const COMPRESSORS: Record<Encoding, () => Duplex> = {
   gzip: () => createGzip(),
   deflate: () => createDeflate(),
 };
+const ONE_SHOT: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) => promisify(brotliCompress)(body, BROTLI),
+  gzip: promisify(gzip),
+  deflate: promisify(deflate),
+};
+
+/** A whole body compressed as the streaming path would, on libuv's thread pool rather than the event loop. */
+export function compressOnce(encoding: Encoding, body: Buffer): Promise<Buffer> {
+  return ONE_SHOT[encoding](body);
+}
+
+/** Adds tokens to a response's Vary header, each once. */
+export function addVary(headers: Headers, ...tokens: string[]): void {
+  const present = new Set((headers.get('vary') ?? '').split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+  const missing = tokens.filter((token) => !present.has(token));
+  if (missing.length > 0) headers.set('vary', [...present, ...missing].join(', '));
+}
 // Incremental deliveries must reach the client part by part; a compressor would hold them back.
 const STREAMED = /multipart\/mixed|text\/event-stream/;
 
@@ -33,9 +51,11 @@ export function useCompression(): { decompress: Plugin; compress: Plugin } {
       onResponse(payload) {
         const { request, response, fetchAPI } = payload;
         if (response.body === null || STREAMED.test(response.headers.get('content-type') ?? '')) return;
-        response.headers.append('vary', 'accept-encoding');
+        // Already encoded (a stored response rendered by the response cache): it set its own Vary.
+        if (response.headers.has('content-encoding')) return;
+        addVary(response.headers, 'accept-encoding');
         const encoding = negotiate(request.headers.get('accept-encoding'));
-        if (encoding === undefined || response.headers.has('content-encoding')) return;
+        if (encoding === undefined) return;
         const headers = new fetchAPI.Headers(response.headers);
         headers.set('content-encoding', encoding);
         headers.delete('content-length');

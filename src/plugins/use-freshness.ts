@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 import { ResponseFreshness } from '../response-freshness.js';
 import { isSingleResult } from './execution-result.js';
+import { addVary } from './use-compression.js';
 
 const ledgers = new WeakMap<Request, ResponseFreshness>();
 
@@ -60,9 +61,9 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
       const maxAge = ledger.freshForS(now()) ?? options.catalogueMaxAgeS;
       headers.set('etag', etag);
-      headers.set('cache-control', `public, max-age=${maxAge}, stale-while-revalidate=${options.staleWhileRevalidateS}`);
-      headers.append('vary', 'accept, accept-encoding');
-      if (matches(request.headers.get('if-none-match'), etag)) {
+      headers.set('cache-control', publicCacheControl(maxAge, options.staleWhileRevalidateS));
+      addVary(headers, 'accept', 'accept-encoding');
+      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
         headers.delete('content-length');
         setResponse(new fetchAPI.Response(null, { status: 304, headers }));
         return;
@@ -72,8 +73,14 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
   };
 }
 
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false;
+/** The Cache-Control of an anonymous GET answer that stays fresh for `maxAgeS`. */
+export function publicCacheControl(maxAgeS: number, staleWhileRevalidateS: number): string {
+  return `public, max-age=${maxAgeS}, stale-while-revalidate=${staleWhileRevalidateS}`;
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2). */
+export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  if (ifNoneMatch === null || ifNoneMatch === undefined) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const candidate = tag.trim().replace(/^W\//, '');
     return candidate === '*' || candidate === etag;

@@ -21,7 +21,10 @@ export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?
       const context = args.contextValue;
       const { caller } = context;
       if (caller.kind === 'operator') return;
-      const key = caller.kind === 'client' ? `client:${caller.client.id}` : `ip:${clientIp(context.request, context.req, options.trustProxy)}`;
+      const key =
+        caller.kind === 'client'
+          ? `client:${caller.client.id}`
+          : anonymousBucket(clientIp(context.request.headers.get('x-forwarded-for'), context.req, options.trustProxy));
       const decision = await options.limiter.consume(key);
       if (!decision.allowed) {
         const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1_000));
@@ -38,10 +41,15 @@ export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?
   };
 }
 
+/** The bucket of an anonymous caller: one per IP. */
+export function anonymousBucket(ip: string): string {
+  return `ip:${ip}`;
+}
+
 /** The caller's IP: the socket's peer, or with a trusted proxy the address that proxy saw. */
-export function clientIp(request: Request, req: IncomingMessage | undefined, trustProxy: boolean): string {
+export function clientIp(forwardedFor: string | null, req: IncomingMessage | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
+    const forwarded = forwardedFor?.split(',').at(-1)?.trim();
     if (forwarded !== undefined && forwarded !== '') return forwarded;
   }
   return req?.socket.remoteAddress ?? 'unknown';

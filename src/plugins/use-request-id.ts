@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 
-const REQUEST_ID_HEADER = 'x-request-id';
+export const REQUEST_ID_HEADER = 'x-request-id';
 // A caller's own id is reused only when it is short and plain, so it can be logged and echoed safely.
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -11,11 +11,15 @@ const requestIds = new WeakMap<Request, string>();
 export function requestIdOf(request: Request): string {
   let id = requestIds.get(request);
   if (id === undefined) {
-    const offered = request.headers.get(REQUEST_ID_HEADER);
-    id = offered !== null && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    id = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
     requestIds.set(request, id);
   }
   return id;
+}
+
+/** The id for a request that offered `offered` as its `x-request-id`. */
+export function requestIdFrom(offered: string | null | undefined): string {
+  return offered !== null && offered !== undefined && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
 }
 
 /** Gives every response an `x-request-id` header, the same id that the request's log lines carry. */

@@ -18,6 +18,7 @@ import { findDataset, findSummaryEndpoint, type DatasetCode } from '../catalogue
 import { FaultTable, type Fault, type SimulatorRoute } from './faults.js';
 import { criteriaFromBody, criteriaFromQuery, FilterInputError, filterRecords } from './filter.js';
 import { DEFAULT_SEED } from './prng.js';
+import type { DataRecord } from './datasets.js';
 import { DataStore, envelope } from './store.js';
 import { isRequestBody } from './summaries.js';
 import { selfSignedCertificate } from './tls.js';
@@ -68,6 +69,8 @@ export interface Simulator {
   clearFaults(): void;
   /** Exact bytes served for an unfiltered GET of a dataset. */
   datasetBody(code: DatasetCode): Buffer;
+  /** Publishes revised records for a dataset (new bytes, ETag and Last-Modified), e.g. to test invalidation. */
+  publish(code: DatasetCode, records: readonly DataRecord[]): void;
   /** Closes the server and all its sockets, including hanging ones. */
   close(): Promise<void>;
 }
@@ -75,7 +78,7 @@ export interface Simulator {
 export const DEFAULT_API_KEY = 'simulator-key';
 export const DEFAULT_API_KEY_HEADER = 'api-key';
 
-/** Last-Modified of every dataset: the data does not change while the simulator runs. */
+/** Last-Modified of every dataset until revised figures are published for it. */
 const LAST_MODIFIED = 'Mon, 01 Jul 2024 00:00:00 GMT';
 const DEFAULT_SUMMARY_CACHE_CONTROL = 'no-store';
 const DATASET_CACHE_CONTROL = 'public, max-age=300';
@@ -207,6 +210,10 @@ class SimulatorServer implements Simulator {
     return Buffer.from(this.store.datasetBody(code).bytes);
   }
 
+  publish(code: DatasetCode, records: readonly DataRecord[]): void {
+    this.store.publish(code, records, new Date());
+  }
+
   close(): Promise<void> {
     this.closing ??= new Promise((resolve) => {
       for (const timer of this.timers) clearTimeout(timer);
@@ -286,8 +293,9 @@ class SimulatorServer implements Simulator {
     const records = this.store.datasetRecords(code);
     const criteria = criteriaFromQuery(url.searchParams, records);
     const served = criteria.size === 0 ? this.store.datasetBody(code) : envelope(filterRecords(records, criteria));
-    const headers = { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': LAST_MODIFIED };
-    if (matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, LAST_MODIFIED)) {
+    const lastModified = this.store.lastModified(code, LAST_MODIFIED);
+    const headers = { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': lastModified };
+    if (matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, lastModified)) {
       send(res, 304, headers);
       return;
     }

@@ -24,6 +24,7 @@ export class DataStore {
   private world: World | undefined;
   private readonly records = new Map<string, readonly DataRecord[]>();
   private readonly bodies = new Map<DatasetCode, ServedBody>();
+  private readonly revised = new Map<DatasetCode, Date>();
 
   constructor(readonly seed: number) {}
 
@@ -49,6 +50,18 @@ export class DataStore {
       this.bodies.set(code, body);
     }
     return body;
+  }
+
+  /** Replaces a dataset's records, as when the agency publishes revised figures: new bytes, ETag and Last-Modified. */
+  publish(code: DatasetCode, records: readonly DataRecord[], at: Date): void {
+    this.records.set(code, records);
+    this.bodies.delete(code);
+    this.revised.set(code, at);
+  }
+
+  /** When the dataset last changed: its revision, or else the fixed date of the generated data. */
+  lastModified(code: DatasetCode, initial: string): string {
+    return this.revised.get(code)?.toUTCString() ?? initial;
   }
 
   summaryRecords(id: number): readonly DataRecord[] {

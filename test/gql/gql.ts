@@ -29,6 +29,11 @@ type Documents = {
     "\n  query RecordsShape($code: DatasetCode!) {\n    dataset(code: $code) {\n      recordsPath\n      shapeFingerprint\n      fields {\n        name\n        types\n        nullable\n        examples\n        distinctCount\n        min\n        max\n        numericStrings\n      }\n    }\n  }\n": typeof types.RecordsShapeDocument,
     "\n  query RecordsSums($code: DatasetCode!, $groupBy: [String!]!, $sum: [String!]!, $where: [RecordFilter!]) {\n    dataset(code: $code) {\n      payload\n      aggregate(groupBy: $groupBy, sum: $sum, where: $where)\n    }\n  }\n": typeof types.RecordsSumsDocument,
     "\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n": typeof types.PayloadAndRecordsDocument,
+    "\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n": typeof types.WarmPayloadDocument,
+    "\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadWithQueryDocument,
+    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": typeof types.CatalogueStatusDocument,
+    "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.AnonymousSummaryDocument,
+    "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": typeof types.StaleCursorDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
@@ -56,6 +61,11 @@ const documents: Documents = {
     "\n  query RecordsShape($code: DatasetCode!) {\n    dataset(code: $code) {\n      recordsPath\n      shapeFingerprint\n      fields {\n        name\n        types\n        nullable\n        examples\n        distinctCount\n        min\n        max\n        numericStrings\n      }\n    }\n  }\n": types.RecordsShapeDocument,
     "\n  query RecordsSums($code: DatasetCode!, $groupBy: [String!]!, $sum: [String!]!, $where: [RecordFilter!]) {\n    dataset(code: $code) {\n      payload\n      aggregate(groupBy: $groupBy, sum: $sum, where: $where)\n    }\n  }\n": types.RecordsSumsDocument,
     "\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n": types.PayloadAndRecordsDocument,
+    "\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n": types.WarmPayloadDocument,
+    "\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadWithQueryDocument,
+    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": types.CatalogueStatusDocument,
+    "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.AnonymousSummaryDocument,
+    "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": types.StaleCursorDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
@@ -142,6 +152,26 @@ export function graphql(source: "\n  query RecordsSums($code: DatasetCode!, $gro
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n"): (typeof documents)["\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n"): (typeof documents)["\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n"): (typeof documents)["\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n"): (typeof documents)["\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

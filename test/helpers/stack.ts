@@ -77,6 +77,8 @@ export interface StackOptions {
   trustedDocuments?: PersistedManifest;
   /** A rate limit (none unless given); with `redisUrl` its counters and APQ documents live in Redis. */
   rateLimit?: { points: number; windowS: number; trustProxy?: boolean; redisUrl?: string; keyPrefix?: string };
+  /** The response cache's bound in MB (0: off); the app's default unless given. */
+  responseCacheMaxMb?: number;
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -144,6 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
     http: options.http,
     trustedDocuments: options.trustedDocuments,
+    responseCacheMaxMb: options.responseCacheMaxMb,
     rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: options.rateLimit?.trustProxy ?? false },
   });
 
