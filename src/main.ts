@@ -11,7 +11,6 @@ import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { readPersistedManifest } from './plugins/use-persisted-operations.js';
 import { createRateLimiter } from './rate-limiter.js';
-import { startSimulator } from './simulator/server.js';
 import { createUpstream } from './upstream/upstream.js';
 import { startTracing } from './tracing.js';
 
@@ -40,7 +39,9 @@ async function main(): Promise<void> {
 
   let { baseUrl, apiKey } = config.upstream;
   if (baseUrl === undefined) {
-    // No real upstream configured: serve the embedded simulator so `npm start` works anywhere.
+    // No real upstream configured: serve the embedded simulator so `npm start` works anywhere. Imported only
+    // then: its geography data and certificate tooling weigh several MB that a production process never needs.
+    const { startSimulator } = await import('./simulator/server.js');
     apiKey ??= randomBytes(24).toString('base64url');
     const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: config.upstream.apiKeyHeader });
     closers.push(() => simulator.close());
