@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'test/gql/', 'client/gql/', 'test-results/', 'schema/'] },
+  { ignores: ['node_modules/', 'dist/', 'test/gql/', 'client/gql/', 'test-results/', 'schema/'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

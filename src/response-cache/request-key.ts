@@ -34,9 +34,10 @@ export async function keyRequest(request: IncomingMessage, options: KeyOptions):
   const url = request.url ?? '';
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  if (path !== options.graphqlPath || request.headers.authorization !== undefined) return NOT_CACHEABLE;
+  if (path !== options.graphqlPath) return NOT_CACHEABLE;
+  const authenticated = request.headers.authorization !== undefined;
   if (request.method === 'GET') {
-    const parameters = queryStart === -1 ? undefined : getParameters(url.slice(queryStart + 1));
+    const parameters = authenticated || queryStart === -1 ? undefined : getParameters(url.slice(queryStart + 1));
     return { key: parameters && keyOf(request, parameters), body: undefined };
   }
   if (request.method !== 'POST') return NOT_CACHEABLE;
@@ -45,8 +46,9 @@ export async function keyRequest(request: IncomingMessage, options: KeyOptions):
   if (!(length > 0 && length <= options.maxBodyBytes) || request.headers['content-encoding'] !== undefined || !contentType.includes('json')) {
     return NOT_CACHEABLE;
   }
+  // Read even when it cannot be a hit: yoga takes a buffered body more cheaply than it adapts the stream.
   const body = await readBody(request);
-  return { key: keyOf(request, postParameters(body)), body };
+  return { key: authenticated ? undefined : keyOf(request, postParameters(body)), body };
 }
 
 function keyOf(request: IncomingMessage, parameters: Record<string, unknown> | undefined): string | undefined {
