@@ -101,10 +101,14 @@ export class StoredResponse {
     if (pending === undefined) {
       pending = compressOnce(encoding, this.body);
       this.encoded.set(encoding, pending);
-      void pending.then((bytes) => {
-        this.encodedBytes += bytes.length;
-        this.onEncoded(this);
-      });
+      pending.then(
+        (bytes) => {
+          this.encodedBytes += bytes.length;
+          this.onEncoded(this);
+        },
+        // The caller that awaited it answers the failure; the next request for this encoding tries again.
+        () => this.encoded.delete(encoding),
+      );
     }
     return pending;
   }
