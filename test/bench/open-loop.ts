@@ -47,7 +47,10 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
           .catch(() => void (failed += 1)),
       );
     }
-    await new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, Math.min(1, intervalMs / 2))));
+    // Timers fire a millisecond late or more; close to the next due time, yield with setImmediate instead, so
+    // requests leave on schedule (answers are still read between turns) and the bias is microseconds.
+    const untilNextMs = start + sent * intervalMs - performance.now();
+    await new Promise<void>((resolve) => (untilNextMs > 2 ? setTimeout(resolve, untilNextMs - 1.5) : setImmediate(resolve)));
   }
   await Promise.all(inFlight);
   await pool.close();
