@@ -40,7 +40,8 @@ export function createHotPath(options: HotPathOptions): RequestListener {
         await answer(request, response, entry, started);
         return;
       }
-      metrics.responseCache('miss');
+      // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal.
+      if (entry === undefined) metrics.responseCache('miss');
       cache.markCandidate(request, key);
     }
     options.yoga(request, response);
