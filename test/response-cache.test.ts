@@ -52,6 +52,14 @@ const StaleCursor = graphql(`
   }
 `);
 
+const RegisterForCacheTest = graphql(`
+  mutation RegisterForCacheTest($input: RegisterClientInput!) {
+    registerClient(input: $input) {
+      apiKey
+    }
+  }
+`);
+
 const TTL_S = 60;
 const CODE: DatasetCode = 'ODS_COUNT_STUDENT_BY_MAJOR';
 
@@ -235,6 +243,28 @@ describe('response cache: stored answers to anonymous queries, served before yog
     const text = await metricsText();
     expect(counter(text, 'graphql_response_cache_total', 'result="stored"')).toBe(before);
     expect(counter(text, 'graphql_envelop_request', 'operationName="AnonymousSummary"')).toBe(2);
+  });
+
+  it('hands mutations, batches and malformed bodies to yoga every time, as yoga alone would answer them', async () => {
+    const stored = async (): Promise<number> => counter(await metricsText(), 'graphql_response_cache_total', 'result="stored"');
+    const before = await stored();
+    // The same mutation twice registers two clients: never replayed from a stored answer.
+    const register = postOf(RegisterForCacheTest, { input: { name: 'Twice Org', contactEmail: 'twice@example.org' } });
+    const keys = await Promise.all([raw(cached.origin, register), raw(cached.origin, register)]).then((answers) =>
+      answers.map((answer) => (JSON.parse(answer.body.toString('utf8')) as { data: { registerClient: { apiKey: string } } }).data.registerClient.apiKey),
+    );
+    expect(new Set(keys).size).toBe(2);
+
+    const headers = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+    const batch = JSON.stringify([{ query: print(CatalogueStatus) }, { query: print(CatalogueStatus) }]);
+    for (const body of [batch, '{"query": "{ datasets { no } ', '{"query": "{ datasetz { no } }"}']) {
+      const expected = await raw(reference.origin, { headers, body });
+      const first = await raw(cached.origin, { headers, body });
+      const second = await raw(cached.origin, { headers, body });
+      expect(comparable(first)).toEqual(comparable(expected));
+      expect(comparable(second)).toEqual(comparable(expected));
+    }
+    expect(await stored()).toBe(before);
   });
 
   it('counts and logs a hit as the operation it answers', async () => {
