@@ -70,8 +70,13 @@ export function createMetrics(): Metrics {
     labelNames: ['result'],
     registers: [registry],
   });
-  // Registered by usePrometheus on the same registry once the app is built.
-  const yogaMetric = (name: string) => registry.getSingleMetric(name);
+  // Registered by usePrometheus on the same registry once the app is built; looked up on the first hit.
+  let yogaMetrics: { requests: Counter | undefined; http: Histogram | undefined } | undefined;
+  const resolveYogaMetrics = () => {
+    const requests = registry.getSingleMetric('graphql_envelop_request');
+    const http = registry.getSingleMetric('graphql_yoga_http_duration');
+    return { requests: requests instanceof Counter ? requests : undefined, http: http instanceof Histogram ? http : undefined };
+  };
   let breakerState: (() => BreakerState) | undefined;
   new Gauge({
     name: 'upstream_breaker_state',
@@ -103,13 +108,10 @@ export function createMetrics(): Metrics {
       responseCache.inc({ result });
     },
     operationServed(event) {
+      yogaMetrics ??= resolveYogaMetrics();
       const operation = { operationType: 'query', operationName: event.operationName ?? 'Anonymous' };
-      const requests = yogaMetric('graphql_envelop_request');
-      if (requests instanceof Counter) requests.inc(operation);
-      const http = yogaMetric('graphql_yoga_http_duration');
-      if (http instanceof Histogram) {
-        http.observe({ ...operation, method: event.method, statusCode: event.status, url: event.url }, event.seconds);
-      }
+      yogaMetrics.requests?.inc(operation);
+      yogaMetrics.http?.observe({ ...operation, method: event.method, statusCode: event.status, url: event.url }, event.seconds);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { isSingleResult } from './execution-result.js';
+import type { Logger } from 'pino';
 import type { Context } from '../context.js';
 
 /**
@@ -16,14 +17,29 @@ export function useOperationLog(): Plugin<Context> {
       const operationName = getOperationAST(document, args.operationName as string | null | undefined)?.name?.value;
       return {
         onExecuteDone({ result }) {
-          const ms = Math.round(performance.now() - started);
           const codes = isSingleResult(result) ? errorCodes(result) : [];
-          const level = codes.length === 0 ? 'info' : 'warn';
-          args.contextValue.logger[level]({ operationName, ms, errorCodes: codes }, 'graphql operation');
+          logOperation(args.contextValue.logger, { operationName, ms: performance.now() - started, errorCodes: codes });
         },
       };
     },
   };
+}
+
+export interface OperationLogLine {
+  readonly operationName: string | undefined;
+  readonly ms: number;
+  readonly errorCodes: readonly string[];
+  /** Set when the response cache answered, without executing. */
+  readonly responseCache?: 'hit';
+}
+
+/**
+ * The one log line of an operation, whichever path answered it: a warning when its result has errors.
+ * `bindings` are the request's fields for a logger that does not carry them already (no child per request).
+ */
+export function logOperation(logger: Logger, line: OperationLogLine, bindings: Readonly<Record<string, unknown>> = {}): void {
+  const level = line.errorCodes.length === 0 ? 'info' : 'warn';
+  logger[level]({ ...bindings, ...line, ms: Math.round(line.ms) }, 'graphql operation');
 }
 
 function errorCodes(result: ExecutionResult): string[] {

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
 import { negotiate } from '../plugins/use-compression.js';
+import { logOperation } from '../plugins/use-operation-log.js';
 import { anonymousBucket, clientIp } from '../plugins/use-rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../plugins/use-request-id.js';
 import type { RateLimiter } from '../rate-limiter.js';
@@ -76,10 +77,7 @@ export function createHotPath(options: HotPathOptions): RequestListener {
       url: `http://${request.headers.host ?? 'localhost'}${request.url ?? ''}`,
       seconds: ms / 1_000,
     });
-    logger.info(
-      { requestId, caller: 'anonymous', operationName: entry.operationName, ms: Math.round(ms), errorCodes: [], responseCache: 'hit' },
-      'graphql operation',
-    );
+    logOperation(logger, { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' }, { requestId, caller: 'anonymous' });
   }
 
   return (request, response) => {
