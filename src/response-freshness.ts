@@ -42,18 +42,24 @@ export class ResponseFreshness {
     return this.summaryRead;
   }
 
-  /** When the first payload in the response stops being fresh (ms since the epoch); undefined when it read none. */
-  get freshUntilMs(): number | undefined {
-    return this.earliestFreshUntil;
-  }
-
-  /** Seconds for which every payload in the response stays fresh; undefined when it read none. */
-  freshForS(nowMs: number): number | undefined {
-    return this.earliestFreshUntil === undefined ? undefined : secondsUntil(this.earliestFreshUntil, nowMs);
+  /**
+   * How long the response stays fresh: until its first payload goes stale, or, when it read none (the catalogue),
+   * `noPayloadMaxAgeS` from whenever it is sent.
+   */
+  freshness(noPayloadMaxAgeS: number): Freshness {
+    return this.earliestFreshUntil === undefined ? { fixedS: noPayloadMaxAgeS } : { untilMs: this.earliestFreshUntil };
   }
 }
 
-/** Whole seconds from `nowMs` until `untilMs`, never negative: a max-age. */
-export function secondsUntil(untilMs: number, nowMs: number): number {
-  return Math.max(0, Math.floor((untilMs - nowMs) / 1000));
+/** How long an answer stays fresh: until a moment, or for a fixed time after it is sent. */
+export type Freshness = { readonly untilMs: number } | { readonly fixedS: number };
+
+/** The max-age, in whole seconds, of an answer sent at `nowMs`. */
+export function maxAgeS(freshness: Freshness, nowMs: number): number {
+  return 'fixedS' in freshness ? freshness.fixedS : Math.max(0, Math.floor((freshness.untilMs - nowMs) / 1000));
+}
+
+/** When an answer made at `nowMs` stops being fresh (ms since the epoch). */
+export function freshUntil(freshness: Freshness, nowMs: number): number {
+  return 'fixedS' in freshness ? nowMs + freshness.fixedS * 1000 : freshness.untilMs;
 }

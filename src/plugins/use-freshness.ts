@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
-import { ResponseFreshness } from '../response-freshness.js';
+import { maxAgeS, ResponseFreshness } from '../response-freshness.js';
 import { isSingleResult } from './execution-result.js';
 import { addVary } from './use-compression.js';
 
@@ -59,7 +59,7 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       }
       const body = await response.text();
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-      const maxAge = ledger.freshForS(now()) ?? options.catalogueMaxAgeS;
+      const maxAge = maxAgeS(ledger.freshness(options.catalogueMaxAgeS), now());
       headers.set('etag', etag);
       headers.set('cache-control', publicCacheControl(maxAge, options.staleWhileRevalidateS));
       addVary(headers, 'accept', 'accept-encoding');

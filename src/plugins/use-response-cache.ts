@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
 import { isSingleResult } from './execution-result.js';
 import { addVary, negotiate } from './use-compression.js';
+import { freshUntil } from '../response-freshness.js';
 import { freshnessOf } from './use-freshness.js';
 import { requestIdOf } from './use-request-id.js';
 
@@ -49,7 +50,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const ledger = freshnessOf(request);
       if (ledger.involvesSummary || ledger.staleFields.length > 0) return;
       const now = cache.now();
-      const expiresAt = ledger.freshUntilMs ?? now + options.catalogueMaxAgeS * 1_000;
+      const freshness = ledger.freshness(options.catalogueMaxAgeS);
+      const expiresAt = freshUntil(freshness, now);
       if (expiresAt <= now) return;
 
       const headers = new fetchAPI.Headers(response.headers);
@@ -57,13 +59,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       addVary(headers, 'accept-encoding');
       const etag = headers.get('etag');
       const httpCaching: HttpCaching | undefined =
-        request.method === 'GET' && etag !== null
-          ? {
-              etag,
-              maxAge: ledger.freshUntilMs === undefined ? { fixedS: options.catalogueMaxAgeS } : { untilMs: ledger.freshUntilMs },
-              staleWhileRevalidateS: options.staleWhileRevalidateS,
-            }
-          : undefined;
+        request.method === 'GET' && etag !== null ? { etag, freshness, staleWhileRevalidateS: options.staleWhileRevalidateS } : undefined;
       const entry = cache.store(key, {
         body: Buffer.from(await response.arrayBuffer()),
         headers,

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { compressOnce, type Encoding } from '../plugins/use-compression.js';
 import { matchesEtag, publicCacheControl } from '../plugins/use-freshness.js';
 import { REQUEST_ID_HEADER } from '../plugins/use-request-id.js';
-import { secondsUntil } from '../response-freshness.js';
+import { maxAgeS, type Freshness } from '../response-freshness.js';
 
 // Headers that differ from one request or one encoding to the next: set when a stored response is rendered.
 const RENDERED_HEADERS = new Set([
@@ -21,8 +21,7 @@ const RENDERED_HEADERS = new Set([
 /** What HTTP caches are told about a stored GET answer: its ETag, and how long it stays fresh. */
 export interface HttpCaching {
   readonly etag: string;
-  /** Fresh until this time (ms since the epoch), or, for answers that read no payload, always this many seconds. */
-  readonly maxAge: { readonly untilMs: number } | { readonly fixedS: number };
+  readonly freshness: Freshness;
   readonly staleWhileRevalidateS: number;
 }
 
@@ -85,9 +84,8 @@ export class StoredResponse {
     const headers: Record<string, string> = { ...this.headers, [REQUEST_ID_HEADER]: options.requestId };
     const caching = this.httpCaching;
     if (caching !== undefined) {
-      const maxAgeS = 'fixedS' in caching.maxAge ? caching.maxAge.fixedS : secondsUntil(caching.maxAge.untilMs, options.now);
       headers['etag'] = caching.etag;
-      headers['cache-control'] = publicCacheControl(maxAgeS, caching.staleWhileRevalidateS);
+      headers['cache-control'] = publicCacheControl(maxAgeS(caching.freshness, options.now), caching.staleWhileRevalidateS);
       if (matchesEtag(options.ifNoneMatch, caching.etag)) return { status: 304, headers, body: undefined };
     }
     const body = options.encoding === undefined ? this.body : await this.encode(options.encoding);
