@@ -9,7 +9,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 const scalars = { JSON: 'unknown', JSONObject: 'Record<string, unknown>', URL: 'string', DateTime: 'string', EmailAddress: 'string' };
 
 const config: CodegenConfig = {
-  schema: './src/schema.ts',
+  schema: './src/graphql/schema.ts',
   ignoreNoDocuments: false,
   // ESM with NodeNext resolution: generated imports need their .js suffix.
   emitLegacyCommonJSImports: false,

@@ -4,15 +4,15 @@ import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { describeDatabaseUrl } from './access/database.js';
 import { openAccessService } from './access/service.js';
-import { createApp, GRAPHQL_PATH } from './app.js';
+import { createApp, GRAPHQL_PATH } from './server/app.js';
 import { DATASET_CODES } from './catalogue.js';
 import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
-import { readPersistedManifest } from './plugins/use-persisted-operations.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createLogger } from './server/logger.js';
+import { createMetrics } from './server/metrics.js';
+import { readPersistedManifest } from './server/plugins/use-persisted-operations.js';
+import { createRateLimiter } from './server/rate-limiter.js';
 import { createUpstream } from './upstream/upstream.js';
-import { startTracing } from './tracing.js';
+import { startTracing } from './server/tracing.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
 const SHUTDOWN_GRACE_MS = 10_000;

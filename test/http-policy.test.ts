@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { negotiate } from '../src/plugins/use-compression.js';
+import { negotiate } from '../src/http/content-encoding.js';
 import { useStack } from './helpers/stack.js';
 
 const LARGEST = '{ dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) { payload } }';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
+import { createApp } from '../src/server/app.js';
+import { createLogger } from '../src/server/logger.js';
 import { openTestStore, useStack } from './helpers/stack.js';
 
 const stack = useStack();

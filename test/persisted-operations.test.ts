@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
-import { readPersistedManifest } from '../src/plugins/use-persisted-operations.js';
+import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
 import { useStack } from './helpers/stack.js';
 
 interface Answer {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../src/rate-limiter.js';
+import { createRateLimiter } from '../src/server/rate-limiter.js';
 import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
 const REDIS_URL = process.env['REDIS_URL'];

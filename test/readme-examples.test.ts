@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Kind, OperationTypeNode, parse, print, validate, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../src/schema.js';
+import { schema } from '../src/graphql/schema.js';
 import { useStack } from './helpers/stack.js';
 
 // Every GraphQL example in the README is what a newcomer pastes first: it must fit the schema, and the

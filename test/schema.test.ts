@@ -9,7 +9,7 @@ import {
   printSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../src/schema.js';
+import { schema } from '../src/graphql/schema.js';
 
 describe('schema/schema.graphql', () => {
   it('is the schema the code builds (run `npm run codegen` after changing a type)', () => {

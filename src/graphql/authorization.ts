@@ -1,0 +1,20 @@
+import { AccessError } from '../access/errors.js';
+import type { Caller, ClientRecord } from '../access/model.js';
+
+/** The calling client, for fields that act on the caller's own requests; refuses anyone else. */
+export function requireClient(caller: Caller): ClientRecord {
+  if (caller.kind === 'client') return caller.client;
+  if (caller.kind === 'anonymous') {
+    throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>" (registerClient gives you one)');
+  }
+  throw new AccessError('FORBIDDEN', 'The operator is not a client: use a client API key for this');
+}
+
+/** Refuses everyone but the operator (the ADMIN_TOKEN bearer). */
+export function requireOperator(caller: Caller): void {
+  if (caller.kind === 'operator') return;
+  if (caller.kind === 'anonymous') {
+    throw new AccessError('UNAUTHENTICATED', 'This is for the operator: send "Authorization: Bearer <ADMIN_TOKEN>"');
+  }
+  throw new AccessError('FORBIDDEN', 'Only the operator may do this');
+}

@@ -1,0 +1,75 @@
+import { createGraphQLError, type YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { AccessError } from '../access/errors.js';
+import type { AccessService, Caller } from '../access/model.js';
+import { createLoaders, type Loaders } from './loaders.js';
+import { requestIdOf } from '../http/request-id.js';
+import { ledgerOf, type ResponseLedger } from './response-ledger.js';
+import type { ShapeWatch } from '../records/shape-watch.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamSource } from '../upstream/source.js';
+
+/** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
+export interface Context {
+  readonly requestId: string;
+  readonly caller: Caller;
+  readonly loaders: Loaders;
+  readonly access: AccessService;
+  /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
+  readonly ledger: ResponseLedger;
+  readonly shapes: ShapeWatch;
+  /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
+  readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
+  readonly logger: Logger;
+}
+
+export interface ContextDependencies {
+  readonly upstream: UpstreamClient;
+  readonly source: UpstreamSource;
+  readonly shapes: ShapeWatch;
+  readonly access: AccessService;
+  readonly logger: Logger;
+}
+
+/**
+ * The yoga context factory: runs once per GraphQL request, so loaders never outlive their request. A bad
+ * credential refuses the whole request with HTTP 401: a client whose key was mistyped must hear so, not be
+ * served silently as anonymous.
+ */
+export function createContextFactory(deps: ContextDependencies) {
+  return async (initial: YogaInitialContext): Promise<Context> => {
+    const requestId = requestIdOf(initial.request);
+    const caller = await authenticate(deps.access, initial.request.headers.get('authorization'));
+    return {
+      requestId,
+      caller,
+      loaders: createLoaders({ upstream: deps.source, access: deps.access, caller }),
+      access: deps.access,
+      ledger: ledgerOf(initial.request),
+      shapes: deps.shapes,
+      upstreamUrls: deps.upstream,
+      logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
+    };
+  };
+}
+
+async function authenticate(access: AccessService, authorization: string | null): Promise<Caller> {
+  try {
+    return await access.authenticate(authorization);
+  } catch (error) {
+    if (error instanceof AccessError && error.code === 'UNAUTHENTICATED') {
+      throw createGraphQLError(error.message, {
+        extensions: {
+          code: 'UNAUTHENTICATED',
+          http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
+        },
+      });
+    }
+    throw error;
+  }
+}
+
+/** How the caller appears in logs: never a credential, only who it is. */
+function callerLabel(caller: Caller): string {
+  return caller.kind === 'client' ? `client:${caller.client.id}` : caller.kind;
+}

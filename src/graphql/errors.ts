@@ -1,0 +1,26 @@
+import { GraphQLError } from 'graphql';
+import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
+import { CodedError } from '../coded-error.js';
+
+/**
+ * Turns the expected errors that resolvers let through (any `CodedError`: upstream, access, records, query)
+ * into GraphQL errors with their `extensions.code` and details; everything unexpected stays masked as yoga
+ * masks it. Resolvers, loaders and the layers beneath throw what they know and never build GraphQL errors.
+ */
+export const maskError: MaskError = (error, message) => {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof CodedError) {
+    // instanceof leaves a generic class's parameter as any: name the type it has.
+    const { code, details } = original as CodedError;
+    const located = error instanceof GraphQLError ? error : undefined;
+    return createGraphQLError(original.message, {
+      nodes: located?.nodes,
+      source: located?.source,
+      positions: located?.positions,
+      path: located?.path,
+      extensions: { ...details, code },
+    });
+  }
+  // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.
+  return maskUnexpectedError(error, message, false);
+};

@@ -1,0 +1,86 @@
+import DataLoader from 'dataloader';
+import type { AccessService, Caller, ClientRecord, UseRequestEventRecord, UseRequestRecord } from '../access/model.js';
+import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
+import type { JsonObject } from '../json.js';
+import { stableJson } from '../upstream/query.js';
+import type { PayloadRead, UpstreamSource } from '../upstream/source.js';
+
+export interface DatasetPayloadKey {
+  readonly code: DatasetCode;
+  /** Canonical query string (see upstream/query.ts): equal strings mean the same upstream call. */
+  readonly queryString: string;
+}
+
+export interface SummaryPayloadKey {
+  readonly endpoint: SummaryEndpointEntry;
+  readonly input: JsonObject;
+}
+
+export interface Loaders {
+  readonly datasetPayload: DataLoader<DatasetPayloadKey, PayloadRead, string>;
+  readonly summaryPayload: DataLoader<SummaryPayloadKey, PayloadRead, string>;
+  /** The caller's own status per summary endpoint id; undefined where it never asked. */
+  readonly callerUseStatus: DataLoader<number, UseRequestRecord['status'] | undefined>;
+  readonly client: DataLoader<string, ClientRecord>;
+  readonly useRequestHistory: DataLoader<string, readonly UseRequestEventRecord[]>;
+}
+
+export interface LoaderDependencies {
+  readonly upstream: UpstreamSource;
+  readonly access: AccessService;
+  readonly caller: Caller;
+}
+
+/**
+ * The loaders of one GraphQL request. Made afresh per request (in the context factory) so that de-duplication
+ * never leaks one caller's answers to another: within an operation, every field asking for the same
+ * (dataset, query) shares one read, distinct reads go out together, and the store is asked once per kind of
+ * fact however many requests a list shows. Sharing across requests is the upstream source's job (its cache
+ * and single-flight), beneath these loaders.
+ */
+export function createLoaders({ upstream, access, caller }: LoaderDependencies): Loaders {
+  return {
+    datasetPayload: new DataLoader(
+      (keys) => settleEach(keys, (key) => upstream.readDataset(key.code, key.queryString)),
+      { cacheKeyFn: (key) => `${key.code}?${key.queryString}` },
+    ),
+    summaryPayload: new DataLoader(
+      (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)),
+      { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}` },
+    ),
+    callerUseStatus: new DataLoader(async (endpointIds) => {
+      if (caller.kind !== 'client') return endpointIds.map(() => undefined);
+      const statuses = await access.statusesOf(caller.client.id);
+      return endpointIds.map((id) => statuses.get(id));
+    }),
+    client: new DataLoader(async (ids) => {
+      const clients = new Map((await access.findClients(ids)).map((client) => [client.id, client]));
+      return ids.map((id) => clients.get(id) ?? new Error(`Client ${id} not found`));
+    }),
+    useRequestHistory: new DataLoader(async (requestIds) => {
+      const byRequest = new Map<string, UseRequestEventRecord[]>();
+      for (const event of await access.historyOf(requestIds)) {
+        const events = byRequest.get(event.requestId);
+        if (events === undefined) byRequest.set(event.requestId, [event]);
+        else events.push(event);
+      }
+      return requestIds.map((id) => byRequest.get(id) ?? []);
+    }),
+  };
+}
+
+/**
+ * Runs one call per key concurrently and returns results in key order, a failed key as its `Error`: the
+ * DataLoader contract that lets one field fail while its siblings keep their data. The upstream has no
+ * batch endpoint, so a batch is only a concurrent fan-out.
+ */
+async function settleEach<K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> {
+  const settled = await Promise.allSettled(keys.map(load));
+  return settled.map((result) =>
+    result.status === 'fulfilled' ? result.value : toError(result.reason),
+  );
+}
+
+function toError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}

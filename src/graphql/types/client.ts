@@ -1,0 +1,53 @@
+import { builder } from '../builder.js';
+import { CALLER_DEPENDENT } from '../caller-dependence.js';
+import type { ClientRecord } from '../../access/model.js';
+
+export const Client = builder.objectRef<ClientRecord>('Client').implement({
+  description: 'ผู้ใช้บริการ: an application registered to use this API, identified by its API key.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The client id.' }),
+    name: t.exposeString('name', { description: 'The application\'s name, as registered.' }),
+    contactEmail: t.expose('contactEmail', { type: 'EmailAddress', description: 'Where the operator can reach the client.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the client registered.' }),
+  }),
+});
+
+const RegisterClientInput = builder.inputType('RegisterClientInput', {
+  description: 'Who is registering.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The application\'s name, 1 to 200 characters.' }),
+    contactEmail: t.field({ type: 'EmailAddress', required: true, description: 'A contact address for the operator.' }),
+  }),
+});
+
+const RegisterClientPayload = builder
+  .objectRef<{ client: ClientRecord; apiKey: string }>('RegisterClientPayload')
+  .implement({
+    description: 'A new client and its API key.',
+    fields: (t) => ({
+      client: t.field({ type: Client, description: 'The registered client.', resolve: (payload) => payload.client }),
+      apiKey: t.exposeString('apiKey', {
+        description:
+          'The API key, shown this once and stored only as a hash: keep it secret and send it as "Authorization: Bearer <apiKey>".',
+      }),
+    }),
+  });
+
+builder.queryField('me', (t) =>
+  t.field({
+    extensions: CALLER_DEPENDENT,
+    type: Client,
+    nullable: true,
+    description: 'The calling client; null when anonymous (or the operator).',
+    resolve: (_root, _args, { caller }) => (caller.kind === 'client' ? caller.client : null),
+  }),
+);
+
+builder.mutationField('registerClient', (t) =>
+  t.field({
+    type: RegisterClientPayload,
+    description: 'ลงทะเบียน: register an application and receive its API key (shown once).',
+    args: { input: t.arg({ type: RegisterClientInput, required: true, description: 'Name and contact.' }) },
+    resolve: (_root, { input }, { access }) => access.registerClient(input),
+  }),
+);

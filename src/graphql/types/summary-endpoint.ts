@@ -1,0 +1,120 @@
+import { AccessError } from '../../access/errors.js';
+import { builder } from '../builder.js';
+import { CALLER_DEPENDENT } from '../caller-dependence.js';
+import { payloadField } from '../payload-field.js';
+import type { JsonObject } from '../../json.js';
+import {
+  findSummaryEndpoint,
+  SUMMARY_ENDPOINTS,
+  SUMMARY_METHOD,
+  SUMMARY_SUBJECT_TITLES,
+  SUMMARY_SUBJECTS,
+  USE_REQUEST_STATUS_LABELS,
+  USE_REQUEST_STATUSES,
+  type SummaryEndpointEntry,
+  type SummarySubject as SummarySubjectValue,
+  type UseRequestStatus as UseRequestStatusValue,
+} from '../../catalogue.js';
+import type { Context } from '../context.js';
+import { HttpMethod } from './dataset.js';
+import { describedValues } from './described-values.js';
+
+const SUBJECT_MEANINGS: Readonly<Record<SummarySubjectValue, string>> = {
+  SCHOOLS: 'schools',
+  PERSONNEL: 'education personnel',
+  STUDENTS: 'students',
+  GRADUATES: 'graduates',
+};
+
+export const SummarySubject = builder.enumType('SummarySubject', {
+  description: 'เรื่องของข้อมูลสรุป: what a summary endpoint counts.',
+  values: describedValues(SUMMARY_SUBJECTS, (subject) => `${SUMMARY_SUBJECT_TITLES[subject]}: ${SUBJECT_MEANINGS[subject]}`),
+});
+
+const STATUS_MEANINGS: Readonly<Record<UseRequestStatusValue, string>> = {
+  NOT_REQUESTED: 'use has not been requested',
+  PENDING: 'requested, waiting for the operator',
+  APPROVED: 'approved: the payload may be read',
+  REJECTED: 'the request was refused; it may be asked again',
+  REVOKED: 'an approval was withdrawn; it may be asked again',
+};
+
+export const UseRequestStatus = builder.enumType('UseRequestStatus', {
+  description: 'สถานะการขอใช้งาน: the status of request for use of a summary endpoint, for one client.',
+  values: describedValues(USE_REQUEST_STATUSES, (status) => `${USE_REQUEST_STATUS_LABELS[status]}: ${STATUS_MEANINGS[status]}`),
+});
+
+/** The calling client's status for an endpoint: NOT_REQUESTED when it never asked, or is not a client. */
+async function callerStatus(endpoint: SummaryEndpointEntry, context: Context): Promise<UseRequestStatusValue> {
+  return (await context.loaders.callerUseStatus.load(endpoint.id)) ?? 'NOT_REQUESTED';
+}
+
+export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryEndpoint').implement({
+  description:
+    'ข้อมูลสรุป: one of the 4 upstream summary endpoints (group B), called with POST. Use must be requested and approved before `payload` can be read.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The upstream endpoint id, 83 to 86: the last segment of `apiUrl`.' }),
+    name: t.exposeString('name', { description: 'The upstream endpoint name, e.g. ods_count_school_by_jurisdiction.' }),
+    subject: t.expose('subject', { type: SummarySubject, description: 'What the endpoint counts.' }),
+    title: t.string({
+      description: 'ชื่อ: the Thai name of the subject, as the upstream portal lists it.',
+      resolve: (endpoint) => SUMMARY_SUBJECT_TITLES[endpoint.subject],
+    }),
+    method: t.field({ type: HttpMethod, description: 'The HTTP method the upstream expects: POST.', resolve: () => SUMMARY_METHOD }),
+    apiUrl: t.field({
+      type: 'URL',
+      description: 'The upstream address of this endpoint, on the configured base address.',
+      resolve: (endpoint, _args, context) => context.upstreamUrls.summaryEndpointUrl(endpoint),
+    }),
+    version: t.exposeInt('version', { description: 'เวอร์ชัน: the endpoint version.' }),
+    status: t.field({
+      type: UseRequestStatus,
+      extensions: CALLER_DEPENDENT,
+      description: 'สถานะการขอใช้งาน: the calling client\'s status of request for use; NOT_REQUESTED when anonymous.',
+      resolve: (endpoint, _args, context) => callerStatus(endpoint, context),
+    }),
+    statusLabel: t.string({
+      extensions: CALLER_DEPENDENT,
+      description: 'The Thai label of `status`, e.g. ยังไม่ได้ขอใช้งาน.',
+      resolve: async (endpoint, _args, context) => USE_REQUEST_STATUS_LABELS[await callerStatus(endpoint, context)],
+    }),
+    payload: t.field({
+      type: 'JSON',
+      description:
+        'ข้อมูล: the upstream answer to `input` (sent as the JSON body; {} when absent), exactly as JSON. Only for a caller whose status is APPROVED; anyone else gets the error USE_NOT_APPROVED.',
+      args: {
+        input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
+      },
+      ...payloadField(
+        'summary',
+        async (endpoint: SummaryEndpointEntry, args: { input?: JsonObject | null }, context) => {
+          const status = await callerStatus(endpoint, context);
+          if (status !== 'APPROVED') {
+            throw new AccessError(
+              'USE_NOT_APPROVED',
+              `Use of summary endpoint ${endpoint.id} is not approved for this caller (status ${status}): ask with requestEndpointUse`,
+              { status },
+            );
+          }
+          return context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+        },
+        (read) => read.value,
+      ),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  summaryEndpoints: t.field({
+    type: [SummaryEndpoint],
+    description: 'ข้อมูลสรุปทั้งหมด: the summary endpoints, ids 83 to 86, with the caller\'s status.',
+    resolve: () => SUMMARY_ENDPOINTS,
+  }),
+  summaryEndpoint: t.field({
+    type: SummaryEndpoint,
+    nullable: true,
+    description: 'One summary endpoint by id; null for an unknown id.',
+    args: { id: t.arg.int({ required: true, description: 'The endpoint id, 83 to 86.' }) },
+    resolve: (_root, { id }) => findSummaryEndpoint(id) ?? null,
+  }),
+}));

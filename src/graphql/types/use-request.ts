@@ -1,0 +1,151 @@
+import { builder } from '../builder.js';
+import { CALLER_DEPENDENT } from '../caller-dependence.js';
+import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
+import { requireClient, requireOperator } from '../authorization.js';
+import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS } from '../../catalogue.js';
+import { Client } from './client.js';
+import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
+
+export const ReviewDecision = builder.enumType('ReviewDecision', {
+  description: 'ผลการพิจารณา: the operator\'s decision on a pending request for use.',
+  values: {
+    APPROVE: { value: 'APPROVE', description: 'อนุมัติ: approve; the client may read the payload.' },
+    REJECT: { value: 'REJECT', description: 'ไม่อนุมัติ: reject; the client may ask again.' },
+  } as const,
+});
+
+export const UseRequestEvent = builder.objectRef<UseRequestEventRecord>('UseRequestEvent').implement({
+  description: 'ประวัติ: one transition of a request for use, as the audit trail keeps it.',
+  fields: (t) => ({
+    from: t.expose('from', { type: UseRequestStatus, description: 'The status before.' }),
+    to: t.expose('to', { type: UseRequestStatus, description: 'The status after.' }),
+    actor: t.exposeString('actor', { description: 'Who made it: client:<id>, operator or operator:cli.' }),
+    note: t.exposeString('note', { nullable: true, description: 'Why, as the actor wrote it.' }),
+    at: t.expose('at', { type: 'DateTime', description: 'When.' }),
+  }),
+});
+
+// The operator's actor name in the audit trail; the command line records itself as operator:cli.
+const OPERATOR_ACTOR = 'operator';
+
+export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').implement({
+  description: 'คำขอใช้งาน: one client\'s request to use one summary endpoint, with its audit trail.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The request id: what the operator reviews or revokes.' }),
+    endpoint: t.field({
+      type: SummaryEndpoint,
+      description: 'The summary endpoint asked for.',
+      resolve: (request) => {
+        const endpoint = findSummaryEndpoint(request.endpointId);
+        // The store accepts only catalogue ids, so this means the catalogue lost an endpoint.
+        if (endpoint === undefined) throw new Error(`Summary endpoint ${request.endpointId} is not in the catalogue`);
+        return endpoint;
+      },
+    }),
+    client: t.field({
+      type: Client,
+      description: 'The client that asked.',
+      resolve: (request, _args, { loaders }) => loaders.client.load(request.clientId),
+    }),
+    status: t.expose('status', { type: UseRequestStatus, description: 'สถานะ: the current status.' }),
+    statusLabel: t.string({
+      description: 'The Thai label of `status`, e.g. รอการอนุมัติ.',
+      resolve: (request) => USE_REQUEST_STATUS_LABELS[request.status],
+    }),
+    purpose: t.exposeString('purpose', { description: 'วัตถุประสงค์: why the client wants the data, in its own words.' }),
+    note: t.exposeString('note', { nullable: true, description: 'The operator\'s note on the latest decision.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was first asked.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its status last changed.' }),
+    history: t.field({
+      type: [UseRequestEvent],
+      description: 'Every transition, oldest first: who, when, why.',
+      resolve: (request, _args, { loaders }) => loaders.useRequestHistory.load(request.id),
+    }),
+  }),
+});
+
+const UseRequestPayload = builder.objectRef<UseRequestRecord>('UseRequestPayload').implement({
+  description: 'The request for use after the change.',
+  fields: (t) => ({
+    useRequest: t.field({ type: UseRequest, description: 'The request, with its new status.', resolve: (request) => request }),
+  }),
+});
+
+const RequestEndpointUseInput = builder.inputType('RequestEndpointUseInput', {
+  description: 'What to ask for, and why.',
+  fields: (t) => ({
+    endpointId: t.int({ required: true, description: 'The summary endpoint id, 83 to 86.' }),
+    purpose: t.string({ required: true, description: 'Why the data is needed, 1 to 2000 characters; the operator reads it.' }),
+  }),
+});
+
+const ReviewUseRequestInput = builder.inputType('ReviewUseRequestInput', {
+  description: 'The operator\'s decision on a pending request.',
+  fields: (t) => ({
+    id: t.id({ required: true, description: 'The request id.' }),
+    decision: t.field({ type: ReviewDecision, required: true, description: 'Approve or reject.' }),
+    note: t.string({ description: 'Why, for the client and the audit trail (up to 2000 characters).' }),
+  }),
+});
+
+const RevokeUseRequestInput = builder.inputType('RevokeUseRequestInput', {
+  description: 'Withdraw an approval.',
+  fields: (t) => ({
+    id: t.id({ required: true, description: 'The request id.' }),
+    note: t.string({ description: 'Why, for the client and the audit trail (up to 2000 characters).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  myUseRequests: t.field({
+    extensions: CALLER_DEPENDENT,
+    type: [UseRequest],
+    description: 'คำขอของฉัน: the calling client\'s requests for use, newest first. UNAUTHENTICATED when anonymous.',
+    resolve: (_root, _args, { caller, access }) => access.listUseRequests({ clientId: requireClient(caller).id }),
+  }),
+  useRequests: t.field({
+    extensions: CALLER_DEPENDENT,
+    type: [UseRequest],
+    description: 'Every client\'s requests for use, newest first, optionally of one status. Operator only.',
+    args: { status: t.arg({ type: UseRequestStatus, description: 'Only requests in this status.' }) },
+    resolve: (_root, { status }, { caller, access }) => {
+      requireOperator(caller);
+      // NOT_REQUESTED means "no request", so no stored request has it.
+      return status === 'NOT_REQUESTED' ? [] : access.listUseRequests({ status: status ?? undefined });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  requestEndpointUse: t.field({
+    type: UseRequestPayload,
+    description:
+      'ขอใช้งาน: ask to use a summary endpoint (status becomes PENDING). Allowed when not yet asked, or after a rejection or revocation.',
+    args: { input: t.arg({ type: RequestEndpointUseInput, required: true, description: 'Endpoint and purpose.' }) },
+    resolve: (_root, { input }, { caller, access }) =>
+      access.requestEndpointUse({ client: requireClient(caller), endpointId: input.endpointId, purpose: input.purpose }),
+  }),
+  reviewUseRequest: t.field({
+    type: UseRequestPayload,
+    description: 'พิจารณา: approve or reject a PENDING request. Operator only.',
+    args: { input: t.arg({ type: ReviewUseRequestInput, required: true, description: 'Request, decision and note.' }) },
+    resolve: (_root, { input }, { caller, access }) => {
+      requireOperator(caller);
+      return access.reviewUseRequest({
+        id: String(input.id),
+        decision: input.decision,
+        note: input.note ?? null,
+        actor: OPERATOR_ACTOR,
+      });
+    },
+  }),
+  revokeUseRequest: t.field({
+    type: UseRequestPayload,
+    description: 'ยกเลิกสิทธิ์: withdraw an APPROVED request. Operator only.',
+    args: { input: t.arg({ type: RevokeUseRequestInput, required: true, description: 'Request and note.' }) },
+    resolve: (_root, { input }, { caller, access }) => {
+      requireOperator(caller);
+      return access.revokeUseRequest({ id: String(input.id), note: input.note ?? null, actor: OPERATOR_ACTOR });
+    },
+  }),
+}));

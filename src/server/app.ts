@@ -1,0 +1,154 @@
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import type { RequestListener } from 'node:http';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { AccessService } from '../access/model.js';
+import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
+import { createContextFactory, type Context } from '../graphql/context.js';
+import { maskError } from '../graphql/errors.js';
+import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
+import { yogaLoggerFrom } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { corsOptions } from './plugins/cors.js';
+import { useBodyLimit } from './plugins/use-body-limit.js';
+import { useCompression } from './plugins/use-compression.js';
+import { useFreshness } from './plugins/use-freshness.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { useOperationLimits } from './plugins/use-operation-limits.js';
+import { useOperationLog } from './plugins/use-operation-log.js';
+import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
+import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { useRequestId } from './plugins/use-request-id.js';
+import { useResponseCache } from './plugins/use-response-cache.js';
+import { useSecurityHeaders } from './plugins/use-security-headers.js';
+import { ResponseCache } from './response-cache/cache.js';
+import { createHotPath } from './response-cache/hot-path.js';
+import { schema } from '../graphql/schema.js';
+import { ShapeWatch } from '../records/shape-watch.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamSource } from '../upstream/source.js';
+
+export interface AppDependencies {
+  /** Builds `apiUrl`s; payloads are read through `source`, never from the client directly. */
+  readonly upstream: UpstreamClient;
+  /** Upstream payloads through the cross-request cache. */
+  readonly source: UpstreamSource;
+  /**
+   * How long payloads stay fresh and may be served stale: the HTTP caching headers follow them, and stored
+   * answers expire with them. `now` is the upstream source's clock; Date.now unless given.
+   */
+  readonly cachePolicy: { readonly ttlS: number; readonly swrS: number; readonly now?: () => number };
+  /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off; default 64. */
+  readonly responseCacheMaxMb?: number;
+  readonly access: AccessService;
+  readonly logger: Logger;
+  /** Checks for /ready besides the store's own, which is always there. */
+  readonly readinessChecks?: readonly ReadinessCheck[];
+  /** Operation and body limits; DEFAULT_OPERATION_LIMITS unless given. */
+  readonly limits?: OperationLimits;
+  /** CORS origins, GraphiQL and introspection; every origin, GraphiQL and introspection unless given. */
+  readonly http?: HttpConfig;
+  /** Trusted documents: when given, only these operations run, and APQ registration is off. */
+  readonly trustedDocuments?: PersistedManifest;
+  /** No rate limit unless given. */
+  readonly rateLimit?: Omit<RateLimitOptions, 'onRefusal'>;
+  /** The registry /metrics shows; the upstream client and source should report into the same one. */
+  readonly metrics?: Metrics;
+  /** Where APQ documents are registered, shared by every instance; memory unless given. */
+  readonly redis?: Redis;
+  /** OpenTelemetry tracing, when configured (see tracing.ts). */
+  readonly tracing?: Plugin;
+}
+
+export interface App {
+  /** The GraphQL server as a fetch handler (yoga's): no socket, no side effects, so tests call it directly. */
+  readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
+  /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
+  readonly requestListener: RequestListener;
+}
+
+export const GRAPHQL_PATH = '/graphql';
+export const DEFAULT_RESPONSE_CACHE_MAX_MB = 64;
+
+export function createApp(deps: AppDependencies): App {
+  const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
+  const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.watchBreaker(() => deps.source.breakerState());
+  const compression = useCompression();
+  const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
+  const responseCache =
+    responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now: deps.cachePolicy.now ?? Date.now });
+  const yoga = createYoga<Record<string, unknown>, Context>({
+    schema,
+    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
+    graphqlEndpoint: GRAPHQL_PATH,
+    healthCheckEndpoint: '/health',
+    landingPage: false,
+    logging: yogaLoggerFrom(deps.logger),
+    maskedErrors: { maskError },
+    cors: corsOptions(http.corsOrigins),
+    batching: { limit: limits.maxBatch },
+    // GraphiQL's scripts and styles come from our own server, so it works with no internet. The page inlines
+    // them (about 9 MB of text, some 70 MB of memory once loaded), so it is loaded when first asked for.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    graphiql: http.graphiql && {
+      title: 'thai-edu-graphql: สถิติการศึกษา',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+      defaultTabs: GRAPHIQL_TABS,
+    },
+    plugins: [
+      useRequestId(),
+      useSecurityHeaders(),
+      compression.decompress,
+      useBodyLimit(limits.maxBodyBytes),
+      useMetrics(metrics),
+      ...(deps.tracing === undefined ? [] : [deps.tracing]),
+      useReadiness([
+        { name: 'store', check: () => deps.access.ping().then(() => true) },
+        {
+          // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
+          // from serving, so it is reported without failing the check.
+          name: 'upstream',
+          check: () => Promise.resolve(true),
+          describe: () => ({ breaker: deps.source.breakerState() }),
+        },
+        ...(deps.readinessChecks ?? []),
+      ]),
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      deps.trustedDocuments === undefined ? useAutomaticPersistedQueries(deps.redis) : useTrustedDocuments(deps.trustedDocuments),
+      ...useOperationLimits(limits),
+      ...(http.introspection ? [] : [useDisableIntrospection()]),
+      useDeferStream(),
+      ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
+      useOperationLog(),
+      useFreshness({ catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS, now: deps.cachePolicy.now }),
+      ...(responseCache === undefined
+        ? []
+        : [useResponseCache({ cache: responseCache, metrics, catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS })]),
+      // Last: it compresses the response every plugin above has finished with.
+      compression.compress,
+    ],
+  });
+  return {
+    // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    fetch: yoga.fetch,
+    requestListener:
+      responseCache === undefined
+        ? yoga.requestListener
+        : createHotPath({
+            cache: responseCache,
+            yoga: yoga.requestListener,
+            graphqlPath: GRAPHQL_PATH,
+            maxBodyBytes: limits.maxBodyBytes,
+            metrics,
+            logger: deps.logger,
+            rateLimit: deps.rateLimit,
+          }),
+  };
+}

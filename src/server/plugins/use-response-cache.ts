@@ -1,0 +1,82 @@
+import { IncomingMessage } from 'node:http';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../graphql/context.js';
+import type { Metrics } from '../metrics.js';
+import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
+import { isSingleResult } from '../../graphql/execution-result.js';
+import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
+import { addVary } from '../../http/caching.js';
+import { negotiate } from '../../http/content-encoding.js';
+import { requestIdOf } from '../../http/request-id.js';
+
+export interface ResponseCacheOptions {
+  readonly cache: ResponseCache;
+  readonly metrics: Metrics;
+  /** How long an answer that read no upstream payload (the catalogue) may be kept; 0 keeps none. */
+  readonly catalogueMaxAgeS: number;
+  readonly staleWhileRevalidateS: number;
+}
+
+/**
+ * Stores yoga's answer to a request the hot path marked as a candidate (anonymous, keyed; see
+ * response-cache/hot-path.ts) when it may be reused: a query that ran without errors, read no summary payload and
+ * nothing stale, answered 200 with JSON. The entry expires when the first payload it read stops being fresh.
+ * The answer is then rendered from the entry, as a hit would be, so a miss and the hits after it send the same
+ * bytes and headers, and a large body is compressed once per entry rather than once per request.
+ *
+ * Place it after every plugin that changes the response (freshness, security headers) and before compression.
+ */
+export function useResponseCache(options: ResponseCacheOptions): Plugin<Context> {
+  const { cache } = options;
+  // The operation name of requests whose result may be stored: a query that ran without errors.
+  const reusable = new WeakMap<Request, string | undefined>();
+  return {
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined);
+      return {
+        onExecuteDone({ result }) {
+          if (operation?.operation !== OperationTypeNode.QUERY || !isSingleResult(result) || (result.errors?.length ?? 0) > 0) return;
+          reusable.set(args.contextValue.request, operation.name?.value);
+        },
+      };
+    },
+    async onResponse(payload) {
+      const { request, response, serverContext, fetchAPI } = payload;
+      const nodeRequest = (serverContext as { req?: unknown }).req;
+      const key = nodeRequest instanceof IncomingMessage ? cache.candidateKey(nodeRequest) : undefined;
+      if (key === undefined || !reusable.has(request) || response.status !== 200) return;
+      if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding')) return;
+      const ledger = ledgerOf(request);
+      if (ledger.dependsOnCaller || ledger.staleFields.length > 0) return;
+      const now = cache.now();
+      const lifetime = ledger.lifetime(options.catalogueMaxAgeS);
+      const expiresAt = answerExpiresAt(lifetime, now);
+      if (expiresAt <= now) return;
+
+      const headers = new fetchAPI.Headers(response.headers);
+      // What the compression plugin would add: the stored answer comes in every encoding.
+      addVary(headers, 'accept-encoding');
+      const etag = headers.get('etag');
+      const httpCaching: HttpCaching | undefined =
+        request.method === 'GET' && etag !== null ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS } : undefined;
+      const entry = cache.store(key, {
+        body: Buffer.from(await response.arrayBuffer()),
+        headers,
+        operationName: reusable.get(request),
+        expiresAt,
+        httpCaching,
+      });
+      options.metrics.responseCache('stored');
+      const rendered = await entry.render({
+        encoding: negotiate(request.headers.get('accept-encoding')),
+        requestId: requestIdOf(request),
+        ifNoneMatch: request.headers.get('if-none-match'),
+        now,
+      });
+      // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
+      const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;
+      payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
+import { matchesEtag, publicCacheControl } from '../../http/caching.js';
+import { compressOnce, type Encoding } from '../../http/content-encoding.js';
+import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+
+// Headers that differ from one request or one encoding to the next: set when a stored response is rendered.
+const RENDERED_HEADERS = new Set([
+  REQUEST_ID_HEADER,
+  'content-length',
+  'content-encoding',
+  'cache-control',
+  'etag',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/** What HTTP caches are told about a stored GET answer: its ETag, and how long it stays fresh. */
+export interface HttpCaching {
+  readonly etag: string;
+  readonly lifetime: AnswerLifetime;
+  readonly staleWhileRevalidateS: number;
+}
+
+export interface StoredResponseInit {
+  /** The identity body, exactly as yoga serialised it. */
+  readonly body: Buffer;
+  /** Every header of yoga's answer; the per-request ones are dropped and rendered again. */
+  readonly headers: Iterable<[string, string]>;
+  readonly operationName: string | undefined;
+  /** When the first upstream payload it was made from stops being fresh: after that it is never served. */
+  readonly expiresAt: number;
+  /** For GET answers, which carry an ETag and a public Cache-Control. */
+  readonly httpCaching: HttpCaching | undefined;
+}
+
+/** One answer as it goes on the wire: the hot path writes it to node:http, the plugin hands it to yoga. */
+export interface RenderedResponse {
+  readonly status: 200 | 304;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer | undefined;
+}
+
+export interface RenderOptions {
+  /** The negotiated Content-Encoding, or undefined for identity. */
+  readonly encoding: Encoding | undefined;
+  readonly requestId: string;
+  readonly ifNoneMatch: string | null | undefined;
+  readonly now: number;
+}
+
+/**
+ * A GraphQL answer kept as bytes: the identity body, and each encoding compressed once, the first time a client
+ * asks for it (every later request for that encoding shares the same promise).
+ */
+export class StoredResponse {
+  readonly body: Buffer;
+  readonly operationName: string | undefined;
+  readonly expiresAt: number;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly httpCaching: HttpCaching | undefined;
+  private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+  private encodedBytes = 0;
+
+  constructor(init: StoredResponseInit, private readonly onEncoded: (entry: StoredResponse) => void) {
+    this.body = init.body;
+    this.operationName = init.operationName;
+    this.expiresAt = init.expiresAt;
+    this.httpCaching = init.httpCaching;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of init.headers) if (!RENDERED_HEADERS.has(name)) headers[name] = value;
+    this.headers = headers;
+  }
+
+  /** Bytes held: the identity body and the encodings made so far. */
+  get size(): number {
+    return this.body.length + this.encodedBytes;
+  }
+
+  async render(options: RenderOptions): Promise<RenderedResponse> {
+    const headers: Record<string, string> = { ...this.headers, [REQUEST_ID_HEADER]: options.requestId };
+    const caching = this.httpCaching;
+    if (caching !== undefined) {
+      headers['etag'] = caching.etag;
+      headers['cache-control'] = publicCacheControl(maxAgeS(caching.lifetime, options.now), caching.staleWhileRevalidateS);
+      if (matchesEtag(options.ifNoneMatch, caching.etag)) return { status: 304, headers, body: undefined };
+    }
+    const body = options.encoding === undefined ? this.body : await this.encode(options.encoding);
+    if (options.encoding !== undefined) headers['content-encoding'] = options.encoding;
+    headers['content-length'] = String(body.length);
+    return { status: 200, headers, body };
+  }
+
+  private encode(encoding: Encoding): Promise<Buffer> {
+    let pending = this.encoded.get(encoding);
+    if (pending === undefined) {
+      pending = compressOnce(encoding, this.body);
+      this.encoded.set(encoding, pending);
+      pending.then(
+        (bytes) => {
+          this.encodedBytes += bytes.length;
+          this.onEncoded(this);
+        },
+        // The caller that awaited it answers the failure; the next request for this encoding tries again.
+        () => this.encoded.delete(encoding),
+      );
+    }
+    return pending;
+  }
+}
+
+export interface ResponseCacheOptions {
+  /** Bound on the bytes of stored bodies, identity and encoded together. */
+  readonly maxBytes: number;
+  /** The clock, in ms since the epoch: the upstream source's, since entries expire with its payloads. */
+  readonly now: () => number;
+}
+
+/**
+ * Serialised answers to anonymous queries, by request key (see request-key.ts), least recently used out first
+ * within `maxBytes`. An entry expires when the first upstream payload it was made from stops being fresh, which is
+ * the earliest the upstream entry can change: so a stored answer is never older than the data a miss would read.
+ */
+export class ResponseCache {
+  private readonly entries: LRUCache<string, StoredResponse>;
+  // Set by the hot path for a request it could not answer, read by the plugin when yoga's answer is ready.
+  private readonly candidates = new WeakMap<IncomingMessage, string>();
+  readonly now: () => number;
+
+  constructor(options: ResponseCacheOptions) {
+    this.now = options.now;
+    this.entries = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (entry) => Math.max(1, entry.size) });
+  }
+
+  /** The live entry for `key`, if any; an expired one is dropped. */
+  lookup(key: string): StoredResponse | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.expiresAt > this.now()) return entry;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  store(key: string, init: StoredResponseInit): StoredResponse {
+    const entry = new StoredResponse(init, (encoded) => {
+      // Re-set, so the byte bound counts the new encoding; unless the entry was replaced or evicted meanwhile.
+      if (this.entries.peek(key) === encoded) this.entries.set(key, encoded);
+    });
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Marks a request the hot path could not answer from the cache, so that yoga's answer to it may be stored. */
+  markCandidate(request: IncomingMessage, key: string): void {
+    this.candidates.set(request, key);
+  }
+
+  candidateKey(request: IncomingMessage): string | undefined {
+    return this.candidates.get(request);
+  }
+
+  get storedBytes(): number {
+    return this.entries.calculatedSize;
+  }
+}

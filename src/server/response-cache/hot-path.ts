@@ -1,0 +1,95 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.js';
+import { clientIp } from '../../http/client-ip.js';
+import { negotiate } from '../../http/content-encoding.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
+import { logOperation } from '../operation-log.js';
+import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
+import type { ResponseCache, StoredResponse } from './cache.js';
+import { keyRequest, type KeyOptions } from './request-key.js';
+
+export interface HotPathOptions extends KeyOptions {
+  readonly cache: ResponseCache;
+  /** Everything the cache cannot answer goes here: yoga's own node:http listener. */
+  readonly yoga: (request: IncomingMessage & { body?: Buffer }, response: ServerResponse) => unknown;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+  readonly rateLimit: { readonly limiter: RateLimiter; readonly trustProxy: boolean } | undefined;
+}
+
+/**
+ * The node:http listener in front of yoga. An anonymous query whose answer is stored (see cache.ts) is written
+ * from the stored bytes without entering yoga: the adapter, parsing, validation, execution and serialisation
+ * are what limit throughput, not the data. Everything else, and every miss, goes to yoga unchanged, with the body
+ * handed over when it was read for the key; the response-cache plugin then stores yoga's answer if it may be.
+ *
+ * A hit behaves as the miss did: the same bytes and headers (a fresh x-request-id, Cache-Control recomputed),
+ * the same rate limit, the operation counted in the same metrics and logged on the same line.
+ */
+export function createHotPath(options: HotPathOptions): RequestListener {
+  const { cache, metrics, logger } = options;
+
+  async function serve(request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const { key, body } = await keyRequest(request, options);
+    // The body stream is spent: yoga's adapter takes a request's `body` in its place.
+    if (body !== undefined) request.body = body;
+    if (key !== undefined) {
+      const entry = cache.lookup(key);
+      if (entry !== undefined && (await withinRateLimit(request))) {
+        await answer(request, response, entry, started);
+        return;
+      }
+      // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal.
+      if (entry === undefined) metrics.responseCache('miss');
+      cache.markCandidate(request, key);
+    }
+    options.yoga(request, response);
+  }
+
+  /**
+   * Takes the anonymous caller's token, as the rate-limit plugin would. When the bucket is empty yoga answers,
+   * so the refusal (429, Retry-After, the error body, its metrics) is made in one place.
+   */
+  async function withinRateLimit(request: IncomingMessage): Promise<boolean> {
+    if (options.rateLimit === undefined) return true;
+    const ip = clientIp(header(request, 'x-forwarded-for') ?? null, request, options.rateLimit.trustProxy);
+    return (await options.rateLimit.limiter.consume(anonymousBucket(ip))).allowed;
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse, entry: StoredResponse, started: number): Promise<void> {
+    const requestId = requestIdFrom(header(request, REQUEST_ID_HEADER));
+    const rendered = await entry.render({
+      encoding: negotiate(header(request, 'accept-encoding') ?? null),
+      requestId,
+      ifNoneMatch: header(request, 'if-none-match'),
+      now: cache.now(),
+    });
+    response.writeHead(rendered.status, rendered.headers);
+    response.end(rendered.body);
+    const ms = performance.now() - started;
+    metrics.responseCache('hit');
+    metrics.operationServed({
+      operationName: entry.operationName,
+      method: request.method ?? 'GET',
+      status: rendered.status,
+      url: `http://${request.headers.host ?? 'localhost'}${request.url ?? ''}`,
+      seconds: ms / 1_000,
+    });
+    logOperation(logger, { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' }, { requestId, caller: 'anonymous' });
+  }
+
+  return (request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      // Only reading the body can fail here (the client went away): there is nobody left to answer.
+      logger.debug({ err: error }, 'request abandoned before it could be answered');
+      response.destroy();
+    });
+  };
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
