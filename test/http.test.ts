@@ -27,7 +27,7 @@ describe('HTTP surface', () => {
     const app = createApp({
       upstream: stack().upstream,
       source: stack().source,
-      cachePolicy: { ttlS: 0, swrS: 0 },
+      httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
       access: store.access,
       logger: createLogger('silent'),
       readinessChecks: [{ name: 'other', check: () => Promise.resolve(true) }],

@@ -126,7 +126,8 @@ describe('response cache: stored answers to anonymous queries, served before yog
       createApp({
         upstream: stack.upstream,
         source: stack.source,
-        cachePolicy: { ttlS: TTL_S, swrS: 0, now: () => clock },
+        httpCaching: { catalogueMaxAgeS: TTL_S, staleWhileRevalidateS: 0 },
+        now: () => clock,
         access: stack.access,
         logger: createLogger('silent'),
         responseCacheMaxMb: 0,

@@ -14,8 +14,8 @@ import { yogaLoggerFrom } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { corsOptions } from './plugins/cors.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
-import { useCompression } from './plugins/use-compression.js';
-import { useFreshness } from './plugins/use-freshness.js';
+import { useRequestDecompression } from './plugins/use-compression.js';
+import type { HttpCachingPolicy } from './plugins/use-freshness.js';
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
@@ -23,7 +23,7 @@ import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManife
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
-import { useResponseCache } from './plugins/use-response-cache.js';
+import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
@@ -37,11 +37,10 @@ export interface AppDependencies {
   readonly upstream: UpstreamClient;
   /** Upstream payloads through the cross-request cache. */
   readonly source: UpstreamSource;
-  /**
-   * How long payloads stay fresh and may be served stale: the HTTP caching headers follow them, and stored
-   * answers expire with them. `now` is the upstream source's clock; Date.now unless given.
-   */
-  readonly cachePolicy: { readonly ttlS: number; readonly swrS: number; readonly now?: () => number };
+  /** What HTTP caches and the response cache are told about how long answers stay fresh. */
+  readonly httpCaching: HttpCachingPolicy;
+  /** The clock of the response cache and the freshness headers, the upstream source's; Date.now unless given. */
+  readonly now?: () => number;
   /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off; default 64. */
   readonly responseCacheMaxMb?: number;
   readonly access: AccessService;
@@ -79,10 +78,9 @@ export function createApp(deps: AppDependencies): App {
   const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchBreaker(() => deps.source.breakerState());
-  const compression = useCompression();
+  const now = deps.now ?? Date.now;
   const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
-  const responseCache =
-    responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now: deps.cachePolicy.now ?? Date.now });
+  const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
@@ -104,7 +102,7 @@ export function createApp(deps: AppDependencies): App {
     plugins: [
       useRequestId(),
       useSecurityHeaders(),
-      compression.decompress,
+      useRequestDecompression(),
       useBodyLimit(limits.maxBodyBytes),
       useMetrics(metrics),
       ...(deps.tracing === undefined ? [] : [deps.tracing]),
@@ -126,12 +124,8 @@ export function createApp(deps: AppDependencies): App {
       useDeferStream(),
       ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
       useOperationLog(),
-      useFreshness({ catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS, now: deps.cachePolicy.now }),
-      ...(responseCache === undefined
-        ? []
-        : [useResponseCache({ cache: responseCache, metrics, catalogueMaxAgeS: deps.cachePolicy.ttlS, staleWhileRevalidateS: deps.cachePolicy.swrS })]),
-      // Last: it compresses the response every plugin above has finished with.
-      compression.compress,
+      // Last: freshness, then the response cache, then compression, each over the response the one before made.
+      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics }),
     ],
   });
   return {

@@ -6,21 +6,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { print, type ExecutionResult } from 'graphql';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AccessService } from '../../src/access/model.js';
 import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { createApp, GRAPHQL_PATH, type App } from '../../src/server/app.js';
-import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../../src/config.js';
+import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
+import { assemble } from '../../src/server/assemble.js';
+import { DEFAULT_OPERATION_LIMITS, loadConfig, type Config, type HttpConfig, type OperationLimits } from '../../src/config.js';
 import { createLogger } from '../../src/server/logger.js';
-import { createMetrics, type Metrics } from '../../src/server/metrics.js';
+import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
-import { createRateLimiter } from '../../src/server/rate-limiter.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamSource } from '../../src/upstream/source.js';
-import { createUpstream } from '../../src/upstream/upstream.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';
@@ -108,47 +106,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulator = await startSimulator({ apiKey: TEST_UPSTREAM_KEY, ...options.simulator });
   const rawLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
-  const metrics = createMetrics();
-  const cachePolicy = options.cache ?? { ttlS: 0, swrS: 0, staleIfErrorS: 0 };
-  const { client: upstream, source, close: closeUpstream } = createUpstream({
-    client: {
-      onCall: metrics.upstreamCall,
-      baseUrl: options.baseUrl ?? simulator.url,
-      apiKey: TEST_UPSTREAM_KEY,
-      apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
-      timeoutMs: options.timeoutMs ?? 2_000,
-      caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
-      retries: options.retries,
-      breakerCooldownS: options.breakerCooldownS,
-      logger,
-    },
-    cache: {
-      redisUrl: cachePolicy.redisUrl,
-      maxMb: cachePolicy.maxMb ?? 64,
-      keyPrefix: cachePolicy.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
-    },
-    source: { ...cachePolicy, onRead: metrics.payloadRead },
-  });
   const store = await openTestStore(options.store ?? 'sqlite');
-  const { access } = store;
-  const redisUrl = options.rateLimit?.redisUrl;
-  const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  if (redis !== undefined) await new Promise((resolve) => redis.once('ready', resolve));
-  const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, redis, options.rateLimit.keyPrefix);
-  const app = createApp({
-    upstream,
-    source,
-    cachePolicy,
-    access,
+  const { config, redisKeyPrefix } = testConfig(options, simulator);
+  const server = await assemble(config, {
     logger,
-    metrics,
-    redis,
-    limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
-    http: options.http,
+    access: store.access,
     trustedDocuments: options.trustedDocuments,
-    responseCacheMaxMb: options.responseCacheMaxMb,
-    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: options.rateLimit?.trustProxy ?? false },
+    redisKeyPrefix,
+    now: options.cache?.now,
   });
+  const { app, upstream, source, access, metrics } = server;
 
   const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     Promise.resolve(
@@ -181,12 +148,55 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     post,
     async close() {
-      await closeUpstream();
+      await server.close();
       await simulator.close();
       await store.drop();
-      await redis?.quit();
     },
   };
+}
+
+/**
+ * The configuration a stack runs with: the defaults of an empty environment, pointed at the test simulator,
+ * with nothing kept between operations and no rate limit unless the options ask for them.
+ */
+function testConfig(options: StackOptions, simulator: Simulator): { config: Config; redisKeyPrefix: string } {
+  const defaults = loadConfig({});
+  if (!defaults.ok) throw new Error(defaults.problems.join('; '));
+  const base = defaults.config;
+  const cache = options.cache ?? { ttlS: 0, swrS: 0, staleIfErrorS: 0 };
+  const redisUrl = cache.redisUrl ?? options.rateLimit?.redisUrl;
+  const config: Config = {
+    ...base,
+    adminToken: TEST_ADMIN_TOKEN,
+    upstream: {
+      ...base.upstream,
+      baseUrl: options.baseUrl ?? simulator.url,
+      apiKey: TEST_UPSTREAM_KEY,
+      apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
+      timeoutMs: options.timeoutMs ?? 2_000,
+      caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
+      retries: options.retries ?? base.upstream.retries,
+      breakerCooldownS: options.breakerCooldownS ?? base.upstream.breakerCooldownS,
+    },
+    cache: {
+      ...base.cache,
+      ttlS: cache.ttlS,
+      swrS: cache.swrS,
+      staleIfErrorS: cache.staleIfErrorS,
+      maxMb: cache.maxMb ?? 64,
+      responseMaxMb: options.responseCacheMaxMb ?? base.cache.responseMaxMb,
+      redisUrl,
+    },
+    limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
+    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
+    rateLimit: {
+      points: options.rateLimit?.points ?? 0,
+      windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,
+      trustProxy: options.rateLimit?.trustProxy ?? false,
+    },
+  };
+  const redisKeyPrefix = options.rateLimit?.keyPrefix ?? cache.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
+  return { config, redisKeyPrefix };
 }
 
 /**

@@ -4,12 +4,16 @@ import { isSingleResult } from '../../graphql/execution-result.js';
 import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 
-export interface FreshnessOptions {
+/** What HTTP caches are told about how long answers stay fresh. */
+export interface HttpCachingPolicy {
   /** max-age for a response that read no payload (the catalogue): as long as a payload would be fresh. */
   readonly catalogueMaxAgeS: number;
   /** stale-while-revalidate offered to HTTP caches, matching the upstream cache's own window. */
   readonly staleWhileRevalidateS: number;
-  readonly now?: () => number;
+}
+
+export interface FreshnessOptions extends HttpCachingPolicy {
+  readonly now: () => number;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface FreshnessOptions {
  *   whose value depends on the caller was resolved), and a matching `If-None-Match` gets 304, so CDNs and mobile HTTP caches do the work.
  */
 export function useFreshness(options: FreshnessOptions): Plugin<Context> {
-  const now = options.now ?? Date.now;
+  const { now } = options;
   return {
     onExecute({ args }) {
       return {

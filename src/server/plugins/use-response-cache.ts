@@ -3,6 +3,7 @@ import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
 import type { Metrics } from '../metrics.js';
+import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
@@ -10,12 +11,9 @@ import { addVary } from '../../http/caching.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { requestIdOf } from '../../http/request-id.js';
 
-export interface ResponseCacheOptions {
+export interface ResponseCacheOptions extends HttpCachingPolicy {
   readonly cache: ResponseCache;
   readonly metrics: Metrics;
-  /** How long an answer that read no upstream payload (the catalogue) may be kept; 0 keeps none. */
-  readonly catalogueMaxAgeS: number;
-  readonly staleWhileRevalidateS: number;
 }
 
 /**
@@ -24,8 +22,6 @@ export interface ResponseCacheOptions {
  * nothing stale, answered 200 with JSON. The entry expires when the first payload it read stops being fresh.
  * The answer is then rendered from the entry, as a hit would be, so a miss and the hits after it send the same
  * bytes and headers, and a large body is compressed once per entry rather than once per request.
- *
- * Place it after every plugin that changes the response (freshness, security headers) and before compression.
  */
 export function useResponseCache(options: ResponseCacheOptions): Plugin<Context> {
   const { cache } = options;

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { describeDatabaseUrl } from '../access/database.js';
+import type { AccessService } from '../access/model.js';
+import { openAccessService } from '../access/service.js';
+import type { Config } from '../config.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamSource } from '../upstream/source.js';
+import { createUpstream } from '../upstream/upstream.js';
+import { createApp, type App } from './app.js';
+import { createLogger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { startTracing } from './tracing.js';
+
+// How long start-up waits for Redis before going on without it (rate limits and APQ then fall back to memory).
+const REDIS_CONNECT_GRACE_MS = 2_000;
+
+/** What a caller may supply instead of what the configuration would make: tests use these, production none. */
+export interface AssembleOverrides {
+  /** Where log lines go; a logger at the configured level on stdout unless given. */
+  readonly logger?: Logger;
+  /** The request-for-use store, already open; closing it stays the caller's job. */
+  readonly access?: AccessService;
+  /** Trusted documents as a manifest object, instead of reading `persistedOperations.manifestPath`. */
+  readonly trustedDocuments?: PersistedManifest;
+  /** Prefix of every key this instance writes to Redis (payloads, rate-limit buckets, APQ documents). */
+  readonly redisKeyPrefix?: string;
+  /** The clock of the payload cache, the response cache and the rate limiter. */
+  readonly now?: () => number;
+}
+
+/** The server, assembled and not yet listening, with what it opened. */
+export interface Assembled {
+  readonly app: App;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly upstream: UpstreamClient;
+  readonly source: UpstreamSource;
+  readonly access: AccessService;
+  /** Closes everything opened here, in reverse order; never rejects (a failing closer is logged). */
+  close(): Promise<void>;
+}
+
+/** A start-up step that failed: `main` logs it with its facts and exits 1. */
+export class AssembleError extends Error {
+  constructor(
+    message: string,
+    readonly facts: Readonly<Record<string, unknown>>,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * The one composition root: every part of the server made from the validated configuration, in dependency
+ * order, by the process entry (main.ts) and by the tests alike, so a test runs the production wiring. With no
+ * upstream configured it starts the embedded simulator, so `npm start` works anywhere.
+ */
+export async function assemble(config: Config, overrides: AssembleOverrides = {}): Promise<Assembled> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const closers: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
+  };
+  const step = async <T>(message: string, facts: Record<string, unknown>, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      await close();
+      throw new AssembleError(message, facts, { cause: error });
+    }
+  };
+
+  let { baseUrl, apiKey } = config.upstream;
+  if (baseUrl === undefined) {
+    // Imported only here: its geography data and certificate tooling weigh several MB that production never needs.
+    const { startSimulator } = await import('../simulator/server.js');
+    apiKey ??= randomBytes(24).toString('base64url');
+    const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: config.upstream.apiKeyHeader });
+    closers.push(() => simulator.close());
+    baseUrl = simulator.url;
+    logger.info(
+      { upstream: baseUrl },
+      'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
+    );
+  }
+  const trustedDocuments =
+    overrides.trustedDocuments ??
+    (config.persistedOperations.only
+      ? await step('PERSISTED_OPERATIONS_ONLY is set but the manifest cannot be used', {}, () =>
+          Promise.resolve().then(() => readPersistedManifest(config.persistedOperations.manifestPath)),
+        )
+      : undefined);
+  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger);
+  if (tracing !== undefined) closers.push(() => tracing.close());
+
+  const metrics = createMetrics();
+  const redisKeyPrefix = overrides.redisKeyPrefix;
+  const upstream = createUpstream({
+    client: { ...config.upstream, baseUrl, apiKey, logger: logger.child({ component: 'upstream' }), onCall: metrics.upstreamCall },
+    cache: { redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, keyPrefix: redisKeyPrefix },
+    source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
+  });
+  closers.push(upstream.close);
+  logger.info({ cache: upstream.cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
+
+  const store = describeDatabaseUrl(config.databaseUrl);
+  let access = overrides.access;
+  if (access === undefined) {
+    const opened = await step('cannot open the request-for-use store', { store }, () =>
+      openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken }),
+    );
+    closers.push(() => opened.close());
+    access = opened;
+    logger.info({ store, operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' }, 'request-for-use store ready');
+  }
+
+  // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
+  let redis: Redis | undefined;
+  if (config.cache.redisUrl !== undefined) {
+    const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    shared.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'));
+    closers.push(() => shared.quit().then(() => undefined));
+    // Commands fail fast until the connection is up (no offline queue), so give it a moment, but never hang on it.
+    await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
+    redis = shared;
+  }
+  const limiter = createRateLimiter(config.rateLimit, redis, redisKeyPrefix === undefined ? undefined : `${redisKeyPrefix}rate`, overrides.now);
+  const app = createApp({
+    upstream: upstream.client,
+    source: upstream.source,
+    httpCaching: { catalogueMaxAgeS: config.cache.ttlS, staleWhileRevalidateS: config.cache.swrS },
+    now: overrides.now,
+    responseCacheMaxMb: config.cache.responseMaxMb,
+    access,
+    logger,
+    limits: config.limits,
+    http: config.http,
+    trustedDocuments,
+    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: config.rateLimit.trustProxy },
+    metrics,
+    redis,
+    tracing: tracing?.plugin,
+  });
+  logger.info(
+    {
+      limits: config.limits,
+      rateLimit: config.rateLimit,
+      persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
+      ...config.http,
+      tracing: config.otlpEndpoint !== undefined,
+    },
+    'request policy',
+  );
+  return { app, logger, metrics, upstream: upstream.client, source: upstream.source, access, close };
+}

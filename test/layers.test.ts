@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+// Each layer imports only from layers of a lower rank (README "Layout"). Files at the top of src/ are ranked
+// by name: the two process entries on top, the leaf facts (catalogue, config, JSON types, the error base) at the bottom.
+const RANKS: Readonly<Record<string, number>> = {
+  'main.ts': 5,
+  'admin.ts': 5,
+  server: 4,
+  graphql: 3,
+  http: 2,
+  upstream: 1,
+  access: 1,
+  records: 1,
+  simulator: 1,
+  'catalogue.ts': 0,
+  'config.ts': 0,
+  'json.ts': 0,
+  'coded-error.ts': 0,
+};
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function layerOf(file: string): string {
+  return relative(SRC, file).split('/')[0] ?? '';
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((match) => resolve(dirname(file), match[1] ?? '').replace(/\.js$/, '.ts'));
+}
+
+describe('the layout', () => {
+  const files = sourceFiles(SRC);
+
+  it('ranks every top-level entry of src/', () => {
+    const unranked = [...new Set(files.map(layerOf))].filter((layer) => RANKS[layer] === undefined);
+    expect(unranked).toEqual([]);
+  });
+
+  it('has no import that reaches up a layer, nor across between the domain folders', () => {
+    const violations = files.flatMap((file) =>
+      imports(file)
+        .filter((target) => {
+          const [from, to] = [layerOf(file), layerOf(target)];
+          if (from === to) return false;
+          const [fromRank, toRank] = [RANKS[from] ?? -1, RANKS[to] ?? -1];
+          return toRank > fromRank || (toRank === fromRank && fromRank > 0);
+        })
+        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
