@@ -23,10 +23,12 @@ import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManife
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
+import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
+import { guardRequests } from './request-guard.js';
 import { schema } from '../graphql/schema.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -104,6 +106,7 @@ export function createApp(deps: AppDependencies): App {
       useSecurityHeaders(),
       useRequestDecompression(),
       useBodyLimit(limits.maxBodyBytes),
+      useRequestShape(),
       useMetrics(metrics),
       ...(deps.tracing === undefined ? [] : [deps.tracing]),
       useReadiness([
@@ -132,17 +135,18 @@ export function createApp(deps: AppDependencies): App {
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method
     fetch: yoga.fetch,
-    requestListener:
+    requestListener: guardRequests(
       responseCache === undefined
         ? yoga.requestListener
         : createHotPath({
             cache: responseCache,
             yoga: yoga.requestListener,
             graphqlPath: GRAPHQL_PATH,
-            maxBodyBytes: limits.maxBodyBytes,
             metrics,
             logger: deps.logger,
             rateLimit: deps.rateLimit,
           }),
+      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes },
+    ),
   };
 }

@@ -1,26 +1,27 @@
+import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 /**
  * Refuses a request body over `maxBytes` with HTTP 413 and `PAYLOAD_TOO_LARGE`, before it is parsed: by its
  * Content-Length when it gives one, else by counting the bytes as they arrive (after any Content-Encoding was
- * undone, so a small compressed body cannot expand past the limit).
+ * undone, so a small compressed body cannot expand past the limit). A compressed body that does not decode is
+ * refused with HTTP 400 and `BAD_REQUEST`.
  */
 export function useBodyLimit(maxBytes: number): Plugin {
   return {
     async onRequest(payload) {
       const { request, fetchAPI } = payload;
       if (request.body === null) return;
-      const refuse = (): void => {
-        const error = createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, {
-          extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes },
-        });
+      const answer = (status: number, error: GraphQLError): void => {
         payload.endResponse(
           new fetchAPI.Response(JSON.stringify({ errors: [error.toJSON()] }), {
-            status: 413,
+            status,
             headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
           }),
         );
       };
+      const refuse = (): void =>
+        answer(413, createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, { extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes } }));
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
       if (declared > maxBytes) return refuse();
       // node:http's parser delivers exactly Content-Length bytes, so a plain body within it needs no counting.
@@ -28,13 +29,19 @@ export function useBodyLimit(maxBytes: number): Plugin {
       const chunks: Uint8Array[] = [];
       let size = 0;
       const reader = request.body.getReader();
-      for (let next = await reader.read(); !next.done; next = await reader.read()) {
-        size += next.value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel();
-          return refuse();
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          size += next.value.byteLength;
+          if (size > maxBytes) {
+            await reader.cancel();
+            return refuse();
+          }
+          chunks.push(next.value);
         }
-        chunks.push(next.value);
+      } catch {
+        // The only reader that throws here is the decompressor: the body is not what its Content-Encoding says.
+        const encoding = request.headers.get('content-encoding') ?? 'none';
+        return answer(400, createGraphQLError(`The request body is not valid ${encoding} data.`, { extensions: { code: 'BAD_REQUEST' } }));
       }
       payload.setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal }));
     },

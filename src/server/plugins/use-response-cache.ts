@@ -5,6 +5,7 @@ import type { Context } from '../../graphql/context.js';
 import type { Metrics } from '../metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
+import { requestKey } from '../response-cache/request-key.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
@@ -27,7 +28,17 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
   const { cache } = options;
   // The operation name of requests whose result may be stored: a query that ran without errors.
   const reusable = new WeakMap<Request, string | undefined>();
+  // The key of the parameters yoga parsed from each request, to compare with the hot path's.
+  const parsedKeys = new WeakMap<Request, string | undefined>();
   return {
+    onRequestParse({ request }) {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult)) return;
+          parsedKeys.set(request, requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined));
+        },
+      };
+    },
     onExecute({ args }) {
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined);
       return {
@@ -41,7 +52,9 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const { request, response, serverContext, fetchAPI } = payload;
       const nodeRequest = (serverContext as { req?: unknown }).req;
       const key = nodeRequest instanceof IncomingMessage ? cache.candidateKey(nodeRequest) : undefined;
-      if (key === undefined || !reusable.has(request) || response.status !== 200) return;
+      // Stored only under the key of what yoga itself parsed: a request that the hot path and yoga read differently
+      // (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
+      if (key === undefined || parsedKeys.get(request) !== key || !reusable.has(request) || response.status !== 200) return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding')) return;
       const ledger = ledgerOf(request);
       if (ledger.dependsOnCaller || ledger.staleFields.length > 0) return;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
 import { clientIp } from '../../http/client-ip.js';
@@ -6,6 +6,7 @@ import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { logOperation } from '../operation-log.js';
 import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
+import type { BufferedListener } from '../request-guard.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
 import { keyRequest, type KeyOptions } from './request-key.js';
 
@@ -27,14 +28,12 @@ export interface HotPathOptions extends KeyOptions {
  * A hit behaves as the miss did: the same bytes and headers (a fresh x-request-id, Cache-Control recomputed),
  * the same rate limit, the operation counted in the same metrics and logged on the same line.
  */
-export function createHotPath(options: HotPathOptions): RequestListener {
+export function createHotPath(options: HotPathOptions): BufferedListener {
   const { cache, metrics, logger } = options;
 
   async function serve(request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const { key, body } = await keyRequest(request, options);
-    // The body stream is spent: yoga's adapter takes a request's `body` in its place.
-    if (body !== undefined) request.body = body;
+    const key = keyRequest(request, options);
     if (key !== undefined) {
       const entry = cache.lookup(key);
       if (entry !== undefined && (await withinRateLimit(request))) {
@@ -80,13 +79,7 @@ export function createHotPath(options: HotPathOptions): RequestListener {
     logOperation(logger, { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' }, { requestId, caller: 'anonymous' });
   }
 
-  return (request, response) => {
-    serve(request, response).catch((error: unknown) => {
-      // Only reading the body can fail here (the client went away): there is nobody left to answer.
-      logger.debug({ err: error }, 'request abandoned before it could be answered');
-      response.destroy();
-    });
-  };
+  return serve;
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {

@@ -4,20 +4,15 @@ import { stableJson } from '../../upstream/query.js';
 
 // GET parameters that yoga reads as JSON.
 const JSON_PARAMETERS = new Set(['variables', 'extensions']);
+// The GraphQL-over-HTTP parameters yoga executes; any other parameter is ignored by yoga, so by the key too.
+const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'] as const;
 
 export interface KeyOptions {
   readonly graphqlPath: string;
-  /** Bodies are read (to compute the key) only up to this size; larger ones are yoga's to refuse. */
-  readonly maxBodyBytes: number;
 }
 
-/** The request's cache key, when it may be answered from the cache, and its body if it had to be read for that. */
-export interface KeyedRequest {
-  readonly key: string | undefined;
-  readonly body: Buffer | undefined;
-}
-
-const NOT_CACHEABLE: KeyedRequest = { key: undefined, body: undefined };
+/** The GraphQL parameters of a request, as sent or as yoga parsed them. */
+export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETERS)[number], unknown>>>;
 
 /**
  * The response-cache key of a GraphQL request, from everything that can change yoga's answer to it: method,
@@ -26,46 +21,58 @@ const NOT_CACHEABLE: KeyedRequest = { key: undefined, body: undefined };
  * for CORS). The negotiated Content-Encoding and If-None-Match are not in the key: one entry holds every encoding
  * and answers conditional requests itself.
  *
- * No key, so yoga answers: a request with credentials (never cached), anything but GET and POST on the GraphQL
- * path, a body that is compressed, streamed without a length, larger than the limit, not a JSON object (a batch)
- * or not JSON at all, and GET parameters given twice or unreadable.
+ * The hot path computes it from the request as it arrives; the response-cache plugin computes it again from the
+ * parameters yoga parsed and executed, and stores an answer only when the two agree (see use-response-cache.ts),
+ * so no request can make yoga run one thing and the cache file it under another.
+ *
+ * Undefined (not cacheable) when the parameters cannot be written as a key (nested too deeply to serialise).
  */
-export async function keyRequest(request: IncomingMessage, options: KeyOptions): Promise<KeyedRequest> {
-  const url = request.url ?? '';
-  const queryStart = url.indexOf('?');
-  const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  if (path !== options.graphqlPath) return NOT_CACHEABLE;
-  const authenticated = request.headers.authorization !== undefined;
-  if (request.method === 'GET') {
-    const parameters = authenticated || queryStart === -1 ? undefined : getParameters(url.slice(queryStart + 1));
-    return { key: parameters && keyOf(request, parameters), body: undefined };
+export function requestKey(method: string, parameters: GraphQLParameters, header: (name: string) => string | undefined): string | undefined {
+  let material: string;
+  try {
+    material = stableJson([
+      method,
+      GRAPHQL_PARAMETERS.map((name) => parameters[name] ?? null),
+      header('accept') ?? null,
+      method === 'POST' ? (header('content-type') ?? null) : null,
+      header('x-graphql-yoga-csrf') !== undefined,
+      header('origin') ?? null,
+    ]);
+  } catch {
+    return undefined;
   }
-  if (request.method !== 'POST') return NOT_CACHEABLE;
-  const length = Number(request.headers['content-length'] ?? Number.NaN);
-  const contentType = request.headers['content-type'] ?? '';
-  if (!(length > 0 && length <= options.maxBodyBytes) || request.headers['content-encoding'] !== undefined || !contentType.includes('json')) {
-    return NOT_CACHEABLE;
-  }
-  // Read even when it cannot be a hit: yoga takes a buffered body more cheaply than it adapts the stream.
-  const body = await readBody(request);
-  return { key: authenticated ? undefined : keyOf(request, postParameters(body)), body };
-}
-
-function keyOf(request: IncomingMessage, parameters: Record<string, unknown> | undefined): string | undefined {
-  if (parameters === undefined) return undefined;
-  const { headers } = request;
-  const material = stableJson([
-    request.method,
-    parameters,
-    headers.accept ?? null,
-    request.method === 'POST' ? (headers['content-type'] ?? null) : null,
-    headers['x-graphql-yoga-csrf'] !== undefined,
-    headers.origin ?? null,
-  ]);
   return createHash('sha256').update(material).digest('base64url');
 }
 
-function getParameters(search: string): Record<string, unknown> | undefined {
+/**
+ * The key of a request as it arrives at the hot path (its body, if any, already read by the request guard).
+ *
+ * No key, so yoga answers: a request with credentials (never cached), anything but GET and POST on the GraphQL
+ * path, a body that is compressed, not a JSON object (a batch) or not JSON at all, and GET parameters given twice
+ * or unreadable.
+ */
+export function keyRequest(request: IncomingMessage & { body?: Buffer }, options: KeyOptions): string | undefined {
+  const url = request.url ?? '';
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  if (path !== options.graphqlPath || request.headers.authorization !== undefined) return undefined;
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  if (request.method === 'GET') {
+    const parameters = queryStart === -1 ? undefined : getParameters(url.slice(queryStart + 1));
+    return parameters && requestKey('GET', parameters, header);
+  }
+  const contentType = request.headers['content-type'] ?? '';
+  if (request.method !== 'POST' || request.body === undefined || request.headers['content-encoding'] !== undefined || !contentType.includes('json')) {
+    return undefined;
+  }
+  const parameters = postParameters(request.body);
+  return parameters && requestKey('POST', parameters, header);
+}
+
+function getParameters(search: string): GraphQLParameters | undefined {
   const parameters: Record<string, unknown> = {};
   for (const [name, value] of new URLSearchParams(search)) {
     if (Object.hasOwn(parameters, name)) return undefined;
@@ -75,9 +82,9 @@ function getParameters(search: string): Record<string, unknown> | undefined {
   return parameters;
 }
 
-function postParameters(body: Buffer): Record<string, unknown> | undefined {
+function postParameters(body: Buffer): GraphQLParameters | undefined {
   const parsed = parseJson(body.toString('utf8'));
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed) : undefined;
 }
 
 function parseJson(text: string): unknown {
@@ -86,10 +93,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

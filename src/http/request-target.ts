@@ -1,0 +1,26 @@
+/**
+ * What a request must look like before any handler reads it (RFC 9112 §3.2, RFC 9110 §7.2). Yoga builds its URL
+ * from `Host` + the target and reads GraphQL parameters after the first `?` of the whole string, while node and
+ * our hot path read the target alone: a `Host` holding a path or a query (`h/graphql?query=…`), or a target that
+ * is not a plain path (absolute-form, a backslash some parsers read as `/`), would make the two disagree about
+ * what was asked. Both are refused with 400 before anything else looks at them.
+ */
+
+// reg-name (letters, digits, -._~ and sub-delims but not the ones that start a path, query or userinfo),
+// IPv4, or a bracketed IPv6 literal; then an optional port.
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+// origin-form: an absolute path and an optional query. Visible ASCII only, as clients that do not percent-encode
+// `{` or `"` in a GET query are common; but no backslash (read as `/` by WHATWG URL parsers), no fragment, and no
+// `//` at the start (read as an authority).
+const ORIGIN_FORM = /^\/(?![/\\])[!-~]*$/;
+const FORBIDDEN_IN_TARGET = /[\\#]/;
+const MAX_TARGET_LENGTH = 16 * 1024;
+
+/** Why a request's target or Host is refused, or undefined when both are plain. */
+export function requestTargetProblem(target: string | undefined, host: string | string[] | undefined): string | undefined {
+  if (typeof host !== 'string' || !HOST.test(host)) return 'The Host header must be a plain host[:port].';
+  if (target === undefined || target.length > MAX_TARGET_LENGTH || !ORIGIN_FORM.test(target) || FORBIDDEN_IN_TARGET.test(target)) {
+    return 'The request target must be an absolute path with an optional query (origin-form).';
+  }
+  return undefined;
+}

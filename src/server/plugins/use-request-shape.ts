@@ -1,0 +1,132 @@
+import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+
+/**
+ * How deeply `{ ( [` may nest in a document, and objects and arrays in `variables` and `extensions`. graphql-js
+ * parses, validates and coerces recursively: a few thousand levels (an 8 KB document) overflow the stack, which
+ * used to surface as a 500. Real operations stay far below (the depth limit is 12 fields).
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Checks what yoga parsed from a request before anything else reads it, and answers HTTP 400 with
+ * `BAD_REQUEST` (never a 500, never a dropped connection) when:
+ * - the parameters cannot be read at all (invalid JSON in a GET or form-encoded `variables`/`extensions`),
+ * - a batch holds something other than objects (`[null]`),
+ * - `operationName` is not a string, or `variables`/`extensions` nest deeper than MAX_NESTING,
+ * - the document nests brackets deeper than MAX_NESTING (checked on the text, before the parser recurses);
+ * and refuses `@stream(initialCount:)` below 0 as BAD_USER_INPUT rather than an internal error.
+ */
+export function useRequestShape(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (requestParser === undefined) return undefined;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof GraphQLError) throw error;
+          throw badRequest('The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.');
+        }
+      });
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (requestParserResult instanceof Response) return;
+          const operations = Array.isArray(requestParserResult) ? requestParserResult : [requestParserResult];
+          for (const operation of operations as unknown[]) checkParameters(operation);
+        },
+      };
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const negative = negativeStreamCount(args.document as DocumentNode, (args.variableValues ?? {}) as Record<string, unknown>);
+      if (negative !== undefined) {
+        setResultAndStopExecution({
+          errors: [createGraphQLError(`@stream(initialCount:) must be 0 or more, got ${negative}.`, { extensions: { code: 'BAD_USER_INPUT' } })],
+        });
+      }
+    },
+  };
+}
+
+function badRequest(message: string): GraphQLError {
+  return createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+}
+
+function checkParameters(parameters: unknown): void {
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    throw badRequest('Each operation of a request must be a JSON object with a "query" (or a persisted-query hash).');
+  }
+  const { query, operationName, variables, extensions } = parameters as Record<string, unknown>;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw badRequest('"operationName" must be a string.');
+  }
+  if (!nestsWithin(variables, MAX_NESTING) || !nestsWithin(extensions, MAX_NESTING)) {
+    throw badRequest(`"variables" and "extensions" may nest objects and arrays ${MAX_NESTING} levels deep at most.`);
+  }
+  if (typeof query === 'string' && documentNesting(query) > MAX_NESTING) {
+    throw createGraphQLError(`The document nests brackets more than ${MAX_NESTING} levels deep.`, {
+      extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } },
+    });
+  }
+}
+
+/** Whether a JSON value nests objects and arrays at most `limit` levels; iterative, so no input overflows it. */
+function nestsWithin(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/** The deepest nesting of `{ ( [` in a document's text, skipping strings, block strings and comments. */
+function documentNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '#') {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (char === '"') {
+      if (text.startsWith('"""', i)) {
+        const end = text.indexOf('"""', i + 3);
+        i = end === -1 ? text.length : end + 2;
+      } else {
+        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      }
+    } else if (char === '{' || char === '(' || char === '[') {
+      deepest = Math.max(deepest, ++depth);
+    } else if (char === '}' || char === ')' || char === ']') {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return deepest;
+}
+
+// The initialCount arguments of each document's @stream directives, found once per parsed document (yoga
+// caches parsed documents, so an operation run again costs a lookup).
+const streamCounts = new WeakMap<DocumentNode, readonly ValueNode[]>();
+
+/** A negative `initialCount` given to @stream, literally or through a variable, if any. */
+function negativeStreamCount(document: DocumentNode, variables: Record<string, unknown>): number | undefined {
+  let counts = streamCounts.get(document);
+  if (counts === undefined) {
+    const found: ValueNode[] = [];
+    visit(document, {
+      Directive(node) {
+        const argument = node.name.value === 'stream' ? node.arguments?.find((candidate) => candidate.name.value === 'initialCount') : undefined;
+        if (argument !== undefined) found.push(argument.value);
+      },
+    });
+    counts = found;
+    streamCounts.set(document, counts);
+  }
+  for (const count of counts) {
+    const value = count.kind === Kind.INT ? Number(count.value) : count.kind === Kind.VARIABLE ? variables[count.name.value] : undefined;
+    if (typeof value === 'number' && value < 0) return value;
+  }
+  return undefined;
+}
