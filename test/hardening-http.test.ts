@@ -1,0 +1,171 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_NESTING } from '../src/server/plugins/use-request-shape.js';
+import { listen, startStack, type Stack } from './helpers/stack.js';
+
+interface RawAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Sends bytes exactly as written (a crafted Host, a backslash) and reads the answer until the server closes. */
+function rawRequest(port: number, head: string, body: Buffer = Buffer.alloc(0)): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: text.slice(split + 4) });
+    });
+    socket.write(Buffer.concat([Buffer.from(`${head}\r\nconnection: close\r\n\r\n`), body]));
+  });
+}
+
+function codes(body: string): unknown[] {
+  const parsed = JSON.parse(body) as { errors?: { extensions?: { code?: unknown } }[] };
+  return (parsed.errors ?? []).map((error) => error.extensions?.code);
+}
+
+const CATALOGUE = '{datasets{code}}';
+const OTHER = '{summaryEndpoints{id name}}';
+
+describe('the request target and Host, checked before any handler', () => {
+  let stack: Stack;
+  let server: { origin: string; close(): Promise<void> };
+  let port: number;
+  const getQuery = (query: string, host = `127.0.0.1:${port}`): Promise<RawAnswer> =>
+    rawRequest(port, `GET /graphql?query=${encodeURIComponent(query)} HTTP/1.1\r\nHost: ${host}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
+
+  beforeAll(async () => {
+    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+    server = await listen(stack.app);
+    port = Number(new URL(server.origin).port);
+  });
+  afterAll(async () => {
+    await server.close();
+    await stack.close();
+  });
+
+  it('refuses a Host that carries a path and query with 400, and the query it named is not poisoned', async () => {
+    const poisoned = await getQuery(CATALOGUE, `127.0.0.1:${port}/graphql?query=${encodeURIComponent(OTHER)}&x=`);
+    expect(poisoned.status).toBe(400);
+    expect(codes(poisoned.body)).toEqual(['BAD_REQUEST']);
+    expect(poisoned.headers['cache-control']).toBe('no-store');
+    // Asked properly, each query gets its own answer, twice (the second from the response cache).
+    for (let round = 0; round < 2; round++) {
+      const catalogue = JSON.parse((await getQuery(CATALOGUE)).body) as { data: { datasets: { code: string }[] } };
+      expect(catalogue.data.datasets).toHaveLength(13);
+      const other = JSON.parse((await getQuery(OTHER)).body) as { data: { summaryEndpoints: { id: number }[] } };
+      expect(other.data.summaryEndpoints.map((endpoint) => endpoint.id)).toEqual([83, 84, 85, 86]);
+    }
+  });
+
+  it.each([
+    ['a Host with a path', '/graphql', 'h/metrics'],
+    ['a Host with a backslash', '/graphql', 'h\\metrics'],
+    ['a Host with userinfo', '/graphql', 'user@h'],
+    ['a backslash in the target', '/\\metrics', 'h'],
+    ['a target starting with //', '//evil.example/graphql', 'h'],
+    ['an absolute-form target', 'http://h/metrics', 'h'],
+    ['a fragment in the target', '/graphql#x', 'h'],
+  ])('refuses %s with 400 BAD_REQUEST', async (_name, target, host) => {
+    const answer = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${host}`);
+    expect(answer.status).toBe(400);
+    expect(codes(answer.body)).toEqual(['BAD_REQUEST']);
+    expect(answer.body).not.toContain('upstream_calls_total');
+  });
+
+  it('refuses a request without Host (node answers 400 itself)', async () => {
+    expect((await rawRequest(port, 'GET /graphql HTTP/1.1')).status).toBe(400);
+  });
+
+  it('still serves plain targets: GET /health, and GET /graphql with an unencoded query', async () => {
+    expect((await rawRequest(port, `GET /health HTTP/1.1\r\nHost: localhost:${port}`)).status).toBe(200);
+    const plain = await rawRequest(port, `GET /graphql?query={__typename} HTTP/1.1\r\nHost: [::1]:${port}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
+    expect(JSON.parse(plain.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no answer', () => {
+  let stack: Stack;
+  let server: { origin: string; close(): Promise<void> };
+  let port: number;
+  const post = (body: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const lines = Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => `\r\n${name}: ${value}`).join('');
+    return rawRequest(port, `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${port}${lines}\r\ncontent-length: ${bytes.length}`, bytes);
+  };
+  let nested: unknown = 'x';
+  for (let level = 0; level < 3_000; level++) nested = [nested];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    server = await listen(stack.app);
+    port = Number(new URL(server.origin).port);
+  });
+  afterAll(async () => {
+    await server.close();
+    await stack.close();
+  });
+
+  const cases: [string, () => Promise<RawAnswer>, number, string][] = [
+    ['a body that is not gzip', () => post('not gzip at all', { 'content-encoding': 'gzip' }), 400, 'BAD_REQUEST'],
+    ['a body that is not brotli', () => post('not brotli at all', { 'content-encoding': 'br' }), 400, 'BAD_REQUEST'],
+    [
+      'invalid JSON in GET variables',
+      () => rawRequest(port, `GET /graphql?query=%7B__typename%7D&variables=%7Bnope HTTP/1.1\r\nHost: h\r\nx-graphql-yoga-csrf: 1`),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'invalid JSON in form-encoded variables',
+      () => post('query=%7B__typename%7D&variables=%7Bnope', { 'content-type': 'application/x-www-form-urlencoded', 'x-graphql-yoga-csrf': '1' }),
+      400,
+      'BAD_REQUEST',
+    ],
+    ['a document nesting 2,000 levels', () => post(JSON.stringify({ query: `{${'a{'.repeat(2_000)}${'}'.repeat(2_001)}` })), 400, 'GRAPHQL_PARSE_FAILED'],
+    [
+      'a default value nesting 3,000 lists',
+      () => post(JSON.stringify({ query: `query($a: Int = ${'['.repeat(3_000)}${']'.repeat(3_000)}) { __typename }` })),
+      400,
+      'GRAPHQL_PARSE_FAILED',
+    ],
+    [
+      'a deeply nested array as operationName, with a key',
+      () => post(JSON.stringify({ query: '{__typename}', operationName: nested }), { authorization: 'Bearer tegk_whatever' }),
+      400,
+      'BAD_REQUEST',
+    ],
+    ['variables nesting 3,000 levels', () => post(JSON.stringify({ query: 'query($q: JSON){ __typename }', variables: { q: nested } })), 400, 'BAD_REQUEST'],
+    ['extensions nesting 3,000 levels', () => post(JSON.stringify({ query: '{ __typename }', extensions: { x: nested } })), 400, 'BAD_REQUEST'],
+    ['a body [null]', () => post('[null]'), 400, 'BAD_REQUEST'],
+    ['a batch holding null', () => post(JSON.stringify([{ query: '{__typename}' }, null])), 400, 'BAD_REQUEST'],
+    ['@stream(initialCount: -1)', () => post(JSON.stringify({ query: '{ datasets @stream(initialCount: -1) { code } }' })), 200, 'BAD_USER_INPUT'],
+    [
+      '@stream(initialCount: $n) with n = -5',
+      () => post(JSON.stringify({ query: 'query($n: Int!) { datasets @stream(initialCount: $n) { code } }', variables: { n: -5 } })),
+      200,
+      'BAD_USER_INPUT',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, send, status, code) => {
+    const answer = await send();
+    expect(answer.status).toBe(status);
+    expect(codes(answer.body)).toEqual([code]);
+    expect(answer.body).not.toMatch(/\bat \S+ \(|node:internal|Error:/);
+  });
+
+  it(`accepts nesting up to ${MAX_NESTING} levels`, async () => {
+    let value: unknown = 1;
+    for (let level = 1; level < MAX_NESTING; level++) value = [value];
+    const answer = await post(JSON.stringify({ query: 'query($q: JSON){ __typename }', variables: { q: value } }));
+    expect(codes(answer.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+  });
+});
