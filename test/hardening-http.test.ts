@@ -169,3 +169,24 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
     expect(codes(answer.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });
+
+describe('a plugin that throws', () => {
+  it('answers 500 with a code and no stack trace, in place of the adapter\'s own stack-trace body', async () => {
+    const { createYoga } = await import('graphql-yoga');
+    const { schema } = await import('../src/graphql/schema.js');
+    const { withErrorBoundary } = await import('../src/server/plugins/error-boundary.js');
+    const { createLogger } = await import('../src/server/logger.js');
+    const lines: string[] = [];
+    const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
+    const failing = { onResponse: (): void => { throw new TypeError('secret internals'); } };
+    for (const plugins of [[withErrorBoundary(failing, logger)], [withErrorBoundary({ onPluginInit: ({ addPlugin }: { addPlugin: (plugin: object) => void }) => addPlugin(failing) }, logger)]]) {
+      const yoga = createYoga({ schema, plugins, logging: false });
+      const answer = await yoga.fetch('http://localhost/graphql?query={__typename}');
+      expect(answer.status).toBe(500);
+      const body = await answer.text();
+      expect(JSON.parse(body)).toEqual({ errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      expect(body).not.toContain('secret internals');
+    }
+    expect(lines.join('')).toContain('secret internals');
+  });
+});

@@ -14,6 +14,7 @@ import { yogaLoggerFrom } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { corsOptions } from './plugins/cors.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
+import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
 import type { HttpCachingPolicy } from './plugins/use-freshness.js';
 import { useMetrics } from './plugins/use-metrics.js';
@@ -101,7 +102,7 @@ export function createApp(deps: AppDependencies): App {
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
       defaultTabs: GRAPHIQL_TABS,
     },
-    plugins: [
+    plugins: ([
       useRequestId(),
       useSecurityHeaders(),
       useRequestDecompression(),
@@ -128,8 +129,8 @@ export function createApp(deps: AppDependencies): App {
       ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
       useOperationLog(),
       // Last: freshness, then the response cache, then compression, each over the response the one before made.
-      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics }),
-    ],
+      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
+    ] as Plugin<Context>[]).map((plugin) => withErrorBoundary(plugin, deps.logger)),
   });
   return {
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).

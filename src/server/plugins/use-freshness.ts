@@ -14,6 +14,20 @@ export interface HttpCachingPolicy {
 
 export interface FreshnessOptions extends HttpCachingPolicy {
   readonly now: () => number;
+  readonly graphqlPath: string;
+}
+
+/**
+ * Every request header that can change a GraphQL answer, for HTTP caches: the media type and encoding, the
+ * credential (an approved client sees its own status), the Origin (CORS headers are added only when it is
+ * present, and only for allowed origins) and the CSRF header (a GET without it is refused).
+ */
+export const ANSWER_VARIES_BY = ['accept', 'accept-encoding', 'authorization', 'origin', 'x-graphql-yoga-csrf'] as const;
+
+function isGraphQLPath(url: string, graphqlPath: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const end = url.indexOf('?', start);
+  return url.slice(start, end === -1 ? undefined : end) === graphqlPath;
 }
 
 /**
@@ -21,7 +35,8 @@ export interface FreshnessOptions extends HttpCachingPolicy {
  * - `extensions.stale` lists the payload fields served past their freshness, and since when;
  * - a query over HTTP GET gets an ETag and a Cache-Control derived from the freshness of the data it used
  *   (`public` for anonymous reads of datasets; `private, no-store` once a caller is authenticated or a field
- *   whose value depends on the caller was resolved), and a matching `If-None-Match` gets 304, so CDNs and mobile HTTP caches do the work.
+ *   whose value depends on the caller was resolved; `no-store` for any other answer, errors included), and a
+ *   Vary naming every request header that can change it, and a matching `If-None-Match` gets 304, so CDNs and mobile HTTP caches do the work.
  */
 export function useFreshness(options: FreshnessOptions): Plugin<Context> {
   const { now } = options;
@@ -38,22 +53,24 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
     async onResponse(payload) {
       const { request, response, fetchAPI } = payload;
       const setResponse = (next: Response): void => payload.setResponse(next);
-      if (request.method !== 'GET' || response.status !== 200) return;
-      if (!(response.headers.get('content-type') ?? '').includes('json')) return;
+      const contentType = response.headers.get('content-type') ?? '';
+      if (request.method !== 'GET' || contentType.includes('text/html') || !isGraphQLPath(request.url, options.graphqlPath)) return;
+      addVary(response.headers, ...ANSWER_VARIES_BY);
       const ledger = existingLedgerOf(request);
-      if (ledger === undefined) return;
-      const headers = new fetchAPI.Headers(response.headers);
-      if (request.headers.has('authorization') || ledger.dependsOnCaller) {
-        headers.set('cache-control', 'private, no-store');
-        setResponse(new fetchAPI.Response(response.body, { status: response.status, headers }));
+      const callerDependent = request.headers.has('authorization') || ledger?.dependsOnCaller === true;
+      if (ledger === undefined || callerDependent || response.status !== 200 || !contentType.includes('json')) {
+        // Only a successful anonymous answer that read nothing caller-dependent is public; errors (a 404 for an
+        // unknown persisted query included) are never kept by any cache.
+        if (callerDependent) response.headers.set('cache-control', 'private, no-store');
+        else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
         return;
       }
+      const headers = new fetchAPI.Headers(response.headers);
       const body = await response.text();
       const etag = etagOf(body);
       const maxAge = maxAgeS(ledger.lifetime(options.catalogueMaxAgeS), now());
       headers.set('etag', etag);
       headers.set('cache-control', publicCacheControl(maxAge, options.staleWhileRevalidateS));
-      addVary(headers, 'accept', 'accept-encoding');
       if (matchesEtag(request.headers.get('if-none-match'), etag)) {
         headers.delete('content-length');
         setResponse(new fetchAPI.Response(null, { status: 304, headers }));

@@ -11,6 +11,7 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
   /** Stores answers to anonymous queries; none when the response cache is off. */
   readonly responseCache: ResponseCache | undefined;
   readonly metrics: Metrics;
+  readonly graphqlPath: string;
 }
 
 /**
@@ -20,10 +21,10 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
  * list elsewhere can put them out of it. Place this plugin after every plugin that changes the response.
  */
 export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Context> {
-  const { responseCache, metrics, now, ...policy } = options;
+  const { responseCache, metrics, now, graphqlPath, ...policy } = options;
   return {
     onPluginInit({ addPlugin }) {
-      addPlugin(useFreshness({ ...policy, now }));
+      addPlugin(useFreshness({ ...policy, now, graphqlPath }));
       if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
       addPlugin(useResponseCompression());
     },
