@@ -34,6 +34,8 @@ export interface OperationLimits {
   readonly maxBodyBytes: number;
   /** Operations in one batched (JSON array) request. */
   readonly maxBatch: number;
+  /** Upstream body bytes one response may carry (each payload field counts its body); more is RESPONSE_TOO_LARGE. */
+  readonly maxResponseBytes: number;
 }
 
 export interface PersistedOperationsConfig {
@@ -145,6 +147,7 @@ export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
   maxCost: 2_500,
   maxBodyBytes: 102_400,
   maxBatch: 5,
+  maxResponseBytes: 32 * 1024 * 1024,
 };
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
 
@@ -184,6 +187,7 @@ const environmentSchema = z.object({
   LIMIT_MAX_COST: positive(DEFAULT_OPERATION_LIMITS.maxCost, 10_000_000),
   LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
   LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
+  RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
   PERSISTED_OPERATIONS_ONLY: flag(false),
   PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
   RATE_LIMIT_POINTS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(600)),
@@ -259,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxCost: values.LIMIT_MAX_COST,
         maxBodyBytes: values.LIMIT_MAX_BODY_BYTES,
         maxBatch: values.LIMIT_MAX_BATCH,
+        maxResponseBytes: values.RESPONSE_MAX_MB * 1_048_576,
       },
       persistedOperations: { only: values.PERSISTED_OPERATIONS_ONLY, manifestPath: values.PERSISTED_OPERATIONS_FILE },
       rateLimit: { points: values.RATE_LIMIT_POINTS, windowS: values.RATE_LIMIT_WINDOW_S, trustProxy: values.TRUST_PROXY },

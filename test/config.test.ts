@@ -25,7 +25,7 @@ describe('loadConfig', () => {
           breakerCooldownS: 10,
         },
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
-        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5 },
+        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxResponseBytes: 32 * 1_048_576 },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
         rateLimit: { points: 600, windowS: 60, trustProxy: false },
         http: { corsOrigins: '*', graphiql: true, introspection: true },
@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       LIMIT_MAX_COST: '1000',
       LIMIT_MAX_BODY_BYTES: '65536',
       LIMIT_MAX_BATCH: '1',
+      RESPONSE_MAX_MB: '8',
       PERSISTED_OPERATIONS_ONLY: 'true',
       PERSISTED_OPERATIONS_FILE: '/etc/teg/persisted.json',
       RATE_LIMIT_POINTS: '0',
@@ -54,7 +55,7 @@ describe('loadConfig', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
     });
     expect(result.ok && result.config).toMatchObject({
-      limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1 },
+      limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1, maxResponseBytes: 8 * 1_048_576 },
       persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json' },
       rateLimit: { points: 0, windowS: 10, trustProxy: true },
       http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },

@@ -4,6 +4,7 @@ import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { requestIdOf } from '../http/request-id.js';
+import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type ResponseLedger } from './response-ledger.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -24,6 +25,9 @@ export interface Context {
 }
 
 export interface ContextDependencies {
+  readonly payloadSizes: PayloadSizes;
+  /** Upstream body bytes one response may carry (see ResponseLedger.addBody). */
+  readonly maxResponseBytes: number;
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly shapes: ShapeWatch;
@@ -43,9 +47,9 @@ export function createContextFactory(deps: ContextDependencies) {
     return {
       requestId,
       caller,
-      loaders: createLoaders({ upstream: deps.source, access: deps.access, caller }),
+      loaders: createLoaders({ upstream: deps.source, payloadSizes: deps.payloadSizes, access: deps.access, caller }),
       access: deps.access,
-      ledger: ledgerOf(initial.request),
+      ledger: ledgerOf(initial.request, deps.maxResponseBytes),
       shapes: deps.shapes,
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),

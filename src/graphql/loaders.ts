@@ -4,6 +4,7 @@ import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { stableJson } from '../upstream/query.js';
 import type { PayloadRead, UpstreamSource } from '../upstream/source.js';
+import type { PayloadSizes } from './payload-sizes.js';
 
 export interface DatasetPayloadKey {
   readonly code: DatasetCode;
@@ -27,6 +28,8 @@ export interface Loaders {
 
 export interface LoaderDependencies {
   readonly upstream: UpstreamSource;
+  /** Told the size of every unfiltered dataset body read, which prices `payload` fields (see payload-sizes.ts). */
+  readonly payloadSizes: PayloadSizes;
   readonly access: AccessService;
   readonly caller: Caller;
 }
@@ -38,10 +41,15 @@ export interface LoaderDependencies {
  * fact however many requests a list shows. Sharing across requests is the upstream source's job (its cache
  * and single-flight), beneath these loaders.
  */
-export function createLoaders({ upstream, access, caller }: LoaderDependencies): Loaders {
+export function createLoaders({ upstream, payloadSizes, access, caller }: LoaderDependencies): Loaders {
   return {
     datasetPayload: new DataLoader(
-      (keys) => settleEach(keys, (key) => upstream.readDataset(key.code, key.queryString)),
+      (keys) =>
+        settleEach(keys, async (key) => {
+          const read = await upstream.readDataset(key.code, key.queryString);
+          if (key.queryString === '') payloadSizes.record(key.code, read.bytes);
+          return read;
+        }),
       { cacheKeyFn: (key) => `${key.code}?${key.queryString}` },
     ),
     summaryPayload: new DataLoader(

@@ -4,29 +4,37 @@ import { CALLER_DEPENDENT } from './caller-dependence.js';
 import type { Context } from './context.js';
 import { UPSTREAM_FIELD_COST } from './cost.js';
 
-/** Whose payload a field reads: a dataset's is the same for everyone; a summary's is only for approved callers. */
-export type PayloadKind = 'dataset' | 'summary';
+/**
+ * What a field reads: a dataset's payload is the same for everyone, a summary's only for approved callers; a
+ * field whose value is the whole body (rather than a page or a count made from it) counts its bytes against the
+ * response bound.
+ */
+export interface PayloadFieldKind {
+  readonly reads: 'dataset' | 'summary';
+  readonly wholeBody: boolean;
+}
 
 /**
  * The options every upstream-backed field shares, declared in one place so that a new one cannot forget any:
  * its cost (an operation asking for many payloads is refused before any upstream call), nullability (an upstream
  * failure nulls the field, not its parent), the read recorded in the response's ledger (freshness, stale
- * fields, HTTP caching) and, for summaries, that the answer depends on the caller.
+ * fields, HTTP caching, the response's byte bound) and, for summaries, that the answer depends on the caller.
  *
  * `load` fetches the payload through the per-request loaders; `resolve` turns the read into the field's value.
  */
 export function payloadField<Parent, Args, Value>(
-  kind: PayloadKind,
+  kind: PayloadFieldKind,
   load: (parent: Parent, args: Args, context: Context) => Promise<PayloadRead>,
   resolve: (read: PayloadRead, parent: Parent, args: Args, context: Context) => Value | Promise<Value>,
 ) {
   return {
     complexity: UPSTREAM_FIELD_COST,
     nullable: true as const,
-    ...(kind === 'summary' ? { extensions: CALLER_DEPENDENT } : {}),
+    ...(kind.reads === 'summary' ? { extensions: CALLER_DEPENDENT } : {}),
     resolve: async (parent: Parent, args: Args, context: Context, info: GraphQLResolveInfo): Promise<Value> => {
       const read = await load(parent, args, context);
       context.ledger.recordRead(responsePathAsArray(info.path), read);
+      if (kind.wholeBody) context.ledger.addBody(read.bytes);
       return resolve(read, parent, args, context);
     },
   };

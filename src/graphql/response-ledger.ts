@@ -1,3 +1,4 @@
+import { CodedError } from '../coded-error.js';
 import type { PayloadRead } from '../upstream/source.js';
 
 /** A payload field of the response that is served past its freshness, and why. */
@@ -20,6 +21,24 @@ export class ResponseLedger {
   private readonly stale: StaleField[] = [];
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
+  private bodyBytes = 0;
+
+  /** @param maxBodyBytes the most upstream body bytes one response may carry (RESPONSE_MAX_MB). */
+  constructor(private readonly maxBodyBytes: number = Number.POSITIVE_INFINITY) {}
+
+  /**
+   * Counts a whole upstream body that this response will carry; refuses it, with RESPONSE_TOO_LARGE, when it
+   * would take the response over its bound. Aliases of one payload each count: each is serialised again.
+   */
+  addBody(bytes: number): void {
+    if (this.bodyBytes + bytes > this.maxBodyBytes) {
+      throw new ResponseTooLargeError(
+        `This answer would carry more than ${Math.round(this.maxBodyBytes / 1_048_576)} MB of upstream data: ask for fewer payloads in one operation, or page through records.`,
+        { maxBytes: this.maxBodyBytes },
+      );
+    }
+    this.bodyBytes += bytes;
+  }
 
   /** Records one payload read at `path`. */
   recordRead(path: readonly (string | number)[], read: PayloadRead): void {
@@ -57,13 +76,20 @@ export class ResponseLedger {
   }
 }
 
+/** A response would carry more upstream bytes than RESPONSE_MAX_MB allows; the field that tipped it is null. */
+export class ResponseTooLargeError extends CodedError<'RESPONSE_TOO_LARGE'> {
+  constructor(message: string, details: Readonly<Record<string, number>>) {
+    super('RESPONSE_TOO_LARGE', message, details);
+  }
+}
+
 const ledgers = new WeakMap<Request, ResponseLedger>();
 
-/** The ledger of this HTTP request's GraphQL response, made on first use. */
-export function ledgerOf(request: Request): ResponseLedger {
+/** The ledger of this HTTP request's GraphQL response, made on first use with the response bound given. */
+export function ledgerOf(request: Request, maxBodyBytes?: number): ResponseLedger {
   let ledger = ledgers.get(request);
   if (ledger === undefined) {
-    ledger = new ResponseLedger();
+    ledger = new ResponseLedger(maxBodyBytes);
     ledgers.set(request, ledger);
   }
   return ledger;

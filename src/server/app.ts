@@ -30,6 +30,7 @@ import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
+import { PayloadSizes } from '../graphql/payload-sizes.js';
 import { schema } from '../graphql/schema.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -82,11 +83,12 @@ export function createApp(deps: AppDependencies): App {
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchBreaker(() => deps.source.breakerState());
   const now = deps.now ?? Date.now;
+  const payloadSizes = new PayloadSizes();
   const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
   const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger) }),
+    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -123,7 +125,7 @@ export function createApp(deps: AppDependencies): App {
       ]),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
       deps.trustedDocuments === undefined ? useAutomaticPersistedQueries(deps.redis) : useTrustedDocuments(deps.trustedDocuments),
-      ...useOperationLimits(limits),
+      ...useOperationLimits(limits, payloadSizes),
       ...(http.introspection ? [] : [useDisableIntrospection()]),
       useDeferStream(),
       ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),

@@ -13,6 +13,8 @@ export interface PayloadMeta {
   readonly cacheControl?: string;
   readonly etag?: string;
   readonly lastModified?: string;
+  /** The body's size in UTF-8 bytes. */
+  readonly bytes?: number;
 }
 
 export interface CachedPayload {

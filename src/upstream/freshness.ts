@@ -76,6 +76,7 @@ export function metaOfBody(headers: CacheHeaders, text: string, now: number): Pa
     version: headers.etag ?? `sha256:${createHash('sha256').update(text).digest('base64url')}`,
     fetchedAt: now,
     validatedAt: now,
+    bytes: Buffer.byteLength(text),
     ...headers,
   };
 }

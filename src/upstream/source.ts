@@ -39,6 +39,8 @@ export interface PayloadRead {
   readonly staleSince?: Date;
   /** The ETag, or a hash of the body: changes when the payload changes. */
   readonly version: string;
+  /** The size of the body as the upstream sent it (UTF-8 bytes); 0 when an older cache entry did not record it. */
+  readonly bytes: number;
   /** With 'stale-if-error': the failure of the refresh. */
   readonly refreshError?: UpstreamError;
 }
@@ -216,6 +218,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
       validatedAt: new Date(meta.validatedAt),
       freshUntil,
       version: meta.version,
+      bytes: meta.bytes ?? 0,
       ...(state === 'fresh' ? {} : { staleSince: freshUntil }),
       ...(refreshError === undefined ? {} : { refreshError }),
     };

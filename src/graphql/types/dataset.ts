@@ -83,7 +83,7 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
         }),
       },
       ...payloadField(
-        'dataset',
+        { reads: 'dataset', wholeBody: true },
         (dataset: DatasetEntry, args: { query?: JsonObject | null }, context) =>
           context.loaders.datasetPayload.load({ code: dataset.code, queryString: canonicalQueryString(args.query) }),
         (read) => read.value,

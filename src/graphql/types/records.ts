@@ -118,7 +118,7 @@ function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg, contex
 
 /** The options of a records field: reads the dataset's payload, then answers from its records view. */
 function recordsField<Args extends QueryArg, Value>(answer: (view: RecordsView, args: Args) => Value) {
-  return payloadField('dataset', loadDataset, (read, dataset: DatasetEntry, args: Args, context) => answer(viewOf(read, dataset, args, context), args));
+  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, (read, dataset: DatasetEntry, args: Args, context) => answer(viewOf(read, dataset, args, context), args));
 }
 
 builder.objectFields(Dataset, (t) => {

@@ -86,7 +86,7 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
         input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
       },
       ...payloadField(
-        'summary',
+        { reads: 'summary', wholeBody: true },
         async (endpoint: SummaryEndpointEntry, args: { input?: JsonObject | null }, context) => {
           const status = await callerStatus(endpoint, context);
           if (status !== 'APPROVED') {

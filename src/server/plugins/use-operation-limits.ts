@@ -6,6 +6,7 @@ import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../../config.js';
+import type { PayloadSizes } from '../../graphql/payload-sizes.js';
 
 /** Which limit refused an operation, in `extensions.limit` beside the code GRAPHQL_VALIDATION_FAILED. */
 export type LimitName = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
@@ -17,7 +18,7 @@ export type LimitName = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
  * Every refusal is a validation error: HTTP 400, `GRAPHQL_VALIDATION_FAILED`, `extensions.limit` naming the
  * limit and a message that gives the limit and what was found.
  */
-export function useOperationLimits(limits: OperationLimits): Plugin[] {
+export function useOperationLimits(limits: OperationLimits, payloadSizes?: PayloadSizes): Plugin[] {
   const armor = { exposeLimits: true, propagateOnRejection: false } as const;
   return [
     maxDepthPlugin({ ...armor, n: limits.maxDepth, onReject: [reject('depth')] }),
@@ -25,7 +26,7 @@ export function useOperationLimits(limits: OperationLimits): Plugin[] {
     maxDirectivesPlugin({ ...armor, n: limits.maxDirectives, onReject: [reject('directives')] }),
     // The token count is checked in the parser: its error is a parse error, thrown as armor throws it.
     maxTokensPlugin({ exposeLimits: true, n: limits.maxTokens, onReject: [tagTokens] }),
-    useCostLimit(limits.maxCost),
+    useCostLimit(limits.maxCost, payloadSizes),
   ] as Plugin[];
 }
 
@@ -45,15 +46,20 @@ function tagTokens(_context: ValidationContext | null, error: GraphQLError): voi
   Object.assign(error.extensions, { code: 'GRAPHQL_PARSE_FAILED', limit: 'tokens', http: { status: 400, spec: true } });
 }
 
-/** Refuses a valid operation whose cost is over `maxCost`; the cost of the operation that will run. */
-function useCostLimit(maxCost: number): Plugin {
+/**
+ * Refuses a valid operation whose cost is over `maxCost`: the cost of the operation that will run, plus what
+ * its payload fields weigh by the size of the bodies they return (PayloadSizes.surcharge).
+ */
+function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): Plugin {
   return {
     onValidate({ params: { schema, documentAST }, context }) {
       return ({ valid, result, setResult }) => {
         if (!valid) return;
         const request = (context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }).params;
         // envelop types these loosely (it supports several graphql versions); they are graphql 16's.
-        const cost = operationCost(schema as GraphQLSchema, documentAST as DocumentNode, request?.operationName ?? undefined, request?.variables ?? {});
+        const [document, operationName, variables] = [documentAST as DocumentNode, request?.operationName ?? undefined, request?.variables ?? {}];
+        const cost =
+          operationCost(schema as GraphQLSchema, document, operationName, variables) + (payloadSizes?.surcharge(document, operationName, variables) ?? 0);
         if (cost > maxCost) {
           setResult([...result, limitError('cost', `Operation cost limit of ${maxCost} exceeded, found ${cost}.`, { cost, maxCost })]);
         }

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BYTES_PER_COST_POINT } from '../src/graphql/payload-sizes.js';
+import { startStack, type Stack } from './helpers/stack.js';
+
+const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
+const aliases = (count: number): string =>
+  `{ dataset(code: ${LARGEST}) { ${Array.from({ length: count }, (_, i) => `p${i}: payload`).join(' ')} } }`;
+
+interface Answer {
+  data?: { dataset?: Record<string, unknown> | null } | null;
+  errors?: { message: string; path?: (string | number)[]; extensions: Record<string, unknown> }[];
+}
+
+describe('amplification: what one small request may make the server send', () => {
+  let stack: Stack;
+  const upstreamCalls = async (): Promise<number> => {
+    const text = await stack.metrics.registry.metrics();
+    return [...text.matchAll(/^upstream_calls_total\{[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 }, limits: { maxResponseBytes: 6 * 1_048_576 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('a response carries at most RESPONSE_MAX_MB of upstream bodies: the payload that tips it is null with RESPONSE_TOO_LARGE', async () => {
+    const response = await stack.post({ query: aliases(3) });
+    const text = await response.text();
+    const answer = JSON.parse(text) as Answer;
+    const served = Object.values(answer.data?.dataset ?? {}).filter((value) => value !== null);
+    expect(served).toHaveLength(1);
+    expect(answer.errors?.map((error) => error.extensions['code'])).toEqual(['RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE']);
+    expect(text.length).toBeLessThan(6 * 1_048_576);
+  });
+
+  it('once the body size is known, aliases of a large payload are priced by their bytes and refused before any upstream call', async () => {
+    // The dataset has been read (above), so its size is known.
+    const before = await upstreamCalls();
+    const response = await stack.post({ query: aliases(45) });
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as Answer;
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost' });
+    // 45 × (50 + the body's size in points): far over the 2,500 budget.
+    expect(Number(answer.errors?.[0]?.extensions['cost'])).toBeGreaterThan(45 * (3_000_000 / BYTES_PER_COST_POINT));
+    expect(await upstreamCalls()).toBe(before);
+  });
+
+});
+
+describe('with the default limits', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('the catalogue with every payload still fits the cost budget and the response bound, priced by size or not', async () => {
+    for (let round = 0; round < 2; round++) {
+      const answer = (await (await stack.post({ query: '{ datasets { code payload } }' })).json()) as Answer;
+      expect(answer.errors).toBeUndefined();
+    }
+  });
+});
