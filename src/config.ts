@@ -19,6 +19,7 @@ export interface Config {
   readonly persistedOperations: PersistedOperationsConfig;
   readonly rateLimit: RateLimitConfig;
   readonly http: HttpConfig;
+  readonly connections: ConnectionLimits;
   /** OTLP/HTTP collector base address; undefined means no tracing (and no OpenTelemetry SDK loaded). */
   readonly otlpEndpoint: string | undefined;
 }
@@ -58,6 +59,22 @@ export interface HttpConfig {
   readonly corsOrigins: '*' | readonly string[];
   readonly graphiql: boolean;
   readonly introspection: boolean;
+}
+
+/**
+ * What one client connection may hold of the server (node:http's settings; see server/http-server.ts). Node's
+ * own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s, each
+ * checked only every 30 s, and accept connections without bound.
+ */
+export interface ConnectionLimits {
+  /** From a request's first byte until its headers are complete; then 408 and the connection is closed. */
+  readonly headersTimeoutMs: number;
+  /** From a request's first byte until its body is complete (not the answer); then 408 and close. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests (node adds 1 s to what it advertises). */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections at most; one more is closed as soon as it is accepted. 0: no bound. */
+  readonly maxConnections: number;
 }
 
 /** The cross-request cache of upstream payloads, shared through Redis when `redisUrl` is set. */
@@ -149,7 +166,23 @@ export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
   maxBatch: 5,
   maxResponseBytes: 32 * 1024 * 1024,
 };
+/**
+ * A real client sends its headers in one packet and its body (at most LIMIT_MAX_BODY_BYTES, 100 KB) in well
+ * under a second; 10 s and 30 s leave room for a bad mobile link (100 KB in 30 s is 27 kbit/s) while a client
+ * that trickles bytes loses its socket quickly. 5 s of keep-alive is node's own default. 1 000 connections is far
+ * above what one instance serves behind a proxy or to browsers (6 connections each) and far below the file
+ * descriptors and memory (about 64 KB of buffers each) a process can spend.
+ */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+};
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
+
+const milliseconds = (fallback: number) =>
+  optionalText.pipe(z.coerce.number<string | undefined>().int().min(100).max(600_000).default(fallback));
 
 const environmentSchema = z.object({
   DATABASE_URL: optionalText.pipe(
@@ -196,6 +229,12 @@ const environmentSchema = z.object({
   CORS_ORIGINS: corsOrigins,
   GRAPHIQL: flag(true),
   INTROSPECTION: flag(true),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+  HTTP_MAX_CONNECTIONS: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
+  ),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' }).optional(),
   ),
@@ -215,6 +254,11 @@ const environmentSchema = z.object({
     }
     return pem;
   }),
+}).refine((values) => values.HTTP_HEADERS_TIMEOUT_MS <= values.HTTP_REQUEST_TIMEOUT_MS, {
+  path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+  // Listed beside every other problem, once both values parsed.
+  when: ({ issues }) => !issues.some(({ path }) => path?.[0] === 'HTTP_HEADERS_TIMEOUT_MS' || path?.[0] === 'HTTP_REQUEST_TIMEOUT_MS'),
 });
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -268,6 +312,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       persistedOperations: { only: values.PERSISTED_OPERATIONS_ONLY, manifestPath: values.PERSISTED_OPERATIONS_FILE },
       rateLimit: { points: values.RATE_LIMIT_POINTS, windowS: values.RATE_LIMIT_WINDOW_S, trustProxy: values.TRUST_PROXY },
       http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
+      connections: {
+        headersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxConnections: values.HTTP_MAX_CONNECTIONS,
+      },
       otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
     },
   };

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { DATASET_CODES } from './catalogue.js';
 import { loadConfig } from './config.js';
 import { GRAPHQL_PATH } from './server/app.js';
 import { assemble, AssembleError } from './server/assemble.js';
+import { createHttpServer } from './server/http-server.js';
 import { createLogger } from './server/logger.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const listener = createServer(server.app.requestListener);
+  const listener = createHttpServer(server.app, config.connections, server.metrics);
   listener.listen(config.port, config.host);
   await once(listener, 'listening').catch(async (error: unknown) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
         rateLimit: { points: 600, windowS: 60, trustProxy: false },
         http: { corsOrigins: '*', graphiql: true, introspection: true },
+        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
         otlpEndpoint: undefined,
       },
     });
@@ -146,6 +147,23 @@ describe('loadConfig', () => {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
     expect(problems).toHaveLength(11);
+  });
+
+  it('reads the connection limits, and refuses a header time-out longer than the request time-out', () => {
+    const result = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000', HTTP_MAX_CONNECTIONS: '0' });
+    expect(result.ok && result.config.connections).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 65_000, maxConnections: 0 });
+    const longer = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', LOG_LEVEL: 'loud' });
+    expect(longer.ok ? [] : longer.problems).toEqual([
+      'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',
+      'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    ]);
+    const invalid = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '50', HTTP_REQUEST_TIMEOUT_MS: 'soon', HTTP_KEEP_ALIVE_TIMEOUT_MS: '0', HTTP_MAX_CONNECTIONS: '-1' });
+    expect((invalid.ok ? [] : invalid.problems).map((problem) => problem.split(':')[0])).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS',
+      'HTTP_REQUEST_TIMEOUT_MS',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      'HTTP_MAX_CONNECTIONS',
+    ]);
   });
 
   it('refuses a base address with a query or credentials', () => {

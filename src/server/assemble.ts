@@ -154,6 +154,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       rateLimit: config.rateLimit,
       persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
+      connections: config.connections,
       tracing: config.otlpEndpoint !== undefined,
     },
     'request policy',

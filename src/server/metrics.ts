@@ -24,6 +24,8 @@ export interface Metrics {
    * metrics too, so dashboards see every operation whichever path answered it.
    */
   operationServed(event: ServedOperation): void;
+  /** A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS. */
+  connection(event: 'opened' | 'closed' | 'dropped'): void;
 }
 
 export interface ServedOperation {
@@ -70,6 +72,16 @@ export function createMetrics(): Metrics {
     labelNames: ['result'],
     registers: [registry],
   });
+  const openConnections = new Gauge({
+    name: 'http_connections_open',
+    help: 'Client connections open now (HTTP_MAX_CONNECTIONS bounds them).',
+    registers: [registry],
+  });
+  const droppedConnections = new Counter({
+    name: 'http_connections_dropped_total',
+    help: 'Client connections closed as soon as they were accepted, the server being at HTTP_MAX_CONNECTIONS.',
+    registers: [registry],
+  });
   // Registered by usePrometheus on the same registry once the app is built; looked up on the first hit.
   let yogaMetrics: { requests: Counter | undefined; http: Histogram | undefined } | undefined;
   const resolveYogaMetrics = () => {
@@ -112,6 +124,11 @@ export function createMetrics(): Metrics {
       const operation = { operationType: 'query', operationName: event.operationName ?? 'Anonymous' };
       yogaMetrics.requests?.inc(operation);
       yogaMetrics.http?.observe({ ...operation, method: event.method, statusCode: event.status, url: event.url }, event.seconds);
+    },
+    connection(event) {
+      if (event === 'opened') openConnections.inc();
+      else if (event === 'closed') openConnections.dec();
+      else droppedConnections.inc();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,8 @@ import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
 import { assemble } from '../../src/server/assemble.js';
-import { DEFAULT_OPERATION_LIMITS, loadConfig, type Config, type HttpConfig, type OperationLimits } from '../../src/config.js';
+import { createHttpServer } from '../../src/server/http-server.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_OPERATION_LIMITS, loadConfig, type Config, type ConnectionLimits, type HttpConfig, type OperationLimits } from '../../src/config.js';
 import { createLogger } from '../../src/server/logger.js';
 import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
@@ -217,15 +218,23 @@ export function useStack(options: StackOptions = {}): () => Stack {
   };
 }
 
-/** The app on a real loopback socket (port 0), for clients that need one: a browser, graphql-http's audit. */
-export async function listen(app: App): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = createServer(app.requestListener);
+/**
+ * The app on a real loopback socket (port 0), for clients that need one: a browser, graphql-http's audit. The
+ * server is main.ts's, with the default connection limits unless given.
+ */
+export async function listen(
+  app: App,
+  options: { limits?: Partial<ConnectionLimits>; metrics?: Metrics } = {},
+): Promise<{ origin: string; port: number; server: Server; close(): Promise<void> }> {
+  const server = createHttpServer(app, { ...DEFAULT_CONNECTION_LIMITS, ...options.limits }, options.metrics);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
   return {
     origin: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
