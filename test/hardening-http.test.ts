@@ -145,6 +145,13 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
     ['variables nesting 3,000 levels', () => post(JSON.stringify({ query: 'query($q: JSON){ __typename }', variables: { q: nested } })), 400, 'BAD_REQUEST'],
     ['extensions nesting 3,000 levels', () => post(JSON.stringify({ query: '{ __typename }', extensions: { x: nested } })), 400, 'BAD_REQUEST'],
     ['a body [null]', () => post('[null]'), 400, 'BAD_REQUEST'],
+    [
+      'a query that is an object, with a persisted-query hash (the APQ plugin hashed it and threw)',
+      () => post(JSON.stringify({ query: { x: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })),
+      400,
+      'BAD_REQUEST',
+    ],
+    ['a persisted-query hash that is not a string', () => post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: [1] } } })), 400, 'BAD_REQUEST'],
     ['a batch holding null', () => post(JSON.stringify([{ query: '{__typename}' }, null])), 400, 'BAD_REQUEST'],
     ['@stream(initialCount: -1)', () => post(JSON.stringify({ query: '{ datasets @stream(initialCount: -1) { code } }' })), 200, 'BAD_USER_INPUT'],
     [

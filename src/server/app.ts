@@ -32,6 +32,7 @@ import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
 import { PayloadSizes } from '../graphql/payload-sizes.js';
+import { boundedParseCache } from './parse-cache.js';
 import { schema } from '../graphql/schema.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -77,6 +78,8 @@ export interface App {
 
 export const GRAPHQL_PATH = '/graphql';
 export const DEFAULT_RESPONSE_CACHE_MAX_MB = 64;
+/** What parsed documents and their validation results may hold (an estimate; see parse-cache.ts). */
+export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
@@ -97,6 +100,7 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
+    parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
     // Served by useGraphiQLPage instead, which renders and compresses the page once.
     graphiql: false,
     plugins: ([

@@ -13,7 +13,8 @@ export const MAX_NESTING = 64;
  * `BAD_REQUEST` (never a 500, never a dropped connection) when:
  * - the parameters cannot be read at all (invalid JSON in a GET or form-encoded `variables`/`extensions`),
  * - a batch holds something other than objects (`[null]`),
- * - `operationName` is not a string, or `variables`/`extensions` nest deeper than MAX_NESTING,
+ * - `query` or `operationName` is not a string, `variables` or `extensions` not an object, or they nest
+ *   deeper than MAX_NESTING, or a persisted-query hash that is not a string,
  * - the document nests brackets deeper than MAX_NESTING (checked on the text, before the parser recurses);
  * and refuses `@stream(initialCount:)` below 0 as BAD_USER_INPUT rather than an internal error.
  */
@@ -57,8 +58,13 @@ function checkParameters(parameters: unknown): void {
     throw badRequest('Each operation of a request must be a JSON object with a "query" (or a persisted-query hash).');
   }
   const { query, operationName, variables, extensions } = parameters as Record<string, unknown>;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
-    throw badRequest('"operationName" must be a string.');
+  // Checked here, before any plugin reads them: the APQ plugin hashes `query` and reads `extensions` first.
+  if (!isAbsentOr(query, 'string')) throw badRequest('"query" must be a string.');
+  if (!isAbsentOr(operationName, 'string')) throw badRequest('"operationName" must be a string.');
+  if (!isAbsentOr(variables, 'object') || !isAbsentOr(extensions, 'object')) throw badRequest('"variables" and "extensions" must be JSON objects.');
+  const persisted = (extensions as { persistedQuery?: { sha256Hash?: unknown } | null } | null | undefined)?.persistedQuery;
+  if (persisted !== undefined && (!isAbsentOr(persisted, 'object') || !isAbsentOr(persisted?.sha256Hash, 'string'))) {
+    throw badRequest('"extensions.persistedQuery" must be { "version": 1, "sha256Hash": "<hex>" }.');
   }
   if (!nestsWithin(variables, MAX_NESTING) || !nestsWithin(extensions, MAX_NESTING)) {
     throw badRequest(`"variables" and "extensions" may nest objects and arrays ${MAX_NESTING} levels deep at most.`);
@@ -68,6 +74,11 @@ function checkParameters(parameters: unknown): void {
       extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } },
     });
   }
+}
+
+/** Whether a parameter is absent (undefined or null) or of the given JSON kind; an array is not an object. */
+function isAbsentOr(value: unknown, kind: 'string' | 'object'): boolean {
+  return value === undefined || value === null || (typeof value === kind && !Array.isArray(value));
 }
 
 /** Whether a JSON value nests objects and arrays at most `limit` levels; iterative, so no input overflows it. */
