@@ -328,6 +328,58 @@ describe.each(stores)('access store on $name', (store) => {
       expect(error.details).toEqual({ field });
     });
 
+    // What an attacker would store to fool an operator's terminal or eye: escape sequences, a carriage return or
+    // newline to forge a row, 8-bit C1 controls, bidi overrides and isolates, NUL, DEL, a lone surrogate.
+    const UNPRINTABLE_TEXTS: readonly (readonly [string, string])[] = [
+      ['Evil\u001b[2K\rTrusted Org', 'U+001B'],
+      ['Evil\nur_forged  Trusted Org  APPROVED', 'U+000A'],
+      ['tab\tinside', 'U+0009'],
+      ['nul\u0000byte', 'U+0000'],
+      ['del\u007f', 'U+007F'],
+      ['c1 \u009b31m red', 'U+009B'],
+      ['next\u0085line', 'U+0085'],
+      ['line\u2028separator', 'U+2028'],
+      ['evil\u202egnp.exe', 'U+202E'],
+      ['a\u202ab', 'U+202A'],
+      ['isolate \u2066x\u2069', 'U+2066'],
+      ['pop \u2069', 'U+2069'],
+      ['lone \ud800 surrogate', 'U+D800'],
+      ['lone \udfff low', 'U+DFFF'],
+    ];
+
+    it.each(UNPRINTABLE_TEXTS)('BAD_USER_INPUT, naming the field, for %j in any free text, and nothing is written', async (text, codePoint) => {
+      const { client, request } = await requestIn('PENDING');
+      const approved = await requestIn('APPROVED');
+      const historyBefore = await access.historyOf([request.id, approved.request.id]);
+      const refusals: [Promise<unknown>, string][] = [
+        [access.registerClient({ name: text, contactEmail: 'evil@example.org' }), 'name'],
+        [access.registerClient({ name: 'Evil', contactEmail: `evil${text}@example.org` }), 'contactEmail'],
+        [ask(client, 84, text), 'purpose'],
+        [ask(approved.client, 85, `Research ${text}`), 'purpose'],
+        [approve(request.id, text), 'note'],
+        [reject(request.id, text), 'note'],
+        [revoke(approved.request.id, `ok ${text}`), 'note'],
+      ];
+      for (const [promise, field] of refusals) {
+        const error = await refusal(promise, 'BAD_USER_INPUT');
+        expect(error.details).toEqual({ field });
+        expect(error.message).toContain(`found ${codePoint}`);
+        // The refusal names the character; it never repeats it.
+        expect(error.message).not.toContain(text);
+      }
+      expect(await rawRows(store, "select id from clients where name like 'Evil%' or contact_email like 'evil%'")).toEqual([]);
+      expect(await access.statusesOf(client.id)).toEqual(new Map([[83, 'PENDING']]));
+      expect(await access.statusesOf(approved.client.id)).toEqual(new Map([[83, 'APPROVED']]));
+      expect(await access.historyOf([request.id, approved.request.id])).toEqual(historyBefore);
+    });
+
+    it('accepts printable text of every script: Thai with its marks, emoji, bidi text without overrides', async () => {
+      const name = 'โรงเรียนสาธิต 😀 مدرسة';
+      const { client } = await access.registerClient({ name: ` ${name}\n`, contactEmail: 'ok@example.org' });
+      expect(client.name).toBe(name);
+      expect(await ask(client, 84, 'แสดงจำนวนบุคลากร 👩‍🏫')).toMatchObject({ purpose: 'แสดงจำนวนบุคลากร 👩‍🏫' });
+    });
+
     it('accepts a name of exactly 200 characters', async () => {
       const { client } = await access.registerClient({ name: ` ${'n'.repeat(200)} `, contactEmail: 'long@example.org' });
       expect(client.name).toHaveLength(200);
