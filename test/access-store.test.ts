@@ -94,8 +94,58 @@ describe('database URLs', () => {
     expect(describeDatabaseUrl('postgresql://app:p@ss@db/edu?sslmode=require&password=x')).toBe(
       'postgresql://app@db/edu?sslmode=require',
     );
-    expect(describeDatabaseUrl('postgres://db/edu?password=x&sslmode=require')).toBe('postgres://db/edu?sslmode=require');
+    // What follows a password parameter may be the rest of it (an unencoded &): it is not shown either.
+    expect(describeDatabaseUrl('postgres://db/edu?password=x&sslmode=require')).toBe('postgres://db/edu');
     expect(describeDatabaseUrl('sqlite:data/thai-edu-graphql.db')).toBe('sqlite:data/thai-edu-graphql.db');
+  });
+
+  // Passwords as operators paste them, unencoded: every character that ends a part of a URL, and more.
+  const PASSWORD_PARTS = ['Aa1', 'Bb2', 'Cc3'] as const;
+  const RESERVED = ['/', '#', '?', '@', ':', '&', '=', '%', ';', ' ', '\\', '[', ']', '+', 'ก'];
+  const passwords = RESERVED.map((character) => PASSWORD_PARTS.join(character));
+  const templates = [
+    (password: string) => `postgres://app:${password}@db.example:5432/edu`,
+    (password: string) => `postgresql://app:${password}@db/edu?sslmode=require`,
+    (password: string) => `postgres://app:${password}@/edu?host=/var/run/postgresql`,
+    (password: string) => `postgres://db/edu?password=${password}`,
+    (password: string) => `postgres://db/edu?sslmode=require&sslpassword=${password}#top`,
+    (password: string) => `postgres://db/edu?PassWord=${password}&sslmode=require`,
+    (password: string) => `postgres://db/edu?p%61ssword=${password}`,
+    (password: string) => `postgres://app:${password}@db/edu?password=${password}`,
+  ];
+
+  it.each(passwords)('describeDatabaseUrl shows no part of the password %j, in any URL form', (password) => {
+    for (const template of templates) {
+      const described = describeDatabaseUrl(template(password));
+      for (const part of PASSWORD_PARTS) expect(described, template(password)).not.toContain(part);
+    }
+  });
+
+  it('describeDatabaseUrl keeps what names the store when it can tell, and everything else is redacted', () => {
+    expect(describeDatabaseUrl('postgres://app:pa/ss@db.example:5432/edu')).toBe('postgres://app@db.example:5432/edu');
+    expect(describeDatabaseUrl('postgres://app:p@s:s@db/edu?sslmode=require')).toBe('postgres://app@db/edu?sslmode=require');
+    // A ? or # before the last @: the @ may sit in a query after a secret, so nothing after the scheme is shown.
+    expect(describeDatabaseUrl('postgres://app:pa#ss@db/edu')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://app:pa?ss@db/edu')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://db/edu?password=se@cret')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://db/edu?sslmode=require&application_name=edu&p%61ssword=x&ssl=true')).toBe(
+      'postgres://db/edu?sslmode=require&application_name=edu',
+    );
+    // Not a URL at all (a libpq keyword string, a missing slash, a bare secret): nothing is shown.
+    expect(describeDatabaseUrl('host=db user=app password=hunter2')).toBe('[redacted]');
+    expect(describeDatabaseUrl('postgres:/app:hunter2@db/edu')).toBe('[redacted]');
+    expect(describeDatabaseUrl('app:hunter2@db/edu')).toBe('[redacted]');
+  });
+
+  it.each(['Aa1/Bb2', 'Aa1#Bb2', 'Aa1?Bb2', 'Aa1@Bb2'])('names an unreachable database without any part of the password %j', async (password) => {
+    const error: unknown = await openAccessService({
+      databaseUrl: `postgres://app:${password}@127.0.0.1:1/edu`,
+      adminToken: undefined,
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(Error);
+    const { message } = error as Error;
+    expect(message).toMatch(/^Cannot open the request-for-use store postgres:\/\//);
+    expect(message).not.toMatch(/Aa1|Bb2/);
   });
 
   it('refuses an unsupported URL with a clear message', async () => {

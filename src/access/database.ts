@@ -35,11 +35,39 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   );
 }
 
-/** The URL without any password (in the user part or a `password=` parameter), fit for logs and messages. */
+const REDACTED = '[redacted]';
+// Query parameters that may carry a secret (password, sslpassword…); their names are compared decoded.
+const SECRET_PARAMETER = /pass|secret|token|key/i;
+
+/**
+ * The URL without any password, fit for logs and messages. Operators paste passwords unencoded, so a password
+ * may hold any character, `@ / ? # :` included, and the URL is read the way that hides the most:
+ * - the user part ends at the last `@`; only the name before its first `:` is shown, never what follows;
+ * - if that user part holds `?` or `#`, the `@` may as well sit in a query or fragment after a secret, so
+ *   only the scheme is shown;
+ * - query parameters are shown up to the first whose name mentions a password, secret, token or key (what
+ *   follows it may be the rest of an unencoded secret); the fragment never;
+ * - text that is not `scheme://…` is not shown at all. `sqlite:` URLs are paths and carry no credentials.
+ */
 export function describeDatabaseUrl(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^/?#]*@/i, '$1@')
-    .replace(/([?&])password=[^&#]*(&?)/gi, (_match, separator: string, next: string) => (next === '' ? '' : separator));
+  if (url.startsWith('sqlite:')) return url;
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(url);
+  if (match === null) return REDACTED;
+  const [, scheme = '', rest = ''] = match;
+  const at = rest.lastIndexOf('@');
+  const userPart = at === -1 ? undefined : rest.slice(0, at);
+  if (userPart !== undefined && /[?#]/.test(userPart)) return `${scheme}${REDACTED}`;
+  const user = userPart?.split(':')[0];
+  const shownUser = user === undefined ? '' : user.includes('/') ? `${REDACTED}@` : `${user}@`;
+  const [location = '', query = ''] = rest.slice(at + 1).split('#')[0]?.split('?') ?? [];
+  const parameters: string[] = [];
+  for (const parameter of query.split('&')) {
+    const [name] = new URLSearchParams(parameter).keys();
+    // An unencoded & in a secret would make its tail look like more parameters: stop at the first secret.
+    if (name !== undefined && SECRET_PARAMETER.test(name)) break;
+    if (name !== undefined) parameters.push(parameter);
+  }
+  return `${scheme}${shownUser}${location}${parameters.length === 0 ? '' : `?${parameters.join('&')}`}`;
 }
 
 /**
