@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { AccessError } from './access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from './access/model.js';
+import { printable } from './access/printable.js';
 import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from './catalogue.js';
 import { DEFAULT_DATABASE_URL } from './config.js';
 
@@ -89,7 +90,9 @@ function displayWidth(text: string): number {
   return [...text.replace(/\p{M}/gu, '')].length;
 }
 
-function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+function formatTable(headers: readonly string[], storedRows: readonly (readonly string[])[]): string {
+  // Stored text may predate the refusal of control characters: escaped, a cell cannot forge a row or recolour one.
+  const rows = storedRows.map((row) => row.map(printable));
   const widths = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i] ?? ''))));
   const line = (cells: readonly string[]): string =>
     cells
@@ -126,8 +129,8 @@ async function formatHistory(access: AccessService, request: UseRequestRecord): 
   const [summary, events] = await Promise.all([formatRequests(access, [request]), access.historyOf([request.id])]);
   return (
     summary +
-    `Purpose: ${request.purpose}\n` +
-    (request.note === null ? '' : `Note: ${request.note}\n`) +
+    `Purpose: ${printable(request.purpose)}\n` +
+    (request.note === null ? '' : `Note: ${printable(request.note)}\n`) +
     '\n' +
     formatTable(
       ['AT', 'FROM', 'TO', 'ACTOR', 'NOTE'],

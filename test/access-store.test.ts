@@ -94,8 +94,58 @@ describe('database URLs', () => {
     expect(describeDatabaseUrl('postgresql://app:p@ss@db/edu?sslmode=require&password=x')).toBe(
       'postgresql://app@db/edu?sslmode=require',
     );
-    expect(describeDatabaseUrl('postgres://db/edu?password=x&sslmode=require')).toBe('postgres://db/edu?sslmode=require');
+    // What follows a password parameter may be the rest of it (an unencoded &): it is not shown either.
+    expect(describeDatabaseUrl('postgres://db/edu?password=x&sslmode=require')).toBe('postgres://db/edu');
     expect(describeDatabaseUrl('sqlite:data/thai-edu-graphql.db')).toBe('sqlite:data/thai-edu-graphql.db');
+  });
+
+  // Passwords as operators paste them, unencoded: every character that ends a part of a URL, and more.
+  const PASSWORD_PARTS = ['Aa1', 'Bb2', 'Cc3'] as const;
+  const RESERVED = ['/', '#', '?', '@', ':', '&', '=', '%', ';', ' ', '\\', '[', ']', '+', 'ก'];
+  const passwords = RESERVED.map((character) => PASSWORD_PARTS.join(character));
+  const templates = [
+    (password: string) => `postgres://app:${password}@db.example:5432/edu`,
+    (password: string) => `postgresql://app:${password}@db/edu?sslmode=require`,
+    (password: string) => `postgres://app:${password}@/edu?host=/var/run/postgresql`,
+    (password: string) => `postgres://db/edu?password=${password}`,
+    (password: string) => `postgres://db/edu?sslmode=require&sslpassword=${password}#top`,
+    (password: string) => `postgres://db/edu?PassWord=${password}&sslmode=require`,
+    (password: string) => `postgres://db/edu?p%61ssword=${password}`,
+    (password: string) => `postgres://app:${password}@db/edu?password=${password}`,
+  ];
+
+  it.each(passwords)('describeDatabaseUrl shows no part of the password %j, in any URL form', (password) => {
+    for (const template of templates) {
+      const described = describeDatabaseUrl(template(password));
+      for (const part of PASSWORD_PARTS) expect(described, template(password)).not.toContain(part);
+    }
+  });
+
+  it('describeDatabaseUrl keeps what names the store when it can tell, and everything else is redacted', () => {
+    expect(describeDatabaseUrl('postgres://app:pa/ss@db.example:5432/edu')).toBe('postgres://app@db.example:5432/edu');
+    expect(describeDatabaseUrl('postgres://app:p@s:s@db/edu?sslmode=require')).toBe('postgres://app@db/edu?sslmode=require');
+    // A ? or # before the last @: the @ may sit in a query after a secret, so nothing after the scheme is shown.
+    expect(describeDatabaseUrl('postgres://app:pa#ss@db/edu')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://app:pa?ss@db/edu')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://db/edu?password=se@cret')).toBe('postgres://[redacted]');
+    expect(describeDatabaseUrl('postgres://db/edu?sslmode=require&application_name=edu&p%61ssword=x&ssl=true')).toBe(
+      'postgres://db/edu?sslmode=require&application_name=edu',
+    );
+    // Not a URL at all (a libpq keyword string, a missing slash, a bare secret): nothing is shown.
+    expect(describeDatabaseUrl('host=db user=app password=hunter2')).toBe('[redacted]');
+    expect(describeDatabaseUrl('postgres:/app:hunter2@db/edu')).toBe('[redacted]');
+    expect(describeDatabaseUrl('app:hunter2@db/edu')).toBe('[redacted]');
+  });
+
+  it.each(['Aa1/Bb2', 'Aa1#Bb2', 'Aa1?Bb2', 'Aa1@Bb2'])('names an unreachable database without any part of the password %j', async (password) => {
+    const error: unknown = await openAccessService({
+      databaseUrl: `postgres://app:${password}@127.0.0.1:1/edu`,
+      adminToken: undefined,
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(Error);
+    const { message } = error as Error;
+    expect(message).toMatch(/^Cannot open the request-for-use store postgres:\/\//);
+    expect(message).not.toMatch(/Aa1|Bb2/);
   });
 
   it('refuses an unsupported URL with a clear message', async () => {
@@ -326,6 +376,58 @@ describe.each(stores)('access store on $name', (store) => {
     ])('BAD_USER_INPUT to register with %s', async (_case, input, field) => {
       const error = await refusal(access.registerClient(input), 'BAD_USER_INPUT');
       expect(error.details).toEqual({ field });
+    });
+
+    // What an attacker would store to fool an operator's terminal or eye: escape sequences, a carriage return or
+    // newline to forge a row, 8-bit C1 controls, bidi overrides and isolates, NUL, DEL, a lone surrogate.
+    const UNPRINTABLE_TEXTS: readonly (readonly [string, string])[] = [
+      ['Evil\u001b[2K\rTrusted Org', 'U+001B'],
+      ['Evil\nur_forged  Trusted Org  APPROVED', 'U+000A'],
+      ['tab\tinside', 'U+0009'],
+      ['nul\u0000byte', 'U+0000'],
+      ['del\u007f', 'U+007F'],
+      ['c1 \u009b31m red', 'U+009B'],
+      ['next\u0085line', 'U+0085'],
+      ['line\u2028separator', 'U+2028'],
+      ['evil\u202egnp.exe', 'U+202E'],
+      ['a\u202ab', 'U+202A'],
+      ['isolate \u2066x\u2069', 'U+2066'],
+      ['pop \u2069', 'U+2069'],
+      ['lone \ud800 surrogate', 'U+D800'],
+      ['lone \udfff low', 'U+DFFF'],
+    ];
+
+    it.each(UNPRINTABLE_TEXTS)('BAD_USER_INPUT, naming the field, for %j in any free text, and nothing is written', async (text, codePoint) => {
+      const { client, request } = await requestIn('PENDING');
+      const approved = await requestIn('APPROVED');
+      const historyBefore = await access.historyOf([request.id, approved.request.id]);
+      const refusals: [Promise<unknown>, string][] = [
+        [access.registerClient({ name: text, contactEmail: 'evil@example.org' }), 'name'],
+        [access.registerClient({ name: 'Evil', contactEmail: `evil${text}@example.org` }), 'contactEmail'],
+        [ask(client, 84, text), 'purpose'],
+        [ask(approved.client, 85, `Research ${text}`), 'purpose'],
+        [approve(request.id, text), 'note'],
+        [reject(request.id, text), 'note'],
+        [revoke(approved.request.id, `ok ${text}`), 'note'],
+      ];
+      for (const [promise, field] of refusals) {
+        const error = await refusal(promise, 'BAD_USER_INPUT');
+        expect(error.details).toEqual({ field });
+        expect(error.message).toContain(`found ${codePoint}`);
+        // The refusal names the character; it never repeats it.
+        expect(error.message).not.toContain(text);
+      }
+      expect(await rawRows(store, "select id from clients where name like 'Evil%' or contact_email like 'evil%'")).toEqual([]);
+      expect(await access.statusesOf(client.id)).toEqual(new Map([[83, 'PENDING']]));
+      expect(await access.statusesOf(approved.client.id)).toEqual(new Map([[83, 'APPROVED']]));
+      expect(await access.historyOf([request.id, approved.request.id])).toEqual(historyBefore);
+    });
+
+    it('accepts printable text of every script: Thai with its marks, emoji, bidi text without overrides', async () => {
+      const name = 'โรงเรียนสาธิต 😀 مدرسة';
+      const { client } = await access.registerClient({ name: ` ${name}\n`, contactEmail: 'ok@example.org' });
+      expect(client.name).toBe(name);
+      expect(await ask(client, 84, 'แสดงจำนวนบุคลากร 👩‍🏫')).toMatchObject({ purpose: 'แสดงจำนวนบุคลากร 👩‍🏫' });
     });
 
     it('accepts a name of exactly 200 characters', async () => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
@@ -18,11 +19,15 @@ interface Run {
 
 /** `npm run admin -- ...args`, without npm: the CLI as its own process, against the test database. */
 function admin(...args: string[]): Promise<Run> {
+  return adminOn(DATABASE_URL, ...args);
+}
+
+function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/admin.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 10_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         done({ code, stdout, stderr });
@@ -144,5 +149,49 @@ describe('admin CLI (npm run admin)', () => {
       'admin: --note applies only to approve, reject and revoke',
       expect.stringContaining("Unknown option '--verbose'"),
     ]);
+  });
+});
+
+describe('admin CLI on text stored before control characters were refused', () => {
+  const path = join(tmp, 'hostile.db');
+  let requestId: string;
+  // Cleared the line and wrote an approved row of its own, when printed raw.
+  const forgedName = 'Evil\u001b[2K\r\nur_forged  Trusted Org  84 ods_count_personal_by_year  APPROVED อนุมัติแล้ว';
+
+  beforeAll(async () => {
+    const access = await openAccessService({ databaseUrl: `sqlite:${path}`, adminToken: undefined });
+    const { client } = await access.registerClient({ name: 'placeholder', contactEmail: 'evil@example.org' });
+    const request = await access.requestEndpointUse({ client, endpointId: 84, purpose: 'placeholder' });
+    await access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'placeholder', actor: 'operator' });
+    requestId = request.id;
+    await access.close();
+    // Behind the service's back, as rows written before validation refused them would be.
+    const db = new SqliteDatabase(path);
+    db.prepare('update clients set name = ?').run(forgedName);
+    db.prepare('update use_requests set purpose = ?, note = ?').run('Title\u001b]0;pwned\u0007 \u202eevil', 'C1 \u009b31m red\u2028next');
+    db.prepare("update use_request_events set note = ? where to_status = 'REJECTED'").run('bell\u0007 \u2066isolate\u2069 \\x1B');
+    db.close();
+  });
+
+  // Anything a terminal would act on rather than print; the CLI's own newlines end its lines.
+  const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]|\p{Cs}/u;
+
+  it('list escapes every control and bidi character, so one stored row prints as one line', async () => {
+    const run = await adminOn(`sqlite:${path}`, 'list');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).not.toMatch(UNPRINTABLE);
+    expect(lines[1]).toContain(`${requestId}  Evil\\x1B[2K\\x0D\\x0Aur_forged  Trusted Org`);
+    expect(lines[1]).toMatch(/REJECTED ไม่อนุมัติ +\d{4}-/);
+  });
+
+  it('history escapes the purpose, the note and every event note, and doubles a stored backslash', async () => {
+    const run = await adminOn(`sqlite:${path}`, 'history', requestId);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    for (const line of run.stdout.split('\n')) expect(line).not.toMatch(UNPRINTABLE);
+    expect(run.stdout).toContain('Purpose: Title\\x1B]0;pwned\\x07 \\u202Eevil\n');
+    expect(run.stdout).toContain('Note: C1 \\x9B31m red\\u2028next\n');
+    expect(run.stdout).toMatch(/operator +bell\\x07 \\u2066isolate\\u2069 \\\\x1B\n/);
   });
 });

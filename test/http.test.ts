@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
-import { openTestStore, useStack } from './helpers/stack.js';
+import { listen, openTestStore, TEST_STORES, useStack } from './helpers/stack.js';
 
 const stack = useStack();
 
@@ -21,24 +21,47 @@ describe('HTTP surface', () => {
     });
   });
 
-  it('GET /ready answers 503 naming the failing check and why', async () => {
-    const store = await openTestStore('sqlite');
+  it.each(TEST_STORES)('GET /ready answers 503 naming the failing check with a fixed reason, the raw error in the log only (%s)', async (kind) => {
+    const store = await openTestStore(kind);
     await store.access.close();
+    const lines: string[] = [];
+    // A dependency whose failure message carries what no caller should see: an address and a credential.
+    const leaky = 'connect ECONNREFUSED 10.20.30.40:5432 for postgres://app:hunter2@10.20.30.40/edu';
     const app = createApp({
       upstream: stack().upstream,
       source: stack().source,
       httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
       access: store.access,
-      logger: createLogger('silent'),
-      readinessChecks: [{ name: 'other', check: () => Promise.resolve(true) }],
+      logger: createLogger('debug', { write: (line: string) => void lines.push(line) }),
+      readinessChecks: [
+        { name: 'other', check: () => Promise.resolve(true) },
+        { name: 'leaky', check: () => Promise.reject(new Error(leaky)) },
+        { name: 'quiet', check: () => Promise.resolve(false) },
+      ],
     });
-    const response = await app.fetch('http://localhost/ready');
+    const server = await listen(app);
+    const response = await fetch(`${server.origin}/ready`);
+    const text = await response.text();
+    await server.close();
+    await store.drop();
     expect(response.status).toBe(503);
-    const body = (await response.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> };
-    expect(body.status).toBe('not_ready');
-    expect(body.checks['other']).toEqual({ status: 'ok' });
-    expect(body.checks['store']?.status).toBe('failing');
-    expect(body.checks['store']?.reason?.length).toBeGreaterThan(0);
+    expect(JSON.parse(text)).toEqual({
+      status: 'not_ready',
+      checks: {
+        store: { status: 'failing', reason: 'unavailable' },
+        upstream: { status: 'ok', breaker: 'closed' },
+        other: { status: 'ok' },
+        leaky: { status: 'failing', reason: 'unavailable' },
+        quiet: { status: 'failing', reason: 'unavailable' },
+      },
+    });
+    expect(text).not.toMatch(/ECONNREFUSED|10\.20\.30\.40|hunter2|destroyed/);
+
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+    const failures = new Map(logged.filter((line) => line.msg.startsWith('readiness check')).map((line) => [line.msg, line.err?.message]));
+    expect(failures.get('readiness check "leaky" failed')).toBe(leaky);
+    expect(failures.get('readiness check "store" failed')).toMatch(/destroyed/);
+    expect(failures.has('readiness check "quiet" failed')).toBe(true);
   });
 
   it('serves GraphiQL on GET in a browser, with its assets from this server and a useful default query', async () => {

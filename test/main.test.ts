@@ -95,6 +95,13 @@ describe('npm start with a bad configuration', () => {
     expect(output).toContain('UPSTREAM_TIMEOUT_MS:');
     expect(output).not.toContain('ready at');
   });
+
+  it.each(['Aa1/Bb2#Cc3?Dd4', 'Aa1?Bb2@Cc3/Dd4'])('logs a store it cannot open without any part of its password %j', async (password) => {
+    const { code, output } = await runToExit({ DATABASE_URL: `postgres://app:${password}@127.0.0.1:1/edu?sslmode=disable` });
+    expect(code).toBe(1);
+    expect(output).toContain('cannot open the request-for-use store');
+    expect(output).not.toMatch(/Aa1|Bb2|Cc3|Dd4/);
+  });
 });
 
 describe('npm start with CACHE_WARM=true', () => {

@@ -325,4 +325,29 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     expect(codesOf((await s.execute(Review, { input: { id: 'ur_nope', decision: 'APPROVE' } }, OPERATOR)).body)).toEqual(['NOT_FOUND']);
     expect(codesOf((await s.execute(Revoke, { input: { id: 'ur_nope' } }, OPERATOR)).body)).toEqual(['NOT_FOUND']);
   });
+
+  it('refuses control and bidi characters in names, purposes and notes with BAD_USER_INPUT naming the field', async () => {
+    const s = stack();
+    const app = await register(s, 'Honest App');
+    const asApp = bearer(app.apiKey);
+    const { body: asked } = await s.execute(Ask, { input: { endpointId: 86, purpose: 'Dashboard' } }, asApp);
+    const id = asked.data?.requestEndpointUse.useRequest.id ?? '';
+    // A name that, printed raw on the operator's terminal, clears the line and forges an approved row.
+    const forged = 'Evil\u001b[2K\r\nur_forged  Trusted Org  84 ods_count_personal_by_year  APPROVED';
+    const attempts = [
+      { field: 'name', run: () => s.execute(Register, { input: { name: forged, contactEmail: 'evil@example.org' } }) },
+      { field: 'name', run: () => s.execute(Register, { input: { name: 'gpj.\u202eexe', contactEmail: 'evil@example.org' } }) },
+      { field: 'purpose', run: () => s.execute(Ask, { input: { endpointId: 83, purpose: `Research\u009b31m ${forged}` } }, asApp) },
+      { field: 'purpose', run: () => s.execute(Ask, { input: { endpointId: 83, purpose: 'lone \ud800' } }, asApp) },
+      { field: 'note', run: () => s.execute(Review, { input: { id, decision: 'REJECT', note: 'no\u2066 thanks' } }, OPERATOR) },
+    ];
+    for (const { field, run } of attempts) {
+      const { body } = await run();
+      expect(codesOf(body)).toEqual(['BAD_USER_INPUT']);
+      expect(body.errors?.[0]?.extensions?.['field']).toBe(field);
+      expect(body.errors?.[0]?.message).toMatch(new RegExp(`^${field} must not contain control`));
+    }
+    const { body: mine } = await s.execute(Mine, {}, asApp);
+    expect(mine.data?.myUseRequests.map((r) => [r.id, r.status, r.note, r.history.length])).toEqual([[id, 'PENDING', null, 1]]);
+  });
 });

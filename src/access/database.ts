@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
+import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
 import type { AccessTables } from './tables.js';
 
 /** Where the store lives, as DATABASE_URL says: `sqlite:<path>` (or `sqlite::memory:`) or a PostgreSQL URL. */
@@ -17,8 +17,7 @@ export interface OpenedDatabase {
   readonly dialect: Dialect;
 }
 
-// How long a SQLite writer waits for another process's write to finish, and a PostgreSQL connect for an answer.
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+// How long a PostgreSQL connect waits for an answer.
 const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 const POSTGRES_POOL_SIZE = 10;
 // A schema name we can put in `search_path` without quoting (PostgreSQL folds unquoted names to lower case).
@@ -36,18 +35,51 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   );
 }
 
-/** The URL without any password (in the user part or a `password=` parameter), fit for logs and messages. */
+const REDACTED = '[redacted]';
+// Query parameters that may carry a secret (password, sslpassword…); their names are compared decoded.
+const SECRET_PARAMETER = /pass|secret|token|key/i;
+
+/**
+ * The URL without any password, fit for logs and messages. Operators paste passwords unencoded, so a password
+ * may hold any character, `@ / ? # :` included, and the URL is read the way that hides the most:
+ * - the user part ends at the last `@`; only the name before its first `:` is shown, never what follows;
+ * - if that user part holds `?` or `#`, the `@` may as well sit in a query or fragment after a secret, so
+ *   only the scheme is shown;
+ * - query parameters are shown up to the first whose name mentions a password, secret, token or key (what
+ *   follows it may be the rest of an unencoded secret); the fragment never;
+ * - text that is not `scheme://…` is not shown at all. `sqlite:` URLs are paths and carry no credentials.
+ */
 export function describeDatabaseUrl(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^/?#]*@/i, '$1@')
-    .replace(/([?&])password=[^&#]*(&?)/gi, (_match, separator: string, next: string) => (next === '' ? '' : separator));
+  if (url.startsWith('sqlite:')) return url;
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(url);
+  if (match === null) return REDACTED;
+  const [, scheme = '', rest = ''] = match;
+  const at = rest.lastIndexOf('@');
+  const userPart = at === -1 ? undefined : rest.slice(0, at);
+  if (userPart !== undefined && /[?#]/.test(userPart)) return `${scheme}${REDACTED}`;
+  const user = userPart?.split(':')[0];
+  const shownUser = user === undefined ? '' : user.includes('/') ? `${REDACTED}@` : `${user}@`;
+  const [location = '', query = ''] = rest.slice(at + 1).split('#')[0]?.split('?') ?? [];
+  const parameters: string[] = [];
+  for (const parameter of query.split('&')) {
+    const [name] = new URLSearchParams(parameter).keys();
+    // An unencoded & in a secret would make its tail look like more parameters: stop at the first secret.
+    if (name !== undefined && SECRET_PARAMETER.test(name)) break;
+    if (name !== undefined) parameters.push(parameter);
+  }
+  return `${scheme}${shownUser}${location}${parameters.length === 0 ? '' : `?${parameters.join('&')}`}`;
 }
 
 /**
  * Connects to the store the URL names and brings its schema up to date. Throws an Error naming the store
  * (without its password) when the URL is wrong, the database cannot be reached or a migration fails.
  */
-export async function openDatabase(options: { databaseUrl: string; schema?: string | undefined }): Promise<OpenedDatabase> {
+export async function openDatabase(options: {
+  databaseUrl: string;
+  schema?: string | undefined;
+  /** SQLite only: how long a statement waits for another process's write lock; 5 s unless given. */
+  sqliteLockWaitMs?: number | undefined;
+}): Promise<OpenedDatabase> {
   const location = parseDatabaseUrl(options.databaseUrl);
   const { schema } = options;
   if (schema !== undefined && location.dialect !== 'postgres') throw new Error('A schema can only be chosen on PostgreSQL');
@@ -57,9 +89,10 @@ export async function openDatabase(options: { databaseUrl: string; schema?: stri
   let db: Kysely<AccessTables> | undefined;
   try {
     if (location.dialect === 'sqlite') {
-      const sqlite = openSqlite(location.path);
-      db = new Kysely<AccessTables>({ dialect: new SqliteDialect({ database: sqlite }) });
-      await migrateSqlite(db, sqlite);
+      const lockWaitMs = options.sqliteLockWaitMs ?? DEFAULT_SQLITE_LOCK_WAIT_MS;
+      const sqlite = await openSqlite(location.path, lockWaitMs);
+      db = new Kysely<AccessTables>({ dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs) });
+      await migrateSqlite(db);
     } else {
       db = new Kysely<AccessTables>({ dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, schema) }) });
       await migratePostgres(db, schema);
@@ -74,16 +107,23 @@ export async function openDatabase(options: { databaseUrl: string; schema?: stri
   }
 }
 
-function openSqlite(path: string): SqliteDatabase.Database {
+async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatabase.Database> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
-  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  // WAL: readers never wait for the writer. synchronous=FULL: a commit is on disk before it is acknowledged, so
-  // nothing confirmed to a client is lost to a crash or kill -9 (NORMAL could lose the last commits).
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  return sqlite;
+  try {
+    // No busy timeout: it would block the event loop while it waits; sqlite-lock-wait.ts waits on timers instead.
+    sqlite.pragma('busy_timeout = 0');
+    // WAL: readers never wait for the writer. synchronous=FULL: a commit is on disk before it is acknowledged, so
+    // nothing confirmed to a client is lost to a crash or kill -9 (NORMAL could lose the last commits).
+    // Switching a new file to WAL takes the lock another opener may hold.
+    await whenUnlocked(sqlite, lockWaitMs, () => sqlite.pragma('journal_mode = WAL'));
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
 }
 
 function postgresPool(connectionString: string, schema: string | undefined): pg.Pool {
@@ -111,18 +151,12 @@ async function runMigrations(db: Kysely<AccessTables>, dialect: Dialect, schema:
 
 /**
  * Kysely's migrator locks nothing on SQLite (it assumes a single connection), yet two processes may open one file
- * at once. Migrating inside BEGIN IMMEDIATE makes the second wait for the first and then find nothing to do. The
- * wait is a polling loop rather than SQLite's busy timeout because the busy timeout blocks the whole thread,
- * which would also stall a first opener in the same process.
+ * at once. Migrating inside BEGIN IMMEDIATE makes the second wait for the first (on timers, as every statement
+ * here waits) and then find nothing to do.
  */
-async function migrateSqlite(db: Kysely<AccessTables>, sqlite: SqliteDatabase.Database): Promise<void> {
+async function migrateSqlite(db: Kysely<AccessTables>): Promise<void> {
   await db.connection().execute(async (connection) => {
-    sqlite.pragma('busy_timeout = 0');
-    try {
-      await beginImmediate(connection);
-    } finally {
-      sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    }
+    await sql`begin immediate`.execute(connection);
     try {
       await runMigrations(connection, 'sqlite', undefined);
       await sql`commit`.execute(connection);
@@ -131,20 +165,6 @@ async function migrateSqlite(db: Kysely<AccessTables>, sqlite: SqliteDatabase.Da
       throw error;
     }
   });
-}
-
-async function beginImmediate(connection: Kysely<AccessTables>): Promise<void> {
-  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-  for (;;) {
-    try {
-      await sql`begin immediate`.execute(connection);
-      return;
-    } catch (error) {
-      const busy = error instanceof SqliteDatabase.SqliteError && error.code === 'SQLITE_BUSY';
-      if (!busy || Date.now() > deadline) throw error;
-      await delay(10);
-    }
-  }
 }
 
 /**

@@ -11,6 +11,8 @@ export const ACCESS_ERROR_CODES = [
   'INVALID_TRANSITION',
   'BAD_USER_INPUT',
   'USE_NOT_APPROVED',
+  // SQLite: another process kept the write lock longer than a statement waits for it. Nothing was written.
+  'STORE_UNAVAILABLE',
 ] as const;
 export type AccessErrorCode = (typeof ACCESS_ERROR_CODES)[number];
 

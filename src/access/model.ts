@@ -48,7 +48,11 @@ export type Caller =
   | { readonly kind: 'operator' };
 
 export interface AccessService {
-  /** Validates name (1..200 chars after trim) and email; returns the client and its new API key, shown once. */
+  /**
+   * Validates name (1..200 chars after trim) and email; returns the client and its new API key, shown once.
+   * Every free text (name, email, purpose, note) is refused with BAD_USER_INPUT if it holds a control, line-break
+   * or bidirectional formatting character or a lone surrogate (see printable.ts).
+   */
   registerClient(input: { name: string; contactEmail: string }): Promise<{ client: ClientRecord; apiKey: string }>;
   /**
    * The caller behind an `Authorization` header value (or null when absent). The admin token means the

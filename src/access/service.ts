@@ -27,6 +27,8 @@ export interface AccessServiceOptions {
   readonly schema?: string | undefined;
   /** The clock behind every timestamp; tests pass their own. */
   readonly now?: (() => Date) | undefined;
+  /** SQLite only: how long a write waits for another process's lock before STORE_UNAVAILABLE; 5 s unless given. */
+  readonly sqliteLockWaitMs?: number | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
@@ -245,9 +247,9 @@ class StoredAccessService implements AccessService {
 
   /**
    * Moves `current` to `change.to` only if its status is still `current.status`, with its event, in one
-   * transaction; undefined when another writer changed the status first. The UPDATE comes first, so on SQLite
-   * the transaction takes the write lock before it reads anything (no stale-snapshot upgrade), and on
-   * PostgreSQL a concurrent UPDATE waits for the row lock and then finds the status changed.
+   * transaction; undefined when another writer changed the status first. On SQLite the transaction holds the
+   * write lock from its BEGIN IMMEDIATE; on PostgreSQL a concurrent UPDATE waits for the row lock and then
+   * finds the status changed.
    */
   #compareAndSet(current: UseRequestRow, change: TransitionChange): Promise<UseRequestRow | undefined> {
     const at = this.now().toISOString();

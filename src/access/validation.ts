@@ -1,5 +1,6 @@
 import { findSummaryEndpoint, SUMMARY_ENDPOINTS, type SummaryEndpointEntry } from '../catalogue.js';
 import { AccessError } from './errors.js';
+import { findUnprintable } from './printable.js';
 
 export const MAX_NAME_LENGTH = 200;
 // RFC 5321 allows 64 characters before the @ and 255 after it.
@@ -14,12 +15,27 @@ function badInput(field: string, message: string): AccessError {
   return new AccessError('BAD_USER_INPUT', message, { field });
 }
 
-/** `value` trimmed, refused unless 1..max characters long. */
+/**
+ * Refuses text that holds a control, line-break or bidirectional formatting character or a lone surrogate
+ * (see printable.ts): stored text is shown to operators, in GraphQL answers and on a terminal, exactly as stored.
+ */
+function printableText(field: string, text: string): string {
+  const found = findUnprintable(text);
+  if (found !== undefined) {
+    throw badInput(
+      field,
+      `${field} must not contain control, line-break or bidirectional formatting characters (found ${found.codePoint} at position ${found.index + 1})`,
+    );
+  }
+  return text;
+}
+
+/** `value` trimmed, refused unless 1..max printable characters long. */
 function requiredText(field: string, value: string, max: number): string {
   const trimmed = value.trim();
   if (trimmed.length === 0) throw badInput(field, `${field} must not be empty`);
   if (trimmed.length > max) throw badInput(field, `${field} must be at most ${max} characters (got ${trimmed.length})`);
-  return trimmed;
+  return printableText(field, trimmed);
 }
 
 export function validName(name: string): string {
@@ -43,7 +59,7 @@ export function validNote(note: string | null): string | null {
   if (trimmed.length > MAX_NOTE_LENGTH) {
     throw badInput('note', `note must be at most ${MAX_NOTE_LENGTH} characters (got ${trimmed.length})`);
   }
-  return trimmed;
+  return printableText('note', trimmed);
 }
 
 /** The catalogue's summary endpoint with this id; NOT_FOUND otherwise. */

@@ -1,22 +1,30 @@
-import type { Plugin } from 'graphql-yoga';
+import type { Plugin, YogaLogger } from 'graphql-yoga';
 
 /** One dependency the server needs before it can answer well, e.g. the request-for-use store. */
 export interface ReadinessCheck {
   readonly name: string;
-  /** Resolves when usable; rejects (or resolves false) with the reason otherwise. */
+  /** Resolves true when usable; rejects (or resolves false) otherwise. A rejection's message is logged, never shown. */
   check(): Promise<boolean>;
   /** Facts worth showing whatever the outcome, e.g. the upstream breaker's state. */
   describe?(): Record<string, string>;
 }
 
 export const READY_PATH = '/ready';
+// What anyone may read about a failing check. A raw error (a database's message, a host, a file path) is for
+// the operator's log only: /ready answers whoever asks.
+const FAILING_REASON = 'unavailable';
 
 /**
  * `GET /ready`: 200 when every check passes, 503 otherwise, with a JSON body naming each check's result, so
- * a load balancer stops sending traffic to an instance that cannot serve and an operator can see why.
+ * a load balancer stops sending traffic to an instance that cannot serve. Why a check failed goes to the log,
+ * through yoga's logger.
  */
 export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
+  let logger: YogaLogger | undefined;
   return {
+    onYogaInit({ yoga }) {
+      logger = yoga.logger;
+    },
     async onRequest(payload) {
       const { request, url, fetchAPI } = payload;
       if (url.pathname !== READY_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;
@@ -25,9 +33,12 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
           const { name } = readiness;
           const facts = readiness.describe?.() ?? {};
           try {
-            return { name, facts, ok: await readiness.check(), reason: undefined };
+            const ok = await readiness.check();
+            if (!ok) logger?.warn(`readiness check "${name}" failed`);
+            return { name, facts, ok };
           } catch (error) {
-            return { name, facts, ok: false, reason: error instanceof Error ? error.message : String(error) };
+            logger?.warn(`readiness check "${name}" failed`, error instanceof Error ? error : new Error(String(error)));
+            return { name, facts, ok: false };
           }
         }),
       );
@@ -35,10 +46,7 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
       const body = {
         status: ready ? 'ready' : 'not_ready',
         checks: Object.fromEntries(
-          results.map(({ name, facts, ok, reason }) => [
-            name,
-            ok ? { status: 'ok', ...facts } : { status: 'failing', reason: reason ?? 'check failed', ...facts },
-          ]),
+          results.map(({ name, facts, ok }) => [name, ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts }]),
         ),
       };
       payload.endResponse(
