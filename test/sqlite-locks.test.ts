@@ -195,7 +195,7 @@ describe('SQLite: a locked store through GraphQL', () => {
     const app = createApp({
       upstream: stack().upstream,
       source: stack().source,
-      cachePolicy: { ttlS: 0, swrS: 0 },
+      httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
       access,
       logger: createLogger('silent'),
     });
