@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findSummaryEndpoint, type DatasetCode, type SummaryEndpointEntry } from '../src/catalogue.js';
 import { createLogger } from '../src/server/logger.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { createPayloadCache, type PayloadCache } from '../src/upstream/cache.js';
+import type { PayloadCache } from '../src/upstream/cache.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from '../src/upstream/client.js';
+import { createPayloadCache } from '../src/upstream/create-cache.js';
 import { UpstreamError } from '../src/upstream/errors.js';
 import { createUpstreamSource, type PayloadRead, type UpstreamSource } from '../src/upstream/source.js';
 
