@@ -65,22 +65,23 @@ const messages = (): unknown[] => logLines.map((line) => line['msg']);
 describe('retries of idempotent GETs', () => {
   it('two 503s then success: the data, after three calls', async () => {
     simulator.setFault(CODE, { status: 503, times: 2 });
-    const value = await newClient().fetchDataset(CODE, '');
-    expect(value).toEqual(JSON.parse(simulator.datasetBody(CODE).toString('utf8')));
+    const answer = await newClient().getDataset(CODE, '');
+    const body: unknown = JSON.parse(simulator.datasetBody(CODE).toString('utf8'));
+    expect(answer).toMatchObject({ kind: 'body', value: body });
     expect(simulator.requestCount(CODE)).toBe(3);
     expect(messages().filter((message) => message === 'upstream call retried')).toHaveLength(2);
   });
 
   it('gives up after `retries` repeats with the last error', async () => {
     simulator.setFault(CODE, { status: 502 });
-    const { error } = await timed(() => newClient({ retries: 1 }).fetchDataset(CODE, ''));
+    const { error } = await timed(() => newClient({ retries: 1 }).getDataset(CODE, ''));
     expect(error).toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 502 });
     expect(simulator.requestCount(CODE)).toBe(2);
   });
 
   it('honours Retry-After when it fits the budget', async () => {
     simulator.setFault(CODE, { status: 429, retryAfterS: 1, times: 1 });
-    const { ms, error } = await timed(() => newClient({ timeoutMs: 3_000 }).fetchDataset(CODE, ''));
+    const { ms, error } = await timed(() => newClient({ timeoutMs: 3_000 }).getDataset(CODE, ''));
     expect(error).toBeUndefined();
     expect(ms).toBeGreaterThanOrEqual(990);
     expect(simulator.requestCount(CODE)).toBe(2);
@@ -88,7 +89,7 @@ describe('retries of idempotent GETs', () => {
 
   it('does not wait for a Retry-After beyond the budget: the error at once', async () => {
     simulator.setFault(CODE, { status: 503, retryAfterS: 5 });
-    const { ms, error } = await timed(() => newClient({ timeoutMs: 1_000 }).fetchDataset(CODE, ''));
+    const { ms, error } = await timed(() => newClient({ timeoutMs: 1_000 }).getDataset(CODE, ''));
     expect(error).toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 503 });
     expect(ms).toBeLessThan(300);
     expect(simulator.requestCount(CODE)).toBe(1);
@@ -96,7 +97,7 @@ describe('retries of idempotent GETs', () => {
 
   it('keeps the whole call, retries and waits included, within timeoutMs', async () => {
     simulator.setFault(CODE, { status: 503, latencyMs: 150 });
-    const { ms, error } = await timed(() => newClient({ timeoutMs: 400, retries: 5 }).fetchDataset(CODE, ''));
+    const { ms, error } = await timed(() => newClient({ timeoutMs: 400, retries: 5 }).getDataset(CODE, ''));
     expect(error).toBeInstanceOf(UpstreamError);
     expect(ms).toBeLessThan(400 + 150);
   });
@@ -107,7 +108,7 @@ describe('retries of idempotent GETs', () => {
     ['a body that is not JSON', { malformedBody: true }],
   ])('does not retry %s', async (_name, fault) => {
     simulator.setFault(CODE, fault);
-    await expect(newClient().fetchDataset(CODE, '')).rejects.toBeInstanceOf(UpstreamError);
+    await expect(newClient().getDataset(CODE, '')).rejects.toBeInstanceOf(UpstreamError);
     expect(simulator.requestCount(CODE)).toBe(1);
   });
 });
@@ -162,7 +163,7 @@ describe('the circuit breaker of the origin', () => {
   it('opens after three time-outs, fails fast until the cool-down, then one probe closes it', async () => {
     const client = newClient({ timeoutMs, breakerCooldownS });
     simulator.setFault('*', { hang: true });
-    const timeouts = await Promise.all(OTHER_CODES.map((code) => timed(() => client.fetchDataset(code, ''))));
+    const timeouts = await Promise.all(OTHER_CODES.map((code) => timed(() => client.getDataset(code, ''))));
     for (const { ms, error } of timeouts) {
       expect(error).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
       expect(ms).toBeLessThan(timeoutMs + 250);
@@ -170,7 +171,7 @@ describe('the circuit breaker of the origin', () => {
     expect(client.breakerState()).toBe('open');
 
     simulator.resetRequests();
-    const fast = await timed(() => client.fetchDataset(CODE, ''));
+    const fast = await timed(() => client.getDataset(CODE, ''));
     expect(fast.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect((fast.error as Error).message).toBe(
       `Upstream dataset ${CODE} is unavailable: calls are paused after repeated failures`,
@@ -182,9 +183,9 @@ describe('the circuit breaker of the origin', () => {
     expect(client.breakerState()).toBe('half-open');
     simulator.clearFaults();
     simulator.setFault(CODE, { latencyMs: 100, times: 1 });
-    const probe = client.fetchDataset(CODE, '');
+    const probe = client.getDataset(CODE, '');
     // While the one probe is out, other calls fail fast rather than queue behind it.
-    const meanwhile = await timed(() => client.fetchDataset('V10_DUPWITH', ''));
+    const meanwhile = await timed(() => client.getDataset('V10_DUPWITH', ''));
     expect(meanwhile.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(meanwhile.ms).toBeLessThan(50);
     await expect(probe).resolves.toBeDefined();
@@ -202,15 +203,15 @@ describe('the circuit breaker of the origin', () => {
   it('a failed probe opens it again', async () => {
     const client = newClient({ timeoutMs, breakerCooldownS, retries: 0 });
     simulator.setFault('*', { hang: true });
-    await Promise.all(OTHER_CODES.map((code) => timed(() => client.fetchDataset(code, ''))));
+    await Promise.all(OTHER_CODES.map((code) => timed(() => client.getDataset(code, ''))));
     await new Promise((resolve) => setTimeout(resolve, breakerCooldownS * 1_000));
-    expect((await timed(() => client.fetchDataset(CODE, ''))).error).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    expect((await timed(() => client.getDataset(CODE, ''))).error).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     expect(client.breakerState()).toBe('open');
   });
 
   it('counts refused connections, reporting the real failure of the call that opened it', async () => {
     const client = newClient({ baseUrl: 'http://127.0.0.1:1' });
-    const { error } = await timed(() => client.fetchDataset(CODE, ''));
+    const { error } = await timed(() => client.getDataset(CODE, ''));
     expect((error as Error).message).toBe(`Upstream dataset ${CODE} could not be reached`);
     expect(client.breakerState()).toBe('open');
   });
@@ -219,7 +220,7 @@ describe('the circuit breaker of the origin', () => {
     const client = newClient({ retries: 0 });
     for (const fault of [{ status: 404 }, { status: 500 }, { malformedBody: true }, { status: 400 }]) {
       simulator.setFault(CODE, fault);
-      await expect(client.fetchDataset(CODE, '')).rejects.toBeInstanceOf(UpstreamError);
+      await expect(client.getDataset(CODE, '')).rejects.toBeInstanceOf(UpstreamError);
     }
     expect(client.breakerState()).toBe('closed');
   });
@@ -243,6 +244,6 @@ describe('conditional GETs', () => {
 
   it('an unconditional GET answered 304 is an HTTP error, not a payload', async () => {
     simulator.setFault(CODE, { status: 304 });
-    await expect(newClient().fetchDataset(CODE, '')).rejects.toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 304 });
+    await expect(newClient().getDataset(CODE, '')).rejects.toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 304 });
   });
 });
