@@ -49,6 +49,8 @@ export interface UpstreamClientOptions {
   retries?: number;
   /** How long the circuit stays open before one probe may pass; default 10. */
   breakerCooldownS?: number;
+  /** The clock the breaker's cool-down is timed by, in ms; default Date.now. Time-outs and retry waits use real timers. */
+  now?: () => number;
   /** Told of every finished call, e.g. to count it in metrics. */
   onCall?: (event: UpstreamCallEvent) => void;
 }
@@ -144,6 +146,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       cooldownMs: (options.breakerCooldownS ?? DEFAULT_BREAKER_COOLDOWN_S) * 1_000,
       isOutage,
       logger: options.logger,
+      now: options.now,
     }),
     logger: options.logger,
     onCall: options.onCall,
