@@ -117,8 +117,8 @@ describe('the operator key', () => {
     const endpoint = findSummaryEndpoint(84);
     if (endpoint === undefined) throw new Error('catalogue lacks 84');
     stack().simulator.resetRequests();
-    const answer = await stack().upstream.callSummaryEndpoint(endpoint, { ACADEMIC_YEAR: '2566' });
-    expect(answer).toMatchObject({ status: 200 });
+    const answer = await stack().upstream.postSummary(endpoint, { ACADEMIC_YEAR: '2566' });
+    expect(answer.value).toMatchObject({ status: 200 });
     const [request] = stack().simulator.requests;
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/services/api/ods_count_personal_by_year/84');
@@ -126,7 +126,7 @@ describe('the operator key', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ ACADEMIC_YEAR: '2566' });
 
     stack().simulator.setFault(84, { status: 500 });
-    const failure = await stack().upstream.callSummaryEndpoint(endpoint, {}).catch((error: unknown) => error);
+    const failure = await stack().upstream.postSummary(endpoint, {}).catch((error: unknown) => error);
     stack().simulator.clearFaults();
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(JSON.stringify(failure)).not.toContain(TEST_UPSTREAM_KEY);
@@ -140,7 +140,7 @@ describe('the operator key', () => {
     if (endpoint === undefined) throw new Error('catalogue lacks 83');
     const other = await startStack({ simulator: { apiKey: 'a-different-key' } });
     try {
-      const failure = await other.upstream.callSummaryEndpoint(endpoint, {}).catch((error: unknown) => error);
+      const failure = await other.upstream.postSummary(endpoint, {}).catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 401 });
     } finally {
       await other.close();

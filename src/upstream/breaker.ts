@@ -23,23 +23,28 @@ export interface BreakerOptions {
   readonly cooldownMs: number;
   readonly isOutage: (error: Error) => boolean;
   readonly logger: Logger;
+  /** The clock the cool-down is timed by, in ms; default Date.now. */
+  readonly now?: () => number;
 }
 
 type Outcome<T> = { readonly value: T } | { readonly error: unknown };
 
 /**
  * The circuit breaker of one upstream origin: cockatiel's policy (consecutive-failure breaker, half-open probe
- * after the cool-down), which keeps the state machine and its events out of our code.
+ * after the cool-down), which keeps the state machine and its events out of our code. cockatiel times the
+ * cool-down on Date.now, so it is told there is none and the cool-down is timed here, on `now`: an open circuit
+ * lets no call reach cockatiel until it is over, and the next one is then cockatiel's probe.
  */
-export function createBreaker({ name, cooldownMs, isOutage, logger }: BreakerOptions): Breaker {
+export function createBreaker({ name, cooldownMs, isOutage, logger, now = Date.now }: BreakerOptions): Breaker {
   const policy = circuitBreaker(handleWhen(isOutage), {
-    halfOpenAfter: cooldownMs,
+    halfOpenAfter: 0,
     breaker: new ConsecutiveBreaker(BREAKER_THRESHOLD),
   });
   let openedAt = 0;
   let shown: BreakerState = 'closed';
+  const coolingDown = (): boolean => now() - openedAt < cooldownMs;
   policy.onBreak(() => {
-    openedAt = Date.now();
+    openedAt = now();
   });
   policy.onStateChange((state) => {
     const next = describe(state);
@@ -52,6 +57,7 @@ export function createBreaker({ name, cooldownMs, isOutage, logger }: BreakerOpt
 
   return {
     async run<T>(attempt: () => Promise<T>): Promise<T> {
+      if (policy.state === CircuitState.Open && coolingDown()) throw new BrokenCircuitError();
       // cockatiel queues callers behind the probe; we fail them fast instead, so no call outlives its budget.
       if (policy.state === CircuitState.HalfOpen) throw new BrokenCircuitError();
       const outcome = await policy.execute(async (): Promise<Outcome<T>> => {
@@ -67,7 +73,7 @@ export function createBreaker({ name, cooldownMs, isOutage, logger }: BreakerOpt
     },
     state() {
       const state = describe(policy.state);
-      return state === 'open' && Date.now() - openedAt >= cooldownMs ? 'half-open' : state;
+      return state === 'open' && !coolingDown() ? 'half-open' : state;
     },
   };
 }

@@ -1,7 +1,3 @@
-import type { Logger } from 'pino';
-import { createMemoryCache } from './memory-cache.js';
-import { createRedisCache } from './redis-cache.js';
-
 /** What is kept beside a payload: when it was fetched and confirmed, and the upstream's caching headers. */
 export interface PayloadMeta {
   /** The ETag, or a hash of the body: changes when the payload changes. */
@@ -34,7 +30,8 @@ export type ReleaseLock = () => Promise<void>;
 /**
  * Upstream payloads shared across requests (and, in Redis, across instances). Keys are the source's logical
  * keys; the cache adds its own prefix. Entries carry their meta and the source decides freshness: the cache
- * only keeps entries for the `keepMs` it is told, and within its byte bound.
+ * only keeps entries for the `keepMs` it is told, and within its byte bound. Implemented by memory-cache.ts and
+ * redis-cache.ts; create-cache.ts picks one.
  */
 export interface PayloadCache {
   readonly kind: 'memory' | 'redis';
@@ -52,29 +49,4 @@ export interface PayloadCache {
   lock(key: string, ttlMs: number): Promise<ReleaseLock | undefined>;
   /** Drops local state and closes any connection. */
   close(): Promise<void>;
-}
-
-export interface PayloadCacheOptions {
-  /** A redis:// or rediss:// URL: share payloads through Redis; in memory otherwise. */
-  readonly redisUrl?: string;
-  /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies); default 256. */
-  readonly maxMb?: number;
-  /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
-  readonly keyPrefix?: string;
-  /** Where Redis connection trouble is reported. */
-  readonly logger?: Logger;
-}
-
-export const DEFAULT_CACHE_MAX_MB = 256;
-export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
-
-export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
-  const maxBytes = Math.max(1, Math.floor((options.maxMb ?? DEFAULT_CACHE_MAX_MB) * 1024 * 1024));
-  if (options.redisUrl === undefined) return createMemoryCache({ maxBytes });
-  return createRedisCache({
-    url: options.redisUrl,
-    maxBytes,
-    keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
-    logger: options.logger,
-  });
 }

@@ -1,6 +1,6 @@
 import { isBrokenCircuitError } from 'cockatiel';
 import type { Logger } from 'pino';
-import { Pool } from 'undici';
+import { errors, Pool } from 'undici';
 import {
   datasetPath,
   summaryEndpointPath,
@@ -8,7 +8,7 @@ import {
   type SummaryEndpointEntry,
 } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
-import { createBreaker, type BreakerState } from './breaker.js';
+import { createBreaker, type Breaker, type BreakerState } from './breaker.js';
 import { UpstreamError } from './errors.js';
 import { AttemptError, createRetryPolicy, parseRetryAfter } from './retry.js';
 
@@ -25,13 +25,12 @@ export interface UpstreamClient {
   readonly timeoutMs: number;
   datasetUrl(code: DatasetCode): string;
   summaryEndpointUrl(endpoint: SummaryEndpointEntry): string;
-  /** GET a dataset's body as JSON; `queryString` is already canonical (see query.ts) and may be empty. */
-  fetchDataset(code: DatasetCode, queryString: string): Promise<unknown>;
-  /** POST `input` as JSON to a summary endpoint, with the operator's key; the answer as JSON. */
-  callSummaryEndpoint(endpoint: SummaryEndpointEntry, input: JsonObject): Promise<unknown>;
-  /** GET a dataset with its caching headers; conditional (304 possible) when `validators` are given. */
+  /**
+   * GET a dataset with its caching headers; `queryString` is already canonical (see query.ts) and may be empty.
+   * Conditional (304 possible) when `validators` are given.
+   */
   getDataset(code: DatasetCode, queryString: string, validators?: Validators): Promise<UpstreamAnswer>;
-  /** POST to a summary endpoint, answering the body with its caching headers. */
+  /** POST `input` as JSON to a summary endpoint, with the operator's key; the body with its caching headers. */
   postSummary(endpoint: SummaryEndpointEntry, input: JsonObject): Promise<UpstreamBody>;
   /** The circuit breaker of the upstream's origin, for readiness reports. */
   breakerState(): BreakerState;
@@ -50,6 +49,8 @@ export interface UpstreamClientOptions {
   retries?: number;
   /** How long the circuit stays open before one probe may pass; default 10. */
   breakerCooldownS?: number;
+  /** The clock the breaker's cool-down is timed by, in ms; default Date.now. Time-outs and retry waits use real timers. */
+  now?: () => number;
   /** Told of every finished call, e.g. to count it in metrics. */
   onCall?: (event: UpstreamCallEvent) => void;
 }
@@ -102,10 +103,8 @@ export const DEFAULT_BREAKER_COOLDOWN_S = 10;
 
 const USER_AGENT = 'thai-edu-graphql';
 
-// undici's own phase time-outs; any other failure before a status arrived means the upstream is unavailable.
-const TIMEOUT_ERROR_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-// Failures that happen before a byte of the request is sent: even a POST may be repeated after them.
-const NOT_SENT_ERROR_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+// Node's system errors have codes but no classes: these are raised before a byte of the request is sent.
+const NOT_SENT_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 const isOutage = (error: Error): boolean =>
   error instanceof AttemptError && (error.error.code === 'UPSTREAM_TIMEOUT' || error.error.code === 'UPSTREAM_UNAVAILABLE');
@@ -123,172 +122,198 @@ interface CallTarget {
   readonly conditional?: boolean;
 }
 
+/** What every call of one client shares: the origin's pool and breaker, the budget, and where calls are told. */
+interface Caller {
+  readonly pool: Pool;
+  /** The base address's path, prefixed to every request path. */
+  readonly pathPrefix: string;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly breaker: Breaker;
+  readonly logger: Logger;
+  readonly onCall: ((event: UpstreamCallEvent) => void) | undefined;
+}
+
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const base = new URL(options.baseUrl);
-  const pathPrefix = base.pathname.replace(/\/+$/, '');
-  const { timeoutMs, logger } = options;
-  const retries = options.retries ?? DEFAULT_RETRIES;
-  // One pool per origin, for the life of the process: connections are reused across requests.
-  const pool = new Pool(base.origin, {
+  const caller: Caller = {
+    pool: createPool(base.origin, options.timeoutMs, options.caPem),
+    pathPrefix: base.pathname.replace(/\/+$/, ''),
+    timeoutMs: options.timeoutMs,
+    retries: options.retries ?? DEFAULT_RETRIES,
+    breaker: createBreaker({
+      name: base.origin,
+      cooldownMs: (options.breakerCooldownS ?? DEFAULT_BREAKER_COOLDOWN_S) * 1_000,
+      isOutage,
+      logger: options.logger,
+      now: options.now,
+    }),
+    logger: options.logger,
+    onCall: options.onCall,
+  };
+  const keyHeader: Record<string, string> =
+    options.apiKey === undefined ? {} : { [options.apiKeyHeader.toLowerCase()]: options.apiKey };
+  return {
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    datasetUrl: (code) => options.baseUrl + datasetPath(code),
+    summaryEndpointUrl: (endpoint) => options.baseUrl + summaryEndpointPath(endpoint),
+    getDataset: (code, queryString, validators) => call(caller, datasetTarget(code, queryString, validators)),
+    postSummary: async (endpoint, input) => bodyOf(await call(caller, summaryTarget(endpoint, input, keyHeader))),
+    breakerState: () => caller.breaker.state(),
+    close: () => caller.pool.close(),
+  };
+}
+
+/** One pool per origin, for the life of the client: connections are reused across requests. */
+function createPool(origin: string, timeoutMs: number, caPem: string | undefined): Pool {
+  return new Pool(origin, {
     connections: 64,
-    connect: { timeout: timeoutMs, ...(options.caPem === undefined ? {} : { ca: options.caPem }) },
+    connect: { timeout: timeoutMs, ...(caPem === undefined ? {} : { ca: caPem }) },
     // undici's own defaults wait 300 s; every phase is bounded by our budget, and the whole call by a signal.
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  const breaker = createBreaker({
-    name: base.origin,
-    cooldownMs: (options.breakerCooldownS ?? DEFAULT_BREAKER_COOLDOWN_S) * 1_000,
-    isOutage,
-    logger,
+}
+
+/** A GET of a dataset, conditional when the stored answer's validators are given. */
+function datasetTarget(code: DatasetCode, queryString: string, validators: Validators | undefined): CallTarget {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
+  if (validators?.etag !== undefined) headers['if-none-match'] = validators.etag;
+  if (validators?.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
+  return {
+    label: `dataset ${code}`,
+    name: code,
+    method: 'GET',
+    path: datasetPath(code) + (queryString === '' ? '' : `?${queryString}`),
+    headers,
+    conditional: 'if-none-match' in headers || 'if-modified-since' in headers,
+  };
+}
+
+/** A POST of `input` to a summary endpoint, with the operator's key header (empty when there is no key). */
+function summaryTarget(endpoint: SummaryEndpointEntry, input: JsonObject, keyHeader: Record<string, string>): CallTarget {
+  return {
+    label: `summary endpoint ${endpoint.id}`,
+    name: endpoint.name,
+    method: 'POST',
+    path: summaryEndpointPath(endpoint),
+    headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': USER_AGENT, ...keyHeader },
+    body: JSON.stringify(input),
+  };
+}
+
+/**
+ * One call: attempts through the breaker (which must see each of them to count outages), repeated by the
+ * retry policy while the budget lasts. The signal bounds every attempt and every wait by the same budget.
+ */
+async function call(caller: Caller, target: CallTarget): Promise<UpstreamAnswer> {
+  const { timeoutMs, logger } = caller;
+  const started = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  const policy = createRetryPolicy({
+    retries: caller.retries,
+    deadline: started + timeoutMs,
+    idempotent: target.method === 'GET',
   });
-
-  /**
-   * One call: attempts through the breaker (which must see each of them to count outages), repeated by the
-   * retry policy while the budget lasts. The signal bounds every attempt and every wait by the same budget.
-   */
-  async function call(target: CallTarget): Promise<UpstreamAnswer> {
-    const started = performance.now();
-    const signal = AbortSignal.timeout(timeoutMs);
-    const policy = createRetryPolicy({ retries, deadline: started + timeoutMs, idempotent: target.method === 'GET' });
-    policy.onRetry(({ delay, attempt }) => {
-      logger.debug({ upstream: target.label, attempt, delayMs: Math.round(delay) }, 'upstream call retried');
-    });
-    let lastFailure: AttemptError | undefined;
-    try {
-      const answer = await policy.execute(() =>
-        breaker.run(async () => {
-          try {
-            return await attempt(target, signal);
-          } catch (error) {
-            if (error instanceof AttemptError) lastFailure = error;
-            throw error;
-          }
-        }),
-      );
-      logger.debug({ upstream: target.label, answer: answer.kind, ms: elapsed(started) }, 'upstream call');
-      const notModified = answer.kind === 'not-modified';
-      report(target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
-      return answer;
-    } catch (error) {
-      const upstreamError = finalError(error, lastFailure, target);
-      // A call the open circuit refused never left: the opening was logged once, each refusal is only a detail.
-      const level = lastFailure === undefined && isBrokenCircuitError(error) ? 'debug' : 'warn';
-      logger[level](
-        { upstream: target.label, code: upstreamError.code, upstreamStatus: upstreamError.upstreamStatus, ms: elapsed(started) },
-        'upstream call failed',
-      );
-      report(target, upstreamError.code, upstreamError.upstreamStatus, started);
-      throw upstreamError;
-    }
-  }
-
-  function report(target: CallTarget, outcome: string, status: number | undefined, started: number): void {
-    options.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
-  }
-
-  async function attempt(target: CallTarget, signal: AbortSignal): Promise<UpstreamAnswer> {
-    let headers: CacheHeaders;
-    let text: string;
-    let statusCode: number;
-    try {
-      const response = await pool.request({
-        path: pathPrefix + target.path,
-        method: target.method,
-        headers: target.headers,
-        body: target.body,
-        signal,
-      });
-      ({ statusCode } = response);
-      headers = cacheHeaders(response.headers);
-      if (statusCode === 304 && target.conditional === true) {
-        await response.body.dump();
-        return { kind: 'not-modified', headers };
-      }
-      if (statusCode < 200 || statusCode > 299) {
-        // The error body is neither shown nor needed; dump it so the connection goes back to the pool.
-        await response.body.dump();
-        const error = new UpstreamError('UPSTREAM_HTTP_ERROR', `Upstream ${target.label} answered HTTP ${statusCode}`, statusCode);
-        throw new AttemptError(error, true, parseRetryAfter(response.headers['retry-after']));
-      }
-      text = await response.body.text();
-    } catch (error) {
-      throw error instanceof AttemptError ? error : connectionError(error, signal, target);
-    }
-    try {
-      const value: unknown = JSON.parse(text);
-      return { kind: 'body', value, text, headers, status: statusCode };
-    } catch {
-      const error = new UpstreamError('UPSTREAM_BAD_RESPONSE', `Upstream ${target.label} answered with a body that is not JSON`);
-      throw new AttemptError(error, true);
-    }
-  }
-
-  function connectionError(error: unknown, signal: AbortSignal, target: CallTarget): AttemptError {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-    const reached = !NOT_SENT_ERROR_CODES.has(code);
-    if (signal.aborted || TIMEOUT_ERROR_CODES.has(code)) {
-      return new AttemptError(
-        new UpstreamError('UPSTREAM_TIMEOUT', `Upstream ${target.label} did not answer within ${timeoutMs} ms`),
-        reached,
-      );
-    }
-    return new AttemptError(new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} could not be reached`), reached);
-  }
-
-  const datasetUrl = (code: DatasetCode): string => options.baseUrl + datasetPath(code);
-  const summaryEndpointUrl = (endpoint: SummaryEndpointEntry): string =>
-    options.baseUrl + summaryEndpointPath(endpoint);
-
-  function getDataset(code: DatasetCode, queryString: string, validators?: Validators): Promise<UpstreamAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
-    if (validators?.etag !== undefined) headers['if-none-match'] = validators.etag;
-    if (validators?.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
-    return call({
-      label: `dataset ${code}`,
-      name: code,
-      method: 'GET',
-      path: datasetPath(code) + (queryString === '' ? '' : `?${queryString}`),
-      headers,
-      conditional: 'if-none-match' in headers || 'if-modified-since' in headers,
-    });
-  }
-
-  async function postSummary(endpoint: SummaryEndpointEntry, input: JsonObject): Promise<UpstreamBody> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-    };
-    if (options.apiKey !== undefined) headers[options.apiKeyHeader.toLowerCase()] = options.apiKey;
-    return bodyOf(
-      await call({
-        label: `summary endpoint ${endpoint.id}`,
-        name: endpoint.name,
-        method: 'POST',
-        path: summaryEndpointPath(endpoint),
-        headers,
-        body: JSON.stringify(input),
+  policy.onRetry(({ delay, attempt }) => {
+    logger.debug({ upstream: target.label, attempt, delayMs: Math.round(delay) }, 'upstream call retried');
+  });
+  let lastFailure: AttemptError | undefined;
+  try {
+    const answer = await policy.execute(() =>
+      caller.breaker.run(async () => {
+        try {
+          return await attempt(caller, target, signal);
+        } catch (error) {
+          if (error instanceof AttemptError) lastFailure = error;
+          throw error;
+        }
       }),
     );
+    logger.debug({ upstream: target.label, answer: answer.kind, ms: elapsed(started) }, 'upstream call');
+    const notModified = answer.kind === 'not-modified';
+    report(caller, target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
+    return answer;
+  } catch (error) {
+    const upstreamError = finalError(error, lastFailure, target);
+    // A call the open circuit refused never left: the opening was logged once, each refusal is only a detail.
+    const level = lastFailure === undefined && isBrokenCircuitError(error) ? 'debug' : 'warn';
+    logger[level](
+      { upstream: target.label, code: upstreamError.code, upstreamStatus: upstreamError.upstreamStatus, ms: elapsed(started) },
+      'upstream call failed',
+    );
+    report(caller, target, upstreamError.code, upstreamError.upstreamStatus, started);
+    throw upstreamError;
   }
+}
 
-  return {
-    baseUrl: options.baseUrl,
-    timeoutMs,
-    datasetUrl,
-    summaryEndpointUrl,
-    async fetchDataset(code, queryString) {
-      return bodyOf(await getDataset(code, queryString)).value;
-    },
-    async callSummaryEndpoint(endpoint, input) {
-      return (await postSummary(endpoint, input)).value;
-    },
-    getDataset,
-    postSummary,
-    breakerState: () => breaker.state(),
-    close: () => pool.close(),
-  };
+function report(caller: Caller, target: CallTarget, outcome: string, status: number | undefined, started: number): void {
+  caller.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
+}
+
+/** One HTTP exchange: the answer, or an AttemptError saying what failed and whether it may be repeated. */
+async function attempt(caller: Caller, target: CallTarget, signal: AbortSignal): Promise<UpstreamAnswer> {
+  let headers: CacheHeaders;
+  let text: string;
+  let statusCode: number;
+  try {
+    const response = await caller.pool.request({
+      path: caller.pathPrefix + target.path,
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      signal,
+    });
+    ({ statusCode } = response);
+    headers = cacheHeaders(response.headers);
+    if (statusCode === 304 && target.conditional === true) {
+      await response.body.dump();
+      return { kind: 'not-modified', headers };
+    }
+    if (statusCode < 200 || statusCode > 299) {
+      // The error body is neither shown nor needed; dump it so the connection goes back to the pool.
+      await response.body.dump();
+      const error = new UpstreamError('UPSTREAM_HTTP_ERROR', `Upstream ${target.label} answered HTTP ${statusCode}`, statusCode);
+      throw new AttemptError(error, true, parseRetryAfter(response.headers['retry-after']));
+    }
+    text = await response.body.text();
+  } catch (error) {
+    throw error instanceof AttemptError ? error : connectionError(error, signal, target, caller.timeoutMs);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return { kind: 'body', value, text, headers, status: statusCode };
+  } catch {
+    const error = new UpstreamError('UPSTREAM_BAD_RESPONSE', `Upstream ${target.label} answered with a body that is not JSON`);
+    throw new AttemptError(error, true);
+  }
+}
+
+/**
+ * A failure before a status arrived: a time-out when our budget ran out or one of undici's phase time-outs
+ * fired, the upstream unavailable otherwise.
+ */
+function connectionError(error: unknown, signal: AbortSignal, target: CallTarget, timeoutMs: number): AttemptError {
+  const reached = !neverSent(error);
+  const timedOut =
+    signal.aborted ||
+    error instanceof errors.ConnectTimeoutError ||
+    error instanceof errors.HeadersTimeoutError ||
+    error instanceof errors.BodyTimeoutError;
+  if (timedOut) {
+    return new AttemptError(
+      new UpstreamError('UPSTREAM_TIMEOUT', `Upstream ${target.label} did not answer within ${timeoutMs} ms`),
+      reached,
+    );
+  }
+  return new AttemptError(new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} could not be reached`), reached);
+}
+
+/** Whether the connection failed before a byte of the request was sent: then even a POST may be repeated. */
+function neverSent(error: unknown): boolean {
+  if (error instanceof errors.ConnectTimeoutError) return true;
+  return error instanceof Error && 'code' in error && NOT_SENT_SYSTEM_CODES.has(String(error.code));
 }
 
 /**

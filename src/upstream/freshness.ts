@@ -6,7 +6,7 @@ import type { CacheHeaders, Validators } from './client.js';
  * How long cached payloads serve, as HTTP caching (RFC 9111) and its stale extensions (RFC 5861) put it, with
  * the operator's windows as the upper bounds and the upstream's Cache-Control narrowing them.
  */
-export interface CachePolicy {
+export interface PayloadWindows {
   /** Fresh for at most this long after the upstream last confirmed the payload. */
   readonly ttlMs: number;
   /** After that, served at once while one background refresh runs, for this long. */
@@ -15,7 +15,7 @@ export interface CachePolicy {
   readonly staleIfErrorMs: number;
 }
 
-export interface Freshness {
+export interface PayloadLifetime {
   readonly freshUntil: number;
   /** False under no-cache and must-revalidate: once stale, never served without a successful revalidation. */
   readonly mayServeStale: boolean;
@@ -51,7 +51,7 @@ export function isStorable(headers: CacheHeaders): boolean {
   return !parseCacheControl(headers.cacheControl).noStore;
 }
 
-export function freshnessOf(meta: PayloadMeta, policy: CachePolicy): Freshness {
+export function payloadLifetime(meta: PayloadMeta, policy: PayloadWindows): PayloadLifetime {
   const directives = parseCacheControl(meta.cacheControl);
   const lifetimeMs = directives.noCache
     ? 0
@@ -66,8 +66,8 @@ export function freshnessOf(meta: PayloadMeta, policy: CachePolicy): Freshness {
  * How long the entry is worth keeping: as long as it may be served stale (the wider of the two windows). An
  * entry that may not be served stale is kept as long, for its validators: revalidating it costs a 304.
  */
-export function keepForMs(meta: PayloadMeta, policy: CachePolicy, now: number): number {
-  return freshnessOf(meta, policy).freshUntil + Math.max(policy.swrMs, policy.staleIfErrorMs) - now;
+export function keepForMs(meta: PayloadMeta, policy: PayloadWindows, now: number): number {
+  return payloadLifetime(meta, policy).freshUntil + Math.max(policy.swrMs, policy.staleIfErrorMs) - now;
 }
 
 /** The entry for a body just downloaded. Its version is the ETag, or else a hash of the body. */

@@ -7,13 +7,13 @@ import type { CachedPayload, PayloadCache, ReleaseLock } from './cache.js';
 import type { UpstreamAnswer, UpstreamClient, Validators } from './client.js';
 import { UpstreamError } from './errors.js';
 import {
-  freshnessOf,
+  payloadLifetime,
   isStorable,
   keepForMs,
   metaOfBody,
   metaOfNotModified,
   validatorsOf,
-  type CachePolicy,
+  type PayloadWindows,
 } from './freshness.js';
 import { stableJson } from './query.js';
 import { fillShared, SingleFlight } from './single-flight.js';
@@ -49,7 +49,7 @@ export interface UpstreamSourceOptions {
   readonly client: UpstreamClient;
   readonly cache: PayloadCache;
   readonly logger: Logger;
-  /** Freshness lifetime, narrowed by the upstream's max-age; default 300. */
+  /** PayloadLifetime lifetime, narrowed by the upstream's max-age; default 300. */
   readonly ttlS?: number;
   /** Stale-while-revalidate window after it; default 3600. */
   readonly swrS?: number;
@@ -108,197 +108,232 @@ interface Target {
   fetch(validators: Validators | undefined): Promise<UpstreamAnswer>;
 }
 
+/** What the reads of one source share: its client and cache, its windows, and its work in flight. */
+interface Source {
+  readonly client: UpstreamClient;
+  readonly cache: PayloadCache;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly policy: PayloadWindows;
+  /** How long a fill lock is held: the client's whole budget, and a margin. */
+  readonly lockMs: number;
+  readonly flights: SingleFlight<CachedPayload>;
+  readonly background: BackgroundWork;
+  readonly onRead: ((event: PayloadReadEvent) => void) | undefined;
+}
+
 export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSource {
-  const { client, cache, logger } = options;
-  const now = options.now ?? Date.now;
-  const policy: CachePolicy = {
-    ttlMs: (options.ttlS ?? DEFAULT_TTL_S) * 1_000,
-    swrMs: (options.swrS ?? DEFAULT_SWR_S) * 1_000,
-    staleIfErrorMs: (options.staleIfErrorS ?? DEFAULT_STALE_IF_ERROR_S) * 1_000,
+  const source: Source = {
+    client: options.client,
+    cache: options.cache,
+    logger: options.logger,
+    now: options.now ?? Date.now,
+    policy: {
+      ttlMs: (options.ttlS ?? DEFAULT_TTL_S) * 1_000,
+      swrMs: (options.swrS ?? DEFAULT_SWR_S) * 1_000,
+      staleIfErrorMs: (options.staleIfErrorS ?? DEFAULT_STALE_IF_ERROR_S) * 1_000,
+    },
+    lockMs: options.client.timeoutMs + LOCK_MARGIN_MS,
+    flights: new SingleFlight<CachedPayload>(),
+    background: new BackgroundWork(),
+    onRead: options.onRead,
   };
-  const lockMs = client.timeoutMs + LOCK_MARGIN_MS;
-  const flights = new SingleFlight<CachedPayload>();
-  const background = new Set<Promise<unknown>>();
-  let closed = false;
+  return {
+    readDataset: (code, queryString) => read(source, datasetTarget(source.client, code, queryString)),
+    readSummary: (endpoint, input) => read(source, summaryTarget(source.client, endpoint, input)),
+    warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) => source.background.track(warm(source, codes, concurrency)),
+    breakerState: () => source.client.breakerState(),
+    idle: () => source.background.idle(),
+    close: () => source.background.close(),
+  };
+}
 
-  async function read(target: Target): Promise<PayloadRead> {
-    const { payload, fromCache } = await readThrough(target);
-    const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
-    options.onRead?.({ kind: target.kind, result });
-    return payload;
+/** Background refreshes and warm-ups, so that idle() and close() can wait for them. */
+class BackgroundWork {
+  private readonly running = new Set<Promise<unknown>>();
+  private closing = false;
+
+  /** True once close() was called: no background refresh starts any more. */
+  get closed(): boolean {
+    return this.closing;
   }
 
-  /** The read, and whether it came from the cache rather than from an upstream call made for it. */
-  async function readThrough(target: Target): Promise<{ payload: PayloadRead; fromCache: boolean }> {
-    const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
-    const entry = await cached(target.key);
-    const at = now();
-    if (entry !== undefined) {
-      const { freshUntil, mayServeStale } = freshnessOf(entry.meta, policy);
-      if (at < freshUntil) return served(toRead(entry, 'fresh'), true);
-      if (mayServeStale && at < freshUntil + policy.swrMs) {
-        refreshInBackground(target, entry);
-        return served(toRead(entry, 'stale'), true);
-      }
-    }
-    try {
-      return served(toRead(await refresh(target, entry), 'fresh'), false);
-    } catch (error) {
-      if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, error, at)) throw error;
-      logger.warn(
-        { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
-        'upstream refresh failed: serving the last good payload',
-      );
-      return served(toRead(entry, 'stale-if-error', error), true);
-    }
-  }
-
-  /** Stale-if-error (RFC 5861): for outages and server errors, not for an upstream that refuses the request. */
-  function servableOnError(entry: CachedPayload, error: UpstreamError, at: number): boolean {
-    const { freshUntil, mayServeStale } = freshnessOf(entry.meta, policy);
-    const status = error.upstreamStatus;
-    const serverSide = status === undefined || status >= 500 || status === 429;
-    return mayServeStale && serverSide && at < freshUntil + policy.staleIfErrorMs;
-  }
-
-  function refreshInBackground(target: Target, entry: CachedPayload): void {
-    if (closed) return;
-    void track(
-      refresh(target, entry).catch((error: unknown) => {
-        logger.debug({ upstream: target.label, err: error }, 'background refresh failed: the stale payload stays');
-      }),
-    );
-  }
-
-  /** One refresh per key in this process (single flight), and per key across instances sharing the cache. */
-  function refresh(target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
-    return flights.run(target.key, () =>
-      fillShared({
-        claim: () => claim(target.key),
-        filled: async () => {
-          const entry = await cached(target.key);
-          const isNew = entry !== undefined && entry.meta.validatedAt !== previous?.meta.validatedAt;
-          return isNew ? entry : undefined;
-        },
-        fetch: () => fetchAndStore(target, previous),
-        waitMs: lockMs,
-      }),
-    );
-  }
-
-  async function fetchAndStore(target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
-    const answer = await target.fetch(previous === undefined ? undefined : validatorsOf(previous.meta));
-    const at = now();
-    if (answer.kind === 'not-modified') {
-      // The client answers "not modified" only to a request with validators, which only a previous entry gives.
-      if (previous === undefined) throw new Error(`${target.label}: a 304 to a request without validators`);
-      const meta = metaOfNotModified(previous.meta, answer.headers, at);
-      const keepMs = Math.ceil(keepForMs(meta, policy, at));
-      if (keepMs > 0) await quietly(cache.touch(target.key, meta, keepMs), target);
-      return { meta, value: previous.value };
-    }
-    const payload = { meta: metaOfBody(answer.headers, answer.text, at), value: answer.value, body: answer.text };
-    if (isStorable(answer.headers)) {
-      const keepMs = Math.ceil(keepForMs(payload.meta, policy, at));
-      if (keepMs > 0) await quietly(cache.set(target.key, payload, keepMs), target);
-    } else if (previous !== undefined) {
-      // The upstream now forbids keeping it: what was kept before must not be served any more either.
-      await quietly(cache.delete(target.key), target);
-    }
-    return { meta: payload.meta, value: payload.value };
-  }
-
-  function toRead(entry: CachedPayload, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
-    const { meta } = entry;
-    const freshUntil = new Date(freshnessOf(meta, policy).freshUntil);
-    return {
-      value: entry.value,
-      state,
-      fetchedAt: new Date(meta.fetchedAt),
-      validatedAt: new Date(meta.validatedAt),
-      freshUntil,
-      version: meta.version,
-      bytes: meta.bytes ?? 0,
-      ...(state === 'fresh' ? {} : { staleSince: freshUntil }),
-      ...(refreshError === undefined ? {} : { refreshError }),
-    };
-  }
-
-  // The cache is an optimisation: when it fails (Redis down), reads go to the upstream and the failure is logged.
-  async function cached(key: string): Promise<CachedPayload | undefined> {
-    try {
-      return await cache.get(key);
-    } catch (error) {
-      logger.warn({ err: error, cache: cache.kind, key }, 'payload cache read failed');
-      return undefined;
-    }
-  }
-
-  async function claim(key: string): Promise<ReleaseLock | undefined> {
-    try {
-      return await cache.lock(key, lockMs);
-    } catch (error) {
-      logger.warn({ err: error, cache: cache.kind, key }, 'payload cache lock failed: fetching without it');
-      return () => Promise.resolve();
-    }
-  }
-
-  async function quietly(write: Promise<void>, target: Target): Promise<void> {
-    try {
-      await write;
-    } catch (error) {
-      logger.warn({ err: error, cache: cache.kind, key: target.key }, 'payload cache write failed');
-    }
-  }
-
-  function track<T>(work: Promise<T>): Promise<T> {
-    background.add(work);
-    void work.finally(() => background.delete(work));
+  track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
     return work;
   }
 
-  async function idle(): Promise<void> {
-    while (background.size > 0) await Promise.allSettled([...background]);
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  function readDataset(code: DatasetCode, queryString: string): Promise<PayloadRead> {
-    return read({
-      key: `dataset:${code}?${queryString}`,
-      kind: 'dataset',
-      label: `dataset ${code}`,
-      fetch: (validators) => client.getDataset(code, queryString, validators),
-    });
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.idle();
   }
+}
 
+function datasetTarget(client: UpstreamClient, code: DatasetCode, queryString: string): Target {
   return {
-    readDataset,
-    readSummary(endpoint, input) {
-      return read({
-        key: `summary:${endpoint.id}:${stableJson(input)}`,
-        kind: 'summary',
-        label: `summary endpoint ${endpoint.id}`,
-        fetch: () => client.postSummary(endpoint, input),
-      });
-    },
-    warm(codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) {
-      const started = performance.now();
-      // cockatiel's bulkhead: at most `concurrency` reads at once, the rest queued in order.
-      const gate = bulkhead(Math.max(1, Math.floor(concurrency)), codes.length);
-      const reads = codes.map((code) => gate.execute(() => readDataset(code, '')));
-      return track(
-        Promise.allSettled(reads).then((results) => {
-          const failed = codes.filter((_code, index) => results[index]?.status !== 'fulfilled');
-          const report = { warmed: codes.length - failed.length, failed, ms: Math.round(performance.now() - started) };
-          logger.info(report, 'upstream cache warmed');
-          return report;
-        }),
-      );
-    },
-    breakerState: () => client.breakerState(),
-    idle,
-    async close() {
-      closed = true;
-      await idle();
-    },
+    key: `dataset:${code}?${queryString}`,
+    kind: 'dataset',
+    label: `dataset ${code}`,
+    fetch: (validators) => client.getDataset(code, queryString, validators),
   };
+}
+
+function summaryTarget(client: UpstreamClient, endpoint: SummaryEndpointEntry, input: JsonObject): Target {
+  return {
+    key: `summary:${endpoint.id}:${stableJson(input)}`,
+    kind: 'summary',
+    label: `summary endpoint ${endpoint.id}`,
+    fetch: () => client.postSummary(endpoint, input),
+  };
+}
+
+async function read(source: Source, target: Target): Promise<PayloadRead> {
+  const { payload, fromCache } = await readThrough(source, target);
+  const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
+  source.onRead?.({ kind: target.kind, result });
+  return payload;
+}
+
+/** The read, and whether it came from the cache rather than from an upstream call made for it. */
+async function readThrough(source: Source, target: Target): Promise<{ payload: PayloadRead; fromCache: boolean }> {
+  const { policy } = source;
+  const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
+  const entry = await cached(source, target.key);
+  const at = source.now();
+  if (entry !== undefined) {
+    const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
+    if (at < freshUntil) return served(toRead(entry, policy, 'fresh'), true);
+    if (mayServeStale && at < freshUntil + policy.swrMs) {
+      refreshInBackground(source, target, entry);
+      return served(toRead(entry, policy, 'stale'), true);
+    }
+  }
+  try {
+    return served(toRead(await refresh(source, target, entry), policy, 'fresh'), false);
+  } catch (error) {
+    if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at)) throw error;
+    source.logger.warn(
+      { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
+      'upstream refresh failed: serving the last good payload',
+    );
+    return served(toRead(entry, policy, 'stale-if-error', error), true);
+  }
+}
+
+/** Stale-if-error (RFC 5861): for outages and server errors, not for an upstream that refuses the request. */
+function servableOnError(entry: CachedPayload, policy: PayloadWindows, error: UpstreamError, at: number): boolean {
+  const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
+  const status = error.upstreamStatus;
+  const serverSide = status === undefined || status >= 500 || status === 429;
+  return mayServeStale && serverSide && at < freshUntil + policy.staleIfErrorMs;
+}
+
+function refreshInBackground(source: Source, target: Target, entry: CachedPayload): void {
+  if (source.background.closed) return;
+  void source.background.track(
+    refresh(source, target, entry).catch((error: unknown) => {
+      source.logger.debug({ upstream: target.label, err: error }, 'background refresh failed: the stale payload stays');
+    }),
+  );
+}
+
+/** One refresh per key in this process (single flight), and per key across instances sharing the cache. */
+function refresh(source: Source, target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+  return source.flights.run(target.key, () =>
+    fillShared({
+      claim: () => claim(source, target.key),
+      filled: async () => {
+        const entry = await cached(source, target.key);
+        const isNew = entry !== undefined && entry.meta.validatedAt !== previous?.meta.validatedAt;
+        return isNew ? entry : undefined;
+      },
+      fetch: () => fetchAndStore(source, target, previous),
+      waitMs: source.lockMs,
+    }),
+  );
+}
+
+async function fetchAndStore(source: Source, target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+  const { cache, policy } = source;
+  const answer = await target.fetch(previous === undefined ? undefined : validatorsOf(previous.meta));
+  const at = source.now();
+  if (answer.kind === 'not-modified') {
+    // The client answers "not modified" only to a request with validators, which only a previous entry gives.
+    if (previous === undefined) throw new Error(`${target.label}: a 304 to a request without validators`);
+    const meta = metaOfNotModified(previous.meta, answer.headers, at);
+    const keepMs = Math.ceil(keepForMs(meta, policy, at));
+    if (keepMs > 0) await quietly(source, cache.touch(target.key, meta, keepMs), target);
+    return { meta, value: previous.value };
+  }
+  const payload = { meta: metaOfBody(answer.headers, answer.text, at), value: answer.value, body: answer.text };
+  if (isStorable(answer.headers)) {
+    const keepMs = Math.ceil(keepForMs(payload.meta, policy, at));
+    if (keepMs > 0) await quietly(source, cache.set(target.key, payload, keepMs), target);
+  } else if (previous !== undefined) {
+    // The upstream now forbids keeping it: what was kept before must not be served any more either.
+    await quietly(source, cache.delete(target.key), target);
+  }
+  return { meta: payload.meta, value: payload.value };
+}
+
+function toRead(entry: CachedPayload, policy: PayloadWindows, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
+  const { meta } = entry;
+  const freshUntil = new Date(payloadLifetime(meta, policy).freshUntil);
+  return {
+    value: entry.value,
+    state,
+    fetchedAt: new Date(meta.fetchedAt),
+    validatedAt: new Date(meta.validatedAt),
+    freshUntil,
+    version: meta.version,
+    bytes: meta.bytes ?? 0,
+    ...(state === 'fresh' ? {} : { staleSince: freshUntil }),
+    ...(refreshError === undefined ? {} : { refreshError }),
+  };
+}
+
+// The cache is an optimisation: when it fails (Redis down), reads go to the upstream and the failure is logged.
+async function cached({ cache, logger }: Source, key: string): Promise<CachedPayload | undefined> {
+  try {
+    return await cache.get(key);
+  } catch (error) {
+    logger.warn({ err: error, cache: cache.kind, key }, 'payload cache read failed');
+    return undefined;
+  }
+}
+
+async function claim({ cache, logger, lockMs }: Source, key: string): Promise<ReleaseLock | undefined> {
+  try {
+    return await cache.lock(key, lockMs);
+  } catch (error) {
+    logger.warn({ err: error, cache: cache.kind, key }, 'payload cache lock failed: fetching without it');
+    return () => Promise.resolve();
+  }
+}
+
+async function quietly({ cache, logger }: Source, write: Promise<void>, target: Target): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    logger.warn({ err: error, cache: cache.kind, key: target.key }, 'payload cache write failed');
+  }
+}
+
+/** Reads the unfiltered datasets, `concurrency` at a time; the report once all have settled. */
+function warm(source: Source, codes: readonly DatasetCode[], concurrency: number): Promise<WarmReport> {
+  const started = performance.now();
+  // cockatiel's bulkhead: at most `concurrency` reads at once, the rest queued in order.
+  const gate = bulkhead(Math.max(1, Math.floor(concurrency)), codes.length);
+  const reads = codes.map((code) => gate.execute(() => read(source, datasetTarget(source.client, code, ''))));
+  return Promise.allSettled(reads).then((results) => {
+    const failed = codes.filter((_code, index) => results[index]?.status !== 'fulfilled');
+    const report = { warmed: codes.length - failed.length, failed, ms: Math.round(performance.now() - started) };
+    source.logger.info(report, 'upstream cache warmed');
+    return report;
+  });
 }

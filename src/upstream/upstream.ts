@@ -1,5 +1,6 @@
-import { createPayloadCache, type PayloadCache, type PayloadCacheOptions } from './cache.js';
+import type { PayloadCache } from './cache.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client.js';
+import { createPayloadCache, type PayloadCacheOptions } from './create-cache.js';
 import { createUpstreamSource, type UpstreamSource, type UpstreamSourceOptions } from './source.js';
 
 /** The upstream as the server uses it: the HTTP client, the payload cache beneath it, and the source over both. */
