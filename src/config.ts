@@ -21,6 +21,11 @@ export interface Config {
   readonly http: HttpConfig;
   /** OTLP/HTTP collector base address; undefined means no tracing (and no OpenTelemetry SDK loaded). */
   readonly otlpEndpoint: string | undefined;
+  /**
+   * How many operation names /metrics and trace spans show as themselves besides the persisted manifest's, first
+   * come first served; every later name is `other`, so callers cannot grow the metrics.
+   */
+  readonly metricsOperationNames: number;
 }
 
 /** What one HTTP request may ask of the server, checked before any upstream call. */
@@ -147,6 +152,7 @@ export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
   maxBatch: 5,
 };
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
+export const DEFAULT_METRICS_OPERATION_NAMES = 100;
 
 const environmentSchema = z.object({
   DATABASE_URL: optionalText.pipe(
@@ -194,6 +200,9 @@ const environmentSchema = z.object({
   INTROSPECTION: flag(true),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' }).optional(),
+  ),
+  METRICS_OPERATION_NAMES: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(10_000).default(DEFAULT_METRICS_OPERATION_NAMES),
   ),
   UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
     if (path === undefined) return undefined;
@@ -264,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       rateLimit: { points: values.RATE_LIMIT_POINTS, windowS: values.RATE_LIMIT_WINDOW_S, trustProxy: values.TRUST_PROXY },
       http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
       otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
+      metricsOperationNames: values.METRICS_OPERATION_NAMES,
     },
   };
 }
