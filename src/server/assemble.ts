@@ -101,7 +101,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const metrics = createMetrics(
     new OperationNames({ known: operationNamesIn(trustedDocuments?.values() ?? []), limit: config.metricsOperationNames }),
   );
-  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger);
+  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
   const redisKeyPrefix = overrides.redisKeyPrefix;
