@@ -201,8 +201,9 @@ const environmentSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' }).optional(),
   ),
+  // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB whatever the traffic.
   METRICS_OPERATION_NAMES: optionalText.pipe(
-    z.coerce.number<string | undefined>().int().min(0).max(10_000).default(DEFAULT_METRICS_OPERATION_NAMES),
+    z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
   ),
   UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
     if (path === undefined) return undefined;

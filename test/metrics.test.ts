@@ -123,6 +123,8 @@ describe('/metrics under traffic it does not choose', () => {
     const shown = Array.from({ length: DEFAULT_METRICS_OPERATION_NAMES - 1 }, (_, i) => uniqueName(i));
     for (const [i, name] of shown.entries()) {
       expect(await post({ query: document(name, i), variables: { email: `p${i}@${SECRET}.example` } })).toBe(200);
+      // The same name as a mutation too (refused, but executed): a name's series for both operation types.
+      await post({ query: `mutation ${name} { revokeUseRequest(input: { id: "${SECRET}${i}" }) { useRequest { id } } }` });
     }
 
     // Then 3,000 requests, each unique: names, GET URLs, variables, operation names that name no operation.
