@@ -22,6 +22,11 @@ export interface Config {
   readonly connections: ConnectionLimits;
   /** OTLP/HTTP collector base address; undefined means no tracing (and no OpenTelemetry SDK loaded). */
   readonly otlpEndpoint: string | undefined;
+  /**
+   * How many operation names /metrics and trace spans show as themselves besides the persisted manifest's, first
+   * come first served; every later name is `other`, so callers cannot grow the metrics.
+   */
+  readonly metricsOperationNames: number;
 }
 
 /** What one HTTP request may ask of the server, checked before any upstream call. */
@@ -180,6 +185,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: 1_000,
 };
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
+export const DEFAULT_METRICS_OPERATION_NAMES = 100;
 
 const milliseconds = (fallback: number) =>
   optionalText.pipe(z.coerce.number<string | undefined>().int().min(100).max(600_000).default(fallback));
@@ -237,6 +243,10 @@ const environmentSchema = z.object({
   ),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' }).optional(),
+  ),
+  // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB whatever the traffic.
+  METRICS_OPERATION_NAMES: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
   ),
   UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
     if (path === undefined) return undefined;
@@ -319,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxConnections: values.HTTP_MAX_CONNECTIONS,
       },
       otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
+      metricsOperationNames: values.METRICS_OPERATION_NAMES,
     },
   };
 }

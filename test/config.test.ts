@@ -31,11 +31,12 @@ describe('loadConfig', () => {
         http: { corsOrigins: '*', graphiql: true, introspection: true },
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
         otlpEndpoint: undefined,
+        metricsOperationNames: 100,
       },
     });
   });
 
-  it('reads the request policy: limits, persisted operations, rate limit, CORS, GraphiQL, introspection, tracing', () => {
+  it('reads the request policy: limits, persisted operations, rate limit, CORS, GraphiQL, introspection, tracing, metrics', () => {
     const result = loadConfig({
       LIMIT_MAX_DEPTH: '8',
       LIMIT_MAX_ALIASES: '100',
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       GRAPHIQL: 'false',
       INTROSPECTION: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      METRICS_OPERATION_NAMES: '0',
     });
     expect(result.ok && result.config).toMatchObject({
       limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1, maxResponseBytes: 8 * 1_048_576 },
@@ -61,6 +63,7 @@ describe('loadConfig', () => {
       rateLimit: { points: 0, windowS: 10, trustProxy: true },
       http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },
       otlpEndpoint: 'http://127.0.0.1:4318',
+      metricsOperationNames: 0,
     });
     expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({ config: { http: { corsOrigins: [] } } });
   });
@@ -74,9 +77,10 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://ok.example, not-an-origin, https://x.example/path',
       INTROSPECTION: 'nope',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317',
+      METRICS_OPERATION_NAMES: '1e9',
     });
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['LIMIT_MAX_DEPTH', 'LIMIT_MAX_COST', 'RATE_LIMIT_POINTS', 'TRUST_PROXY', 'INTROSPECTION', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+    for (const name of ['LIMIT_MAX_DEPTH', 'LIMIT_MAX_COST', 'RATE_LIMIT_POINTS', 'TRUST_PROXY', 'INTROSPECTION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'METRICS_OPERATION_NAMES']) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
     expect(problems.filter((problem) => problem.startsWith('CORS_ORIGINS:'))).toHaveLength(2);

@@ -13,6 +13,7 @@ import { createUpstream } from '../upstream/upstream.js';
 import { createApp, type App } from './app.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { OperationNames, operationNamesIn } from './operation-names.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { startTracing } from './tracing.js';
@@ -97,10 +98,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
           Promise.resolve().then(() => readPersistedManifest(config.persistedOperations.manifestPath)),
         )
       : undefined);
-  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger);
+  const metrics = createMetrics(
+    new OperationNames({ known: operationNamesIn(trustedDocuments?.values() ?? []), limit: config.metricsOperationNames }),
+  );
+  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
-  const metrics = createMetrics();
   const redisKeyPrefix = overrides.redisKeyPrefix;
   const upstream = createUpstream({
     client: { ...config.upstream, baseUrl, apiKey, logger: logger.child({ component: 'upstream' }), onCall: metrics.upstreamCall },

@@ -2,14 +2,22 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
+import { OperationNames } from './operation-names.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
  * upstream calls, cache reads, the breaker and rate-limit refusals. One registry per app, so tests that build
  * several apps in one process never meet "metric already registered".
+ *
+ * No label takes a value a caller chooses beyond a bounded set: operation names go through `operationNames`,
+ * HTTP methods through `httpLabels`, and nothing of a request's URL, document or variables is ever a label.
  */
 export interface Metrics {
   readonly registry: Registry;
+  /** The bounded set of operation names shown as labels (and as span names, see tracing.ts). */
+  readonly operationNames: OperationNames;
+  /** The metrics an operation is counted in whichever path answers it: yoga's (use-metrics.ts) or the hot path. */
+  readonly operations: OperationMetrics;
   /** Pass to createUpstreamClient as `onCall`. */
   readonly upstreamCall: (event: UpstreamCallEvent) => void;
   /** Pass to createUpstreamSource as `onRead`. */
@@ -32,15 +40,48 @@ export interface ServedOperation {
   readonly operationName: string | undefined;
   readonly method: string;
   readonly status: number;
-  readonly url: string;
   readonly seconds: number;
+}
+
+export type OperationLabel = 'operationName' | 'operationType';
+export type HttpLabel = 'method' | 'statusCode';
+
+/** Registered here rather than by usePrometheus, so the hot path counts into the very same series. */
+export interface OperationMetrics {
+  /** `graphql_envelop_request`: operations executed. */
+  readonly requests: Counter<OperationLabel>;
+  /** `graphql_yoga_http_duration`: HTTP requests that carried an operation, until the response. */
+  readonly httpDuration: Histogram<HttpLabel>;
+}
+
+// The methods GraphQL over HTTP uses; anything else a client sends is `other`.
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST']);
+
+/** The labels of `graphql_yoga_http_duration`: the method (GET or POST, else `other`) and the status. */
+export function httpLabels(method: string, status: number): Record<HttpLabel, string> {
+  return { method: METHODS.has(method) ? method : 'other', statusCode: String(status) };
 }
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
-export function createMetrics(): Metrics {
+/** `operationNames` bounds the operation-name labels; 100 names first come, first served unless given. */
+export function createMetrics(operationNames = new OperationNames()): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const operations: OperationMetrics = {
+    requests: new Counter({
+      name: 'graphql_envelop_request',
+      help: 'GraphQL operations executed, by operation type and name.',
+      labelNames: ['operationType', 'operationName'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'graphql_yoga_http_duration',
+      help: 'Time spent on HTTP requests that carried a GraphQL operation, by method and status.',
+      labelNames: ['method', 'statusCode'],
+      registers: [registry],
+    }),
+  };
   const calls = new Counter({
     name: 'upstream_calls_total',
     help: 'Upstream calls by dataset (or summary endpoint), outcome and last HTTP status.',
@@ -82,13 +123,6 @@ export function createMetrics(): Metrics {
     help: 'Client connections closed as soon as they were accepted, the server being at HTTP_MAX_CONNECTIONS.',
     registers: [registry],
   });
-  // Registered by usePrometheus on the same registry once the app is built; looked up on the first hit.
-  let yogaMetrics: { requests: Counter | undefined; http: Histogram | undefined } | undefined;
-  const resolveYogaMetrics = () => {
-    const requests = registry.getSingleMetric('graphql_envelop_request');
-    const http = registry.getSingleMetric('graphql_yoga_http_duration');
-    return { requests: requests instanceof Counter ? requests : undefined, http: http instanceof Histogram ? http : undefined };
-  };
   let breakerState: (() => BreakerState) | undefined;
   new Gauge({
     name: 'upstream_breaker_state',
@@ -103,6 +137,8 @@ export function createMetrics(): Metrics {
   });
   return {
     registry,
+    operationNames,
+    operations,
     upstreamCall: (event) => {
       calls.inc({ target: event.target, method: event.method, outcome: event.outcome, status: String(event.status ?? 'none') });
       latency.observe({ target: event.target, method: event.method }, event.ms / 1_000);
@@ -120,10 +156,10 @@ export function createMetrics(): Metrics {
       responseCache.inc({ result });
     },
     operationServed(event) {
-      yogaMetrics ??= resolveYogaMetrics();
-      const operation = { operationType: 'query', operationName: event.operationName ?? 'Anonymous' };
-      yogaMetrics.requests?.inc(operation);
-      yogaMetrics.http?.observe({ ...operation, method: event.method, statusCode: event.status, url: event.url }, event.seconds);
+      // Only queries are stored, so a hit is always one.
+      const operation = { operationType: 'query', operationName: operationNames.label(event.operationName) };
+      operations.requests.inc(operation);
+      operations.httpDuration.observe(httpLabels(event.method, event.status), event.seconds);
     },
     connection(event) {
       if (event === 'opened') openConnections.inc();

@@ -73,7 +73,6 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       operationName: entry.operationName,
       method: request.method ?? 'GET',
       status: rendered.status,
-      url: `http://${request.headers.host ?? 'localhost'}${request.url ?? ''}`,
       seconds: ms / 1_000,
     });
     logOperation(logger, { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' }, { requestId, caller: 'anonymous' });
