@@ -43,12 +43,20 @@ export interface PersistedOperationsConfig {
   readonly manifestPath: string;
 }
 
-/** Token bucket per caller (API key, or IP for anonymous callers): `points` burst, refilled over `windowS`; 0 turns it off. */
-export interface RateLimitConfig {
+/** A token bucket: `points` burst, refilled over `windowS`; 0 points turns it off. */
+export interface BucketConfig {
   readonly points: number;
   readonly windowS: number;
+}
+
+/** Token bucket per caller (API key, or IP for anonymous callers): `points` burst, refilled over `windowS`; 0 turns it off. */
+export interface RateLimitConfig extends BucketConfig {
   /** Take the client IP from the last X-Forwarded-For entry (one trusted proxy in front). */
   readonly trustProxy: boolean;
+  /** Client registrations per IP, whoever calls; on even when the rate limit of operations is off. */
+  readonly registration: BucketConfig;
+  /** Failed authentications per IP; once spent, any request with credentials from it is refused unread. */
+  readonly authenticationFailures: BucketConfig;
 }
 
 export interface HttpConfig {
@@ -115,6 +123,8 @@ const seconds = (fallback: number) => optionalText.pipe(z.coerce.number<string |
 
 const positive = (fallback: number, max: number) =>
   optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(max).default(fallback));
+// The size of a token bucket; 0 turns that limit off.
+const tokens = (fallback: number) => optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(fallback));
 const flag = (fallback: boolean) => optionalText.pipe(z.stringbool({ error: 'must be true or false' }).default(fallback));
 
 const corsOrigins = optionalText.pipe(
@@ -186,8 +196,12 @@ const environmentSchema = z.object({
   LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
   PERSISTED_OPERATIONS_ONLY: flag(false),
   PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
-  RATE_LIMIT_POINTS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(600)),
+  RATE_LIMIT_POINTS: tokens(600),
   RATE_LIMIT_WINDOW_S: positive(60, 86_400),
+  REGISTRATION_RATE_LIMIT_POINTS: tokens(5),
+  REGISTRATION_RATE_LIMIT_WINDOW_S: positive(3_600, 31_536_000),
+  AUTH_FAILURE_RATE_LIMIT_POINTS: tokens(10),
+  AUTH_FAILURE_RATE_LIMIT_WINDOW_S: positive(60, 86_400),
   TRUST_PROXY: flag(false),
   CORS_ORIGINS: corsOrigins,
   GRAPHIQL: flag(true),
@@ -261,7 +275,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxBatch: values.LIMIT_MAX_BATCH,
       },
       persistedOperations: { only: values.PERSISTED_OPERATIONS_ONLY, manifestPath: values.PERSISTED_OPERATIONS_FILE },
-      rateLimit: { points: values.RATE_LIMIT_POINTS, windowS: values.RATE_LIMIT_WINDOW_S, trustProxy: values.TRUST_PROXY },
+      rateLimit: {
+        points: values.RATE_LIMIT_POINTS,
+        windowS: values.RATE_LIMIT_WINDOW_S,
+        trustProxy: values.TRUST_PROXY,
+        registration: { points: values.REGISTRATION_RATE_LIMIT_POINTS, windowS: values.REGISTRATION_RATE_LIMIT_WINDOW_S },
+        authenticationFailures: { points: values.AUTH_FAILURE_RATE_LIMIT_POINTS, windowS: values.AUTH_FAILURE_RATE_LIMIT_WINDOW_S },
+      },
       http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
       otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
     },

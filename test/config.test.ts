@@ -27,7 +27,13 @@ describe('loadConfig', () => {
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
         limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5 },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
-        rateLimit: { points: 600, windowS: 60, trustProxy: false },
+        rateLimit: {
+          points: 600,
+          windowS: 60,
+          trustProxy: false,
+          registration: { points: 5, windowS: 3600 },
+          authenticationFailures: { points: 10, windowS: 60 },
+        },
         http: { corsOrigins: '*', graphiql: true, introspection: true },
         otlpEndpoint: undefined,
       },
@@ -47,6 +53,10 @@ describe('loadConfig', () => {
       PERSISTED_OPERATIONS_FILE: '/etc/teg/persisted.json',
       RATE_LIMIT_POINTS: '0',
       RATE_LIMIT_WINDOW_S: '10',
+      REGISTRATION_RATE_LIMIT_POINTS: '2',
+      REGISTRATION_RATE_LIMIT_WINDOW_S: '86400',
+      AUTH_FAILURE_RATE_LIMIT_POINTS: '0',
+      AUTH_FAILURE_RATE_LIMIT_WINDOW_S: '300',
       TRUST_PROXY: 'true',
       CORS_ORIGINS: 'https://app.example.org, https://data.example.go.th',
       GRAPHIQL: 'false',
@@ -56,7 +66,14 @@ describe('loadConfig', () => {
     expect(result.ok && result.config).toMatchObject({
       limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1 },
       persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json' },
-      rateLimit: { points: 0, windowS: 10, trustProxy: true },
+      // Turning the rate limit of operations off leaves the per-IP budgets as they are set.
+      rateLimit: {
+        points: 0,
+        windowS: 10,
+        trustProxy: true,
+        registration: { points: 2, windowS: 86_400 },
+        authenticationFailures: { points: 0, windowS: 300 },
+      },
       http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },
       otlpEndpoint: 'http://127.0.0.1:4318',
     });
@@ -68,13 +85,25 @@ describe('loadConfig', () => {
       LIMIT_MAX_DEPTH: '0',
       LIMIT_MAX_COST: 'lots',
       RATE_LIMIT_POINTS: '-1',
+      REGISTRATION_RATE_LIMIT_WINDOW_S: '0',
+      AUTH_FAILURE_RATE_LIMIT_POINTS: 'many',
       TRUST_PROXY: 'maybe',
       CORS_ORIGINS: 'https://ok.example, not-an-origin, https://x.example/path',
       INTROSPECTION: 'nope',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317',
     });
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['LIMIT_MAX_DEPTH', 'LIMIT_MAX_COST', 'RATE_LIMIT_POINTS', 'TRUST_PROXY', 'INTROSPECTION', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+    const names = [
+      'LIMIT_MAX_DEPTH',
+      'LIMIT_MAX_COST',
+      'RATE_LIMIT_POINTS',
+      'REGISTRATION_RATE_LIMIT_WINDOW_S',
+      'AUTH_FAILURE_RATE_LIMIT_POINTS',
+      'TRUST_PROXY',
+      'INTROSPECTION',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+    ];
+    for (const name of names) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
     expect(problems.filter((problem) => problem.startsWith('CORS_ORIGINS:'))).toHaveLength(2);

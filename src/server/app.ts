@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
+import type { IpLimits } from '../graphql/ip-limits.js';
 import { maskError } from '../graphql/errors.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
@@ -55,6 +56,10 @@ export interface AppDependencies {
   readonly trustedDocuments?: PersistedManifest;
   /** No rate limit unless given. */
   readonly rateLimit?: Omit<RateLimitOptions, 'onRefusal'>;
+  /** Per-IP budgets of failed authentications and client registrations; none unless given. */
+  readonly ipLimits?: IpLimits;
+  /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry; the socket's peer unless true. */
+  readonly trustProxy?: boolean;
   /** The registry /metrics shows; the upstream client and source should report into the same one. */
   readonly metrics?: Metrics;
   /** Where APQ documents are registered, shared by every instance; memory unless given. */

@@ -11,6 +11,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { createUpstream } from '../upstream/upstream.js';
 import { createApp, type App } from './app.js';
+import { createIpLimits } from './ip-limits.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
@@ -131,7 +132,14 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
     redis = shared;
   }
-  const limiter = createRateLimiter(config.rateLimit, redis, redisKeyPrefix === undefined ? undefined : `${redisKeyPrefix}rate`, overrides.now);
+  const redisKey = (name: string): string => `${redisKeyPrefix ?? ''}${name}`;
+  const { rateLimit } = config;
+  const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
+  const ipLimits = createIpLimits({
+    registration: createRateLimiter(rateLimit.registration, redis, redisKey('registration'), overrides.now),
+    authenticationFailures: createRateLimiter(rateLimit.authenticationFailures, redis, redisKey('auth-failures'), overrides.now),
+    onRefusal: (limit) => metrics.ipLimitRefused(limit),
+  });
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -143,7 +151,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     limits: config.limits,
     http: config.http,
     trustedDocuments,
-    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: config.rateLimit.trustProxy },
+    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: rateLimit.trustProxy },
+    ipLimits,
+    trustProxy: rateLimit.trustProxy,
     metrics,
     redis,
     tracing: tracing?.plugin,
@@ -151,7 +161,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   logger.info(
     {
       limits: config.limits,
-      rateLimit: config.rateLimit,
+      rateLimit,
       persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       tracing: config.otlpEndpoint !== undefined,
