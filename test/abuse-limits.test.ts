@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { describe, expect, it, vi } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ENTRY_OVERHEAD_BYTES, createPersistedQueryStore } from '../src/server/persisted-query-store.js';
 import { graphql } from './gql/index.js';
-import { TEST_ADMIN_TOKEN, useStack } from './helpers/stack.js';
+import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const STORE_KINDS = REDIS_URL === undefined ? (['memory'] as const) : (['memory', 'redis'] as const);
+const MB = 1024 * 1024;
 
 const AbuseRegister = graphql(`
   mutation AbuseRegister($input: RegisterClientInput!) {
@@ -164,4 +167,90 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
       }
     });
   });
+
+  describe('automatic persisted queries', () => {
+    const APQ_MAX_MB = 1;
+    const stack = useStack({ cache: frozen, apqMaxMb: APQ_MAX_MB, rateLimit: { points: 2, windowS: 3_600, trustProxy: true, redisUrl, keyPrefix } });
+    let ips = 0;
+    // A fresh IP per request, so only the registration under test meets the rate limit.
+    const freshIp = (): string => `10.${kind === 'memory' ? 1 : 2}.${Math.floor(++ips / 250)}.${ips % 250}`;
+
+    const register = (stackNow: Stack, query: string, ip: string): Promise<Response> =>
+      stackNow.post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }, from(ip));
+    const byHash = async (stackNow: Stack, query: string): Promise<string | undefined> => {
+      const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
+      const response = await stackNow.app.fetch(`http://localhost/graphql?extensions=${encodeURIComponent(extensions)}`, {
+        headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1', ...from(freshIp()) },
+      });
+      const body = (await response.json()) as Answer;
+      return body.errors === undefined ? String(response.status) : String(body.errors[0]?.extensions['code']);
+    };
+
+    it('refuses a registration over the rate limit with 429 and does not store it', async () => {
+      const ip = freshIp();
+      const query = `query ApqRefused${kind} { datasets { no } }`;
+      for (let i = 0; i < 2; i++) expect((await stack().execute(AbuseCatalogue, {}, from(ip))).status).toBe(200);
+      const refused = await register(stack(), query, ip);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as Answer).errors?.[0]?.extensions['code']).toBe('RATE_LIMITED');
+      expect(await byHash(stack(), query)).toBe('PERSISTED_QUERY_NOT_FOUND');
+
+      expect((await register(stack(), query, freshIp())).status).toBe(200);
+      expect(await byHash(stack(), query)).toBe('200');
+    });
+
+    it('does not store a document whose operation does not run', async () => {
+      const query = `query ApqInvalid${kind} { noSuchField }`;
+      expect((await register(stack(), query, freshIp())).status).toBe(400);
+      expect(await byHash(stack(), query)).toBe('PERSISTED_QUERY_NOT_FOUND');
+    });
+
+    it(`holds at most ${APQ_MAX_MB} MB of documents, forgetting the oldest`, async () => {
+      // Each as large as a request body may carry; the padding is whitespace, which GraphQL ignores.
+      const documents = Array.from({ length: 20 }, (_, i) => `query ApqLarge${kind}${i} { __typename }${' '.repeat(95_000)}`);
+      for (const document of documents) expect((await register(stack(), document, freshIp())).status).toBe(200);
+      const found = [];
+      for (const document of documents) found.push(await byHash(stack(), document));
+      const fits = Math.floor((APQ_MAX_MB * MB) / (Buffer.byteLength(documents[0] ?? '') + ENTRY_OVERHEAD_BYTES));
+      expect(fits).toBe(11);
+      expect(found).toEqual([...Array<string>(documents.length - fits).fill('PERSISTED_QUERY_NOT_FOUND'), ...Array<string>(fits).fill('200')]);
+    });
+  });
 });
+
+describe.each(STORE_KINDS)('the persisted query store (%s)', (kind) => {
+  const redis = kind === 'redis' && REDIS_URL !== undefined ? new Redis(REDIS_URL) : undefined;
+  const keyPrefix = `test-apq-${randomBytes(4).toString('hex')}`;
+  afterAll(async () => {
+    await redis?.quit();
+  });
+
+  it('counts each document at its bytes plus the entry overhead, and keeps the newest that fit', async () => {
+    const entry = 1_000;
+    const store = createPersistedQueryStore({ maxBytes: 5 * entry, maxDocumentBytes: 2 * entry, redis, keyPrefix });
+    // Thai text: three bytes a character in UTF-8, so the bound is on bytes, not characters.
+    const documents = Array.from({ length: 8 }, (_, i) => `${i}`.padEnd((entry - ENTRY_OVERHEAD_BYTES) / 3, 'ก'));
+    expect(Buffer.byteLength(documents[0] ?? '')).toBe(entry - ENTRY_OVERHEAD_BYTES - 2);
+    for (const [i, document] of documents.entries()) await store.set(`h${i}`, document);
+    const kept = await Promise.all(documents.map(async (_, i) => (await store.get(`h${i}`)) !== undefined));
+    expect(kept).toEqual([false, false, false, true, true, true, true, true]);
+    if (redis !== undefined) {
+      const held = await redis.hvals(`${keyPrefix}:documents`);
+      const counted = Number(await redis.get(`${keyPrefix}:bytes`));
+      expect(counted).toBe(held.reduce((sum, document) => sum + Buffer.byteLength(document) + ENTRY_OVERHEAD_BYTES, 0));
+      expect(counted).toBeLessThanOrEqual(5 * entry);
+    }
+  });
+
+  it('does not remember a document over the per-document bound', async () => {
+    const store = createPersistedQueryStore({ maxBytes: MB, maxDocumentBytes: 100, redis, keyPrefix: `${keyPrefix}-long` });
+    await store.set('long', 'x'.repeat(101));
+    await store.set('short', 'x'.repeat(100));
+    expect(await store.get('long')).toBeUndefined();
+    expect(await store.get('short')).toBe('x'.repeat(100));
+  });
+});
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

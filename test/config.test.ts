@@ -26,7 +26,7 @@ describe('loadConfig', () => {
         },
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
         limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5 },
-        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
+        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
         rateLimit: {
           points: 600,
           windowS: 60,
@@ -57,6 +57,7 @@ describe('loadConfig', () => {
       REGISTRATION_RATE_LIMIT_WINDOW_S: '86400',
       AUTH_FAILURE_RATE_LIMIT_POINTS: '0',
       AUTH_FAILURE_RATE_LIMIT_WINDOW_S: '300',
+      APQ_MAX_MB: '4',
       TRUST_PROXY: 'true',
       CORS_ORIGINS: 'https://app.example.org, https://data.example.go.th',
       GRAPHIQL: 'false',
@@ -65,7 +66,7 @@ describe('loadConfig', () => {
     });
     expect(result.ok && result.config).toMatchObject({
       limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1 },
-      persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json' },
+      persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json', apqMaxMb: 4 },
       // Turning the rate limit of operations off leaves the per-IP budgets as they are set.
       rateLimit: {
         points: 0,
@@ -87,6 +88,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_POINTS: '-1',
       REGISTRATION_RATE_LIMIT_WINDOW_S: '0',
       AUTH_FAILURE_RATE_LIMIT_POINTS: 'many',
+      APQ_MAX_MB: '0',
       TRUST_PROXY: 'maybe',
       CORS_ORIGINS: 'https://ok.example, not-an-origin, https://x.example/path',
       INTROSPECTION: 'nope',
@@ -99,6 +101,7 @@ describe('loadConfig', () => {
       'RATE_LIMIT_POINTS',
       'REGISTRATION_RATE_LIMIT_WINDOW_S',
       'AUTH_FAILURE_RATE_LIMIT_POINTS',
+      'APQ_MAX_MB',
       'TRUST_PROXY',
       'INTROSPECTION',
       'OTEL_EXPORTER_OTLP_ENDPOINT',

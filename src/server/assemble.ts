@@ -14,6 +14,7 @@ import { createApp, type App } from './app.js';
 import { createIpLimits } from './ip-limits.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { startTracing } from './tracing.js';
@@ -140,6 +141,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     authenticationFailures: createRateLimiter(rateLimit.authenticationFailures, redis, redisKey('auth-failures'), overrides.now),
     onRefusal: (limit) => metrics.ipLimitRefused(limit),
   });
+  const persistedQueries = createPersistedQueryStore({
+    maxBytes: config.persistedOperations.apqMaxMb * 1024 * 1024,
+    maxDocumentBytes: config.limits.maxBodyBytes,
+    redis,
+    keyPrefix: redisKey('apq'),
+  });
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -155,14 +162,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     ipLimits,
     trustProxy: rateLimit.trustProxy,
     metrics,
-    redis,
+    persistedQueries,
     tracing: tracing?.plugin,
   });
   logger.info(
     {
       limits: config.limits,
       rateLimit,
-      persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
+      persistedOperations:
+        trustedDocuments === undefined ? `automatic (APQ, up to ${config.persistedOperations.apqMaxMb} MB)` : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       tracing: config.otlpEndpoint !== undefined,
     },

@@ -87,7 +87,8 @@ export interface StackOptions {
     registration?: BucketConfig;
     authenticationFailures?: BucketConfig;
   };
-
+  /** The bound on APQ documents, in MB; the default unless given. */
+  apqMaxMb?: number;
   /** The response cache's bound in MB (0: off); the app's default unless given. */
   responseCacheMaxMb?: number;
 }
@@ -204,6 +205,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
     },
     limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
     http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
+    persistedOperations: { ...base.persistedOperations, apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb },
     rateLimit: {
       points: options.rateLimit?.points ?? 0,
       windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,
