@@ -26,8 +26,14 @@ describe('loadConfig', () => {
         },
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
         limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxResponseBytes: 32 * 1_048_576 },
-        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json' },
-        rateLimit: { points: 600, windowS: 60, trustProxy: false },
+        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
+        rateLimit: {
+          points: 600,
+          windowS: 60,
+          trustProxy: false,
+          registration: { points: 5, windowS: 3600 },
+          authenticationFailures: { points: 10, windowS: 60 },
+        },
         http: { corsOrigins: '*', graphiql: true, introspection: true },
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
         otlpEndpoint: undefined,
@@ -50,6 +56,11 @@ describe('loadConfig', () => {
       PERSISTED_OPERATIONS_FILE: '/etc/teg/persisted.json',
       RATE_LIMIT_POINTS: '0',
       RATE_LIMIT_WINDOW_S: '10',
+      REGISTRATION_RATE_LIMIT_POINTS: '2',
+      REGISTRATION_RATE_LIMIT_WINDOW_S: '86400',
+      AUTH_FAILURE_RATE_LIMIT_POINTS: '0',
+      AUTH_FAILURE_RATE_LIMIT_WINDOW_S: '300',
+      APQ_MAX_MB: '4',
       TRUST_PROXY: 'true',
       CORS_ORIGINS: 'https://app.example.org, https://data.example.go.th',
       GRAPHIQL: 'false',
@@ -59,8 +70,15 @@ describe('loadConfig', () => {
     });
     expect(result.ok && result.config).toMatchObject({
       limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1, maxResponseBytes: 8 * 1_048_576 },
-      persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json' },
-      rateLimit: { points: 0, windowS: 10, trustProxy: true },
+      persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json', apqMaxMb: 4 },
+      // Turning the rate limit of operations off leaves the per-IP budgets as they are set.
+      rateLimit: {
+        points: 0,
+        windowS: 10,
+        trustProxy: true,
+        registration: { points: 2, windowS: 86_400 },
+        authenticationFailures: { points: 0, windowS: 300 },
+      },
       http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },
       otlpEndpoint: 'http://127.0.0.1:4318',
       metricsOperationNames: 0,
@@ -73,6 +91,9 @@ describe('loadConfig', () => {
       LIMIT_MAX_DEPTH: '0',
       LIMIT_MAX_COST: 'lots',
       RATE_LIMIT_POINTS: '-1',
+      REGISTRATION_RATE_LIMIT_WINDOW_S: '0',
+      AUTH_FAILURE_RATE_LIMIT_POINTS: 'many',
+      APQ_MAX_MB: '0',
       TRUST_PROXY: 'maybe',
       CORS_ORIGINS: 'https://ok.example, not-an-origin, https://x.example/path',
       INTROSPECTION: 'nope',
@@ -80,7 +101,19 @@ describe('loadConfig', () => {
       METRICS_OPERATION_NAMES: '1e9',
     });
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['LIMIT_MAX_DEPTH', 'LIMIT_MAX_COST', 'RATE_LIMIT_POINTS', 'TRUST_PROXY', 'INTROSPECTION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'METRICS_OPERATION_NAMES']) {
+    const names = [
+      'LIMIT_MAX_DEPTH',
+      'LIMIT_MAX_COST',
+      'RATE_LIMIT_POINTS',
+      'REGISTRATION_RATE_LIMIT_WINDOW_S',
+      'AUTH_FAILURE_RATE_LIMIT_POINTS',
+      'APQ_MAX_MB',
+      'TRUST_PROXY',
+      'INTROSPECTION',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'METRICS_OPERATION_NAMES',
+    ];
+    for (const name of names) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
     expect(problems.filter((problem) => problem.startsWith('CORS_ORIGINS:'))).toHaveLength(2);

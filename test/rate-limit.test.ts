@@ -96,4 +96,23 @@ describe('the token bucket', () => {
     expect((await limiter.consume('ip:a')).allowed).toBe(false);
     expect(createRateLimiter({ points: 0, windowS: 60 })).toBeUndefined();
   });
+
+  it('peeks without taking, and charges past empty into a debt that refills before it admits again', async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
+    if (limiter === undefined) throw new Error('a limit of 2 is on');
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
+    await limiter.charge('ip:b');
+    await limiter.charge('ip:b');
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    await limiter.charge('ip:b');
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 2000 });
+    now += 1000;
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    now += 1000;
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:b')).toEqual({ allowed: true });
+    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+  });
 });

@@ -1,8 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
+import { rateLimitedError } from './errors.js';
+import type { IpLimits } from './ip-limits.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { clientIp } from '../http/client-ip.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type ResponseLedger } from './response-ledger.js';
@@ -14,6 +18,10 @@ import type { UpstreamSource } from '../upstream/source.js';
 export interface Context {
   readonly requestId: string;
   readonly caller: Caller;
+  /** The caller's IP: the socket's peer, or the address the trusted proxy saw. */
+  readonly clientIp: string;
+  /** Per-IP budgets (see ip-limits.ts); none unless configured. */
+  readonly ipLimits: IpLimits | undefined;
   readonly loaders: Loaders;
   readonly access: AccessService;
   /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
@@ -33,20 +41,28 @@ export interface ContextDependencies {
   readonly shapes: ShapeWatch;
   readonly access: AccessService;
   readonly logger: Logger;
+  /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
+  readonly ipLimits?: IpLimits | undefined;
+  /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
+  readonly trustProxy?: boolean | undefined;
 }
 
 /**
  * The yoga context factory: runs once per GraphQL request, so loaders never outlive their request. A bad
  * credential refuses the whole request with HTTP 401: a client whose key was mistyped must hear so, not be
- * served silently as anonymous.
+ * served silently as anonymous. An IP whose credentials failed too often lately is refused with HTTP 429 before
+ * its credential is looked up, whatever it sends.
  */
 export function createContextFactory(deps: ContextDependencies) {
-  return async (initial: YogaInitialContext): Promise<Context> => {
+  return async (initial: YogaInitialContext & { req?: IncomingMessage }): Promise<Context> => {
     const requestId = requestIdOf(initial.request);
-    const caller = await authenticate(deps.access, initial.request.headers.get('authorization'));
+    const ip = clientIp(initial.request.headers.get('x-forwarded-for'), initial.req, deps.trustProxy ?? false);
+    const caller = await authenticate(deps, ip, initial.request.headers.get('authorization'));
     return {
       requestId,
       caller,
+      clientIp: ip,
+      ipLimits: deps.ipLimits,
       loaders: createLoaders({ upstream: deps.source, payloadSizes: deps.payloadSizes, access: deps.access, caller }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes),
@@ -57,11 +73,21 @@ export function createContextFactory(deps: ContextDependencies) {
   };
 }
 
-async function authenticate(access: AccessService, authorization: string | null): Promise<Caller> {
+async function authenticate(
+  { access, ipLimits }: Pick<ContextDependencies, 'access' | 'ipLimits'>,
+  ip: string,
+  authorization: string | null,
+): Promise<Caller> {
+  if (authorization !== null && ipLimits !== undefined) {
+    // Even the right credential is refused: otherwise a guesser would go on guessing, and learn which guess was right.
+    const retryAfterMs = await ipLimits.authenticationRefusal(ip);
+    if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
+  }
   try {
     return await access.authenticate(authorization);
   } catch (error) {
     if (error instanceof AccessError && error.code === 'UNAUTHENTICATED') {
+      await ipLimits?.authenticationFailed(ip);
       throw createGraphQLError(error.message, {
         extensions: {
           code: 'UNAUTHENTICATED',

@@ -24,3 +24,14 @@ export const maskError: MaskError = (error, message) => {
   // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.
   return maskUnexpectedError(error, message, false);
 };
+
+/**
+ * The refusal of every rate limit (per caller, per IP for registrations and for failed authentications):
+ * RATE_LIMITED with HTTP 429 and `Retry-After`, in whole seconds, at least 1.
+ */
+export function rateLimitedError(retryAfterMs: number): GraphQLError {
+  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1_000));
+  return createGraphQLError(`Too many requests: try again in ${retryAfterS} s.`, {
+    extensions: { code: 'RATE_LIMITED', retryAfterS, http: { status: 429, headers: { 'retry-after': String(retryAfterS) } } },
+  });
+}

@@ -3,15 +3,16 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import { DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
+import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
+import type { IpLimits } from '../graphql/ip-limits.js';
 import { maskError } from '../graphql/errors.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createPersistedQueryStore, type PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
@@ -61,10 +62,14 @@ export interface AppDependencies {
   readonly trustedDocuments?: PersistedManifest;
   /** No rate limit unless given. */
   readonly rateLimit?: Omit<RateLimitOptions, 'onRefusal'>;
+  /** Per-IP budgets of failed authentications and client registrations; none unless given. */
+  readonly ipLimits?: IpLimits;
+  /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry; the socket's peer unless true. */
+  readonly trustProxy?: boolean;
   /** The registry /metrics shows; the upstream client and source should report into the same one. */
   readonly metrics?: Metrics;
-  /** Where APQ documents are registered, shared by every instance; memory unless given. */
-  readonly redis?: Redis;
+  /** Where APQ documents are registered; DEFAULT_APQ_MAX_MB in this process's memory unless given. */
+  readonly persistedQueries?: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
   readonly tracing?: Plugin;
 }
@@ -131,7 +136,11 @@ export function createApp(deps: AppDependencies): App {
         ...(deps.readinessChecks ?? []),
       ]),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
-      deps.trustedDocuments === undefined ? useAutomaticPersistedQueries(deps.redis) : useTrustedDocuments(deps.trustedDocuments),
+      deps.trustedDocuments === undefined
+        ? useAutomaticPersistedQueries(
+            deps.persistedQueries ?? createPersistedQueryStore({ maxBytes: DEFAULT_APQ_MAX_MB * 1024 * 1024, maxDocumentBytes: limits.maxBodyBytes }),
+          )
+        : useTrustedDocuments(deps.trustedDocuments),
       ...useOperationLimits(limits, payloadSizes),
       ...(http.introspection ? [] : [useDisableIntrospection()]),
       useDeferStream(),

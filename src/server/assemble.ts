@@ -11,9 +11,11 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { createUpstream } from '../upstream/upstream.js';
 import { createApp, type App } from './app.js';
+import { createIpLimits } from './ip-limits.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { OperationNames, operationNamesIn } from './operation-names.js';
+import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { startTracing } from './tracing.js';
@@ -134,7 +136,20 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
     redis = shared;
   }
-  const limiter = createRateLimiter(config.rateLimit, redis, redisKeyPrefix === undefined ? undefined : `${redisKeyPrefix}rate`, overrides.now);
+  const redisKey = (name: string): string => `${redisKeyPrefix ?? ''}${name}`;
+  const { rateLimit } = config;
+  const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
+  const ipLimits = createIpLimits({
+    registration: createRateLimiter(rateLimit.registration, redis, redisKey('registration'), overrides.now),
+    authenticationFailures: createRateLimiter(rateLimit.authenticationFailures, redis, redisKey('auth-failures'), overrides.now),
+    onRefusal: (limit) => metrics.ipLimitRefused(limit),
+  });
+  const persistedQueries = createPersistedQueryStore({
+    maxBytes: config.persistedOperations.apqMaxMb * 1024 * 1024,
+    maxDocumentBytes: config.limits.maxBodyBytes,
+    redis,
+    keyPrefix: redisKey('apq'),
+  });
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -146,16 +161,19 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     limits: config.limits,
     http: config.http,
     trustedDocuments,
-    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: config.rateLimit.trustProxy },
+    rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: rateLimit.trustProxy },
+    ipLimits,
+    trustProxy: rateLimit.trustProxy,
     metrics,
-    redis,
+    persistedQueries,
     tracing: tracing?.plugin,
   });
   logger.info(
     {
       limits: config.limits,
-      rateLimit: config.rateLimit,
-      persistedOperations: trustedDocuments === undefined ? 'automatic (APQ)' : `trusted documents only (${trustedDocuments.size})`,
+      rateLimit,
+      persistedOperations:
+        trustedDocuments === undefined ? `automatic (APQ, up to ${config.persistedOperations.apqMaxMb} MB)` : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       connections: config.connections,
       tracing: config.otlpEndpoint !== undefined,

@@ -25,6 +25,8 @@ export interface Metrics {
   /** Reads the breaker's state at each scrape. */
   watchBreaker(state: () => BreakerState): void;
   rateLimited(callerKind: string): void;
+  /** A client registration or a credential refused because its IP spent that budget. */
+  ipLimitRefused(limit: 'registration' | 'authentication'): void;
   /** A response-cache lookup missed, hit, or an answer was stored. */
   responseCache(result: 'hit' | 'miss' | 'stored'): void;
   /**
@@ -107,6 +109,12 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     labelNames: ['caller'],
     registers: [registry],
   });
+  const ipRefusals = new Counter({
+    name: 'ip_limit_refusals_total',
+    help: 'Client registrations and credentials refused with RATE_LIMITED because their IP spent that budget.',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
   const responseCache = new Counter({
     name: 'graphql_response_cache_total',
     help: 'Response-cache lookups by anonymous queries (hit, miss) and answers stored.',
@@ -151,6 +159,9 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     },
     rateLimited(callerKind) {
       refusals.inc({ caller: callerKind });
+    },
+    ipLimitRefused(limit) {
+      ipRefusals.inc({ limit });
     },
     responseCache(result) {
       responseCache.inc({ result });

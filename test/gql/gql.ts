@@ -14,6 +14,9 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterDocument,
+    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterFourDocument,
+    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": typeof types.AbuseCatalogueDocument,
     "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": typeof types.TeachersDocument,
     "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": typeof types.TwoBigDocument,
     "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
@@ -47,6 +50,9 @@ type Documents = {
     "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n": typeof types.AllDocument,
 };
 const documents: Documents = {
+    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterDocument,
+    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterFourDocument,
+    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": types.AbuseCatalogueDocument,
     "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": types.TeachersDocument,
     "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": types.TwoBigDocument,
     "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
@@ -94,6 +100,18 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"): (typeof documents)["\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

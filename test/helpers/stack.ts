@@ -13,7 +13,16 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
 import { assemble } from '../../src/server/assemble.js';
 import { createHttpServer } from '../../src/server/http-server.js';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_OPERATION_LIMITS, loadConfig, type Config, type ConnectionLimits, type HttpConfig, type OperationLimits } from '../../src/config.js';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_OPERATION_LIMITS,
+  loadConfig,
+  type BucketConfig,
+  type Config,
+  type ConnectionLimits,
+  type HttpConfig,
+  type OperationLimits,
+} from '../../src/config.js';
 import { createLogger } from '../../src/server/logger.js';
 import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
@@ -74,8 +83,22 @@ export interface StackOptions {
   limits?: Partial<OperationLimits>;
   http?: HttpConfig;
   trustedDocuments?: PersistedManifest;
-  /** A rate limit (none unless given); with `redisUrl` its counters and APQ documents live in Redis. */
-  rateLimit?: { points: number; windowS: number; trustProxy?: boolean; redisUrl?: string; keyPrefix?: string };
+  /**
+   * A rate limit (none unless given; `points: 0` for none with the per-IP budgets on), and the per-IP budgets of
+   * client registrations and failed authentications (none unless given); with `redisUrl` their counters and APQ
+   * documents live in Redis.
+   */
+  rateLimit?: {
+    points: number;
+    windowS: number;
+    trustProxy?: boolean;
+    redisUrl?: string;
+    keyPrefix?: string;
+    registration?: BucketConfig;
+    authenticationFailures?: BucketConfig;
+  };
+  /** The bound on APQ documents, in MB; the default unless given. */
+  apqMaxMb?: number;
   /** The response cache's bound in MB (0: off); the app's default unless given. */
   responseCacheMaxMb?: number;
 }
@@ -160,6 +183,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
  * The configuration a stack runs with: the defaults of an empty environment, pointed at the test simulator,
  * with nothing kept between operations and no rate limit unless the options ask for them.
  */
+const OFF: BucketConfig = { points: 0, windowS: 60 };
+
 function testConfig(options: StackOptions, simulator: Simulator): { config: Config; redisKeyPrefix: string } {
   const defaults = loadConfig({});
   if (!defaults.ok) throw new Error(defaults.problems.join('; '));
@@ -190,10 +215,13 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
     },
     limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
     http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
+    persistedOperations: { ...base.persistedOperations, apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb },
     rateLimit: {
       points: options.rateLimit?.points ?? 0,
       windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,
       trustProxy: options.rateLimit?.trustProxy ?? false,
+      registration: options.rateLimit?.registration ?? OFF,
+      authenticationFailures: options.rateLimit?.authenticationFailures ?? OFF,
     },
   };
   const redisKeyPrefix = options.rateLimit?.keyPrefix ?? cache.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
+import { spendRegistration } from '../ip-limits.js';
 import type { ClientRecord } from '../../access/model.js';
 
 export const Client = builder.objectRef<ClientRecord>('Client').implement({
@@ -48,6 +49,10 @@ builder.mutationField('registerClient', (t) =>
     type: RegisterClientPayload,
     description: 'ลงทะเบียน: register an application and receive its API key (shown once).',
     args: { input: t.arg({ type: RegisterClientInput, required: true, description: 'Name and contact.' }) },
-    resolve: (_root, { input }, { access }) => access.registerClient(input),
+    resolve: async (_root, { input }, context) => {
+      // A new key is a new rate-limit bucket: without a budget of its own, registering would lift every limit.
+      await spendRegistration(context);
+      return context.access.registerClient(input);
+    },
   }),
 );

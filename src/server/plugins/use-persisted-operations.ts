@@ -1,15 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createInMemoryAPQStore, useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { Redis } from 'ioredis';
+import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import type { PersistedQueryStore } from '../persisted-query-store.js';
 
 /** Documents a trusted-documents server accepts, by their SHA-256 hash (codegen's persisted-documents.json). */
 export type PersistedManifest = ReadonlyMap<string, string>;
-
-// Registered APQ documents outlive a deployment of the app that sent them only by this much.
-const APQ_TTL_S = 7 * 24 * 3_600;
-const APQ_MEMORY_ENTRIES = 5_000;
 
 /** Reads codegen's manifest, `{ "<sha256>": "<document>" }`; throws a message that names the file. */
 export function readPersistedManifest(path: string): PersistedManifest {
@@ -55,20 +51,51 @@ export function useTrustedDocuments(manifest: PersistedManifest): Plugin {
 
 /**
  * Automatic persisted queries (Apollo's protocol): a client sends the hash alone, and the document once when
- * the server answers PERSISTED_QUERY_NOT_FOUND; after that a GET with the hash is small and cacheable. The
- * registered documents live in Redis when it is given (shared by every instance), else in memory.
+ * the server answers PERSISTED_QUERY_NOT_FOUND; after that a GET with the hash is small and cacheable.
+ *
+ * A document is remembered only when the operation that brought it runs, that is after it was parsed, validated,
+ * authenticated and admitted by the operation limits and the rate limit, whatever order those plugins are in: a
+ * refused registration stores nothing, and every stored document cost its sender a token. The store bounds
+ * the bytes they take together (persisted-query-store.ts).
  */
-export function useAutomaticPersistedQueries(redis?: Redis): Plugin {
-  return useAPQ({ store: redis === undefined ? createInMemoryAPQStore({ max: APQ_MEMORY_ENTRIES, ttl: APQ_TTL_S * 1_000 }) : redisApqStore(redis) });
+export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
+  // A registration waits here for its operation to run; keyed by the operation's context, one per operation of a batch.
+  const pending = new WeakMap<object, { hash: string; document: string }>();
+  return {
+    async onParams({ params, setParams, context }) {
+      const hash = apqHashOf(params);
+      if (hash === undefined) return;
+      if (params.query == null) {
+        const document = await store.get(hash);
+        if (document === undefined) {
+          throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } });
+        }
+        setParams({ ...params, query: document });
+        return;
+      }
+      if (createHash('sha256').update(params.query).digest('hex') !== hash) {
+        throw createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } } });
+      }
+      pending.set(context, { hash, document: params.query });
+    },
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const registration = pending.get(args.contextValue);
+      if (registration === undefined) return;
+      pending.delete(args.contextValue);
+      // Stored when execution starts rather than now: an onExecute hook after this one may still refuse it.
+      setExecuteFn(async (executionArgs) => {
+        await store.set(registration.hash, registration.document);
+        // envelop types execute's result as any; it is yoga's to read.
+        return executeFn(executionArgs) as unknown;
+      });
+    },
+  };
 }
 
-/** When Redis fails, a hash is just not found: the client sends its document again, and nothing breaks. */
-function redisApqStore(redis: Redis): APQStore {
-  const key = (hash: string): string => `apq:${hash}`;
-  return {
-    get: (hash) => redis.get(key(hash)).catch(() => null),
-    set: (hash, query) => redis.set(key(hash), query, 'EX', APQ_TTL_S).catch(() => undefined),
-  };
+/** The hash of an APQ request (`extensions.persistedQuery`, version 1), if it is one. */
+function apqHashOf(params: GraphQLParams): string | undefined {
+  const persisted = params.extensions?.['persistedQuery'] as { version?: unknown; sha256Hash?: unknown } | undefined;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
 }
 
 function documentIdOf(params: GraphQLParams): string | null {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
+import { rateLimitedError } from '../../graphql/errors.js';
 import { clientIp } from '../../http/client-ip.js';
 import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
 
@@ -28,15 +29,8 @@ export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?
           : anonymousBucket(clientIp(context.request.headers.get('x-forwarded-for'), context.req, options.trustProxy));
       const decision = await options.limiter.consume(key);
       if (!decision.allowed) {
-        const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1_000));
         options.onRefusal?.(caller.kind);
-        setResultAndStopExecution({
-          errors: [
-            createGraphQLError(`Too many requests: try again in ${retryAfterS} s.`, {
-              extensions: { code: 'RATE_LIMITED', retryAfterS, http: { status: 429, headers: { 'retry-after': String(retryAfterS) } } },
-            }),
-          ],
-        });
+        setResultAndStopExecution({ errors: [rateLimitedError(decision.retryAfterMs)] });
       }
     },
   };
