@@ -1,4 +1,4 @@
-import type { Context } from './context.js';
+import type { Caller } from '../access/model.js';
 import { rateLimitedError } from './errors.js';
 
 /**
@@ -20,7 +20,11 @@ export interface IpLimits {
  * Takes one registration from the caller's IP budget, or throws RATE_LIMITED. Called once per registration,
  * not per operation, so aliases in one mutation cannot register more. The operator is not limited.
  */
-export async function spendRegistration(context: Pick<Context, 'caller' | 'clientIp' | 'ipLimits'>): Promise<void> {
+export async function spendRegistration(context: {
+  readonly caller: Caller;
+  readonly clientIp: string;
+  readonly ipLimits: IpLimits | undefined;
+}): Promise<void> {
   if (context.ipLimits === undefined || context.caller.kind === 'operator') return;
   const retryAfterMs = await context.ipLimits.registrationRefusal(context.clientIp);
   if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
