@@ -59,4 +59,20 @@ describe('the layout', () => {
     );
     expect(violations).toEqual([]);
   });
+
+  it('has no import cycle among src/ files (type-only imports count)', () => {
+    const graph = new Map(files.map((file) => [file, imports(file).filter((target) => files.includes(target))]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      state.set(file, 'open');
+      for (const target of graph.get(file) ?? []) {
+        if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map((node) => relative(SRC, node)).join(' -> '));
+        else if (state.get(target) === undefined) visit(target, [...path, target]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of files) if (state.get(file) === undefined) visit(file, [file]);
+    expect(cycles).toEqual([]);
+  });
 });
