@@ -76,7 +76,7 @@ export interface StackOptions {
   http?: HttpConfig;
   trustedDocuments?: PersistedManifest;
   /** A rate limit (none unless given); with `redisUrl` its counters and APQ documents live in Redis. */
-  rateLimit?: { points: number; windowS: number; trustProxy?: boolean; redisUrl?: string; keyPrefix?: string };
+  rateLimit?: { points: number; windowS: number; trustProxy?: boolean; redisUrl?: string; keyPrefix?: string; now?: () => number };
   /** The response cache's bound in MB (0: off); the app's default unless given. */
   responseCacheMaxMb?: number;
 }
@@ -134,7 +134,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redisUrl = options.rateLimit?.redisUrl;
   const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   if (redis !== undefined) await new Promise((resolve) => redis.once('ready', resolve));
-  const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, redis, options.rateLimit.keyPrefix);
+  const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, redis, options.rateLimit.keyPrefix, options.rateLimit.now);
   const app = createApp({
     upstream,
     source,
