@@ -116,7 +116,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       baseUrl: options.baseUrl ?? simulator.url,
       apiKey: TEST_UPSTREAM_KEY,
       apiKeyHeader: options.simulator?.apiKeyHeader ?? 'api-key',
-      timeoutMs: options.timeoutMs ?? 2_000,
+      timeoutMs: options.timeoutMs ?? 10_000,
       caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
       retries: options.retries,
       breakerCooldownS: options.breakerCooldownS,
