@@ -138,6 +138,8 @@ describe('the circuit breaker', () => {
     let now = Date.now();
     vi.spyOn(Date, 'now').mockImplementation(() => now);
     const s = stack();
+    // The probe must answer within the 300 ms budget: its data is generated now, not on the first request.
+    s.simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR');
     s.simulator.setFault('*', { hang: true });
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const { body } = await s.execute(Teachers);
