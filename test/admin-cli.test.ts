@@ -18,11 +18,15 @@ interface Run {
 }
 
 /** `npm run admin -- ...args`, in this process: what the CLI writes and its exit status, against the test database. */
-async function admin(...args: string[]): Promise<Run> {
+function admin(...args: string[]): Promise<Run> {
+  return adminOn(DATABASE_URL, ...args);
+}
+
+async function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const code = await runAdmin(args, {
-    env: { DATABASE_URL },
+    env: { DATABASE_URL: databaseUrl },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
