@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
+import { runAdmin } from '../src/admin-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'teg-admin-'));
@@ -17,17 +18,29 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `npm run admin -- ...args`, without npm: the CLI as its own process, against the test database. */
+/** `npm run admin -- ...args`, in this process: what the CLI writes and its exit status, against the test database. */
 function admin(...args: string[]): Promise<Run> {
   return adminOn(DATABASE_URL, ...args);
 }
 
-function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
+async function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, {
+    env: { DATABASE_URL: databaseUrl },
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** `npm run admin -- ...args`, without npm: the CLI as its own process, as an operator runs it. */
+function adminProcess(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/admin.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 10_000 },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         done({ code, stdout, stderr });
@@ -74,6 +87,13 @@ describe('admin CLI (npm run admin)', () => {
     expect(lines[1]).toMatch(new RegExp(`^${approved.id} +Data Lab +84 ods_count_personal_by_year +APPROVED อนุมัติแล้ว +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`));
     expect(lines[2]).toMatch(new RegExp(`^${toReject.id} +Data Lab +85 ods_count_student_by_year +PENDING รอการอนุมัติ `));
     expect(lines[3]).toMatch(new RegExp(`^${pending.id} +โรงเรียนสาธิต +83 ods_count_school_by_jurisdiction +PENDING รอการอนุมัติ `));
+  });
+
+  it('runs as its own process (src/admin.ts) with the same output and exit status as in process', async () => {
+    const [spawned, inProcess] = await Promise.all([adminProcess('list'), admin('list')]);
+    expect(spawned).toEqual(inProcess);
+    expect(spawned.code).toBe(0);
+    expect(spawned.stdout).toContain(pending.id);
   });
 
   it('lists one status with --status', async () => {

@@ -9,6 +9,7 @@ const SRC = resolve(import.meta.dirname, '../src');
 const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,
   'admin.ts': 5,
+  'admin-cli.ts': 4,
   server: 4,
   graphql: 3,
   http: 2,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_CODES } from '../src/catalogue.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { runToExit, startServerProcess, type ServerProcess } from './helpers/server-process.js';
@@ -117,9 +117,9 @@ describe('npm start with CACHE_WARM=true', () => {
   });
 
   it('fetches all 13 datasets in the background, so the first user never waits for the upstream', async () => {
-    await vi.waitFor(() => expect(upstream.requestCount()).toBe(13), { timeout: 10_000, interval: 50 });
+    await upstream.whenReceived(13);
     for (const code of DATASET_CODES) expect(upstream.requestCount(code), code).toBe(1);
-    await vi.waitFor(() => expect(server.output()).toContain('warm'), { timeout: 5_000, interval: 50 });
+    await server.outputContains('warm');
     const response = await fetch(server.endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

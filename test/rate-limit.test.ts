@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../src/server/rate-limiter.js';
+import { anonymousBucket, createRateLimiter } from '../src/server/rate-limiter.js';
 import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
@@ -25,14 +25,16 @@ async function expectLimited(response: Response): Promise<void> {
 }
 
 describe('rate limit per IP for anonymous callers, per API key for clients', () => {
-  const stack = useStack({ rateLimit: { points: 3, windowS: 1 } });
+  // The limiter's clock moves only when the test moves it: no token comes back while a test runs.
+  let now = Date.parse('2026-11-22T12:00:00Z');
+  const stack = useStack({ rateLimit: { points: 3, windowS: 1, now: () => now } });
 
   it('refuses the fourth operation in a window with RATE_LIMITED and Retry-After, and recovers after it', async () => {
     for (let i = 0; i < 3; i++) expect((await fromIp(stack(), '10.0.0.1')).status).toBe(200);
     await expectLimited(await fromIp(stack(), '10.0.0.1'));
     // Another caller has its own bucket.
     expect((await fromIp(stack(), '10.0.0.2')).status).toBe(200);
-    await sleep(1_100);
+    now += 1_000;
     expect((await fromIp(stack(), '10.0.0.1')).status).toBe(200);
     const metrics = await (await stack().app.fetch('http://localhost/metrics')).text();
     expect(metrics).toMatch(/^rate_limited_total\{caller="anonymous"\} 1$/m);
@@ -62,16 +64,19 @@ describe('rate limit behind a trusted proxy', () => {
 
 describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing Redis', () => {
   it('holds the limit over both, and recovers', async () => {
-    const rateLimit = { points: 4, windowS: 1, redisUrl: REDIS_URL, keyPrefix: `test-rate-${randomBytes(4).toString('hex')}` };
+    // A long window, so that no token comes back while the test runs; the script reads Redis's own clock.
+    const rateLimit = { points: 4, windowS: 60, redisUrl: REDIS_URL, keyPrefix: `test-rate-${randomBytes(4).toString('hex')}` };
     const [first, second] = await Promise.all([startStack({ rateLimit }), startStack({ rateLimit })]);
+    const redis = new Redis(REDIS_URL ?? '');
     try {
       for (const instance of [first, second, first, second]) expect((await fromIp(instance, '10.9.9.9')).status).toBe(200);
       await expectLimited(await fromIp(first, '10.9.9.9'));
       await expectLimited(await fromIp(second, '10.9.9.9'));
-      await sleep(1_100);
+      // A window passes: the bucket's last update moves one window into the past, as Redis's clock sees it.
+      await redis.hincrby(`${rateLimit.keyPrefix}:${anonymousBucket('10.9.9.9')}`, 'at', -60_000);
       expect((await fromIp(second, '10.9.9.9')).status).toBe(200);
     } finally {
-      await Promise.all([first.close(), second.close()]);
+      await Promise.all([first.close(), second.close(), redis.quit()]);
     }
   });
 });

@@ -15,6 +15,8 @@ export interface Fault {
   malformedBody?: boolean;
   /** Accept the request and never answer (until the server closes). */
   hang?: boolean;
+  /** Hold the answer until this settles (for ever if the server closes first), then play the rest of the fault. */
+  until?: Promise<unknown>;
   /** Apply to the next N requests only, then clear itself (undefined: until cleared). */
   times?: number;
   /** With status: send a Retry-After header. */

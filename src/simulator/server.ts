@@ -63,6 +63,8 @@ export interface Simulator {
   readonly requests: readonly RecordedRequest[];
   /** Requests received for that route ('*' or undefined: all). */
   requestCount(route?: SimulatorRoute): number;
+  /** Resolves once requestCount(route) has reached `count`: a test's way to know a request arrived. */
+  whenReceived(count: number, route?: SimulatorRoute): Promise<void>;
   resetRequests(): void;
   /** '*' applies to every request; a route's own fault wins over '*'. */
   setFault(route: SimulatorRoute, fault: Fault): void;
@@ -173,6 +175,7 @@ class SimulatorServer implements Simulator {
   private readonly received: { request: RecordedRequest; route: string | undefined }[] = [];
   private readonly faults = new FaultTable();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly waiters = new Set<{ count: number; route: SimulatorRoute | undefined; resolve: () => void }>();
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -192,6 +195,11 @@ class SimulatorServer implements Simulator {
   requestCount(route?: SimulatorRoute): number {
     if (route === undefined || route === '*') return this.received.length;
     return this.received.filter((r) => r.route === String(route)).length;
+  }
+
+  whenReceived(count: number, route?: SimulatorRoute): Promise<void> {
+    if (this.requestCount(route) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.add({ count, route, resolve }));
   }
 
   resetRequests(): void {
@@ -245,6 +253,11 @@ class SimulatorServer implements Simulator {
       body,
     };
     this.received.push({ request, route: key === undefined ? undefined : String(key) });
+    for (const waiter of this.waiters) {
+      if (this.requestCount(waiter.route) < waiter.count) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve();
+    }
     res.once('finish', () => {
       request.status = res.statusCode;
     });
@@ -259,6 +272,10 @@ class SimulatorServer implements Simulator {
 
   /** Plays a fault; true when it took the place of the answer. */
   private async metFault(fault: Fault, res: ServerResponse): Promise<boolean> {
+    if (fault.until !== undefined) {
+      await fault.until.catch(() => undefined);
+      if (this.closing !== undefined) return true;
+    }
     if (fault.latencyMs !== undefined && fault.latencyMs > 0) await this.delay(fault.latencyMs);
     if (fault.hang) return true;
     if (fault.status !== undefined) {

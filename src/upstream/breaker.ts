@@ -35,7 +35,7 @@ type Outcome<T> = { readonly value: T } | { readonly error: unknown };
  * cool-down on Date.now, so it is told there is none and the cool-down is timed here, on `now`: an open circuit
  * lets no call reach cockatiel until it is over, and the next one is then cockatiel's probe.
  */
-export function createBreaker({ name, cooldownMs, isOutage, logger, now = Date.now }: BreakerOptions): Breaker {
+export function createBreaker({ name, cooldownMs, isOutage, logger, now = () => Date.now() }: BreakerOptions): Breaker {
   const policy = circuitBreaker(handleWhen(isOutage), {
     halfOpenAfter: 0,
     breaker: new ConsecutiveBreaker(BREAKER_THRESHOLD),

@@ -14,6 +14,8 @@ export interface ServerProcess {
   /** The GraphQL endpoint it announced, e.g. http://127.0.0.1:41234/graphql. */
   readonly endpoint: string;
   output(): string;
+  /** Resolves once the output contains `text`. */
+  outputContains(text: string): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -34,11 +36,17 @@ export function runMain(env: Record<string, string>): ChildProcessWithoutNullStr
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = runMain(env);
   let output = '';
+  const awaited = new Set<{ text: string; resolve: () => void }>();
   const endpoint = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = READY.exec(output);
       if (match?.[1] !== undefined) resolve(match[1]);
+      for (const waiter of awaited) {
+        if (!output.includes(waiter.text)) continue;
+        awaited.delete(waiter);
+        waiter.resolve();
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -48,6 +56,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     child,
     endpoint,
     output: () => output,
+    outputContains: (text) =>
+      output.includes(text) ? Promise.resolve() : new Promise((resolve) => awaited.add({ text, resolve })),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

@@ -1,0 +1,201 @@
+/**
+ * The operator's command line for requests for use, for people without a GraphQL client:
+ *   npm run admin -- list [--status PENDING]
+ *   npm run admin -- approve|reject|revoke <id> [--note "…"]
+ *   npm run admin -- history <id>
+ * It opens the store DATABASE_URL names (the server's default when unset) directly, so it works while the
+ * server runs; decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
+ * call runAdmin in theirs.
+ */
+import { parseArgs } from 'node:util';
+import { AccessError } from './access/errors.js';
+import type { AccessService, ClientRecord, UseRequestRecord } from './access/model.js';
+import { printable } from './access/printable.js';
+import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from './catalogue.js';
+import { DEFAULT_DATABASE_URL } from './config.js';
+
+const ACTOR = 'operator:cli';
+
+// NOT_REQUESTED is the absence of a request: no list has any.
+const STORED_STATUSES = USE_REQUEST_STATUSES.filter((status) => status !== 'NOT_REQUESTED');
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  list [--status <status>]      requests for use, newest first; status is one of
+                                ${STORED_STATUSES.join(', ')}
+  approve <id> [--note <text>]  approve a PENDING request
+  reject <id> [--note <text>]   reject a PENDING request
+  revoke <id> [--note <text>]   revoke an APPROVED request
+  history <id>                  a request and every change of its status
+
+Options:
+  -h, --help                    show this help
+
+Environment:
+  DATABASE_URL                  the store (default ${DEFAULT_DATABASE_URL})
+`;
+
+type Decision = 'approve' | 'reject' | 'revoke';
+
+type Command =
+  | { readonly name: 'help' }
+  | { readonly name: 'list'; readonly status: UseRequestStatus | undefined }
+  | { readonly name: Decision; readonly id: string; readonly note: string | null }
+  | { readonly name: 'history'; readonly id: string };
+
+/** Arguments that do not make a command: the usage is printed and the exit status is 2. */
+class UsageError extends Error {}
+
+function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { status: { type: 'string' }, note: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { name: 'help' };
+  const [name, ...operands] = positionals;
+  if (name === undefined) throw new UsageError('Missing command');
+  if (values.status !== undefined && name !== 'list') throw new UsageError('--status applies only to list');
+  if (values.note !== undefined && !isDecision(name)) throw new UsageError('--note applies only to approve, reject and revoke');
+  if (name === 'list') {
+    if (operands.length > 0) throw new UsageError(`list takes no arguments (got ${operands.join(' ')})`);
+    return { name, status: values.status === undefined ? undefined : parseStatus(values.status) };
+  }
+  if (isDecision(name) || name === 'history') {
+    const [id, ...rest] = operands;
+    if (id === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one request id`);
+    return name === 'history' ? { name, id } : { name, id, note: values.note ?? null };
+  }
+  throw new UsageError(`Unknown command "${name}"`);
+}
+
+function isDecision(name: string): name is Decision {
+  return name === 'approve' || name === 'reject' || name === 'revoke';
+}
+
+function parseStatus(text: string): UseRequestStatus {
+  const status = STORED_STATUSES.find((s) => s === text.toUpperCase());
+  if (status === undefined) throw new UsageError(`Unknown status "${text}": use one of ${STORED_STATUSES.join(', ')}`);
+  return status;
+}
+
+// Thai vowel and tone marks combine with the letter before them and take no column of their own.
+function displayWidth(text: string): number {
+  return [...text.replace(/\p{M}/gu, '')].length;
+}
+
+function formatTable(headers: readonly string[], storedRows: readonly (readonly string[])[]): string {
+  // Stored text may predate the refusal of control characters: escaped, a cell cannot forge a row or recolour one.
+  const rows = storedRows.map((row) => row.map(printable));
+  const widths = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i] ?? ''))));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n') + '\n';
+}
+
+function formatTime(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function formatStatus(status: UseRequestStatus): string {
+  return `${status} ${USE_REQUEST_STATUS_LABELS[status]}`;
+}
+
+function formatEndpoint(endpointId: number): string {
+  return `${endpointId} ${findSummaryEndpoint(endpointId)?.name ?? '(not in the catalogue)'}`;
+}
+
+async function formatRequests(access: AccessService, requests: readonly UseRequestRecord[]): Promise<string> {
+  if (requests.length === 0) return 'No requests for use.\n';
+  const clients = new Map<string, ClientRecord>(
+    (await access.findClients(requests.map((r) => r.clientId))).map((client) => [client.id, client]),
+  );
+  return formatTable(
+    ['ID', 'CLIENT', 'ENDPOINT', 'STATUS', 'UPDATED'],
+    requests.map((r) => [r.id, clients.get(r.clientId)?.name ?? r.clientId, formatEndpoint(r.endpointId), formatStatus(r.status), formatTime(r.updatedAt)]),
+  );
+}
+
+async function formatHistory(access: AccessService, request: UseRequestRecord): Promise<string> {
+  const [summary, events] = await Promise.all([formatRequests(access, [request]), access.historyOf([request.id])]);
+  return (
+    summary +
+    `Purpose: ${printable(request.purpose)}\n` +
+    (request.note === null ? '' : `Note: ${printable(request.note)}\n`) +
+    '\n' +
+    formatTable(
+      ['AT', 'FROM', 'TO', 'ACTOR', 'NOTE'],
+      events.map((e) => [formatTime(e.at), formatStatus(e.from), formatStatus(e.to), e.actor, e.note ?? '']),
+    )
+  );
+}
+
+async function run(access: AccessService, command: Exclude<Command, { name: 'help' }>): Promise<string> {
+  switch (command.name) {
+    case 'list':
+      return formatRequests(access, await access.listUseRequests({ status: command.status }));
+    case 'history': {
+      const request = await access.findUseRequest(command.id);
+      if (request === undefined) throw new AccessError('NOT_FOUND', `There is no request for use with id "${command.id}"`);
+      return formatHistory(access, request);
+    }
+    case 'approve':
+    case 'reject': {
+      const decision = command.name === 'approve' ? 'APPROVE' : 'REJECT';
+      const request = await access.reviewUseRequest({ id: command.id, decision, note: command.note, actor: ACTOR });
+      return formatRequests(access, [request]);
+    }
+    case 'revoke': {
+      const request = await access.revokeUseRequest({ id: command.id, note: command.note, actor: ACTOR });
+      return formatRequests(access, [request]);
+    }
+  }
+}
+
+/** Where a run reads its environment and writes its output: the process's own, or a test's. */
+export interface AdminIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+/** Runs one command line (the arguments after `--`) and resolves to its exit status: 0 done, 1 refused, 2 usage. */
+export async function runAdmin(argv: readonly string[], { env, stdout, stderr }: AdminIo): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`admin: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    stdout.write(USAGE);
+    return 0;
+  }
+  const databaseUrl = env['DATABASE_URL'] || DEFAULT_DATABASE_URL;
+  let access: AccessService | undefined;
+  try {
+    // Loaded only now, so --help and usage errors answer without loading the database drivers.
+    const { openAccessService } = await import('./access/service.js');
+    access = await openAccessService({ databaseUrl, adminToken: undefined });
+    stdout.write(await run(access, command));
+    return 0;
+  } catch (error) {
+    // A refused operation (AccessError) or a store that cannot be opened: both messages are written for people.
+    stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await access?.close();
+  }
+}
