@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
+import SqliteDatabase from './sqlite-driver.js';
 import type { AccessTables } from './tables.js';
 
 /** Where the store lives, as DATABASE_URL says: `sqlite:<path>` (or `sqlite::memory:`) or a PostgreSQL URL. */
