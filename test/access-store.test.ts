@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
+import SqliteDatabase from '../src/access/sqlite-driver.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
 
 const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';

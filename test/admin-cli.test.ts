@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';

