@@ -109,6 +109,15 @@ describe('HTTP surface', () => {
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('gives variables that do not fit their types BAD_USER_INPUT (graphql-js gives them no code)', async () => {
+    const response = await stack().post({ query: 'query ($c: DatasetCode!) { dataset(code: $c) { no } }', variables: { c: 'NOPE' } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0]?.message).toContain('$c');
+    expect(body.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');
+  });
+
   it('answers a malformed body with 400, not a crash', async () => {
     const response = await stack().app.fetch('http://localhost/graphql', {
       method: 'POST',
