@@ -73,13 +73,30 @@ describe('HTTP surface', () => {
     expect(html).toContain('CatalogueAndTeachers');
   });
 
-  it('refuses a GET query without the CSRF header (403) and answers one that carries it', async () => {
+  it('refuses a GET query without the CSRF header (403, CSRF_HEADER_REQUIRED) and answers one that carries it', async () => {
     const url = `http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`;
     const refused = await stack().app.fetch(url, { headers: { accept: 'application/json' } });
     expect(refused.status).toBe(403);
+    const refusal = ((await refused.json()) as { errors: { message: string; extensions: { code: string } }[] }).errors[0];
+    expect(refusal?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    expect(refusal?.message).toContain('x-graphql-yoga-csrf');
+    expect(refusal?.message).toContain('application/json');
     const allowed = await stack().app.fetch(url, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
     expect(allowed.status).toBe(200);
     expect(((await allowed.json()) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
+  });
+
+  it('asks the CSRF header of every GraphQL request a browser sends without a preflight, and of those only', async () => {
+    const query = '{ datasets { no } }';
+    const post = (contentType: string, body: string, headers: Record<string, string> = {}) =>
+      stack().app.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
+    const form = await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`);
+    expect(form.status).toBe(403);
+    expect(((await form.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    expect((await post('text/plain;charset=utf-8', JSON.stringify({ query }))).status).toBe(403);
+    expect((await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`, { 'x-graphql-yoga-csrf': '1' })).status).toBe(200);
+    expect((await post('application/json', JSON.stringify({ query }))).status).toBe(200);
+    expect((await stack().app.fetch('http://localhost/health')).status).toBe(200);
   });
 
   it('gives every response a request id, keeping a sane one the caller sent, and logs the operation with it', async () => {
@@ -90,6 +107,15 @@ describe('HTTP surface', () => {
 
     const made = await stack().post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('gives variables that do not fit their types BAD_USER_INPUT (graphql-js gives them no code)', async () => {
+    const response = await stack().post({ query: 'query ($c: DatasetCode!) { dataset(code: $c) { no } }', variables: { c: 'NOPE' } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0]?.message).toContain('$c');
+    expect(body.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('answers a malformed body with 400, not a crash', async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
 import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
-import { useStack } from './helpers/stack.js';
+import { listen, useStack } from './helpers/stack.js';
 
 interface Answer {
   data?: Record<string, unknown>;
@@ -66,6 +66,59 @@ describe('trusted documents (PERSISTED_OPERATIONS_ONLY=true)', () => {
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect(stack().simulator.requestCount()).toBe(0);
+  });
+});
+
+describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', () => {
+  const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
+  // Payloads stay fresh for a minute, so answers are stored in the response cache.
+  const stack = useStack({ trustedDocuments: manifest, cache: { ttlS: 60, swrS: 0, staleIfErrorS: 0 } });
+  const idOf = (name: string) => [...manifest].find(([, document]) => document.startsWith(`query ${name}`))?.[0] ?? 'missing';
+
+  it('runs GET ?documentId=sha256:<hash>&variables=…, and refuses an unknown id', async () => {
+    const variables = encodeURIComponent(JSON.stringify({ years: ['2566'] }));
+    const response = await stack().app.fetch(`http://localhost/graphql?documentId=sha256:${idOf('TeachersByYear')}&variables=${variables}`, {
+      headers: GET_HEADERS,
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Answer;
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.['dataset']).toBeDefined();
+
+    const unknown = await stack().app.fetch(`http://localhost/graphql?documentId=sha256:${'b'.repeat(64)}`, { headers: GET_HEADERS });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const none = await stack().app.fetch('http://localhost/graphql?variables=%7B%7D', { headers: GET_HEADERS });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_ID_REQUIRED');
+  });
+
+  it('keeps the answers of different documents apart in the response cache, by GET and by POST', async () => {
+    const server = await listen(stack().app);
+    try {
+      const teachers = `sha256:${idOf('TeachersByYear')}`;
+      const schools = `sha256:${idOf('SchoolsByJurisdiction')}`;
+      // The same variables for both (each ignores the other's), so only the document id tells them apart.
+      const both = { years: ['2566'], year: '2566' };
+      const byGet = (documentId: string, variables: unknown) =>
+        fetch(`${server.origin}/graphql?documentId=${documentId}&variables=${encodeURIComponent(JSON.stringify(variables))}`, { headers: GET_HEADERS });
+      const byPost = (documentId: string, variables: unknown) =>
+        fetch(`${server.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId, variables }) });
+      const hits = async () => /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(await (await fetch(`${server.origin}/metrics`)).text())?.[1];
+      const round = () =>
+        Promise.all(
+          [byGet(teachers, both), byGet(schools, both), byPost(teachers, both), byPost(schools, both)].map(
+            async (answer) => (await answer).text(),
+          ),
+        );
+      const fresh = [await (await byGet(teachers, both)).text(), await (await byGet(schools, both)).text()];
+      expect(fresh[0]).not.toBe(fresh[1]);
+      expect(await round()).toEqual([...fresh, ...fresh]);
+      expect(await round()).toEqual([...fresh, ...fresh]);
+      expect(Number(await hits())).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
   });
 });
 

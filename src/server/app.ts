@@ -1,4 +1,3 @@
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { RequestListener } from 'node:http';
@@ -15,6 +14,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createPersistedQueryStore, type PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
+import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
 import type { HttpCachingPolicy } from './plugins/use-freshness.js';
@@ -135,7 +135,7 @@ export function createApp(deps: AppDependencies): App {
         },
         ...(deps.readinessChecks ?? []),
       ]),
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      useCsrfPrevention(),
       deps.trustedDocuments === undefined
         ? useAutomaticPersistedQueries(
             deps.persistedQueries ?? createPersistedQueryStore({ maxBytes: DEFAULT_APQ_MAX_MB * 1024 * 1024, maxDocumentBytes: limits.maxBodyBytes }),

@@ -1,29 +1,12 @@
 import { createCounter, createHistogram, createSummary, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin, YogaLogger } from 'graphql-yoga';
-import { ACCESS_ERROR_CODES } from '../../access/errors.js';
+import { ERROR_CODES } from '../../graphql/error-codes.js';
 import { maskError } from '../../graphql/errors.js';
-import { RECORDS_ERROR_CODES } from '../../records/errors.js';
-import { UPSTREAM_ERROR_CODES } from '../../upstream/errors.js';
 import { httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
 
 export const METRICS_PATH = '/metrics';
 
-// The codes this server answers with (README "Errors"); any other code is counted as `other`.
-const ERROR_CODES: ReadonlySet<string> = new Set([
-  ...UPSTREAM_ERROR_CODES,
-  ...ACCESS_ERROR_CODES,
-  ...RECORDS_ERROR_CODES,
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'PAYLOAD_TOO_LARGE',
-  'BAD_REQUEST',
-  'RATE_LIMITED',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_ONLY',
-  'PERSISTED_QUERY_ID_REQUIRED',
-  'INTERNAL_SERVER_ERROR',
-]);
 const PHASES: ReadonlySet<string> = new Set(['parse', 'validate', 'context', 'execute', 'subscribe']);
 const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription']);
 

@@ -28,6 +28,34 @@ export function readPersistedManifest(path: string): PersistedManifest {
  * an unknown hash with PERSISTED_QUERY_NOT_FOUND, both HTTP 400 before anything is parsed.
  */
 export function useTrustedDocuments(manifest: PersistedManifest): Plugin {
+  return {
+    onPluginInit({ addPlugin }) {
+      addPlugin(useDocumentIdInQueryString());
+      addPlugin(trustedOperations(manifest));
+    },
+  };
+}
+
+/**
+ * Reads `documentId` from a GET's query string as well, as the GraphQL-over-HTTP persisted documents convention
+ * sends it (`GET /graphql?documentId=sha256:<hash>&variables=…`): yoga's GET parser keeps only the four standard
+ * parameters. It joins the parsed parameters, so the response cache keys the answer by it too.
+ */
+function useDocumentIdInQueryString(): Plugin {
+  return {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (request.method !== 'GET' || requestParser === undefined) return;
+      const documentId = new URL(request.url).searchParams.get('documentId');
+      if (documentId === null) return;
+      setRequestParser(async (request) => {
+        const params = await requestParser(request);
+        return Array.isArray(params) ? params : { ...params, documentId };
+      });
+    },
+  };
+}
+
+function trustedOperations(manifest: PersistedManifest): Plugin {
   return usePersistedOperations({
     allowArbitraryOperations: false,
     extractPersistedOperationId: documentIdOf,

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { isSingleResult } from '../../graphql/execution-result.js';
 
 /**
  * How deeply `{ ( [` may nest in a document, and objects and arrays in `variables` and `extensions`. graphql-js
@@ -16,7 +17,8 @@ export const MAX_NESTING = 64;
  * - `query` or `operationName` is not a string, `variables` or `extensions` not an object, or they nest
  *   deeper than MAX_NESTING, or a persisted-query hash that is not a string,
  * - the document nests brackets deeper than MAX_NESTING (checked on the text, before the parser recurses);
- * and refuses `@stream(initialCount:)` below 0 as BAD_USER_INPUT rather than an internal error.
+ * and refuses `@stream(initialCount:)` below 0 as BAD_USER_INPUT rather than an internal error, and gives
+ * graphql-js's refusal of `variables` that do not fit their types the code BAD_USER_INPUT.
  */
 export function useRequestShape(): Plugin {
   return {
@@ -44,9 +46,25 @@ export function useRequestShape(): Plugin {
         setResultAndStopExecution({
           errors: [createGraphQLError(`@stream(initialCount:) must be 0 or more, got ${negative}.`, { extensions: { code: 'BAD_USER_INPUT' } })],
         });
+        return undefined;
       }
+      return {
+        onExecuteDone({ result, setResult }) {
+          // graphql-js answers without `data` only when execution could not start: `variables` that do not fit
+          // their types. Its errors carry no code; the caller sent something unusable, so BAD_USER_INPUT.
+          if (!isSingleResult(result) || 'data' in result || result.errors === undefined) return;
+          setResult({ ...result, errors: result.errors.map(withCode('BAD_USER_INPUT')) });
+        },
+      };
     },
   };
+}
+
+function withCode(code: string): (error: GraphQLError) => GraphQLError {
+  return (error) =>
+    error.extensions['code'] === undefined
+      ? createGraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } })
+      : error;
 }
 
 function badRequest(message: string): GraphQLError {

@@ -4,8 +4,9 @@ import { stableJson } from '../../upstream/query.js';
 
 // GET parameters that yoga reads as JSON.
 const JSON_PARAMETERS = new Set(['variables', 'extensions']);
-// The GraphQL-over-HTTP parameters yoga executes; any other parameter is ignored by yoga, so by the key too.
-const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'] as const;
+// The GraphQL-over-HTTP parameters yoga executes, and the persisted document's id in trusted-documents mode; any
+// other parameter is ignored by yoga, so by the key too.
+const GRAPHQL_PARAMETERS = ['query', 'documentId', 'variables', 'operationName', 'extensions'] as const;
 
 export interface KeyOptions {
   readonly graphqlPath: string;
