@@ -72,8 +72,11 @@ describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing
       for (const instance of [first, second, first, second]) expect((await fromIp(instance, '10.9.9.9')).status).toBe(200);
       await expectLimited(await fromIp(first, '10.9.9.9'));
       await expectLimited(await fromIp(second, '10.9.9.9'));
-      // A window passes: the bucket's last update moves one window into the past, as Redis's clock sees it.
-      await redis.hincrby(`${rateLimit.keyPrefix}:${anonymousBucket('10.9.9.9')}`, 'at', -60_000);
+      // A window passes: the bucket's last update moves one window into the past, as Redis's clock sees it. The
+      // operations' buckets live under the instance's key prefix + "rate" (see server/assemble.ts).
+      const bucket = `${rateLimit.keyPrefix}rate:${anonymousBucket('10.9.9.9')}`;
+      expect(await redis.exists(bucket)).toBe(1);
+      await redis.hincrby(bucket, 'at', -60_000);
       expect((await fromIp(second, '10.9.9.9')).status).toBe(200);
     } finally {
       await Promise.all([first.close(), second.close(), redis.quit()]);
