@@ -42,6 +42,8 @@ export interface OperationLimits {
   readonly maxBatch: number;
   /** Upstream body bytes one response may carry (each payload field counts its body); more is RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
+  /** Upstream body bytes all responses not yet sent may carry together; more is SERVER_BUSY. */
+  readonly maxInFlightResponseBytes: number;
 }
 
 export interface PersistedOperationsConfig {
@@ -182,6 +184,7 @@ export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
   maxBodyBytes: 102_400,
   maxBatch: 5,
   maxResponseBytes: 32 * 1024 * 1024,
+  maxInFlightResponseBytes: 64 * 1024 * 1024,
 };
 /**
  * A real client sends its headers in one packet and its body (at most LIMIT_MAX_BODY_BYTES, 100 KB) in well
@@ -241,6 +244,7 @@ const environmentSchema = z.object({
   LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
   LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
   RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
+  RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
   PERSISTED_OPERATIONS_ONLY: flag(false),
   PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
   RATE_LIMIT_POINTS: tokens(600),
@@ -337,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxBodyBytes: values.LIMIT_MAX_BODY_BYTES,
         maxBatch: values.LIMIT_MAX_BATCH,
         maxResponseBytes: values.RESPONSE_MAX_MB * 1_048_576,
+        maxInFlightResponseBytes: Math.max(values.RESPONSE_IN_FLIGHT_MAX_MB, values.RESPONSE_MAX_MB) * 1_048_576,
       },
       persistedOperations: {
         only: values.PERSISTED_OPERATIONS_ONLY,

@@ -65,3 +65,35 @@ describe('with the default limits', () => {
     }
   });
 });
+
+describe('answers in flight at once', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+      limits: { maxResponseBytes: 6 * 1_048_576, maxInFlightResponseBytes: 6 * 1_048_576 },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('hold at most RESPONSE_IN_FLIGHT_MAX_MB of upstream bodies together: one more large payload is SERVER_BUSY until the first is sent', async () => {
+    const largest = `{ dataset(code: ${LARGEST}) { payload } }`;
+    // Read once, so that the body is cached and its size known.
+    expect(((await (await stack.post({ query: largest })).json()) as Answer).errors).toBeUndefined();
+    // The first answer holds the large body while another of its fields waits at the upstream.
+    let release!: () => void;
+    stack.simulator.setFault('V10_DUPWITH', { until: new Promise<void>((resolve) => (release = resolve)), times: 1 });
+    const holding = stack.post({ query: `{ big: dataset(code: ${LARGEST}) { payload } slow: dataset(code: V10_DUPWITH) { payload } }` });
+    await stack.simulator.whenReceived(1, 'V10_DUPWITH');
+    const busy = (await (await stack.post({ query: largest })).json()) as Answer;
+    expect(busy.data?.dataset).toEqual({ payload: null });
+    expect(busy.errors?.[0]?.extensions).toMatchObject({ code: 'SERVER_BUSY', retryAfterS: 1 });
+    release();
+    const held = (await (await holding).json()) as Answer;
+    expect(held.errors).toBeUndefined();
+    // Sent: the budget is free again.
+    expect(((await (await stack.post({ query: largest })).json()) as Answer).errors).toBeUndefined();
+  });
+});

@@ -9,7 +9,7 @@ import { createLoaders, type Loaders } from './loaders.js';
 import { clientIp } from '../http/client-ip.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
-import { ledgerOf, type ResponseLedger } from './response-ledger.js';
+import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
@@ -34,6 +34,8 @@ export interface Context {
 
 export interface ContextDependencies {
   readonly payloadSizes: PayloadSizes;
+  /** The process-wide budget of upstream bytes in answers not yet sent (see ResponseLedger.addBody). */
+  readonly inFlightBodies?: InFlightBodies;
   /** Upstream body bytes one response may carry (see ResponseLedger.addBody). */
   readonly maxResponseBytes: number;
   readonly upstream: UpstreamClient;
@@ -65,7 +67,7 @@ export function createContextFactory(deps: ContextDependencies) {
       ipLimits: deps.ipLimits,
       loaders: createLoaders({ upstream: deps.source, payloadSizes: deps.payloadSizes, access: deps.access, caller }),
       access: deps.access,
-      ledger: ledgerOf(initial.request, deps.maxResponseBytes),
+      ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
       shapes: deps.shapes,
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),

@@ -50,11 +50,13 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
           if (key.queryString === '') payloadSizes.record(key.code, read.bytes);
           return read;
         }),
-      { cacheKeyFn: (key) => `${key.code}?${key.queryString}` },
+      // No batching: the upstream has no batch endpoint, and each field then resolves as soon as its own read does,
+      // not when the slowest read of its tick does.
+      { cacheKeyFn: (key) => `${key.code}?${key.queryString}`, batch: false },
     ),
     summaryPayload: new DataLoader(
       (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)),
-      { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}` },
+      { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`, batch: false },
     ),
     callerUseStatus: new DataLoader(async (endpointIds) => {
       if (caller.kind !== 'client') return endpointIds.map(() => undefined);

@@ -22,9 +22,16 @@ export class ResponseLedger {
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
   private bodyBytes = 0;
+  private releaseTimer: NodeJS.Timeout | undefined;
 
-  /** @param maxBodyBytes the most upstream body bytes one response may carry (RESPONSE_MAX_MB). */
-  constructor(private readonly maxBodyBytes: number = Number.POSITIVE_INFINITY) {}
+  /**
+   * @param maxBodyBytes the most upstream body bytes one response may carry (RESPONSE_MAX_MB).
+   * @param inFlight the process-wide budget this response's bodies are reserved from until it is sent.
+   */
+  constructor(
+    private readonly maxBodyBytes: number = Number.POSITIVE_INFINITY,
+    private readonly inFlight?: InFlightBodies,
+  ) {}
 
   /**
    * Counts a whole upstream body that this response will carry; refuses it, with RESPONSE_TOO_LARGE, when it
@@ -37,7 +44,24 @@ export class ResponseLedger {
         { maxBytes: this.maxBodyBytes },
       );
     }
+    if (this.inFlight !== undefined && !this.inFlight.reserve(bytes)) {
+      throw new ServerBusyError(
+        'The server is carrying as many large answers as it may at once: ask again in a moment, or for fewer payloads.',
+        { retryAfterS: 1 },
+      );
+    }
     this.bodyBytes += bytes;
+    // Given back when the answer is sent (see use-response-delivery.ts); in any case after a bounded time, so that
+    // an answer that never reached that point cannot hold the budget for ever.
+    this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
+  }
+
+  /** Gives this response's bodies back to the process-wide budget: once the answer is sent (or abandoned). */
+  release(): void {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    this.inFlight?.release(this.bodyBytes);
+    this.bodyBytes = 0;
   }
 
   /** Records one payload read at `path`. */
@@ -83,13 +107,50 @@ export class ResponseTooLargeError extends CodedError<'RESPONSE_TOO_LARGE'> {
   }
 }
 
+/** Too many large answers are being made and sent at once; this payload field is null, try again shortly. */
+export class ServerBusyError extends CodedError<'SERVER_BUSY'> {
+  constructor(message: string, details: Readonly<Record<string, number>>) {
+    super('SERVER_BUSY', message, details);
+  }
+}
+
+/**
+ * Upstream body bytes held by answers being executed, serialised and sent, across the whole process
+ * (RESPONSE_IN_FLIGHT_MAX_MB). Each such answer costs a few times its bodies in memory (the result, its JSON text,
+ * a compressor's buffers) until it is sent: bounding the sum bounds the memory of concurrent worst cases, which
+ * the per-operation cost and the per-answer bound do not.
+ */
+export class InFlightBodies {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes `bytes` from the budget, or nothing and false when they do not fit. */
+  reserve(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
+
+  get heldBytes(): number {
+    return this.held;
+  }
+}
+
+// The longest an answer's bodies count against the in-flight budget: past the request time-out and a slow send.
+const IN_FLIGHT_HOLD_MAX_MS = 120_000;
+
 const ledgers = new WeakMap<Request, ResponseLedger>();
 
-/** The ledger of this HTTP request's GraphQL response, made on first use with the response bound given. */
-export function ledgerOf(request: Request, maxBodyBytes?: number): ResponseLedger {
+/** The ledger of this HTTP request's GraphQL response, made on first use with the bounds given. */
+export function ledgerOf(request: Request, maxBodyBytes?: number, inFlight?: InFlightBodies): ResponseLedger {
   let ledger = ledgers.get(request);
   if (ledger === undefined) {
-    ledger = new ResponseLedger(maxBodyBytes);
+    ledger = new ResponseLedger(maxBodyBytes, inFlight);
     ledgers.set(request, ledger);
   }
   return ledger;

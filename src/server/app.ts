@@ -33,6 +33,7 @@ import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
 import { PayloadSizes } from '../graphql/payload-sizes.js';
+import { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
 import { schema } from '../graphql/schema.js';
 import { ShapeWatch } from '../records/shape-watch.js';
@@ -93,11 +94,12 @@ export function createApp(deps: AppDependencies): App {
   metrics.watchBreaker(() => deps.source.breakerState());
   const now = deps.now ?? Date.now;
   const payloadSizes = new PayloadSizes();
+  const inFlightBodies = new InFlightBodies(limits.maxInFlightResponseBytes);
   const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
   const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes }),
+    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes, inFlightBodies }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,

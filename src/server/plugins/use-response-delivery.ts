@@ -1,4 +1,6 @@
+import { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
+import { existingLedgerOf } from '../../graphql/response-ledger.js';
 import type { Context } from '../../graphql/context.js';
 import type { Metrics } from '../metrics.js';
 import type { ResponseCache } from '../response-cache/cache.js';
@@ -17,7 +19,8 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
 /**
  * How an answer leaves the server, as three plugins whose order is the contract: freshness sets its
  * Cache-Control and ETag (and answers 304), the response cache stores that final answer and renders it as a hit
- * would be, and compression encodes whatever they produced. Added here in that order (yoga's addPlugin), so no
+ * would be, compression encodes whatever they produced, and the answer's bodies leave the in-flight budget once
+ * it is sent. Added here in that order (yoga's addPlugin), so no
  * list elsewhere can put them out of it. Place this plugin after every plugin that changes the response.
  */
 export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Context> {
@@ -27,6 +30,23 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
       addPlugin(useFreshness({ ...policy, now, graphqlPath }));
       if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
       addPlugin(useResponseCompression());
+      addPlugin(useLedgerRelease());
+    },
+  };
+}
+
+/**
+ * Gives an answer's upstream bodies back to the in-flight budget (see InFlightBodies) once node has sent it or the
+ * client went away; at once when there is no socket (yoga's fetch, in tests).
+ */
+function useLedgerRelease(): Plugin<Context> {
+  return {
+    onResponse({ request, serverContext }) {
+      const ledger = existingLedgerOf(request);
+      if (ledger === undefined) return;
+      const socketResponse = (serverContext as { res?: unknown }).res;
+      if (socketResponse instanceof ServerResponse && !socketResponse.writableFinished) socketResponse.once('close', () => ledger.release());
+      else ledger.release();
     },
   };
 }
