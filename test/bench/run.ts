@@ -8,6 +8,8 @@
  *   the table shows the median with min–max.
  * - Any non-2xx answer, or a body that differs from the scenario's reference, fails the run.
  * - The table is printed and written, with node version, CPU and git SHA, to .bench/latest.json.
+ * - Then the hardening figures (hardening.ts): /metrics size, peak memory under the worst accepted operations,
+ *   what one IP gets through the rate limits. `BENCH_ONLY=hardening` runs only those (about a minute and a half).
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -21,6 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,7 +101,7 @@ async function startProcess(args: string[], env: Record<string, string>, portLin
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before it was ready:\n${output}`)));
+    child.once('exit', (code, signal) => reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`)));
     if (knownPort !== undefined) {
       const poll = (): void => {
         fetch(`http://127.0.0.1:${knownPort}/health`).then(
@@ -272,6 +275,13 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (PINNED) execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   const simulator = await startSimulator({ apiKey: UPSTREAM_KEY });
+  const startHardened = (env: Record<string, string>): Promise<Server> => startApp(simulator, env);
+  if (process.env['BENCH_ONLY'] === 'hardening') {
+    const hardening = await measureHardening(startHardened);
+    await simulator.close();
+    reportHardening(hardening);
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
 
   // The exact bytes the app answers for the warm payload and the largest payload, for the bare baselines.
@@ -338,8 +348,9 @@ async function main(): Promise<void> {
 
   // The latency comparison runs at a rate every path sustains: a quarter of the slowest one's (a miss) maximum.
   const extra = await specialMeasurements(simulator, median(samples.get('cache-miss') ?? []));
+  const hardening = await measureHardening(startHardened);
   await simulator.close();
-  report(scenarios, samples, extra);
+  report(scenarios, samples, extra, hardening);
 }
 
 interface SpecialMeasurements {
@@ -433,7 +444,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-function report(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, extra: SpecialMeasurements): void {
+function report(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, extra: SpecialMeasurements, hardening: HardeningFigures): void {
   const med = (name: string): number => median(samples.get(name) ?? []);
   const ratio = (name: string, base: string): string => (med(name) / med(base)).toFixed(2);
   const rows = scenarios.map((scenario) => {
@@ -473,14 +484,36 @@ function report(scenarios: readonly Scenario[], samples: ReadonlyMap<string, num
     `| resident memory with every dataset cached ≤ 100 MB + 3 × ${memory.cachedPayloadMb.toFixed(1)} MB = ${memory.budgetMb.toFixed(0)} MB | ${memory.rssAfterCachingMb.toFixed(0)} MB cached, ${memory.rssAfterRunsMb.toFixed(0)} MB after load | ${memory.rssAfterRunsMb <= memory.budgetMb ? 'yes' : 'NO'} |`,
     `| authenticated summary payload (no response cache by design) | ${Math.round(extra.summaryRps)} req/s = ${(extra.summaryRps / med('hello')).toFixed(2)} × hello | (report) |`,
     '',
+    ...hardeningTable(hardening),
+    '',
   ];
   process.stdout.write(lines.join('\n'));
-  const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(
     join(ROOT, '.bench', 'latest.json'),
-    JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, pinned: PINNED, gitSha: sha, rounds: ROUNDS, durationS: DURATION_S, rows, extra, table: lines.join('\n') }, null, 2),
+    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, table: lines.join('\n') }, null, 2),
   );
+  failOnBrokenLimits(hardening);
+}
+
+/** The machine and commit a run measured. */
+function runFacts(): Record<string, unknown> {
+  const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  return { node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, pinned: PINNED, gitSha: sha };
+}
+
+/** `BENCH_ONLY=hardening`: its table alone, stored under `hardening` beside the last full run's figures. */
+function reportHardening(hardening: HardeningFigures): void {
+  const lines = ['', `thai-edu-graphql hardening figures: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...hardeningTable(hardening), ''];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  mergeIntoLatest(join(ROOT, '.bench', 'latest.json'), hardening, runFacts(), lines.join('\n'));
+  failOnBrokenLimits(hardening);
+}
+
+/** A limit that did not hold fails the run, after the figures are printed and stored. */
+function failOnBrokenLimits(hardening: HardeningFigures): void {
+  if (hardening.failures.length > 0) throw new Error(`limits that did not hold:\n- ${hardening.failures.join('\n- ')}`);
 }
 
 await main();
