@@ -14,6 +14,7 @@ import {
   type RecordField as RecordFieldShape,
   type RecordsView,
   type RecordsPageArgs,
+  type RecordsQuery,
   type AggregateArgs,
 } from '../../records/index.js';
 import { canonicalQueryString } from '../../upstream/query.js';
@@ -106,19 +107,22 @@ function loadDataset(dataset: DatasetEntry, args: QueryArg, context: Context): P
 }
 
 /**
- * The records view of a dataset payload read. The view (records found, fields inferred, indexes) is built once
- * per payload version and kept with the cached payload, so every request after the first only filters and pages.
+ * The records view of a dataset payload read, ready for a query. The view (records found, fields inferred,
+ * columns, indexes) is built once per payload version and kept with the cached payload, so every request after
+ * the first only filters and pages; what is not built yet is built a piece per turn of the event loop, so that
+ * neither a large payload nor many records fields in one operation hold the event loop.
  */
-function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg, context: Context): RecordsView {
+async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg & RecordsQuery, context: Context): Promise<RecordsView> {
   const queryString = canonicalQueryString(args.query);
   const view = recordsView(read.value, `${dataset.code}?${queryString}#${read.version}`);
+  await view.prepare(args);
   if (queryString === '') context.shapes.observe(dataset.code, read.version, view.fingerprint());
   return view;
 }
 
 /** The options of a records field: reads the dataset's payload, then answers from its records view. */
-function recordsField<Args extends QueryArg, Value>(answer: (view: RecordsView, args: Args) => Value) {
-  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, (read, dataset: DatasetEntry, args: Args, context) => answer(viewOf(read, dataset, args, context), args));
+function recordsField<Args extends QueryArg & RecordsQuery, Value>(answer: (view: RecordsView, args: Args) => Value) {
+  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, dataset: DatasetEntry, args: Args, context) => answer(await viewOf(read, dataset, args, context), args));
 }
 
 builder.objectFields(Dataset, (t) => {
