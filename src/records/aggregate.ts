@@ -1,6 +1,8 @@
 /** `aggregate`: record counts and sums per group of equal values. */
 import type { JsonObject } from '../json.js';
 import { compareRanks, type Column } from './column.js';
+import { overLimit } from './errors.js';
+import { MAX_AGGREGATE_GROUPS } from './limits.js';
 
 export interface NamedColumn {
   readonly field: string;
@@ -19,7 +21,8 @@ interface Group {
  * missing), each sum field's total under its own name, and `count`, the group's number of records. Values that
  * are equal by the engine's rule (2566 and "2566") make one group. Numbers and numeric strings are added in
  * record order; other values add nothing, and a sum with nothing to add is null. Groups come in ascending order
- * of their fields, nulls last.
+ * of their fields, nulls last. More than MAX_AGGREGATE_GROUPS groups are refused as soon as they are seen, before
+ * any is ordered or written.
  */
 export function aggregateRecords(
   rows: Uint32Array,
@@ -35,6 +38,12 @@ export function aggregateRecords(
     const id = groupOf(i);
     let group = groups.get(id);
     if (group === undefined) {
+      if (groups.size === MAX_AGGREGATE_GROUPS) {
+        throw overLimit(
+          'aggregateGroups',
+          `aggregate: more than ${MAX_AGGREGATE_GROUPS} groups; group by fewer or coarser fields, or narrow with \`where\``,
+        );
+      }
       group = { first: i, count: 0, sums: sums.map(() => null) };
       groups.set(id, group);
     }

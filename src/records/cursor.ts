@@ -3,7 +3,8 @@
  * matches, which is exact because the matches of one payload version and one where/orderBy never change; the
  * tags make sure the cursor is only ever used with that version and that where/orderBy.
  */
-import { badUserInput } from './errors.js';
+import { badUserInput, overLimit } from './errors.js';
+import { MAX_CURSOR_LENGTH } from './limits.js';
 
 export const NOT_A_CURSOR = '`after` is not a cursor of this connection; start again without `after`';
 
@@ -21,6 +22,9 @@ export function encodeCursor(scope: CursorScope, position: number): string {
 
 /** The position a cursor stands for; BAD_USER_INPUT when it is not ours or belongs to another scope. */
 export function decodeCursor(cursor: string, scope: CursorScope): number {
+  if (cursor.length > MAX_CURSOR_LENGTH) {
+    throw overLimit('cursorLength', `${NOT_A_CURSOR} (a cursor has at most ${MAX_CURSOR_LENGTH} characters)`);
+  }
   const match = FORMAT.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (match === null) throw badUserInput(NOT_A_CURSOR);
   const [, version, query, position] = match;

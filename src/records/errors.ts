@@ -1,4 +1,5 @@
 import { CodedError } from '../coded-error.js';
+import { RECORDS_LIMITS, type RecordsLimit } from './limits.js';
 
 /**
  * The ways the records engine refuses a request, each with the code the GraphQL layer passes on as
@@ -13,4 +14,14 @@ export class RecordsError extends CodedError<RecordsErrorCode> {
 
 export function badUserInput(message: string): RecordsError {
   return new RecordsError('BAD_USER_INPUT', message);
+}
+
+/** BAD_USER_INPUT for an argument beyond one of the bounds (limits.ts), which `limit` and `max` name. */
+export function overLimit(limit: RecordsLimit, message: string): RecordsError {
+  return new RecordsError('BAD_USER_INPUT', message, { limit, max: RECORDS_LIMITS[limit] });
+}
+
+/** How a client's text appears in a message: quoted, and cut short when long. */
+export function quoted(text: string, length = 64): string {
+  return JSON.stringify(text.length > length ? `${text.slice(0, length)}…` : text);
 }

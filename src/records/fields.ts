@@ -5,6 +5,8 @@
 import type { JsonObject } from '../json.js';
 import { ValueCodes } from './codes.js';
 import { shortHash } from './hash.js';
+import { MAX_FIELD_PATH_SEGMENTS } from './limits.js';
+import type { Route } from './paths.js';
 import { RECORD_VALUE_TYPES, isPlainObject, valueType, type RecordValueType } from './values.js';
 
 /** A field of the records, as inferred. */
@@ -27,13 +29,18 @@ export interface RecordField {
 }
 
 export const MAX_EXAMPLES = 5;
-/** Nested objects deeper than this are reported as `object` fields and not opened. */
-const MAX_NESTING = 8;
+/**
+ * Nested objects deeper than this are reported as `object` fields and not opened; a field path may have as many
+ * segments, so that every field inferred can be named.
+ */
+const MAX_NESTING = MAX_FIELD_PATH_SEGMENTS;
 
 class FieldStats {
   readonly types = new Set<RecordValueType>();
   readonly examples: (string | number | boolean)[] = [];
   readonly values = new ValueCodes();
+  /** The routes by which records reach the field (usually one), in the order first seen. */
+  readonly routes: Route[] = [];
   present = 0;
   lastRecord = -1;
 
@@ -64,33 +71,68 @@ class FieldStats {
   }
 }
 
+/** The fields of the records and how each is reached. */
+export interface InferredFields {
+  /** In the order first seen. */
+  readonly list: readonly RecordField[];
+  /** Each field's routes, by name: what compileFieldPath needs to read it. */
+  readonly routes: ReadonlyMap<string, readonly Route[]>;
+}
+
+/** A node of the tree of the keys the records have: one per distinct route. */
+interface KeyNode {
+  readonly name: string;
+  readonly route: Route;
+  readonly stats: FieldStats;
+  readonly children: Map<string, KeyNode>;
+}
+
 /**
  * The fields of the records, in the order first seen. A record's own keys are read before its nested ones, so
- * where a key "a.b" and a nested `a: { b }` both exist the key wins, as it does when the field is read.
+ * where a key "a.b" and a nested `a: { b }` both exist the key wins, as it does when the field is read. Each
+ * field's values are observed once per record; its nested objects are opened by every route, so that every
+ * field a record can be read by is inferred.
  */
-export function inferFields(records: readonly JsonObject[]): RecordField[] {
+export function inferFields(records: readonly JsonObject[]): InferredFields {
   const stats = new Map<string, FieldStats>();
+  const top = new Map<string, KeyNode>();
+  const child = (children: Map<string, KeyNode>, parent: KeyNode | undefined, key: string): KeyNode => {
+    let node = children.get(key);
+    if (node === undefined) {
+      const name = parent === undefined ? key : `${parent.name}.${key}`;
+      let field = stats.get(name);
+      if (field === undefined) {
+        field = new FieldStats();
+        stats.set(name, field);
+      }
+      node = { name, route: [...(parent?.route ?? []), key], stats: field, children: new Map() };
+      field.routes.push(node.route);
+      children.set(key, node);
+    }
+    return node;
+  };
   records.forEach((record, index) => {
-    const queue: { prefix: string; object: JsonObject; depth: number }[] = [{ prefix: '', object: record, depth: 1 }];
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+    const queue: { node?: KeyNode; object: JsonObject; depth: number }[] = [{ object: record, depth: 1 }];
+    for (let next = 0; next < queue.length; next++) {
+      const item = queue[next];
+      if (item === undefined) break;
       for (const key of Object.keys(item.object)) {
         const value = item.object[key];
-        const name = item.prefix + key;
-        let field = stats.get(name);
-        if (field === undefined) {
-          field = new FieldStats();
-          stats.set(name, field);
+        const node = child(item.node?.children ?? top, item.node, key);
+        if (node.stats.lastRecord !== index) {
+          node.stats.lastRecord = index;
+          node.stats.observe(value);
         }
-        if (field.lastRecord === index) continue;
-        field.lastRecord = index;
-        field.observe(value);
         if (isPlainObject(value) && item.depth < MAX_NESTING) {
-          queue.push({ prefix: `${name}.`, object: value, depth: item.depth + 1 });
+          queue.push({ node, object: value, depth: item.depth + 1 });
         }
       }
     }
   });
-  return [...stats].map(([name, field]) => field.toField(name, records.length));
+  return {
+    list: [...stats].map(([name, field]) => field.toField(name, records.length)),
+    routes: new Map([...stats].map(([name, field]) => [name, field.routes])),
+  };
 }
 
 /** A stable hash of the sorted (name, types) list: the same fields give the same fingerprint in any record order. */

@@ -1,5 +1,7 @@
 /** The records engine: querying the records of a dataset payload of unknown shape. No GraphQL, no HTTP. */
-export { recordsView, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordsView } from './view.js';
+export { recordsView, type RecordsView } from './view.js';
+export { AnswerBudget } from './budget.js';
+export * from './limits.js';
 export { RecordsError, RECORDS_ERROR_CODES, type RecordsErrorCode } from './errors.js';
 export { MAX_EXAMPLES, type RecordField } from './fields.js';
 export { ENVELOPE_KEYS, MAX_SEARCH_DEPTH } from './locate.js';
@@ -12,5 +14,6 @@ export type {
   RecordFilter,
   RecordOrder,
   RecordsPageArgs,
+  RecordsQuery,
   SortDirection,
 } from './types.js';

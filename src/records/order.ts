@@ -1,8 +1,17 @@
 /** `orderBy`: checking sort keys and sorting record indexes by the columns' ranks. */
 import { compareRanks, type Column } from './column.js';
-import { badUserInput } from './errors.js';
-import { fieldName, type ColumnOf } from './filters.js';
-import type { RecordOrder } from './types.js';
+import { badUserInput, overLimit, quoted } from './errors.js';
+import type { ColumnOf } from './filters.js';
+import { MAX_ORDER_BY_KEYS } from './limits.js';
+import { checkFieldPath } from './paths.js';
+import type { RecordOrder, SortDirection } from './types.js';
+import { isPlainObject } from './values.js';
+
+export interface ParsedOrder {
+  readonly key: string;
+  /** Each field once, at its first key: a later key on the same field could never break a tie. */
+  readonly keys: readonly { readonly field: string; readonly direction: SortDirection }[];
+}
 
 interface SortKey {
   readonly column: Column;
@@ -14,19 +23,31 @@ export interface CompiledOrder {
   readonly keys: readonly SortKey[];
 }
 
-export function compileOrder(orderBy: readonly RecordOrder[] | null | undefined, columnOf: ColumnOf): CompiledOrder {
-  const keys: SortKey[] = [];
-  const spelled: [string, string][] = [];
-  for (const order of orderBy ?? []) {
-    const field = fieldName(order.field, 'orderBy');
+/** Checks `orderBy` without reading any record: at most MAX_ORDER_BY_KEYS keys, field paths within the bounds. */
+export function parseOrder(orderBy: readonly RecordOrder[] | null | undefined): ParsedOrder {
+  const given = orderBy ?? [];
+  if (given.length > MAX_ORDER_BY_KEYS) {
+    throw overLimit('orderByKeys', `orderBy: ${given.length} sort keys; at most ${MAX_ORDER_BY_KEYS} are allowed`);
+  }
+  const keys = new Map<string, SortDirection>();
+  for (const order of given) {
+    if (!isPlainObject(order)) throw badUserInput('orderBy: each sort key must be an object');
+    const field = checkFieldPath(order.field, 'orderBy');
     const direction = order.direction ?? 'ASC';
     if (direction !== 'ASC' && direction !== 'DESC') {
-      throw badUserInput(`orderBy: the direction of "${field}" must be ASC or DESC`);
+      throw badUserInput(`orderBy: the direction of ${quoted(field)} must be ASC or DESC`);
     }
-    keys.push({ column: columnOf(field, 'orderBy'), descending: direction === 'DESC' });
-    spelled.push([field, direction]);
+    if (!keys.has(field)) keys.set(field, direction);
   }
-  return { key: JSON.stringify(spelled), keys };
+  return { key: JSON.stringify([...keys]), keys: [...keys].map(([field, direction]) => ({ field, direction })) };
+}
+
+/** Binds the sort keys to their fields' columns; the fields must be known. */
+export function bindOrder(order: ParsedOrder, columnOf: ColumnOf): CompiledOrder {
+  return {
+    key: order.key,
+    keys: order.keys.map(({ field, direction }) => ({ column: columnOf(field), descending: direction === 'DESC' })),
+  };
 }
 
 /**

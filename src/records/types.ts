@@ -74,3 +74,12 @@ export interface AggregateArgs {
   readonly sum: readonly string[];
   readonly where?: readonly RecordFilter[] | null;
 }
+
+/** Every argument of count, page and aggregate that names fields: what RecordsView.prepare readies for. */
+export interface RecordsQuery {
+  readonly where?: readonly RecordFilter[] | null;
+  readonly orderBy?: readonly RecordOrder[] | null;
+  readonly select?: readonly string[] | null;
+  readonly groupBy?: readonly string[] | null;
+  readonly sum?: readonly string[] | null;
+}

@@ -7,19 +7,19 @@
 import { LRUCache } from 'lru-cache';
 import type { JsonObject } from '../json.js';
 import { aggregateRecords, type NamedColumn } from './aggregate.js';
-import { Column } from './column.js';
+import { Column, type ColumnNeed } from './column.js';
 import { NOT_A_CURSOR, decodeCursor, encodeCursor, type CursorScope } from './cursor.js';
-import { badUserInput, type RecordsError } from './errors.js';
-import { fingerprintOf, inferFields, type RecordField } from './fields.js';
-import { compileWhere, fieldName, matchRecords, type ColumnOf, type CompiledWhere } from './filters.js';
+import { badUserInput, overLimit, quoted, type RecordsError } from './errors.js';
+import { fingerprintOf, inferFields, type InferredFields, type RecordField } from './fields.js';
+import { bindWhere, matchRecords, parseWhere, whereNeeds, type CompiledWhere, type ParsedWhere } from './filters.js';
 import { shortHash } from './hash.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RECORDS_LIMITS, type RecordsLimit } from './limits.js';
 import { locateRecords, type LocatedRecords } from './locate.js';
-import { compileOrder, sortRecords, type CompiledOrder } from './order.js';
-import { readField } from './paths.js';
-import type { AggregateArgs, RecordConnection, RecordFilter, RecordsPageArgs } from './types.js';
+import { bindOrder, parseOrder, sortRecords, type CompiledOrder, type ParsedOrder } from './order.js';
+import { checkFieldPath, compileFieldPath } from './paths.js';
+import { nextTurn } from './turns.js';
+import type { AggregateArgs, RecordConnection, RecordFilter, RecordsPageArgs, RecordsQuery } from './types.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
 /** How many field names an unknown-field error lists. */
 const LISTED_FIELDS = 20;
 /** How many recent answers of each kind a payload keeps (a 50k-record match list is 200 kB). */
@@ -45,6 +45,22 @@ export interface RecordsView {
   page(args?: RecordsPageArgs): RecordConnection;
   /** Counts and sums per group of the records that pass `where`. */
   aggregate(args: AggregateArgs): JsonObject[];
+  /**
+   * Builds what count, page or aggregate with these arguments will need (inferred fields, columns, their
+   * indexes, ranks and texts) one piece per turn of the event loop (turns.ts), then resolves in a turn of its
+   * own, so that the call that follows only filters, sorts and pages. Refuses what they would refuse, before any
+   * record is read. The calls work without it, doing the same work at once.
+   */
+  prepare(query?: RecordsQuery): Promise<void>;
+}
+
+/** An operation's arguments, checked, with every field known. */
+interface Plan {
+  readonly where: ParsedWhere;
+  readonly order: ParsedOrder;
+  readonly select: readonly string[] | undefined;
+  readonly groupBy: readonly string[];
+  readonly sum: readonly string[];
 }
 
 class Table {
@@ -52,7 +68,7 @@ class Table {
   readonly all: Uint32Array;
   readonly views = new Map<string, RecordsView>();
   private readonly columns = new Map<string, Column>();
-  private inferred?: readonly RecordField[];
+  private inferred?: InferredFields;
   private shape?: string;
   private readonly matches = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
   private readonly sequences = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
@@ -68,9 +84,17 @@ class Table {
     return record;
   }
 
-  fields(): readonly RecordField[] {
+  get isInferred(): boolean {
+    return this.inferred !== undefined;
+  }
+
+  private inference(): InferredFields {
     this.inferred ??= inferFields(this.located.records);
     return this.inferred;
+  }
+
+  fields(): readonly RecordField[] {
+    return this.inference().list;
   }
 
   fingerprint(): string {
@@ -79,27 +103,37 @@ class Table {
   }
 
   /**
-   * A field's column. A field no record has is most likely a typo: BAD_USER_INPUT listing the known fields
-   * (unless there are no records at all, where every filter simply matches nothing). A field only some records
-   * have is fine: the others read as null. Only columns of real fields are kept.
+   * Refuses a field no record has, most likely a typo, with BAD_USER_INPUT listing the known fields: a lookup in
+   * the inferred fields, before any record is read. With no records at all every field is accepted (and every
+   * filter simply matches nothing). A field only some records have is fine: the others read as null.
    */
-  readonly columnOf: ColumnOf = (field, argument) => {
-    const known = this.columns.get(field);
-    if (known) return known;
-    const column = new Column(this.located.records.map((record) => readField(record, field)));
-    if (column.present) this.columns.set(field, column);
-    else if (this.located.records.length > 0) throw this.unknownField(field, argument);
-    return column;
-  };
+  checkKnown(field: string, argument: string): void {
+    if (this.located.records.length > 0 && !this.inference().routes.has(field)) throw this.unknownField(field, argument);
+  }
 
   private unknownField(field: string, argument: string): RecordsError {
     const names = this.fields().map((f) => JSON.stringify(f.name));
     const more = names.length > LISTED_FIELDS ? ` and ${names.length - LISTED_FIELDS} more (see \`fields\`)` : '';
     return badUserInput(
-      `${argument}: no record has a field ${JSON.stringify(field)}; the fields are ` +
+      `${argument}: no record has a field ${quoted(field)}; the fields are ` +
         `${names.slice(0, LISTED_FIELDS).join(', ')}${more}`,
     );
   }
+
+  hasColumn(field: string): boolean {
+    return this.columns.has(field);
+  }
+
+  /** A known field's column: its reader compiled once from the inferred routes, then every record read once. */
+  readonly columnOf = (field: string): Column => {
+    let column = this.columns.get(field);
+    if (column === undefined) {
+      const read = compileFieldPath(this.inference().routes.get(field) ?? []);
+      column = new Column(this.located.records.map(read));
+      this.columns.set(field, column);
+    }
+    return column;
+  };
 
   matching(where: CompiledWhere): Uint32Array {
     let rows = this.matches.get(where.key);
@@ -142,17 +176,31 @@ function pageSize(first: number | null | undefined): number {
     throw badUserInput(`first must be a whole number from 0 to ${MAX_PAGE_SIZE}`);
   }
   if (size > MAX_PAGE_SIZE) {
-    throw badUserInput(`first may be at most ${MAX_PAGE_SIZE}; ask for the next page with \`after\``);
+    throw overLimit('pageSize', `first may be at most ${MAX_PAGE_SIZE}; ask for the next page with \`after\``);
   }
   return size;
 }
 
-/** The distinct field names of a list argument, each a known field. */
-function namedColumns(fields: readonly string[], argument: string, columnOf: ColumnOf): NamedColumn[] {
-  return [...new Set(fields)].map((field) => ({
-    field: fieldName(field, argument),
-    column: columnOf(field, argument),
-  }));
+/** A list of field names (select, groupBy, sum) checked: at most `limit` of them, each within the bounds, each once. */
+function fieldList(
+  fields: readonly string[],
+  argument: string,
+  limit: Extract<RecordsLimit, 'selectFields' | 'groupByFields' | 'sumFields'>,
+): string[] {
+  const max = RECORDS_LIMITS[limit];
+  if (fields.length > max) throw overLimit(limit, `${argument}: ${fields.length} fields; at most ${max} are allowed`);
+  return [...new Set(fields.map((field) => checkFieldPath(field, argument)))];
+}
+
+/** What each argument needs of its fields' columns. */
+function needsOf(plan: Plan): [string, ColumnNeed][] {
+  return [
+    ...whereNeeds(plan.where),
+    ...plan.order.keys.map(({ field }): [string, ColumnNeed] => [field, 'ranks']),
+    ...(plan.select ?? []).map((field): [string, ColumnNeed] => [field, 'codes']),
+    ...plan.groupBy.map((field): [string, ColumnNeed] => [field, 'ranks']),
+    ...plan.sum.map((field): [string, ColumnNeed] => [field, 'codes']),
+  ];
 }
 
 class View implements RecordsView {
@@ -182,17 +230,58 @@ class View implements RecordsView {
     return this.table.fingerprint();
   }
 
+  /** Checks every argument, then that every field is known: all before any column is built. */
+  private plan(query: RecordsQuery): Plan {
+    const plan: Plan = {
+      where: parseWhere(query.where),
+      order: parseOrder(query.orderBy),
+      select: query.select == null ? undefined : fieldList(query.select, 'select', 'selectFields'),
+      groupBy: fieldList(query.groupBy ?? [], 'groupBy', 'groupByFields'),
+      sum: fieldList(query.sum ?? [], 'sum', 'sumFields'),
+    };
+    const { table } = this;
+    for (const { field } of plan.where.filters) table.checkKnown(field, 'where');
+    for (const { field } of plan.order.keys) table.checkKnown(field, 'orderBy');
+    for (const field of plan.select ?? []) table.checkKnown(field, 'select');
+    for (const field of plan.groupBy) table.checkKnown(field, 'groupBy');
+    for (const field of plan.sum) table.checkKnown(field, 'sum');
+    return plan;
+  }
+
+  async prepare(query: RecordsQuery = {}): Promise<void> {
+    const { table } = this;
+    // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first.
+    await nextTurn();
+    if (!table.isInferred) {
+      table.fields();
+      await nextTurn();
+    }
+    for (const [field, need] of needsOf(this.plan(query))) {
+      if (!table.hasColumn(field)) {
+        table.columnOf(field);
+        await nextTurn();
+      }
+      const column = table.columnOf(field);
+      if (!column.has(need)) {
+        column.build(need);
+        await nextTurn();
+      }
+    }
+  }
+
   count(where?: readonly RecordFilter[] | null): number {
-    return this.table.matching(compileWhere(where, this.table.columnOf)).length;
+    const plan = this.plan({ where });
+    return this.table.matching(bindWhere(plan.where, this.table.columnOf)).length;
   }
 
   page(args: RecordsPageArgs = {}): RecordConnection {
     const { table } = this;
     const first = pageSize(args.first);
-    const where = compileWhere(args.where, table.columnOf);
-    const order = compileOrder(args.orderBy, table.columnOf);
+    const plan = this.plan(args);
+    const where = bindWhere(plan.where, table.columnOf);
+    const order = bindOrder(plan.order, table.columnOf);
     // Select: one flat key per field as written, so "a.b" stays "a.b" and a key containing a dot is unambiguous.
-    const selected = args.select == null ? undefined : namedColumns(args.select, 'select', table.columnOf);
+    const selected = plan.select?.map((field) => ({ field, column: table.columnOf(field) }));
     const scope: CursorScope = { version: this.versionTag, query: shortHash(`${where.key}\n${order.key}`, 12) };
     const start = args.after == null ? 0 : decodeCursor(args.after, scope) + 1;
     const rows = table.sequence(where, order);
@@ -217,15 +306,16 @@ class View implements RecordsView {
 
   aggregate(args: AggregateArgs): JsonObject[] {
     const { table } = this;
-    const where = compileWhere(args.where, table.columnOf);
-    const groupBy = namedColumns(args.groupBy, 'groupBy', table.columnOf);
-    const sums = namedColumns(args.sum, 'sum', table.columnOf);
-    if ([...groupBy, ...sums].some(({ field }) => field === COUNT_KEY)) {
+    const plan = this.plan(args);
+    if ([...plan.groupBy, ...plan.sum].includes(COUNT_KEY)) {
       throw badUserInput(`aggregate: "${COUNT_KEY}" names the number of records of each group; it cannot be a field`);
     }
-    const both = groupBy.find(({ field }) => sums.some((sum) => sum.field === field));
-    if (both) throw badUserInput(`aggregate: "${both.field}" cannot be both a group field and a sum field`);
-    return [...table.aggregate(where, groupBy, sums)];
+    const both = plan.groupBy.find((field) => plan.sum.includes(field));
+    if (both !== undefined) {
+      throw badUserInput(`aggregate: ${quoted(both)} cannot be both a group field and a sum field`);
+    }
+    const named = (field: string): NamedColumn => ({ field, column: table.columnOf(field) });
+    return [...table.aggregate(bindWhere(plan.where, table.columnOf), plan.groupBy.map(named), plan.sum.map(named))];
   }
 }
 
