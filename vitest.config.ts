@@ -1,10 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-// Files that replace modules with vi.mock: they need a module registry of their own.
-const MOCKING_FILES = ['test/records-performance.test.ts', 'test/graphiql-page.test.ts'];
+// Files that replace modules with vi.mock need a module registry of their own: found by reading them, so a new one
+// cannot be forgotten here.
+const MOCKING_FILES = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts') && readFileSync(join('test', file), 'utf8').includes('vi.mock('))
+  .map((file) => join('test', file));
 
 export default defineConfig({
   resolve: {
