@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATASET_CODES } from '../src/catalogue.js';
-import { listen, startStack, TEST_ADMIN_TOKEN, TEST_UPSTREAM_KEY, type Stack } from './helpers/stack.js';
+import { TEST_ADMIN_TOKEN, TEST_UPSTREAM_KEY, useListeningStack } from './helpers/stack.js';
 
 // Seeded, so a failure is reproducible; FUZZ_RUNS=20000 for a long run.
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
@@ -130,22 +130,12 @@ function send(origin: string, generatedRequest: Generated): Promise<Answer> {
 }
 
 describe('fuzzing the real HTTP path', () => {
-  let stack: Stack;
-  let server: { origin: string; close(): Promise<void> };
-
-  beforeAll(async () => {
-    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
-    server = await listen(stack.app);
-  });
-  afterAll(async () => {
-    await server.close();
-    await stack.close();
-  });
+  const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
 
   it(`answers ${RUNS} generated requests (seed ${SEED}) without a 5xx, a stack trace, a secret or a dropped connection`, async () => {
     await fc.assert(
       fc.asyncProperty(generated, async (generatedRequest) => {
-        const answer = await send(server.origin, generatedRequest);
+        const answer = await send(listening().origin, generatedRequest);
         expect(answer.status, `${generatedRequest.method} ${generatedRequest.path.slice(0, 200)} → ${answer.body.slice(0, 300)}`).toBeLessThan(500);
         // GraphiQL's page is JavaScript: it names error classes in its code.
         if (!answer.contentType.includes('text/html')) expect(answer.body).not.toMatch(/\n\s+at \S|node:internal|TypeError|RangeError|SyntaxError: /);

@@ -1,27 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANSWER_VARIES_BY } from '../src/server/plugins/use-freshness.js';
-import { listen, startStack, type Stack } from './helpers/stack.js';
+import { useListeningStack } from './helpers/stack.js';
 
 const CATALOGUE = '{datasets{code}}';
 const STATUS = '{summaryEndpoints{id status}}';
 
 describe('answers that depend on the caller are never public, and Vary names every header that changes one', () => {
-  let stack: Stack;
-  let server: { origin: string; close(): Promise<void> };
+  const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
   const get = (query: string, headers: Record<string, string> = {}): Promise<Response> =>
-    fetch(`${server.origin}/graphql?query=${encodeURIComponent(query)}`, {
+    fetch(`${listening().origin}/graphql?query=${encodeURIComponent(query)}`, {
       headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json', ...headers },
     });
-
-  beforeAll(async () => {
-    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
-    server = await listen(stack.app);
-  });
-  afterAll(async () => {
-    await server.close();
-    await stack.close();
-  });
 
   it('a public anonymous answer varies by Accept, Accept-Encoding, Authorization, Origin and the CSRF header', async () => {
     for (let round = 0; round < 2; round++) {
@@ -33,7 +23,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
   });
 
   it('an anonymous request-for-use status is private and never stored, though it reads no credential', async () => {
-    const stored = (): Promise<string> => stack.metrics.registry.metrics();
+    const stored = (): Promise<string> => listening().stack.metrics.registry.metrics();
     const before = await stored();
     for (let round = 0; round < 2; round++) {
       const answer = await get(STATUS);
@@ -47,9 +37,9 @@ describe('answers that depend on the caller are never public, and Vary names eve
   });
 
   it('an approved client, asking the same URL after an anonymous caller, sees its own status', async () => {
-    const { client, apiKey } = await stack.access.registerClient({ name: 'Vary Test', contactEmail: 'vary@example.org' });
-    const asked = await stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'vary test' });
-    await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+    const { client, apiKey } = await listening().stack.access.registerClient({ name: 'Vary Test', contactEmail: 'vary@example.org' });
+    const asked = await listening().stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'vary test' });
+    await listening().stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
     const anonymous = (await (await get(STATUS)).json()) as { data: { summaryEndpoints: { status: string }[] } };
     const approved = (await (await get(STATUS, { authorization: `Bearer ${apiKey}` })).json()) as typeof anonymous;
     expect(anonymous.data.summaryEndpoints[0]?.status).toBe('NOT_REQUESTED');
@@ -58,7 +48,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
 
   it('a stored answer is not served to a GET that yoga would refuse (no CSRF header)', async () => {
     await get(CATALOGUE);
-    const refused = await fetch(`${server.origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, { headers: { accept: 'application/json' } });
+    const refused = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, { headers: { accept: 'application/json' } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('cache-control')).toBe('no-store');
   });
@@ -66,7 +56,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
   it('an unknown persisted-query hash answers with no-store, so no CDN keeps the miss', async () => {
     const hash = createHash('sha256').update('{ nothing }').digest('hex');
     const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
-    const answer = await fetch(`${server.origin}/graphql?extensions=${extensions}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    const answer = await fetch(`${listening().origin}/graphql?extensions=${extensions}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(((await answer.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../src/server/plugins/use-request-shape.js';
-import { listen, startStack, type Stack } from './helpers/stack.js';
+import { useListeningStack } from './helpers/stack.js';
 
 interface RawAnswer {
   readonly status: number;
@@ -36,24 +36,12 @@ const CATALOGUE = '{datasets{code}}';
 const OTHER = '{summaryEndpoints{id name}}';
 
 describe('the request target and Host, checked before any handler', () => {
-  let stack: Stack;
-  let server: { origin: string; close(): Promise<void> };
-  let port: number;
-  const getQuery = (query: string, host = `127.0.0.1:${port}`): Promise<RawAnswer> =>
-    rawRequest(port, `GET /graphql?query=${encodeURIComponent(query)} HTTP/1.1\r\nHost: ${host}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
-
-  beforeAll(async () => {
-    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
-    server = await listen(stack.app);
-    port = Number(new URL(server.origin).port);
-  });
-  afterAll(async () => {
-    await server.close();
-    await stack.close();
-  });
+  const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+  const getQuery = (query: string, host = `127.0.0.1:${listening().port}`): Promise<RawAnswer> =>
+    rawRequest(listening().port, `GET /graphql?query=${encodeURIComponent(query)} HTTP/1.1\r\nHost: ${host}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
 
   it('refuses a Host that carries a path and query with 400, and the query it named is not poisoned', async () => {
-    const poisoned = await getQuery(CATALOGUE, `127.0.0.1:${port}/graphql?query=${encodeURIComponent(OTHER)}&x=`);
+    const poisoned = await getQuery(CATALOGUE, `127.0.0.1:${listening().port}/graphql?query=${encodeURIComponent(OTHER)}&x=`);
     expect(poisoned.status).toBe(400);
     expect(codes(poisoned.body)).toEqual(['BAD_REQUEST']);
     expect(poisoned.headers['cache-control']).toBe('no-store');
@@ -75,51 +63,39 @@ describe('the request target and Host, checked before any handler', () => {
     ['an absolute-form target', 'http://h/metrics', 'h'],
     ['a fragment in the target', '/graphql#x', 'h'],
   ])('refuses %s with 400 BAD_REQUEST', async (_name, target, host) => {
-    const answer = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${host}`);
+    const answer = await rawRequest(listening().port, `GET ${target} HTTP/1.1\r\nHost: ${host}`);
     expect(answer.status).toBe(400);
     expect(codes(answer.body)).toEqual(['BAD_REQUEST']);
     expect(answer.body).not.toContain('upstream_calls_total');
   });
 
   it('refuses a request without Host (node answers 400 itself)', async () => {
-    expect((await rawRequest(port, 'GET /graphql HTTP/1.1')).status).toBe(400);
+    expect((await rawRequest(listening().port, 'GET /graphql HTTP/1.1')).status).toBe(400);
   });
 
   it('still serves plain targets: GET /health, and GET /graphql with an unencoded query', async () => {
-    expect((await rawRequest(port, `GET /health HTTP/1.1\r\nHost: localhost:${port}`)).status).toBe(200);
-    const plain = await rawRequest(port, `GET /graphql?query={__typename} HTTP/1.1\r\nHost: [::1]:${port}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
+    expect((await rawRequest(listening().port, `GET /health HTTP/1.1\r\nHost: localhost:${listening().port}`)).status).toBe(200);
+    const plain = await rawRequest(listening().port, `GET /graphql?query={__typename} HTTP/1.1\r\nHost: [::1]:${listening().port}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
     expect(JSON.parse(plain.body)).toEqual({ data: { __typename: 'Query' } });
   });
 });
 
 describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no answer', () => {
-  let stack: Stack;
-  let server: { origin: string; close(): Promise<void> };
-  let port: number;
+  const listening = useListeningStack();
   const post = (body: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> => {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const lines = Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => `\r\n${name}: ${value}`).join('');
-    return rawRequest(port, `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${port}${lines}\r\ncontent-length: ${bytes.length}`, bytes);
+    return rawRequest(listening().port, `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${listening().port}${lines}\r\ncontent-length: ${bytes.length}`, bytes);
   };
   let nested: unknown = 'x';
   for (let level = 0; level < 3_000; level++) nested = [nested];
-
-  beforeAll(async () => {
-    stack = await startStack();
-    server = await listen(stack.app);
-    port = Number(new URL(server.origin).port);
-  });
-  afterAll(async () => {
-    await server.close();
-    await stack.close();
-  });
 
   const cases: [string, () => Promise<RawAnswer>, number, string][] = [
     ['a body that is not gzip', () => post('not gzip at all', { 'content-encoding': 'gzip' }), 400, 'BAD_REQUEST'],
     ['a body that is not brotli', () => post('not brotli at all', { 'content-encoding': 'br' }), 400, 'BAD_REQUEST'],
     [
       'invalid JSON in GET variables',
-      () => rawRequest(port, `GET /graphql?query=%7B__typename%7D&variables=%7Bnope HTTP/1.1\r\nHost: h\r\nx-graphql-yoga-csrf: 1`),
+      () => rawRequest(listening().port, `GET /graphql?query=%7B__typename%7D&variables=%7Bnope HTTP/1.1\r\nHost: h\r\nx-graphql-yoga-csrf: 1`),
       400,
       'BAD_REQUEST',
     ],

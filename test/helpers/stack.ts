@@ -272,3 +272,20 @@ export async function listen(
     },
   };
 }
+
+/** A stack on a real loopback socket for the enclosing suite: started in `beforeAll`, closed in `afterAll`. */
+export function useListeningStack(options: StackOptions = {}): () => { stack: Stack; origin: string; port: number } {
+  let started: { stack: Stack; server: Awaited<ReturnType<typeof listen>> } | undefined;
+  beforeAll(async () => {
+    const stack = await startStack(options);
+    started = { stack, server: await listen(stack.app) };
+  });
+  afterAll(async () => {
+    await started?.server.close();
+    await started?.stack.close();
+  });
+  return () => {
+    if (started === undefined) throw new Error('the stack starts in beforeAll: use it inside a test');
+    return { stack: started.stack, origin: started.server.origin, port: started.server.port };
+  };
+}
