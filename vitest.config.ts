@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 
 // Files that replace modules with vi.mock: they need a module registry of their own.
-const MOCKING_FILES = ['test/records-performance.test.ts', 'test/graphiql-page.test.ts'];
+const MOCKING_FILES = ['test/records-performance.test.ts', 'test/records-hardening.test.ts', 'test/graphiql-page.test.ts'];
 
 export default defineConfig({
   resolve: {
