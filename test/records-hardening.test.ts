@@ -9,6 +9,7 @@ import {
   MAX_FIELD_PATH_SEGMENTS,
   MAX_GROUP_BY_FIELDS,
   MAX_IN_VALUES,
+  MAX_OPERATION_VALUES,
   MAX_ORDER_BY_KEYS,
   MAX_PAGE_SIZE,
   MAX_SELECT_FIELDS,
@@ -104,6 +105,116 @@ const Worst = graphql(`
         }
       }
       aggregate(groupBy: $groupBy, sum: $sum, where: $where)
+    }
+  }
+`);
+
+/** 17 full pages of 500 records of 11 fields, each value and cursor counted: 102,000 values. */
+const SeventeenPages = graphql(`
+  query HardeningSeventeenPages {
+    dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) {
+      a0: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a1: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a2: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a3: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a4: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a5: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a6: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a7: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a8: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a9: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a10: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a11: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a12: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a13: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a14: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a15: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
+      a16: records(first: 500) {
+        edges {
+          cursor
+          node
+        }
+      }
     }
   }
 `);
@@ -283,6 +394,16 @@ describe('records arguments over the largest simulated dataset', () => {
     expect(refusal((await stack().execute(Page, { code: LARGEST, after: beyond })).body).extensions).toEqual({ code: 'BAD_USER_INPUT' });
     const tooMany = await stack().execute(Page, { code: LARGEST, first: MAX_PAGE_SIZE + 1 });
     expect(refusal(tooMany.body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'pageSize', max: MAX_PAGE_SIZE });
+  });
+
+  it(`refuses the records answer that would take one operation over ${MAX_OPERATION_VALUES} values, and gives the others`, async () => {
+    const { body } = await stack().execute(SeventeenPages);
+    const { path, extensions, message } = refusal(body);
+    expect(path).toEqual(['dataset', 'a16']);
+    expect(extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'operationValues', max: MAX_OPERATION_VALUES });
+    expect(message).toContain('to 102000 values');
+    const answered = Object.entries(body.data?.dataset ?? {}).filter(([, page]) => page !== null);
+    expect(answered.map(([alias]) => alias)).toEqual(Array.from({ length: 16 }, (_, k) => `a${k}`));
   });
 
   it('answers the worst accepted operation reading each field once per record, each column built in an event-loop iteration of its own', async () => {

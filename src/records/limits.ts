@@ -42,6 +42,13 @@ export const MAX_AGGREGATE_GROUPS = 5_000;
 export const MAX_CURSOR_LENGTH = 100;
 
 /**
+ * The most values (a node's fields and its cursor, an aggregate row's keys) all the records answers of one
+ * operation may hold, so that writing the response stays short however many records fields it aliases: about
+ * 16 full pages of a record of a dozen fields, or 6 aggregates of 2,800 groups.
+ */
+export const MAX_OPERATION_VALUES = 100_000;
+
+/**
  * Every bound by the name refusals give it in `extensions.limit` (beside `extensions.max`, its value), in the
  * style of the operation limits' names (`depth`, `cost`).
  */
@@ -60,5 +67,6 @@ export const RECORDS_LIMITS = {
   valueTextLength: MAX_VALUE_TEXT_LENGTH,
   aggregateGroups: MAX_AGGREGATE_GROUPS,
   cursorLength: MAX_CURSOR_LENGTH,
+  operationValues: MAX_OPERATION_VALUES,
 } as const;
 export type RecordsLimit = keyof typeof RECORDS_LIMITS;

@@ -4,6 +4,7 @@ import type { DatasetEntry } from '../../catalogue.js';
 import type { Context } from '../context.js';
 import type { JsonObject } from '../../json.js';
 import {
+  AnswerBudget,
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   RECORD_VALUE_TYPES,
@@ -120,9 +121,21 @@ async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg &
   return view;
 }
 
+/** Each request's budget of records answers: an operation's response is written in one piece. */
+const budgets = new WeakMap<Context, AnswerBudget>();
+
+function budgetOf(context: Context): AnswerBudget {
+  let budget = budgets.get(context);
+  if (budget === undefined) {
+    budget = new AnswerBudget();
+    budgets.set(context, budget);
+  }
+  return budget;
+}
+
 /** The options of a records field: reads the dataset's payload, then answers from its records view. */
-function recordsField<Args extends QueryArg & RecordsQuery, Value>(answer: (view: RecordsView, args: Args) => Value) {
-  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, dataset: DatasetEntry, args: Args, context) => answer(await viewOf(read, dataset, args, context), args));
+function recordsField<Args extends QueryArg & RecordsQuery, Value>(answer: (view: RecordsView, args: Args, context: Context) => Value) {
+  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, dataset: DatasetEntry, args: Args, context) => answer(await viewOf(read, dataset, args, context), args, context));
 }
 
 builder.objectFields(Dataset, (t) => {
@@ -141,8 +154,8 @@ builder.objectFields(Dataset, (t) => {
         first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 0 to ${MAX_PAGE_SIZE}.` }),
         after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
       },
-      ...recordsField((view, args: RecordsPageArgs & QueryArg) =>
-        view.page({ where: args.where, orderBy: args.orderBy, select: args.select, first: args.first, after: args.after }),
+      ...recordsField((view, args: RecordsPageArgs & QueryArg, context) =>
+        budgetOf(context).charge(view.page({ where: args.where, orderBy: args.orderBy, select: args.select, first: args.first, after: args.after })),
       ),
     }),
     recordCount: t.int({
@@ -171,7 +184,9 @@ builder.objectFields(Dataset, (t) => {
         sum: t.arg.stringList({ required: true, description: 'Fields to add up (numbers and numeric strings).' }),
         where: whereArg(),
       },
-      ...recordsField((view, args: AggregateArgs & QueryArg) => view.aggregate({ groupBy: args.groupBy, sum: args.sum, where: args.where })),
+      ...recordsField((view, args: AggregateArgs & QueryArg, context) =>
+        budgetOf(context).charge(view.aggregate({ groupBy: args.groupBy, sum: args.sum, where: args.where })),
+      ),
     }),
     shapeFingerprint: t.string({
       description: 'A stable hash of the inferred field set: when it changes, the upstream changed its fields.',
