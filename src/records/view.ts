@@ -250,22 +250,23 @@ class View implements RecordsView {
 
   async prepare(query: RecordsQuery = {}): Promise<void> {
     const { table } = this;
+    // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first.
+    await nextTurn();
     if (!table.isInferred) {
-      await nextTurn();
       table.fields();
+      await nextTurn();
     }
     for (const [field, need] of needsOf(this.plan(query))) {
       if (!table.hasColumn(field)) {
-        await nextTurn();
         table.columnOf(field);
+        await nextTurn();
       }
       const column = table.columnOf(field);
       if (!column.has(need)) {
-        await nextTurn();
         column.build(need);
+        await nextTurn();
       }
     }
-    await nextTurn();
   }
 
   count(where?: readonly RecordFilter[] | null): number {
