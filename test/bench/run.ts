@@ -10,6 +10,8 @@
  * - The table is printed and written, with node version, CPU and git SHA, to .bench/latest.json.
  * - Then the hardening figures (hardening.ts): /metrics size, peak memory under the worst accepted operations,
  *   what one IP gets through the rate limits. `BENCH_ONLY=hardening` runs only those (about a minute and a half).
+ * - Then the records engine under hostile queries (records-event-loop.ts): the event-loop delay in the server
+ *   process while the worst records operations run. `BENCH_ONLY=records-event-loop` runs only that (a few minutes).
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -25,6 +27,7 @@ import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
+import { measureRecordsEventLoop, mergeRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -282,6 +285,12 @@ async function main(): Promise<void> {
     reportHardening(hardening);
     return;
   }
+  if (process.env['BENCH_ONLY'] === 'records-event-loop') {
+    const recordsEventLoop = await measureRecordsEventLoop(startHardened);
+    await simulator.close();
+    reportRecordsEventLoop(recordsEventLoop);
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
 
   // The exact bytes the app answers for the warm payload and the largest payload, for the bare baselines.
@@ -349,8 +358,9 @@ async function main(): Promise<void> {
   // The latency comparison runs at a rate every path sustains: a quarter of the slowest one's (a miss) maximum.
   const extra = await specialMeasurements(simulator, median(samples.get('cache-miss') ?? []));
   const hardening = await measureHardening(startHardened);
+  const recordsEventLoop = await measureRecordsEventLoop(startHardened);
   await simulator.close();
-  report(scenarios, samples, extra, hardening);
+  report(scenarios, samples, extra, hardening, recordsEventLoop);
 }
 
 interface SpecialMeasurements {
@@ -444,7 +454,13 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-function report(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, extra: SpecialMeasurements, hardening: HardeningFigures): void {
+function report(
+  scenarios: readonly Scenario[],
+  samples: ReadonlyMap<string, number[]>,
+  extra: SpecialMeasurements,
+  hardening: HardeningFigures,
+  recordsEventLoop: readonly EventLoopRow[],
+): void {
   const med = (name: string): number => median(samples.get(name) ?? []);
   const ratio = (name: string, base: string): string => (med(name) / med(base)).toFixed(2);
   const rows = scenarios.map((scenario) => {
@@ -486,12 +502,13 @@ function report(scenarios: readonly Scenario[], samples: ReadonlyMap<string, num
     '',
     ...hardeningTable(hardening),
     '',
+    ...recordsEventLoopTable(recordsEventLoop),
   ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(
     join(ROOT, '.bench', 'latest.json'),
-    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, table: lines.join('\n') }, null, 2),
+    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, recordsEventLoop, table: lines.join('\n') }, null, 2),
   );
   failOnBrokenLimits(hardening);
 }
@@ -509,6 +526,14 @@ function reportHardening(hardening: HardeningFigures): void {
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeIntoLatest(join(ROOT, '.bench', 'latest.json'), hardening, runFacts(), lines.join('\n'));
   failOnBrokenLimits(hardening);
+}
+
+/** `BENCH_ONLY=records-event-loop`: its table alone, stored under `recordsEventLoop` beside the other figures. */
+function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void {
+  const lines = ['', `thai-edu-graphql records under hostile queries: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...recordsEventLoopTable(recordsEventLoop)];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
 }
 
 /** A limit that did not hold fails the run, after the figures are printed and stored. */
