@@ -23,6 +23,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
     pool: 'forks',
+    // Most of the suite waits on sockets, spawned processes and the simulator rather than computing: four workers
+    // keep both cores of a CI machine busy (measured here: 70 s with vitest's default of two, 42 s with four).
+    maxWorkers: 4,
     // In CI a JSON report too, from which .ci/run prints the plain "N passed, N failed" line.
     reporters: process.env['CI'] === undefined ? ['default'] : ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
