@@ -5,7 +5,7 @@
  * number of distinct values, so that every operation on a column costs about as much as reading it.
  */
 import { NULL_CODE, ValueCodes } from './codes.js';
-import { canonicalJson, textCollator } from './values.js';
+import { compareSortKeys, sortKey, textCollator, type SortKey } from './values.js';
 
 const NONE = new Uint32Array(0);
 
@@ -16,8 +16,6 @@ const NONE = new Uint32Array(0);
 export type ColumnNeed = 'codes' | 'index' | 'ranks' | 'texts' | 'textOrder';
 
 export class Column {
-  /** Some record has the field (null counts; missing does not). */
-  readonly present: boolean;
   /** Each record's value code. */
   readonly codes: Uint32Array;
   readonly dictionary = new ValueCodes();
@@ -28,7 +26,6 @@ export class Column {
 
   /** `values[i]` is record i's value, undefined where the record lacks the field. */
   constructor(readonly values: readonly unknown[]) {
-    this.present = values.some((value) => value !== undefined);
     this.codes = Uint32Array.from(values, (value) => this.dictionary.code(value));
   }
 
@@ -79,38 +76,16 @@ export class Column {
 
   /**
    * Each record's place in ascending order as a number (equal values share one), Infinity for null or missing:
-   * the distinct values are sorted once (as compareValues orders them: numbers, then text in Thai order, then
-   * booleans, then arrays and objects), so sorting records compares numbers only.
+   * the distinct values are sorted once by their sort keys (values.ts), so sorting records compares numbers only.
    */
   ranks(): Float64Array {
     if (this.rankCache === undefined) {
-      const { samples, numbers } = this.dictionary;
-      // Sort keys per code, so the comparisons below neither parse numbers nor serialise objects again.
-      const kinds = samples.map((sample, code) =>
-        !Number.isNaN(numbers[code] ?? NaN) ? 0 : typeof sample === 'string' ? 1 : typeof sample === 'boolean' ? 2 : 3,
-      );
-      const json = samples.map((sample, code) => (kinds[code] === 3 ? canonicalJson(sample) : ''));
-      const compare = (a: number, b: number): number => {
-        const kind = (kinds[a] ?? 3) - (kinds[b] ?? 3);
-        if (kind !== 0) return kind;
-        switch (kinds[a]) {
-          case 0:
-            return (numbers[a] ?? 0) - (numbers[b] ?? 0);
-          case 1:
-            return textCollator.compare(samples[a] as string, samples[b] as string);
-          case 2:
-            return Number(samples[a]) - Number(samples[b]);
-          default: {
-            const p = json[a] ?? '';
-            const q = json[b] ?? '';
-            return p < q ? -1 : p > q ? 1 : 0;
-          }
-        }
-      };
-      const sorted = Array.from(samples.keys())
+      const keys = this.dictionary.samples.map(sortKey);
+      const compare = (a: number, b: number): number => compareSortKeys(keys[a] as SortKey, keys[b] as SortKey);
+      const sorted = Array.from(keys.keys())
         .filter((code) => code !== NULL_CODE)
         .sort(compare);
-      const rankOf = new Float64Array(samples.length).fill(Infinity);
+      const rankOf = new Float64Array(keys.length).fill(Infinity);
       let rank = 0;
       sorted.forEach((code, i) => {
         const previous = sorted[i - 1];

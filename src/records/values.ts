@@ -83,24 +83,35 @@ export function equalityKey(value: unknown): string {
 /** Thai-aware text order; `numeric` puts "ม.2" before "ม.10". */
 export const textCollator = new Intl.Collator('th', { numeric: true });
 
-/** Numbers (numeric strings included) sort first, then text, then booleans, then arrays and objects. */
-function sortKind(value: unknown): number {
-  if (numericValue(value) !== undefined) return 0;
-  if (typeof value === 'string') return 1;
-  if (typeof value === 'boolean') return 2;
-  return 3;
+/**
+ * What a present, non-null value sorts by, worked out once per distinct value so that sorting compares these
+ * and never parses or serialises again: its kind (numbers, numeric strings included, first, then text, then
+ * booleans, then arrays and objects), then within the kind its number, its text in Thai order, false before
+ * true, or its canonical JSON.
+ */
+export interface SortKey {
+  readonly kind: 0 | 1 | 2 | 3;
+  readonly number: number;
+  readonly text: string;
 }
 
-/** The ascending order of two present, non-null values. */
-export function compareValues(a: unknown, b: unknown): number {
-  const kind = sortKind(a) - sortKind(b);
-  if (kind !== 0) return kind;
-  const x = numericValue(a);
-  const y = numericValue(b);
-  if (x !== undefined && y !== undefined) return x - y;
-  if (typeof a === 'string' && typeof b === 'string') return textCollator.compare(a, b);
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  const p = canonicalJson(a);
-  const q = canonicalJson(b);
-  return p < q ? -1 : p > q ? 1 : 0;
+export function sortKey(value: unknown): SortKey {
+  const number = numericValue(value);
+  if (number !== undefined) return { kind: 0, number, text: '' };
+  if (typeof value === 'string') return { kind: 1, number: 0, text: value };
+  if (typeof value === 'boolean') return { kind: 2, number: Number(value), text: '' };
+  return { kind: 3, number: 0, text: canonicalJson(value) };
+}
+
+/** The ascending order of two values by their sort keys. */
+export function compareSortKeys(a: SortKey, b: SortKey): number {
+  if (a.kind !== b.kind) return a.kind - b.kind;
+  switch (a.kind) {
+    case 1:
+      return textCollator.compare(a.text, b.text);
+    case 3:
+      return a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
+    default:
+      return a.number - b.number;
+  }
 }

@@ -121,7 +121,7 @@ async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg &
   return view;
 }
 
-/** Each request's budget of records answers: an operation's response is written in one piece. */
+/** Each operation's budget of records answers, by its context (one per operation): its response is written in one piece. */
 const budgets = new WeakMap<Context, AnswerBudget>();
 
 function budgetOf(context: Context): AnswerBudget {
