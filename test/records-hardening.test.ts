@@ -23,6 +23,7 @@ import type * as Paths from '../src/records/paths.js';
 import type { RecordFilter } from './gql/graphql.js';
 import { graphql } from './gql/index.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
+import { LARGEST_DATASET, LARGEST_DATASET_FIELDS } from './helpers/largest-dataset.js';
 
 /**
  * What the engine did, seen through spies on its field-path compiler and an event-loop iteration counter: which
@@ -219,20 +220,8 @@ const SeventeenPages = graphql(`
   }
 `);
 
-const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
-const FIELDS = [
-  'ACADEMIC_YEAR',
-  'PROVINCE_CODE',
-  'PROVINCE_NAME',
-  'DISTRICT_CODE',
-  'DISTRICT_NAME',
-  'SUBDISTRICT_CODE',
-  'SUBDISTRICT_NAME',
-  'EDU_LEVEL',
-  'MALE',
-  'FEMALE',
-  'TOTAL',
-];
+const LARGEST = LARGEST_DATASET;
+const FIELDS = LARGEST_DATASET_FIELDS;
 
 /** `count` items, cycling through `items`. */
 const cycle = <T>(items: readonly T[], count: number): T[] => Array.from({ length: count }, (_, i) => items[i % items.length] as T);

@@ -21,23 +21,12 @@ import {
   MAX_SUM_FIELDS,
   MAX_WHERE_FILTERS,
 } from '../../src/records/index.js';
+import { LARGEST_DATASET, LARGEST_DATASET_FIELDS } from '../helpers/largest-dataset.js';
 
 export const MAX_EVENT_LOOP_DELAY_MS = 100;
 
-const DATASET = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
-const FIELDS = [
-  'ACADEMIC_YEAR',
-  'PROVINCE_CODE',
-  'PROVINCE_NAME',
-  'DISTRICT_CODE',
-  'DISTRICT_NAME',
-  'SUBDISTRICT_CODE',
-  'SUBDISTRICT_NAME',
-  'EDU_LEVEL',
-  'MALE',
-  'FEMALE',
-  'TOTAL',
-] as const;
+const DATASET = LARGEST_DATASET;
+const FIELDS = LARGEST_DATASET_FIELDS;
 const OPERATIONS_PER_CASE = Number(process.env['BENCH_RECORDS_OPERATIONS'] ?? 12);
 /**
  * Operations in flight at once. One by default, since the target is per operation: with several, the work of
