@@ -150,7 +150,7 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
     }
 
     it('a live holder renews its lease through a long fetch, and the other instance waits for its answer', async () => {
-      const { stacks: [one, two], lockKey } = await instances(2, 300);
+      const { stacks: [one, two], lockKey } = await instances(2, 900);
       if (one === undefined || two === undefined) throw new Error('two instances');
       const upstream = gate();
       one.simulator.setFault(CODE, { until: upstream.held, times: 1 });
@@ -159,7 +159,7 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
       const holder = await admin.get(lockKey);
       expect(holder).not.toBeNull();
       const second = two.execute(Teachers);
-      // Each renewal puts the key's remaining time back up; four of them (one every 100 ms) outlast the 300 ms
+      // Each renewal puts the key's remaining time back up; four of them (one every 300 ms) outlast the 900 ms
       // the key lives without them.
       let renewals = 0;
       let previous = await admin.pttl(lockKey);
