@@ -18,3 +18,15 @@ export function requireOperator(caller: Caller): void {
   }
   throw new AccessError('FORBIDDEN', 'Only the operator may do this');
 }
+
+/**
+ * The calling client, for what only its current key may do (rotate it, delete the registration): a key in its
+ * grace period, perhaps the leaked one that was rotated away, must not take the client back.
+ */
+export function requireCurrentKey(caller: Caller): ClientRecord {
+  const client = requireClient(caller);
+  if (caller.kind === 'client' && !caller.currentKey) {
+    throw new AccessError('FORBIDDEN', 'This key has been replaced: only the client\'s current key may do this');
+  }
+  return client;
+}

@@ -130,6 +130,8 @@ export type ReviewUseRequestInput = {
   id: string | number;
   /** Why, for the client and the audit trail (up to 2000 characters). */
   note?: string | null | undefined;
+  /** With APPROVE only: the client's own rate-limit quota, operations per rate-limit window, 1 to 1000000 (null: back to the default). Absent: unchanged. */
+  rateLimitPoints?: number | null | undefined;
 };
 
 /** Withdraw an approval. */
