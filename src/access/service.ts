@@ -288,7 +288,7 @@ class StoredAccessService implements AccessService {
     }
   }
 
-  reviewUseRequest(input: {
+  async reviewUseRequest(input: {
     id: string;
     decision: ReviewDecision;
     note: string | null;
