@@ -141,6 +141,28 @@ describe.each(stores)('key life cycle on $name', (store) => {
     });
   });
 
+  describe('concurrent key changes', () => {
+    it('serialises concurrent rotations: each succeeds, one key ends current, the others are in grace', async () => {
+      const { client, apiKey } = await newClient();
+      // Two rotations: with the first key, three keys, as many as a client may hold here.
+      const rotations = await Promise.all([1, 2].map(() => access.rotateApiKey({ client, graceS: 600 })));
+      const callers = await Promise.all([apiKey, ...rotations.map((r) => r.apiKey)].map((key) => access.authenticate(bearer(key))));
+      expect(callers.map((caller) => (caller.kind === 'client' ? caller.client.id : undefined))).toEqual(Array(3).fill(client.id));
+      expect(callers.filter((caller) => caller.kind === 'client' && caller.currentKey)).toHaveLength(1);
+      expect((await access.clientEvents(client.id)).filter((e) => e.kind === 'KEY_ROTATED')).toHaveLength(2);
+    });
+
+    it('serialises concurrent retries of one registration: each gets its own working key', async () => {
+      const key = `retries-${randomBytes(8).toString('hex')}`;
+      const input = { name: 'Concurrent Retries', contactEmail: 'retries@example.org' };
+      const first = await register(key, input);
+      const retries = await Promise.all([register(key, input), register(key, input)]);
+      const keys = new Set([first, ...retries].map((r) => r.apiKey));
+      expect(keys.size).toBe(3);
+      for (const apiKey of keys) expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { id: first.client.id } });
+    });
+  });
+
   describe('disable, enable and quotas (the operator)', () => {
     it('refuses a disabled client\'s every key with CLIENT_DISABLED until it is enabled again, and records who did it', async () => {
       const { client, apiKey } = await newClient();

@@ -161,30 +161,37 @@ class StoredAccessService implements AccessService {
     const graceS = validGrace(input.graceS, this.keys.maxGraceS);
     const clientId = input.client.id;
     const apiKey = generateApiKey();
-    const now = this.now();
-    const at = now.toISOString();
-    const until = new Date(now.getTime() + graceS * 1000);
-    await this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
-      if (current === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
-      await trx.deleteFrom('client_keys').where('client_id', '=', clientId).where('expires_at', '<=', at).execute();
-      if (graceS === 0) {
-        await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
-      } else {
-        // A key never lives longer for a rotation: one already due to stop earlier keeps its own end.
-        await trx
-          .updateTable('client_keys')
-          .set({ expires_at: until.toISOString() })
-          .where('client_id', '=', clientId)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until.toISOString())]))
-          .execute();
-        await trx.insertInto('client_keys').values({ key_hash: current.api_key_hash, client_id: clientId, created_at: at, expires_at: until.toISOString() }).execute();
-        await this.#keepKeyBound(trx, clientId);
+    for (;;) {
+      const now = this.now();
+      const at = now.toISOString();
+      const until = new Date(now.getTime() + graceS * 1000);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+          if (current === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+          await trx.deleteFrom('client_keys').where('client_id', '=', clientId).where('expires_at', '<=', at).execute();
+          if (graceS === 0) {
+            await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
+          } else {
+            // A key never lives longer for a rotation: one already due to stop earlier keeps its own end.
+            await trx
+              .updateTable('client_keys')
+              .set({ expires_at: until.toISOString() })
+              .where('client_id', '=', clientId)
+              .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until.toISOString())]))
+              .execute();
+            await retireCurrentKey(trx, clientId, current.api_key_hash, until.toISOString(), at);
+            await this.#keepKeyBound(trx, clientId);
+          }
+          await replaceCurrentKey(trx, clientId, current.api_key_hash, hashApiKey(apiKey));
+          await recordClientEvent(trx, clientId, 'KEY_ROTATED', `client:${clientId}`, `previous keys stop at ${until.toISOString()}`, at);
+        });
+        return { apiKey, previousKeysExpireAt: until };
+      } catch (error) {
+        // A concurrent rotation (or retried registration) replaced the current key first: rotate what it left.
+        if (!(error instanceof LostRace)) throw error;
       }
-      await trx.updateTable('clients').set({ api_key_hash: hashApiKey(apiKey) }).where('id', '=', clientId).execute();
-      await recordClientEvent(trx, clientId, 'KEY_ROTATED', `client:${clientId}`, `previous keys stop at ${until.toISOString()}`, at);
-    });
-    return { apiKey, previousKeysExpireAt: until };
+    }
   }
 
   async setClientDisabled(input: { clientId: string; disabled: boolean; actor: string }): Promise<ClientRecord> {
@@ -499,11 +506,17 @@ class StoredAccessService implements AccessService {
       );
     }
     const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', row.id).executeTakeFirstOrThrow();
-    await trx.insertInto('client_keys').values({ key_hash: current.api_key_hash, client_id: row.id, created_at: at, expires_at: null }).execute();
+    await retireCurrentKey(trx, row.id, current.api_key_hash, null, at);
     await this.#keepKeyBound(trx, row.id);
     const apiKey = generateApiKey();
-    await trx.updateTable('clients').set({ api_key_hash: hashApiKey(apiKey) }).where('id', '=', row.id).execute();
-    await trx.updateTable('registration_idempotency').set({ retries: earlier.retries + 1 }).where('key_hash', '=', request.keyHash).execute();
+    await replaceCurrentKey(trx, row.id, current.api_key_hash, hashApiKey(apiKey));
+    const counted = await trx
+      .updateTable('registration_idempotency')
+      .set({ retries: earlier.retries + 1 })
+      .where('key_hash', '=', request.keyHash)
+      .where('retries', '=', earlier.retries)
+      .executeTakeFirst();
+    if (counted.numUpdatedRows === 0n) throw new LostRace();
     await recordClientEvent(trx, row.id, 'KEY_ISSUED_FOR_RETRY', `client:${row.id}`, null, at);
     return { client: toClient(row), apiKey, retried: true };
   }
@@ -519,6 +532,25 @@ class StoredAccessService implements AccessService {
     const excess = byEnd.slice(this.keys.maxKeysPerClient - 1).map((key) => key.key_hash);
     if (excess.length > 0) await trx.deleteFrom('client_keys').where('key_hash', 'in', excess).execute();
   }
+}
+
+/**
+ * Keeps the client's current key working until `expiresAt` (null: until the next rotation) as one of its other
+ * keys. A concurrent writer that moved the same key first makes this a no-op (on PostgreSQL after waiting for it),
+ * and replaceCurrentKey then finds the key changed.
+ */
+async function retireCurrentKey(trx: Transaction<AccessTables>, clientId: string, keyHash: string, expiresAt: string | null, at: string): Promise<void> {
+  await trx
+    .insertInto('client_keys')
+    .values({ key_hash: keyHash, client_id: clientId, created_at: at, expires_at: expiresAt })
+    .onConflict((conflict) => conflict.column('key_hash').doNothing())
+    .execute();
+}
+
+/** Makes `next` the current key if `previous` still is (compare-and-set); LostRace otherwise. */
+async function replaceCurrentKey(trx: Transaction<AccessTables>, clientId: string, previous: string, next: string): Promise<void> {
+  const replaced = await trx.updateTable('clients').set({ api_key_hash: next }).where('id', '=', clientId).where('api_key_hash', '=', previous).executeTakeFirst();
+  if (replaced.numUpdatedRows === 0n) throw new LostRace();
 }
 
 /** When a key stops, in ms; a key without an end sorts as lasting longest. */
