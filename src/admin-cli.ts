@@ -5,6 +5,7 @@
  *   npm run admin -- history <id>
  *   npm run admin -- disable|enable <client-id>
  *   npm run admin -- quota <client-id> <points|default>
+ *   npm run admin -- client <client-id>
  * It opens the store DATABASE_URL names (the server's default when unset) directly, so it works while the
  * server runs; decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
  * call runAdmin in theirs.
@@ -34,6 +35,7 @@ Commands:
   enable <client-id>            serve a disabled client again
   quota <client-id> <points>    the client's own rate-limit quota, operations per
                                 window (1 to 1000000), or "default"
+  client <client-id>            a client and its audit trail (kept after deletion)
 
 Options:
   -h, --help                    show this help
@@ -49,7 +51,7 @@ type Command =
   | { readonly name: 'list'; readonly status: UseRequestStatus | undefined }
   | { readonly name: Decision; readonly id: string; readonly note: string | null }
   | { readonly name: 'history'; readonly id: string }
-  | { readonly name: 'disable' | 'enable'; readonly clientId: string }
+  | { readonly name: 'disable' | 'enable' | 'client'; readonly clientId: string }
   | { readonly name: 'quota'; readonly clientId: string; readonly points: number | null };
 
 /** Arguments that do not make a command: the usage is printed and the exit status is 2. */
@@ -81,7 +83,7 @@ function parseCommand(argv: readonly string[]): Command {
     if (id === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one request id`);
     return name === 'history' ? { name, id } : { name, id, note: values.note ?? null };
   }
-  if (name === 'disable' || name === 'enable') {
+  if (name === 'disable' || name === 'enable' || name === 'client') {
     const [clientId, ...rest] = operands;
     if (clientId === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one client id`);
     return { name, clientId };
@@ -184,6 +186,15 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
       return formatClient(await access.setClientDisabled({ clientId: command.clientId, disabled: command.name === 'disable', actor: ACTOR }));
     case 'quota':
       return formatClient(await access.setClientQuota({ clientId: command.clientId, rateLimitPoints: command.points, actor: ACTOR }));
+    case 'client': {
+      const [[client], events] = await Promise.all([access.findClients([command.clientId]), access.clientEvents(command.clientId)]);
+      if (client === undefined && events.length === 0) throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
+      return (
+        (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +
+        '\n' +
+        formatTable(['AT', 'EVENT', 'ACTOR', 'DETAIL'], events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '']))
+      );
+    }
   }
 }
 

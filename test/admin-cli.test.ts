@@ -153,6 +153,16 @@ describe('admin CLI (npm run admin)', () => {
     ]);
     expect(await admin('quota', client.id, '0')).toMatchObject({ code: 1, stderr: expect.stringContaining('rateLimitPoints must be a whole number from 1 to 1000000') as unknown });
     expect(await admin('disable', 'cl_nonexistent')).toMatchObject({ code: 1, stderr: 'admin: There is no client with id "cl_nonexistent"\n' });
+    const shown = await admin('client', client.id);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL\n/);
+    expect(shown.stdout).toMatch(/ QUOTA_SET +operator:cli +rateLimitPoints=1200\n/);
+    await access.deleteClient({ client });
+    const deleted = await admin('client', client.id);
+    expect(deleted.stdout).toContain(`${client.id} (deleted: its personal data is erased)`);
+    expect(deleted.stdout).not.toContain('CLI Managed App');
+    expect(deleted.stdout).toMatch(/ DELETED +client:cl_\S+ *\n$/);
+    expect(await admin('client', 'cl_nonexistent')).toMatchObject({ code: 1 });
     expect(await admin('quota', client.id, 'lots')).toMatchObject({ code: 2 });
     expect(await admin('enable')).toMatchObject({ code: 2 });
   });
