@@ -36,7 +36,6 @@ export interface AccessServiceOptions {
   readonly keys?: KeyPolicy | undefined;
 }
 
-
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db } = await openDatabase(options);
