@@ -187,7 +187,7 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
     case 'quota':
       return formatClient(await access.setClientQuota({ clientId: command.clientId, rateLimitPoints: command.points, actor: ACTOR }));
     case 'client': {
-      const [[client], events] = await Promise.all([access.findClients([command.clientId]), access.clientEvents(command.clientId)]);
+      const [[client], events] = await Promise.all([access.findClients([command.clientId]), access.clientEvents([command.clientId])]);
       if (client === undefined && events.length === 0) throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
       return (
         (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +

@@ -144,7 +144,7 @@ describe('admin CLI (npm run admin)', () => {
     expect((await admin('quota', client.id, '1200')).stdout).toMatch(/ enabled +1200\n$/);
     expect(await access.authenticate(`Bearer ${apiKey}`)).toMatchObject({ client: { disabledAt: null, rateLimitPoints: 1200 } });
     expect((await admin('quota', client.id, 'default')).stdout).toMatch(/ enabled +default\n$/);
-    expect((await access.clientEvents(client.id)).map((e) => `${e.kind} ${e.actor}`)).toEqual([
+    expect((await access.clientEvents([client.id])).map((e) => `${e.kind} ${e.actor}`)).toEqual([
       `REGISTERED client:${client.id}`,
       'DISABLED operator:cli',
       'ENABLED operator:cli',

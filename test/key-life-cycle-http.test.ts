@@ -116,6 +116,17 @@ describe('key life cycle over HTTP', () => {
       }
       await send(stack(), 'mutation ($id: ID!) { enableClient(input: { id: $id }) { client { id } } }', { id }, OPERATOR);
       expect((await send(stack(), ME, {}, as(apiKey))).body.data).toEqual({ me: { id, rateLimitPoints: null, disabledAt: null } });
+      // The client sees its own audit trail: who disabled it and when.
+      const history = await send(stack(), '{ me { history { kind actor detail at } } }', {}, as(apiKey));
+      expect(history.body.data).toEqual({
+        me: {
+          history: [
+            { kind: 'REGISTERED', actor: `client:${id}`, detail: null, at: new Date(clock).toISOString() },
+            { kind: 'DISABLED', actor: 'operator', detail: null, at: new Date(clock).toISOString() },
+            { kind: 'ENABLED', actor: 'operator', detail: null, at: new Date(clock).toISOString() },
+          ],
+        },
+      });
     });
 
     it('keeps the operator mutations to the operator', async () => {
@@ -142,6 +153,12 @@ describe('key life cycle over HTTP', () => {
       const setQuota = 'mutation ($id: ID!, $points: Int) { setClientQuota(input: { id: $id, rateLimitPoints: $points }) { client { rateLimitPoints } } }';
       expect(codes(await send(stack(), setQuota, { id, points: 1_000_001 }, OPERATOR))).toEqual(['BAD_USER_INPUT']);
       expect((await send(stack(), setQuota, { id, points: null }, OPERATOR)).body.data).toEqual({ setClientQuota: { client: { rateLimitPoints: null } } });
+      // The operator reads every client's trail in one query (one store query for all of them).
+      const listed = await send(stack(), '{ useRequests(status: APPROVED) { client { id history { kind detail } } } }', {}, OPERATOR);
+      const mine = (listed.body.data?.['useRequests'] as { client: { id: string; history: { kind: string; detail: string | null }[] } }[]).find(
+        (r) => r.client.id === id,
+      );
+      expect(mine?.client.history.filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual(['rateLimitPoints=2400', 'rateLimitPoints=default']);
       clock += 1_000;
     });
   });

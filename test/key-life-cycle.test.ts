@@ -107,7 +107,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
       clock += 1_000;
       await refusal(access.authenticate(bearer(oldKey)), 'UNAUTHENTICATED');
       expect(await access.authenticate(bearer(rotated.apiKey))).toMatchObject({ currentKey: true });
-      expect((await access.clientEvents(client.id)).map((e) => [e.kind, e.actor])).toEqual([
+      expect((await access.clientEvents([client.id])).map((e) => [e.kind, e.actor])).toEqual([
         ['REGISTERED', `client:${client.id}`],
         ['KEY_ROTATED', `client:${client.id}`],
       ]);
@@ -149,7 +149,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const callers = await Promise.all([apiKey, ...rotations.map((r) => r.apiKey)].map((key) => access.authenticate(bearer(key))));
       expect(callers.map((caller) => (caller.kind === 'client' ? caller.client.id : undefined))).toEqual(Array(3).fill(client.id));
       expect(callers.filter((caller) => caller.kind === 'client' && caller.currentKey)).toHaveLength(1);
-      expect((await access.clientEvents(client.id)).filter((e) => e.kind === 'KEY_ROTATED')).toHaveLength(2);
+      expect((await access.clientEvents([client.id])).filter((e) => e.kind === 'KEY_ROTATED')).toHaveLength(2);
     });
 
     it('serialises concurrent retries of one registration: each gets its own working key', async () => {
@@ -176,7 +176,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
       await access.setClientDisabled({ clientId: client.id, disabled: true, actor: 'operator' });
       await access.setClientDisabled({ clientId: client.id, disabled: false, actor: 'operator:cli' });
       expect(await access.authenticate(bearer(current))).toMatchObject({ client: { id: client.id, disabledAt: null } });
-      expect((await access.clientEvents(client.id)).map((e) => `${e.kind} ${e.actor}`)).toEqual([
+      expect((await access.clientEvents([client.id])).map((e) => `${e.kind} ${e.actor}`)).toEqual([
         `REGISTERED client:${client.id}`,
         `KEY_ROTATED client:${client.id}`,
         'DISABLED operator',
@@ -201,7 +201,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { rateLimitPoints: 3_000 } });
       await access.setClientQuota({ clientId: client.id, rateLimitPoints: null, actor: 'operator' });
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { rateLimitPoints: null } });
-      expect((await access.clientEvents(client.id)).filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual([
+      expect((await access.clientEvents([client.id])).filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual([
         'rateLimitPoints=120',
         'rateLimitPoints=3000',
         'rateLimitPoints=default',
@@ -266,7 +266,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
         ['NOT_REQUESTED', 'PENDING', `client:${client.id}`, null],
         ['PENDING', 'APPROVED', 'operator', null],
       ]);
-      expect((await access.clientEvents(client.id)).map((e) => e.kind)).toEqual(['REGISTERED', 'KEY_ROTATED', 'DELETED']);
+      expect((await access.clientEvents([client.id])).map((e) => e.kind)).toEqual(['REGISTERED', 'KEY_ROTATED', 'DELETED']);
       // Out of every list, and no one's to decide on.
       expect(await access.findClients([client.id])).toEqual([]);
       expect((await access.listUseRequests({})).filter((r) => r.clientId === client.id)).toEqual([]);

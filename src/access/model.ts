@@ -93,8 +93,8 @@ export interface AccessService {
    * its requests are erased; its requests and audit trails stay, with pseudonymous actors and no free text.
    */
   deleteClient(input: { client: ClientRecord }): Promise<{ deletedAt: Date }>;
-  /** A client's audit trail, oldest first (deleted clients' too). */
-  clientEvents(clientId: string): Promise<ClientEventRecord[]>;
+  /** These clients' audit trails, oldest first within a client, deleted clients' too (batched: one query). */
+  clientEvents(clientIds: readonly string[]): Promise<ClientEventRecord[]>;
   /**
    * The caller behind an `Authorization` header value (or null when absent). The admin token means the
    * operator; a client key means that client; anything else (unknown, malformed, not Bearer) throws

@@ -238,11 +238,12 @@ class StoredAccessService implements AccessService {
     return { deletedAt };
   }
 
-  async clientEvents(clientId: string): Promise<ClientEventRecord[]> {
+  async clientEvents(clientIds: readonly string[]): Promise<ClientEventRecord[]> {
+    if (clientIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('client_events')
       .select(['client_id', 'kind', 'actor', 'detail', 'at'])
-      .where('client_id', '=', clientId)
+      .where('client_id', 'in', [...new Set(clientIds)])
       .orderBy('seq')
       .execute();
     return rows.map((row) => ({ clientId: row.client_id, kind: row.kind, actor: row.actor, detail: row.detail, at: toDate(row.at) }));

@@ -30,3 +30,10 @@ export function requireCurrentKey(caller: Caller): ClientRecord {
   }
   return client;
 }
+
+/** Refuses everyone but the operator and the client `clientId` itself: for what is about one client only. */
+export function requireOperatorOrClient(caller: Caller, clientId: string): void {
+  if (caller.kind === 'operator' || (caller.kind === 'client' && caller.client.id === clientId)) return;
+  if (caller.kind === 'anonymous') throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>"');
+  throw new AccessError('FORBIDDEN', 'Only the operator and the client itself may see this');
+}

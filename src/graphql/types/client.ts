@@ -2,8 +2,31 @@ import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import { spendRegistration } from '../ip-limits.js';
 import { parseIdempotencyKey } from '../../access/idempotency.js';
-import type { ClientRecord } from '../../access/model.js';
-import { requireCurrentKey, requireOperator } from '../authorization.js';
+import type { ClientEventRecord, ClientRecord } from '../../access/model.js';
+import { requireCurrentKey, requireOperator, requireOperatorOrClient } from '../authorization.js';
+
+export const ClientEventKind = builder.enumType('ClientEventKind', {
+  description: 'What happened to a client (its requests for use have their own history).',
+  values: {
+    REGISTERED: { description: 'ลงทะเบียน: it registered.' },
+    KEY_ISSUED_FOR_RETRY: { description: 'A retried registration (same Idempotency-Key and input) was given a further key.' },
+    KEY_ROTATED: { description: 'It rotated its key; `detail` says when the replaced keys stop.' },
+    DISABLED: { description: 'ระงับ: the operator disabled it.' },
+    ENABLED: { description: 'The operator enabled it again.' },
+    QUOTA_SET: { description: 'The operator set its rate-limit quota; `detail` says which.' },
+    DELETED: { description: 'ลบข้อมูล: it deleted its registration; its personal data is erased.' },
+  } as const,
+});
+
+export const ClientEvent = builder.objectRef<ClientEventRecord>('ClientEvent').implement({
+  description: 'One entry of a client\'s audit trail: pseudonymous ids and facts, no personal data.',
+  fields: (t) => ({
+    kind: t.expose('kind', { type: ClientEventKind, description: 'What happened.' }),
+    actor: t.exposeString('actor', { description: 'Who did it: client:<id>, operator or operator:cli.' }),
+    detail: t.exposeString('detail', { nullable: true, description: 'Facts about it, e.g. rateLimitPoints=6000.' }),
+    at: t.expose('at', { type: 'DateTime', description: 'When.' }),
+  }),
+});
 
 export const Client = builder.objectRef<ClientRecord>('Client').implement({
   description: 'ผู้ใช้บริการ: an application registered to use this API, identified by its API key.',
@@ -20,6 +43,15 @@ export const Client = builder.objectRef<ClientRecord>('Client').implement({
     rateLimitPoints: t.exposeInt('rateLimitPoints', {
       nullable: true,
       description: 'The client\'s own rate-limit quota, operations per rate-limit window; null when the server\'s default (RATE_LIMIT_POINTS) applies.',
+    }),
+    history: t.field({
+      extensions: CALLER_DEPENDENT,
+      type: [ClientEvent],
+      description: 'Its audit trail, oldest first: registration, key rotations, disabling, quotas. For the operator and the client itself.',
+      resolve: (client, _args, { caller, loaders }) => {
+        requireOperatorOrClient(caller, client.id);
+        return loaders.clientHistory.load(client.id);
+      },
     }),
   }),
 });
