@@ -3,6 +3,9 @@
  *   npm run admin -- list [--status PENDING]
  *   npm run admin -- approve|reject|revoke <id> [--note "…"]
  *   npm run admin -- history <id>
+ *   npm run admin -- disable|enable <client-id>
+ *   npm run admin -- quota <client-id> <points|default>
+ *   npm run admin -- client <client-id>
  * It opens the store DATABASE_URL names (the server's default when unset) directly, so it works while the
  * server runs; decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
  * call runAdmin in theirs.
@@ -28,6 +31,11 @@ Commands:
   reject <id> [--note <text>]   reject a PENDING request
   revoke <id> [--note <text>]   revoke an APPROVED request
   history <id>                  a request and every change of its status
+  disable <client-id>           refuse every key of the client (CLIENT_DISABLED)
+  enable <client-id>            serve a disabled client again
+  quota <client-id> <points>    the client's own rate-limit quota, operations per
+                                window (1 to 1000000), or "default"
+  client <client-id>            a client and its audit trail (kept after deletion)
 
 Options:
   -h, --help                    show this help
@@ -42,7 +50,9 @@ type Command =
   | { readonly name: 'help' }
   | { readonly name: 'list'; readonly status: UseRequestStatus | undefined }
   | { readonly name: Decision; readonly id: string; readonly note: string | null }
-  | { readonly name: 'history'; readonly id: string };
+  | { readonly name: 'history'; readonly id: string }
+  | { readonly name: 'disable' | 'enable' | 'client'; readonly clientId: string }
+  | { readonly name: 'quota'; readonly clientId: string; readonly points: number | null };
 
 /** Arguments that do not make a command: the usage is printed and the exit status is 2. */
 class UsageError extends Error {}
@@ -72,6 +82,17 @@ function parseCommand(argv: readonly string[]): Command {
     const [id, ...rest] = operands;
     if (id === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one request id`);
     return name === 'history' ? { name, id } : { name, id, note: values.note ?? null };
+  }
+  if (name === 'disable' || name === 'enable' || name === 'client') {
+    const [clientId, ...rest] = operands;
+    if (clientId === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one client id`);
+    return { name, clientId };
+  }
+  if (name === 'quota') {
+    const [clientId, points, ...rest] = operands;
+    if (clientId === undefined || points === undefined || rest.length > 0) throw new UsageError('quota takes a client id and a number of points (or "default")');
+    if (points !== 'default' && !/^\d{1,7}$/.test(points)) throw new UsageError(`quota: "${points}" is not a whole number or "default"`);
+    return { name, clientId, points: points === 'default' ? null : Number(points) };
   }
   throw new UsageError(`Unknown command "${name}"`);
 }
@@ -130,6 +151,7 @@ async function formatHistory(access: AccessService, request: UseRequestRecord): 
   const [summary, events] = await Promise.all([formatRequests(access, [request]), access.historyOf([request.id])]);
   return (
     summary +
+    `Client: ${request.clientId}\n` +
     `Purpose: ${printable(request.purpose)}\n` +
     (request.note === null ? '' : `Note: ${printable(request.note)}\n`) +
     '\n' +
@@ -159,7 +181,28 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
       const request = await access.revokeUseRequest({ id: command.id, note: command.note, actor: ACTOR });
       return formatRequests(access, [request]);
     }
+    case 'disable':
+    case 'enable':
+      return formatClient(await access.setClientDisabled({ clientId: command.clientId, disabled: command.name === 'disable', actor: ACTOR }));
+    case 'quota':
+      return formatClient(await access.setClientQuota({ clientId: command.clientId, rateLimitPoints: command.points, actor: ACTOR }));
+    case 'client': {
+      const [[client], events] = await Promise.all([access.findClients([command.clientId]), access.clientEvents([command.clientId])]);
+      if (client === undefined && events.length === 0) throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
+      return (
+        (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +
+        '\n' +
+        formatTable(['AT', 'EVENT', 'ACTOR', 'DETAIL'], events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '']))
+      );
+    }
   }
+}
+
+function formatClient(client: ClientRecord): string {
+  return formatTable(
+    ['CLIENT', 'NAME', 'STATUS', 'QUOTA'],
+    [[client.id, client.name, client.disabledAt === null ? 'enabled' : `disabled since ${formatTime(client.disabledAt)}`, client.rateLimitPoints?.toString() ?? 'default']],
+  );
 }
 
 /** Where a run reads its environment and writes its output: the process's own, or a test's. */

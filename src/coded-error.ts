@@ -9,6 +9,8 @@ export class CodedError<Code extends string = string> extends Error {
     readonly code: Code,
     message: string,
     readonly details: Readonly<Record<string, string | number>> = {},
+    /** The HTTP status of an answer that holds this error, for refusals the HTTP drafts give one (e.g. 422). */
+    readonly httpStatus?: number,
   ) {
     super(message);
   }

@@ -14,6 +14,7 @@ export interface Config {
   readonly databaseUrl: string;
   /** The operator's bearer token; undefined means nobody can act as the operator over HTTP. */
   readonly adminToken: string | undefined;
+  readonly keys: KeyPolicy;
   readonly cache: CacheConfig;
   readonly limits: OperationLimits;
   readonly persistedOperations: PersistedOperationsConfig;
@@ -28,6 +29,22 @@ export interface Config {
    */
   readonly metricsOperationNames: number;
 }
+
+/** The bounds of client keys and registrations. */
+export interface KeyPolicy {
+  /** The longest grace period a key rotation may give the keys it replaces. */
+  readonly maxGraceS: number;
+  /** How long a registration's Idempotency-Key is remembered. */
+  readonly idempotencyWindowS: number;
+  /** Keys one client may hold at once: its current key, keys in grace and keys minted for retried registrations. */
+  readonly maxKeysPerClient: number;
+}
+
+/**
+ * A week of grace covers a backend's roll-out and most app-store reviews; a day of idempotency covers any retry a
+ * client makes of one registration; five keys leave room for a rotation or two plus a few retries.
+ */
+export const DEFAULT_KEY_POLICY: KeyPolicy = { maxGraceS: 7 * 86_400, idempotencyWindowS: 86_400, maxKeysPerClient: 5 };
 
 /** What one HTTP request may ask of the server, checked before any upstream call. */
 export interface OperationLimits {
@@ -255,6 +272,13 @@ const environmentSchema = z.object({
   RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
   PERSISTED_OPERATIONS_ONLY: flag(false),
   PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
+  KEY_ROTATION_MAX_GRACE_S: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(90 * 86_400).default(DEFAULT_KEY_POLICY.maxGraceS),
+  ),
+  IDEMPOTENCY_WINDOW_S: positive(DEFAULT_KEY_POLICY.idempotencyWindowS, 7 * 86_400),
+  API_KEYS_MAX_PER_CLIENT: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(2).max(50).default(DEFAULT_KEY_POLICY.maxKeysPerClient),
+  ),
   RATE_LIMIT_POINTS: tokens(600),
   RATE_LIMIT_WINDOW_S: positive(60, 86_400),
   REGISTRATION_RATE_LIMIT_POINTS: tokens(5),
@@ -322,6 +346,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       logLevel: values.LOG_LEVEL,
       databaseUrl: values.DATABASE_URL,
       adminToken: values.ADMIN_TOKEN,
+      keys: {
+        maxGraceS: values.KEY_ROTATION_MAX_GRACE_S,
+        idempotencyWindowS: values.IDEMPOTENCY_WINDOW_S,
+        maxKeysPerClient: values.API_KEYS_MAX_PER_CLIENT,
+      },
       upstream: {
         baseUrl: values.UPSTREAM_BASE_URL,
         apiKey: values.UPSTREAM_API_KEY,

@@ -226,6 +226,8 @@ describe.each(stores)('access store on $name', (store) => {
         name: 'สำนักงานเขต Data Team',
         contactEmail: 'data@example.go.th',
         createdAt: new Date(start + before * 1000),
+        disabledAt: null,
+        rateLimitPoints: null,
       });
       // 32 random bytes in base64url are 43 characters.
       expect(apiKey).toMatch(/^tegk_[A-Za-z0-9_-]{43}$/);
@@ -246,7 +248,7 @@ describe.each(stores)('access store on $name', (store) => {
       const { client, apiKey } = await newClient();
       expect(await access.authenticate(null)).toEqual({ kind: 'anonymous' });
       expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator' });
-      expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+      expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
       for (const header of [
         `Bearer tegk_${'A'.repeat(43)}`,
         `Bearer ${apiKey}x`,
@@ -267,7 +269,7 @@ describe.each(stores)('access store on $name', (store) => {
       try {
         await refusal(withoutOperator.authenticate(`Bearer ${ADMIN_TOKEN}`), 'UNAUTHENTICATED');
         const { client, apiKey } = await newClient();
-        expect(await withoutOperator.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+        expect(await withoutOperator.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
       } finally {
         await withoutOperator.close();
       }
@@ -572,7 +574,7 @@ describe.each(stores)('access store on $name', (store) => {
 
       const second = await openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
       try {
-        expect(await second.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+        expect(await second.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
         expect(await second.findUseRequest(request.id)).toEqual(approved);
         expect(await second.historyOf([request.id])).toEqual(history);
         expect(await second.statusesOf(client.id)).toEqual(new Map([[84, 'APPROVED']]));
@@ -587,13 +589,13 @@ describe.each(stores)('access store on $name', (store) => {
         openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
       const [one, two] = await Promise.all([open(), open()]);
       const { client, apiKey } = await one.registerClient({ name: 'Twin Org', contactEmail: 'twin@example.org' });
-      expect(await two.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client });
+      expect(await two.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
       await Promise.all([one.close(), two.close()]);
 
       const three = await open();
       expect(await three.findClients([client.id])).toEqual([client]);
       await three.close();
-      expect(await rawRows(location, 'select name from kysely_migration')).toEqual([{ name: '0001_request_for_use' }]);
+      expect(await rawRows(location, 'select name from kysely_migration order by name')).toEqual([{ name: '0001_request_for_use' }, { name: '0002_key_life_cycle' }]);
     });
   });
 });

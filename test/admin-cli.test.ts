@@ -134,6 +134,39 @@ describe('admin CLI (npm run admin)', () => {
     expect(shown.stdout).toMatch(/APPROVED อนุมัติแล้ว +REVOKED ยกเลิกสิทธิ์การใช้งาน +operator:cli +Quota abuse/);
   });
 
+  it('disables and enables a client and sets its quota, as operator:cli, and the server sees it at once', async () => {
+    const { client, apiKey } = await access.registerClient({ name: 'CLI Managed App', contactEmail: 'cli@example.org' });
+    const disabled = await admin('disable', client.id);
+    expect(disabled).toMatchObject({ code: 0, stderr: '' });
+    expect(disabled.stdout).toMatch(new RegExp(`${client.id} +CLI Managed App +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`));
+    await expect(access.authenticate(`Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'CLIENT_DISABLED' });
+    expect((await admin('enable', client.id)).stdout).toMatch(/ enabled +default\n$/);
+    expect((await admin('quota', client.id, '1200')).stdout).toMatch(/ enabled +1200\n$/);
+    expect(await access.authenticate(`Bearer ${apiKey}`)).toMatchObject({ client: { disabledAt: null, rateLimitPoints: 1200 } });
+    expect((await admin('quota', client.id, 'default')).stdout).toMatch(/ enabled +default\n$/);
+    expect((await access.clientEvents([client.id])).map((e) => `${e.kind} ${e.actor}`)).toEqual([
+      `REGISTERED client:${client.id}`,
+      'DISABLED operator:cli',
+      'ENABLED operator:cli',
+      'QUOTA_SET operator:cli',
+      'QUOTA_SET operator:cli',
+    ]);
+    expect(await admin('quota', client.id, '0')).toMatchObject({ code: 1, stderr: expect.stringContaining('rateLimitPoints must be a whole number from 1 to 1000000') as unknown });
+    expect(await admin('disable', 'cl_nonexistent')).toMatchObject({ code: 1, stderr: 'admin: There is no client with id "cl_nonexistent"\n' });
+    const shown = await admin('client', client.id);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL\n/);
+    expect(shown.stdout).toMatch(/ QUOTA_SET +operator:cli +rateLimitPoints=1200\n/);
+    await access.deleteClient({ client });
+    const deleted = await admin('client', client.id);
+    expect(deleted.stdout).toContain(`${client.id} (deleted: its personal data is erased)`);
+    expect(deleted.stdout).not.toContain('CLI Managed App');
+    expect(deleted.stdout).toMatch(/ DELETED +client:cl_\S+ *\n$/);
+    expect(await admin('client', 'cl_nonexistent')).toMatchObject({ code: 1 });
+    expect(await admin('quota', client.id, 'lots')).toMatchObject({ code: 2 });
+    expect(await admin('enable')).toMatchObject({ code: 2 });
+  });
+
   it('exits 1 with the reason when the store refuses', async () => {
     const [unknown, twice, noHistory] = await Promise.all([
       admin('approve', 'ur_nonexistent'),

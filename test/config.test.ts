@@ -15,6 +15,7 @@ describe('loadConfig', () => {
         logLevel: 'info',
         databaseUrl: 'sqlite:data/thai-edu-graphql.db',
         adminToken: undefined,
+        keys: { maxGraceS: 604_800, idempotencyWindowS: 86_400, maxKeysPerClient: 5 },
         upstream: {
           baseUrl: undefined,
           apiKey: undefined,
@@ -99,6 +100,9 @@ describe('loadConfig', () => {
       INTROSPECTION: 'nope',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317',
       METRICS_OPERATION_NAMES: '1e9',
+      KEY_ROTATION_MAX_GRACE_S: '7776001',
+      IDEMPOTENCY_WINDOW_S: '0',
+      API_KEYS_MAX_PER_CLIENT: '1',
     });
     const problems = result.ok ? [] : result.problems;
     const names = [
@@ -112,6 +116,9 @@ describe('loadConfig', () => {
       'INTROSPECTION',
       'OTEL_EXPORTER_OTLP_ENDPOINT',
       'METRICS_OPERATION_NAMES',
+      'KEY_ROTATION_MAX_GRACE_S',
+      'IDEMPOTENCY_WINDOW_S',
+      'API_KEYS_MAX_PER_CLIENT',
     ];
     for (const name of names) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);

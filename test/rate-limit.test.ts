@@ -69,7 +69,14 @@ describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing
     const [first, second] = await Promise.all([startStack({ rateLimit }), startStack({ rateLimit })]);
     const redis = new Redis(REDIS_URL ?? '');
     try {
-      for (const instance of [first, second, first, second]) expect((await fromIp(instance, '10.9.9.9')).status).toBe(200);
+      const remaining = [];
+      for (const instance of [first, second, first, second]) {
+        const response = await fromIp(instance, '10.9.9.9');
+        expect(response.status).toBe(200);
+        remaining.push(response.headers.get('ratelimit')?.split(';')[1]);
+      }
+      // What the script answered, counted over both instances, with no further round trip.
+      expect(remaining).toEqual(['r=3', 'r=2', 'r=1', 'r=0']);
       await expectLimited(await fromIp(first, '10.9.9.9'));
       await expectLimited(await fromIp(second, '10.9.9.9'));
       // A window passes: the bucket's last update moves one window into the past, as Redis's clock sees it. The
@@ -89,38 +96,50 @@ describe('the token bucket', () => {
     let now = 1_000_000;
     const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
     if (limiter === undefined) throw new Error('a limit of 2 is on');
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true, quota: 2, remaining: 1, fullInMs: 1000 });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: true, quota: 2, remaining: 0, fullInMs: 2000 });
+    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000, quota: 2, remaining: 0, fullInMs: 2000 });
     now += 500;
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 500 });
+    expect(await limiter.consume('ip:a')).toMatchObject({ allowed: false, retryAfterMs: 500 });
     now += 500;
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.consume('ip:a')).toMatchObject({ allowed: true });
+    expect(await limiter.consume('ip:a')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
     // A long pause refills the bucket to its size, never beyond.
     now += 60_000;
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: true });
+    expect(await limiter.consume('ip:a')).toMatchObject({ allowed: true });
+    expect(await limiter.consume('ip:a')).toMatchObject({ allowed: true });
     expect((await limiter.consume('ip:a')).allowed).toBe(false);
     expect(createRateLimiter({ points: 0, windowS: 60 })).toBeUndefined();
+  });
+
+  it('sizes a bucket by the quota it is used with, refilled over the same window', async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
+    if (limiter === undefined) throw new Error('a limit of 2 is on');
+    for (let i = 4; i > 0; i--) expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, quota: 5, remaining: i });
+    expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, remaining: 0, fullInMs: 2000 });
+    // Five per two seconds: a token every 400 ms.
+    expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: false, retryAfterMs: 400 });
+    now += 400;
+    expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
   it('peeks without taking, and charges past empty into a debt that refills before it admits again', async () => {
     let now = 1_000_000;
     const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
     if (limiter === undefined) throw new Error('a limit of 2 is on');
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: true });
     await limiter.charge('ip:b');
     await limiter.charge('ip:b');
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
     await limiter.charge('ip:b');
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 2000 });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: false, retryAfterMs: 2000 });
     now += 1000;
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
     now += 1000;
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: true });
-    expect(await limiter.consume('ip:b')).toEqual({ allowed: true });
-    expect(await limiter.peek('ip:b')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: true });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: true });
+    expect(await limiter.consume('ip:b')).toMatchObject({ allowed: true });
+    expect(await limiter.peek('ip:b')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
   });
 });

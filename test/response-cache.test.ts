@@ -70,8 +70,9 @@ interface RawAnswer {
 }
 
 // Set per request and by node:http itself: the only headers a hit may not repeat. Framing too: yoga streams a
-// compressed body (chunked) where a stored one is sent with its Content-Length (checked separately).
-const PER_REQUEST = new Set(['date', 'x-request-id', 'keep-alive', 'connection', 'content-length', 'transfer-encoding']);
+// compressed body (chunked) where a stored one is sent with its Content-Length (checked separately). The rate-limit
+// fields describe the caller's bucket at that moment (and the reference app has no limit): see rate-limit-fields.test.ts.
+const PER_REQUEST = new Set(['date', 'x-request-id', 'keep-alive', 'connection', 'content-length', 'transfer-encoding', 'ratelimit', 'ratelimit-policy']);
 
 function comparable(answer: RawAnswer): { status: number; headers: Record<string, string>; body: string } {
   const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !PER_REQUEST.has(name)));

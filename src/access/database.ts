@@ -119,6 +119,9 @@ async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatab
     await whenUnlocked(sqlite, lockWaitMs, () => sqlite.pragma('journal_mode = WAL'));
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
+    // Erased text (a deleted client's name, address and purposes) is overwritten with zeros, not left in free space
+    // of the page until reused: the erasure reaches the file at the next checkpoint.
+    sqlite.pragma('secure_delete = ON');
     return sqlite;
   } catch (error) {
     sqlite.close();

@@ -11,6 +11,12 @@ export const ACCESS_ERROR_CODES = [
   'INVALID_TRANSITION',
   'BAD_USER_INPUT',
   'USE_NOT_APPROVED',
+  // A known key of a client the operator disabled (HTTP 403).
+  'CLIENT_DISABLED',
+  // An Idempotency-Key already used for a registration with another input (HTTP 422).
+  'IDEMPOTENCY_KEY_REUSED',
+  // A registration retried with its Idempotency-Key more often than keys may be minted for it (HTTP 409).
+  'IDEMPOTENCY_RETRIES_EXHAUSTED',
   // SQLite: another process kept the write lock longer than a statement waits for it. Nothing was written.
   'STORE_UNAVAILABLE',
 ] as const;

@@ -68,9 +68,64 @@ function requestForUse(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Keys with a life cycle: a client's status and quota beside its current key, the further keys it still holds
+ * (a rotated key in its grace period, a key minted for a retried registration), the client's own audit trail,
+ * and what an Idempotency-Key of a registration answered. Existing clients keep their one key, unchanged.
+ */
+function keyLifeCycle(dialect: Dialect): Migration {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('disabled_at', timestamp).execute();
+      await db.schema.alterTable('clients').addColumn('deleted_at', timestamp).execute();
+      await db.schema.alterTable('clients').addColumn('rate_limit_points', 'integer').execute();
+
+      await db.schema
+        .createTable('client_keys')
+        .addColumn('key_hash', 'text', (col) => col.primaryKey())
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('created_at', timestamp, (col) => col.notNull())
+        // null: until the client rotates.
+        .addColumn('expires_at', timestamp)
+        .execute();
+      await db.schema.createIndex('client_keys_client_idx').on('client_keys').columns(['client_id', 'created_at']).execute();
+
+      await db.schema
+        .createTable('client_events')
+        .addColumn('seq', dialect === 'postgres' ? 'bigint' : 'integer', (col) =>
+          dialect === 'postgres' ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('actor', 'text', (col) => col.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('at', timestamp, (col) => col.notNull())
+        .addCheckConstraint(
+          'client_events_kind_check',
+          sql`kind in ('REGISTERED', 'KEY_ISSUED_FOR_RETRY', 'KEY_ROTATED', 'DISABLED', 'ENABLED', 'QUOTA_SET', 'DELETED')`,
+        )
+        .execute();
+      await db.schema.createIndex('client_events_client_idx').on('client_events').columns(['client_id', 'seq']).execute();
+
+      await db.schema
+        .createTable('registration_idempotency')
+        // SHA-256 of the Idempotency-Key: the header value is never stored.
+        .addColumn('key_hash', 'text', (col) => col.primaryKey())
+        .addColumn('input_hash', 'text', (col) => col.notNull())
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('retries', 'integer', (col) => col.notNull())
+        .addColumn('created_at', timestamp, (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('registration_idempotency_created_idx').on('registration_idempotency').columns(['created_at']).execute();
+    },
+  };
+}
+
 /** The migrations in code (no folder to ship or find at run time), in the order they apply. */
 export function accessMigrations(dialect: Dialect): MigrationProvider {
   return {
-    getMigrations: () => Promise.resolve({ '0001_request_for_use': requestForUse(dialect) }),
+    getMigrations: () =>
+      Promise.resolve({ '0001_request_for_use': requestForUse(dialect), '0002_key_life_cycle': keyLifeCycle(dialect) }),
   };
 }

@@ -1,4 +1,5 @@
 import type { UseRequestStatus } from '../catalogue.js';
+import type { KeyPolicy } from '../config.js';
 
 /**
  * The request-for-use domain as the rest of the server sees it. The GraphQL layer and the admin command
@@ -12,7 +13,24 @@ export interface ClientRecord {
   readonly name: string;
   readonly contactEmail: string;
   readonly createdAt: Date;
+  /** Set while the operator has disabled the client: its keys are then refused with CLIENT_DISABLED. */
+  readonly disabledAt: Date | null;
+  /** Its own rate-limit quota (tokens per window); null means the global RATE_LIMIT_POINTS. */
+  readonly rateLimitPoints: number | null;
 }
+
+/** What happened to a client itself (its request-for-use transitions are UseRequestEventRecords). */
+export type ClientEventKind = 'REGISTERED' | 'KEY_ISSUED_FOR_RETRY' | 'KEY_ROTATED' | 'DISABLED' | 'ENABLED' | 'QUOTA_SET' | 'DELETED';
+
+/** One entry of a client's audit trail: pseudonymous ids and facts only, so it outlives the client's deletion. */
+export interface ClientEventRecord {
+  readonly clientId: string;
+  readonly kind: ClientEventKind;
+  readonly actor: string;
+  readonly detail: string | null;
+  readonly at: Date;
+}
+
 
 /** One client's request to use one summary endpoint. There is at most one per (client, endpoint). */
 export interface UseRequestRecord {
@@ -44,16 +62,39 @@ export type ReviewDecision = 'APPROVE' | 'REJECT';
 /** Who is calling: decided once per HTTP request from its Authorization header. */
 export type Caller =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'client'; readonly client: ClientRecord }
+  /** `currentKey`: the key sent is the client's current one, not one in grace or minted for a retry. */
+  | { readonly kind: 'client'; readonly client: ClientRecord; readonly currentKey: boolean }
   | { readonly kind: 'operator' };
 
 export interface AccessService {
+  /** The bounds this store applies to keys and registrations. */
+  readonly keyPolicy: KeyPolicy;
   /**
    * Validates name (1..200 chars after trim) and email; returns the client and its new API key, shown once.
    * Every free text (name, email, purpose, note) is refused with BAD_USER_INPUT if it holds a control, line-break
    * or bidirectional formatting character or a lone surrogate (see printable.ts).
    */
-  registerClient(input: { name: string; contactEmail: string }): Promise<{ client: ClientRecord; apiKey: string }>;
+  registerClient(
+    input: { name: string; contactEmail: string },
+    options?: { idempotencyKey?: string | undefined },
+  ): Promise<{ client: ClientRecord; apiKey: string; retried: boolean }>;
+  /**
+   * A new current key for the client. Its other keys keep working for `graceS` more seconds (0..maxGraceS, else
+   * BAD_USER_INPUT; never longer than they already would), then stop. Beyond maxKeysPerClient, the keys expiring
+   * soonest stop at once.
+   */
+  rotateApiKey(input: { client: ClientRecord; graceS: number }): Promise<{ apiKey: string; previousKeysExpireAt: Date }>;
+  /** Operator only; NOT_FOUND for an unknown or deleted client. Disabling twice (or enabling twice) changes nothing. */
+  setClientDisabled(input: { clientId: string; disabled: boolean; actor: string }): Promise<ClientRecord>;
+  /** Operator only; points 1..MAX_QUOTA_POINTS or null for the global quota; NOT_FOUND for an unknown or deleted client. */
+  setClientQuota(input: { clientId: string; rateLimitPoints: number | null; actor: string }): Promise<ClientRecord>;
+  /**
+   * The client's own erasure (PDPA): every key stops at once; its name, contact address, purposes and the notes on
+   * its requests are erased; its requests and audit trails stay, with pseudonymous actors and no free text.
+   */
+  deleteClient(input: { client: ClientRecord }): Promise<{ deletedAt: Date }>;
+  /** These clients' audit trails, oldest first within a client, deleted clients' too (batched: one query). */
+  clientEvents(clientIds: readonly string[]): Promise<ClientEventRecord[]>;
   /**
    * The caller behind an `Authorization` header value (or null when absent). The admin token means the
    * operator; a client key means that client; anything else (unknown, malformed, not Bearer) throws
@@ -62,16 +103,25 @@ export interface AccessService {
   authenticate(authorization: string | null): Promise<Caller>;
   /** NOT_FOUND for an unknown endpoint id; INVALID_TRANSITION when PENDING or APPROVED; BAD_USER_INPUT for an empty or over-long purpose (max 2000). */
   requestEndpointUse(input: { client: ClientRecord; endpointId: number; purpose: string }): Promise<UseRequestRecord>;
-  /** Operator only (callers check); NOT_FOUND, INVALID_TRANSITION unless PENDING; note max 2000. */
-  reviewUseRequest(input: { id: string; decision: ReviewDecision; note: string | null; actor: string }): Promise<UseRequestRecord>;
+  /**
+   * Operator only (callers check); NOT_FOUND, INVALID_TRANSITION unless PENDING; note max 2000. With
+   * `rateLimitPoints`, an approval also sets the client's quota (refused as BAD_USER_INPUT before anything is written).
+   */
+  reviewUseRequest(input: {
+    id: string;
+    decision: ReviewDecision;
+    note: string | null;
+    actor: string;
+    rateLimitPoints?: number | null | undefined;
+  }): Promise<UseRequestRecord>;
   /** Operator only; NOT_FOUND, INVALID_TRANSITION unless APPROVED. */
   revokeUseRequest(input: { id: string; note: string | null; actor: string }): Promise<UseRequestRecord>;
   findUseRequest(id: string): Promise<UseRequestRecord | undefined>;
-  /** Newest first by updatedAt, then id. */
+  /** Newest first by updatedAt, then id; deleted clients' requests are left out. */
   listUseRequests(filter: { status?: UseRequestStatus | undefined; clientId?: string | undefined }): Promise<UseRequestRecord[]>;
   /** Events of these requests, oldest first within a request (batched: one query for all ids). */
   historyOf(requestIds: readonly string[]): Promise<UseRequestEventRecord[]>;
-  /** Clients by id (batched: one query). */
+  /** Clients by id (batched: one query); deleted clients are left out. */
   findClients(ids: readonly string[]): Promise<ClientRecord[]>;
   /** The client's status per endpoint id; endpoints without a request are absent (NOT_REQUESTED). */
   statusesOf(clientId: string): Promise<ReadonlyMap<number, UseRequestRecord['status']>>;

@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { UseRequestStatus } from '../catalogue.js';
 import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, secretsEqual } from './api-keys.js';
+import { DEFAULT_KEY_POLICY, type KeyPolicy } from '../config.js';
 import { openDatabase } from './database.js';
 import { AccessError } from './errors.js';
 import type {
   AccessService,
   Caller,
+  ClientEventKind,
+  ClientEventRecord,
   ClientRecord,
   ReviewDecision,
   UseRequestEventRecord,
@@ -14,7 +17,7 @@ import type {
 } from './model.js';
 import { transition, type UseRequestAction } from './state-machine.js';
 import type { AccessTables, ClientsTable, UseRequestEventsTable, UseRequestsTable } from './tables.js';
-import { knownEndpoint, validEmail, validName, validNote, validPurpose } from './validation.js';
+import { knownEndpoint, validEmail, validGrace, validName, validNote, validPurpose, validQuota } from './validation.js';
 
 export { describeDatabaseUrl } from './database.js';
 
@@ -29,21 +32,31 @@ export interface AccessServiceOptions {
   readonly now?: (() => Date) | undefined;
   /** SQLite only: how long a write waits for another process's lock before STORE_UNAVAILABLE; 5 s unless given. */
   readonly sqliteLockWaitMs?: number | undefined;
+  /** Bounds of key rotation and idempotent registration; DEFAULT_KEY_POLICY unless given. */
+  readonly keys?: KeyPolicy | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db } = await openDatabase(options);
-  return new StoredAccessService(db, options.adminToken, options.now ?? (() => new Date()));
+  return new StoredAccessService(db, options.adminToken, options.now ?? (() => new Date()), options.keys ?? DEFAULT_KEY_POLICY);
 }
 
 const DECISION_ACTIONS: Readonly<Record<ReviewDecision, UseRequestAction>> = { APPROVE: 'APPROVE', REJECT: 'REJECT' };
 
-type ClientRow = Pick<Selectable<ClientsTable>, 'id' | 'name' | 'contact_email' | 'created_at'>;
+type ClientRow = Pick<Selectable<ClientsTable>, 'id' | 'name' | 'contact_email' | 'created_at' | 'disabled_at' | 'rate_limit_points'>;
 type UseRequestRow = Selectable<UseRequestsTable>;
 type EventRow = Pick<Selectable<UseRequestEventsTable>, 'request_id' | 'from_status' | 'to_status' | 'actor' | 'note' | 'at'>;
 
-const CLIENT_COLUMNS = ['id', 'name', 'contact_email', 'created_at'] as const;
+const CLIENT_COLUMNS = ['id', 'name', 'contact_email', 'created_at', 'disabled_at', 'rate_limit_points'] as const;
+const QUALIFIED_CLIENT_COLUMNS = CLIENT_COLUMNS.map((column) => `clients.${column}` as const);
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Thrown inside a transaction that lost a race on a unique key, to roll it back and decide again. */
+class LostRace extends Error {}
 
 /** A random, URL-safe id that says what it names: `cl_…` for clients, `ur_…` for requests for use. */
 function newId(prefix: 'cl' | 'ur'): string {
@@ -56,7 +69,14 @@ function toDate(value: Date | string): Date {
 }
 
 function toClient(row: ClientRow): ClientRecord {
-  return { id: row.id, name: row.name, contactEmail: row.contact_email, createdAt: toDate(row.created_at) };
+  return {
+    id: row.id,
+    name: row.name,
+    contactEmail: row.contact_email,
+    createdAt: toDate(row.created_at),
+    disabledAt: row.disabled_at === null ? null : toDate(row.disabled_at),
+    rateLimitPoints: row.rate_limit_points,
+  };
 }
 
 function toUseRequest(row: UseRequestRow): UseRequestRecord {
@@ -90,6 +110,8 @@ interface TransitionChange {
   readonly note: string | null;
   /** Set when the client asks again with a new purpose. */
   readonly purpose?: string;
+  /** Set when an approval also sets the client's quota (null: back to the global one). */
+  readonly rateLimitPoints?: number | null;
 }
 
 /**
@@ -104,31 +126,153 @@ class StoredAccessService implements AccessService {
     private readonly db: Kysely<AccessTables>,
     private readonly adminToken: string | undefined,
     private readonly now: () => Date,
+    private readonly keys: KeyPolicy,
   ) {}
 
-  async registerClient(input: { name: string; contactEmail: string }): Promise<{ client: ClientRecord; apiKey: string }> {
+  get keyPolicy(): KeyPolicy {
+    return this.keys;
+  }
+
+  async registerClient(
+    input: { name: string; contactEmail: string },
+    options: { idempotencyKey?: string | undefined } = {},
+  ): Promise<{ client: ClientRecord; apiKey: string; retried: boolean }> {
     const name = validName(input.name);
     const contactEmail = validEmail(input.contactEmail);
+    const { idempotencyKey } = options;
+    if (idempotencyKey === undefined) {
+      return { ...(await this.db.transaction().execute((trx) => this.#insertClient(trx, name, contactEmail))), retried: false };
+    }
+    // Only digests are kept: the header value is a bearer of sorts (see README "Idempotency-Key").
+    const keyHash = sha256Hex(idempotencyKey);
+    const inputHash = sha256Hex(JSON.stringify([name, contactEmail]));
+    for (;;) {
+      try {
+        return await this.db.transaction().execute((trx) => this.#registerOnce(trx, { name, contactEmail, keyHash, inputHash }));
+      } catch (error) {
+        // A concurrent registration with the same key committed first: this one is then its retry.
+        if (!(error instanceof LostRace)) throw error;
+      }
+    }
+  }
+
+  async rotateApiKey(input: { client: ClientRecord; graceS: number }): Promise<{ apiKey: string; previousKeysExpireAt: Date }> {
+    const graceS = validGrace(input.graceS, this.keys.maxGraceS);
+    const clientId = input.client.id;
     const apiKey = generateApiKey();
-    const row = { id: newId('cl'), name, contact_email: contactEmail, created_at: this.now().toISOString() };
-    await this.db
-      .insertInto('clients')
-      .values({ ...row, api_key_hash: hashApiKey(apiKey) })
+    for (;;) {
+      const now = this.now();
+      const at = now.toISOString();
+      const until = new Date(now.getTime() + graceS * 1000);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+          if (current === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+          await trx.deleteFrom('client_keys').where('client_id', '=', clientId).where('expires_at', '<=', at).execute();
+          if (graceS === 0) {
+            await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
+          } else {
+            // A key never lives longer for a rotation: one already due to stop earlier keeps its own end.
+            await trx
+              .updateTable('client_keys')
+              .set({ expires_at: until.toISOString() })
+              .where('client_id', '=', clientId)
+              .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until.toISOString())]))
+              .execute();
+            await retireCurrentKey(trx, clientId, current.api_key_hash, until.toISOString(), at);
+            await this.#keepKeyBound(trx, clientId);
+          }
+          await replaceCurrentKey(trx, clientId, current.api_key_hash, hashApiKey(apiKey));
+          await recordClientEvent(trx, clientId, 'KEY_ROTATED', `client:${clientId}`, `previous keys stop at ${until.toISOString()}`, at);
+        });
+        return { apiKey, previousKeysExpireAt: until };
+      } catch (error) {
+        // A concurrent rotation (or retried registration) replaced the current key first: rotate what it left.
+        if (!(error instanceof LostRace)) throw error;
+      }
+    }
+  }
+
+  async setClientDisabled(input: { clientId: string; disabled: boolean; actor: string }): Promise<ClientRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.#liveClient(trx, input.clientId);
+      if ((row.disabled_at !== null) === input.disabled) return toClient(row);
+      const at = this.now().toISOString();
+      const disabledAt = input.disabled ? at : null;
+      await trx.updateTable('clients').set({ disabled_at: disabledAt }).where('id', '=', row.id).execute();
+      await recordClientEvent(trx, row.id, input.disabled ? 'DISABLED' : 'ENABLED', input.actor, null, at);
+      return toClient({ ...row, disabled_at: disabledAt });
+    });
+  }
+
+  async setClientQuota(input: { clientId: string; rateLimitPoints: number | null; actor: string }): Promise<ClientRecord> {
+    const points = validQuota(input.rateLimitPoints);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.#liveClient(trx, input.clientId);
+      await setQuota(trx, row.id, points, input.actor, this.now().toISOString());
+      return toClient({ ...row, rate_limit_points: points });
+    });
+  }
+
+  async deleteClient(input: { client: ClientRecord }): Promise<{ deletedAt: Date }> {
+    const clientId = input.client.id;
+    const deletedAt = this.now();
+    const at = deletedAt.toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const erased = await trx
+        .updateTable('clients')
+        .set({ name: '', contact_email: '', api_key_hash: `erased:${clientId}`, deleted_at: at, disabled_at: null, rate_limit_points: null })
+        .where('id', '=', clientId)
+        .where('deleted_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (erased === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+      await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
+      await trx.deleteFrom('registration_idempotency').where('client_id', '=', clientId).execute();
+      const requests = trx.selectFrom('use_requests').select('id').where('client_id', '=', clientId);
+      // The operator's notes go too: they are written about the client and may name it.
+      await trx.updateTable('use_request_events').set({ note: null }).where('request_id', 'in', requests).execute();
+      await trx.updateTable('use_requests').set({ purpose: '', note: null }).where('client_id', '=', clientId).execute();
+      await recordClientEvent(trx, clientId, 'DELETED', `client:${clientId}`, null, at);
+    });
+    return { deletedAt };
+  }
+
+  async clientEvents(clientIds: readonly string[]): Promise<ClientEventRecord[]> {
+    if (clientIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('client_events')
+      .select(['client_id', 'kind', 'actor', 'detail', 'at'])
+      .where('client_id', 'in', [...new Set(clientIds)])
+      .orderBy('seq')
       .execute();
-    return { client: toClient(row), apiKey };
+    return rows.map((row) => ({ clientId: row.client_id, kind: row.kind, actor: row.actor, detail: row.detail, at: toDate(row.at) }));
   }
 
   async authenticate(authorization: string | null): Promise<Caller> {
     if (authorization === null) return { kind: 'anonymous' };
     const token = bearerToken(authorization);
     if (this.adminToken !== undefined && secretsEqual(token, this.adminToken)) return { kind: 'operator' };
+    if (!token.startsWith(API_KEY_PREFIX)) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
     // The lookup compares SHA-256 digests in the index, never the key: how long it takes depends on the digest
     // of the guess, which a guesser cannot steer, so timing reveals nothing about any stored key.
-    const row = token.startsWith(API_KEY_PREFIX)
-      ? await this.db.selectFrom('clients').select(CLIENT_COLUMNS).where('api_key_hash', '=', hashApiKey(token)).executeTakeFirst()
-      : undefined;
+    const keyHash = hashApiKey(token);
+    const current = await this.db.selectFrom('clients').select(CLIENT_COLUMNS).where('api_key_hash', '=', keyHash).executeTakeFirst();
+    const row =
+      current ??
+      (await this.db
+        .selectFrom('client_keys')
+        .innerJoin('clients', 'clients.id', 'client_keys.client_id')
+        .select(QUALIFIED_CLIENT_COLUMNS)
+        .where('client_keys.key_hash', '=', keyHash)
+        .where((eb) => eb.or([eb('client_keys.expires_at', 'is', null), eb('client_keys.expires_at', '>', this.now().toISOString())]))
+        .where('clients.deleted_at', 'is', null)
+        .executeTakeFirst());
     if (row === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
-    return { kind: 'client', client: toClient(row) };
+    if (row.disabled_at !== null) {
+      throw new AccessError('CLIENT_DISABLED', 'This client has been disabled by the operator: contact them to have it enabled again', {}, 403);
+    }
+    return { kind: 'client', client: toClient(row), currentKey: current !== undefined };
   }
 
   async requestEndpointUse(input: { client: ClientRecord; endpointId: number; purpose: string }): Promise<UseRequestRecord> {
@@ -151,8 +295,17 @@ class StoredAccessService implements AccessService {
     }
   }
 
-  reviewUseRequest(input: { id: string; decision: ReviewDecision; note: string | null; actor: string }): Promise<UseRequestRecord> {
-    return this.#decide(input.id, DECISION_ACTIONS[input.decision], input.note, input.actor);
+  async reviewUseRequest(input: {
+    id: string;
+    decision: ReviewDecision;
+    note: string | null;
+    actor: string;
+    rateLimitPoints?: number | null | undefined;
+  }): Promise<UseRequestRecord> {
+    const { rateLimitPoints } = input;
+    if (rateLimitPoints === undefined) return this.#decide(input.id, DECISION_ACTIONS[input.decision], input.note, input.actor);
+    if (input.decision !== 'APPROVE') throw new AccessError('BAD_USER_INPUT', 'rateLimitPoints is set only with an approval', { field: 'rateLimitPoints' });
+    return this.#decide(input.id, 'APPROVE', input.note, input.actor, validQuota(rateLimitPoints));
   }
 
   revokeUseRequest(input: { id: string; note: string | null; actor: string }): Promise<UseRequestRecord> {
@@ -160,7 +313,7 @@ class StoredAccessService implements AccessService {
   }
 
   async findUseRequest(id: string): Promise<UseRequestRecord | undefined> {
-    const row = await this.db.selectFrom('use_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.#liveRequest(id);
     return row === undefined ? undefined : toUseRequest(row);
   }
 
@@ -168,7 +321,10 @@ class StoredAccessService implements AccessService {
     const { status, clientId } = filter;
     // No row is ever NOT_REQUESTED: that status is the absence of a request.
     if (status === 'NOT_REQUESTED') return [];
-    let query = this.db.selectFrom('use_requests').selectAll();
+    let query = this.db
+      .selectFrom('use_requests')
+      .selectAll()
+      .where('client_id', 'not in', this.db.selectFrom('clients').select('id').where('deleted_at', 'is not', null));
     if (status !== undefined) query = query.where('status', '=', status);
     if (clientId !== undefined) query = query.where('client_id', '=', clientId);
     const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
@@ -188,7 +344,12 @@ class StoredAccessService implements AccessService {
 
   async findClients(ids: readonly string[]): Promise<ClientRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('clients').select(CLIENT_COLUMNS).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await this.db
+      .selectFrom('clients')
+      .select(CLIENT_COLUMNS)
+      .where('id', 'in', [...new Set(ids)])
+      .where('deleted_at', 'is', null)
+      .execute();
     return rows.map(toClient);
   }
 
@@ -207,12 +368,17 @@ class StoredAccessService implements AccessService {
   }
 
   /** An operator's decision on request `id`; refused unless the state machine allows it from the current status. */
-  async #decide(id: string, action: UseRequestAction, note: string | null, actor: string): Promise<UseRequestRecord> {
+  async #decide(id: string, action: UseRequestAction, note: string | null, actor: string, rateLimitPoints?: number | null): Promise<UseRequestRecord> {
     const validatedNote = validNote(note);
     for (;;) {
-      const current = await this.db.selectFrom('use_requests').selectAll().where('id', '=', id).executeTakeFirst();
+      const current = await this.#liveRequest(id);
       if (current === undefined) throw new AccessError('NOT_FOUND', `There is no request for use with id "${id}"`, { id });
-      const written = await this.#compareAndSet(current, { to: transition(current.status, action), actor, note: validatedNote });
+      const written = await this.#compareAndSet(current, {
+        to: transition(current.status, action),
+        actor,
+        note: validatedNote,
+        ...(rateLimitPoints === undefined ? {} : { rateLimitPoints }),
+      });
       if (written !== undefined) return toUseRequest(written);
       // Another decision changed the status since we read it: read again, and refuse if it no longer allows this.
     }
@@ -262,9 +428,150 @@ class StoredAccessService implements AccessService {
         .returningAll()
         .executeTakeFirst();
       if (row !== undefined) await recordEvent(trx, row.id, current.status, change, at);
+      if (row !== undefined && change.rateLimitPoints !== undefined) await setQuota(trx, row.client_id, change.rateLimitPoints, change.actor, at);
       return row;
     });
   }
+
+  /** A request for use whose client is not deleted: a deleted client's requests are no one's to decide on. */
+  #liveRequest(id: string): Promise<UseRequestRow | undefined> {
+    return this.db
+      .selectFrom('use_requests')
+      .innerJoin('clients', 'clients.id', 'use_requests.client_id')
+      .selectAll('use_requests')
+      .where('use_requests.id', '=', id)
+      .where('clients.deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async #liveClient(trx: Transaction<AccessTables>, clientId: string): Promise<ClientRow> {
+    const row = await trx.selectFrom('clients').select(CLIENT_COLUMNS).where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+    if (row === undefined) throw new AccessError('NOT_FOUND', `There is no client with id "${clientId}"`, { id: clientId });
+    return row;
+  }
+
+  async #insertClient(trx: Transaction<AccessTables>, name: string, contactEmail: string): Promise<{ client: ClientRecord; apiKey: string }> {
+    const apiKey = generateApiKey();
+    const row = { id: newId('cl'), name, contact_email: contactEmail, created_at: this.now().toISOString(), disabled_at: null, rate_limit_points: null };
+    await trx
+      .insertInto('clients')
+      .values({ ...row, api_key_hash: hashApiKey(apiKey), deleted_at: null })
+      .execute();
+    await recordClientEvent(trx, row.id, 'REGISTERED', `client:${row.id}`, null, row.created_at);
+    return { client: toClient(row), apiKey };
+  }
+
+  /**
+   * One attempt at a registration with an Idempotency-Key: the first makes the client; a retry within the window
+   * with the same input gets a further key for that client, which becomes its current key (the earlier ones keep
+   * working until the client rotates: the first answer may have arrived after all); another input is refused.
+   */
+  async #registerOnce(
+    trx: Transaction<AccessTables>,
+    request: { name: string; contactEmail: string; keyHash: string; inputHash: string },
+  ): Promise<{ client: ClientRecord; apiKey: string; retried: boolean }> {
+    const now = this.now();
+    const at = now.toISOString();
+    const windowStart = new Date(now.getTime() - this.keys.idempotencyWindowS * 1000).toISOString();
+    // Forgotten once the window is over, so the table holds one window's registrations at most.
+    await trx.deleteFrom('registration_idempotency').where('created_at', '<=', windowStart).execute();
+    const earlier = await trx.selectFrom('registration_idempotency').selectAll().where('key_hash', '=', request.keyHash).executeTakeFirst();
+    if (earlier === undefined) {
+      const registered = await this.#insertClient(trx, request.name, request.contactEmail);
+      const remembered = await trx
+        .insertInto('registration_idempotency')
+        .values({ key_hash: request.keyHash, input_hash: request.inputHash, client_id: registered.client.id, retries: 0, created_at: at })
+        .onConflict((conflict) => conflict.column('key_hash').doNothing())
+        .returning('key_hash')
+        .executeTakeFirst();
+      if (remembered === undefined) throw new LostRace();
+      return { ...registered, retried: false };
+    }
+    if (earlier.input_hash !== request.inputHash) {
+      throw new AccessError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was used for a registration with another name or contact address: use a new key for a new registration',
+        {},
+        422,
+      );
+    }
+    const row = await this.#liveClient(trx, earlier.client_id);
+    // The current key counts too.
+    if (earlier.retries + 1 >= this.keys.maxKeysPerClient) {
+      throw new AccessError(
+        'IDEMPOTENCY_RETRIES_EXHAUSTED',
+        `This registration was retried ${earlier.retries} times, each answer with a key of its own: no more keys are issued for it. Use one of the keys you received, or register with a new Idempotency-Key`,
+        { retries: earlier.retries },
+        409,
+      );
+    }
+    const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', row.id).executeTakeFirstOrThrow();
+    await retireCurrentKey(trx, row.id, current.api_key_hash, null, at);
+    await this.#keepKeyBound(trx, row.id);
+    const apiKey = generateApiKey();
+    await replaceCurrentKey(trx, row.id, current.api_key_hash, hashApiKey(apiKey));
+    const counted = await trx
+      .updateTable('registration_idempotency')
+      .set({ retries: earlier.retries + 1 })
+      .where('key_hash', '=', request.keyHash)
+      .where('retries', '=', earlier.retries)
+      .executeTakeFirst();
+    if (counted.numUpdatedRows === 0n) throw new LostRace();
+    await recordClientEvent(trx, row.id, 'KEY_ISSUED_FOR_RETRY', `client:${row.id}`, null, at);
+    return { client: toClient(row), apiKey, retried: true };
+  }
+
+  /** Keeps at most maxKeysPerClient keys (the current one included): beyond it, the keys that expire soonest stop now. */
+  async #keepKeyBound(trx: Transaction<AccessTables>, clientId: string): Promise<void> {
+    const others = await trx
+      .selectFrom('client_keys')
+      .select(['key_hash', 'expires_at'])
+      .where('client_id', '=', clientId)
+      .execute();
+    const byEnd = others.sort((a, b) => endOf(b.expires_at) - endOf(a.expires_at));
+    const excess = byEnd.slice(this.keys.maxKeysPerClient - 1).map((key) => key.key_hash);
+    if (excess.length > 0) await trx.deleteFrom('client_keys').where('key_hash', 'in', excess).execute();
+  }
+}
+
+/**
+ * Keeps the client's current key working until `expiresAt` (null: until the next rotation) as one of its other
+ * keys. A concurrent writer that moved the same key first makes this a no-op (on PostgreSQL after waiting for it),
+ * and replaceCurrentKey then finds the key changed.
+ */
+async function retireCurrentKey(trx: Transaction<AccessTables>, clientId: string, keyHash: string, expiresAt: string | null, at: string): Promise<void> {
+  await trx
+    .insertInto('client_keys')
+    .values({ key_hash: keyHash, client_id: clientId, created_at: at, expires_at: expiresAt })
+    .onConflict((conflict) => conflict.column('key_hash').doNothing())
+    .execute();
+}
+
+/** Makes `next` the current key if `previous` still is (compare-and-set); LostRace otherwise. */
+async function replaceCurrentKey(trx: Transaction<AccessTables>, clientId: string, previous: string, next: string): Promise<void> {
+  const replaced = await trx.updateTable('clients').set({ api_key_hash: next }).where('id', '=', clientId).where('api_key_hash', '=', previous).executeTakeFirst();
+  if (replaced.numUpdatedRows === 0n) throw new LostRace();
+}
+
+/** When a key stops, in ms; a key without an end sorts as lasting longest. */
+function endOf(expiresAt: Date | string | null): number {
+  return expiresAt === null ? Number.POSITIVE_INFINITY : toDate(expiresAt).getTime();
+}
+
+async function setQuota(trx: Transaction<AccessTables>, clientId: string, points: number | null, actor: string, at: string): Promise<void> {
+  await trx.updateTable('clients').set({ rate_limit_points: points }).where('id', '=', clientId).execute();
+  await recordClientEvent(trx, clientId, 'QUOTA_SET', actor, points === null ? 'rateLimitPoints=default' : `rateLimitPoints=${points}`, at);
+}
+
+async function recordClientEvent(
+  trx: Transaction<AccessTables>,
+  clientId: string,
+  kind: ClientEventKind,
+  actor: string,
+  detail: string | null,
+  at: string,
+): Promise<void> {
+  await trx.insertInto('client_events').values({ client_id: clientId, kind, actor, detail, at }).execute();
 }
 
 async function recordEvent(

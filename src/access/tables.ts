@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { UseRequestStatus } from '../catalogue.js';
-import type { UseRequestRecord } from './model.js';
+import type { ClientEventKind, UseRequestRecord } from './model.js';
 
 /**
  * A point in time: written as UTC ISO-8601 text (`toISOString()`), read back as text on SQLite and as a Date
@@ -12,8 +12,45 @@ export interface ClientsTable {
   id: string;
   name: string;
   contact_email: string;
-  /** SHA-256 of the API key, hex; the key itself is never stored. */
+  /**
+   * SHA-256 of the current API key, hex; the key itself is never stored. Once the client is deleted it holds
+   * `erased:<id>`, which no digest equals, so no key finds the row.
+   */
   api_key_hash: string;
+  created_at: Timestamp;
+  disabled_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  /** The client's own quota, tokens per rate-limit window; null means the global RATE_LIMIT_POINTS. */
+  rate_limit_points: number | null;
+}
+
+/** Keys of a client besides its current one, each working until `expires_at` (null: until the next rotation). */
+export interface ClientKeysTable {
+  key_hash: string;
+  client_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+}
+
+export interface ClientEventsTable {
+  seq: Generated<number | string>;
+  client_id: string;
+  kind: ClientEventKind;
+  /** `client:<id>`, `operator` or `operator:cli`: pseudonymous, never a name or address. */
+  actor: string;
+  /** Facts without personal data: a quota, when keys in grace expire. */
+  detail: string | null;
+  at: Timestamp;
+}
+
+/** A registration sent with an Idempotency-Key, remembered for the idempotency window. */
+export interface RegistrationIdempotencyTable {
+  key_hash: string;
+  /** SHA-256 of the validated input, so a retry with another input is told apart without keeping the input twice. */
+  input_hash: string;
+  client_id: string;
+  /** Keys minted for retries so far. */
+  retries: number;
   created_at: Timestamp;
 }
 
@@ -44,4 +81,7 @@ export interface AccessTables {
   clients: ClientsTable;
   use_requests: UseRequestsTable;
   use_request_events: UseRequestEventsTable;
+  client_keys: ClientKeysTable;
+  client_events: ClientEventsTable;
+  registration_idempotency: RegistrationIdempotencyTable;
 }

@@ -74,3 +74,23 @@ export function knownEndpoint(endpointId: number): SummaryEndpointEntry {
   }
   return endpoint;
 }
+
+/** The largest quota the operator may give a client: the bound RATE_LIMIT_POINTS itself has. */
+export const MAX_QUOTA_POINTS = 1_000_000;
+
+/** A client's quota in tokens per window, 1..MAX_QUOTA_POINTS, or null for the global one. */
+export function validQuota(points: number | null): number | null {
+  if (points === null) return null;
+  if (!Number.isInteger(points) || points < 1 || points > MAX_QUOTA_POINTS) {
+    throw badInput('rateLimitPoints', `rateLimitPoints must be a whole number from 1 to ${MAX_QUOTA_POINTS}, or null for the default quota (got ${points})`);
+  }
+  return points;
+}
+
+/** A rotation's grace period in seconds, 0..maxGraceS. */
+export function validGrace(graceS: number, maxGraceS: number): number {
+  if (!Number.isInteger(graceS) || graceS < 0 || graceS > maxGraceS) {
+    throw badInput('graceS', `graceS must be a whole number of seconds from 0 to ${maxGraceS} (got ${graceS})`);
+  }
+  return graceS;
+}

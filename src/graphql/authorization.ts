@@ -18,3 +18,22 @@ export function requireOperator(caller: Caller): void {
   }
   throw new AccessError('FORBIDDEN', 'Only the operator may do this');
 }
+
+/**
+ * The calling client, for what only its current key may do (rotate it, delete the registration): a key in its
+ * grace period, perhaps the leaked one that was rotated away, must not take the client back.
+ */
+export function requireCurrentKey(caller: Caller): ClientRecord {
+  const client = requireClient(caller);
+  if (caller.kind === 'client' && !caller.currentKey) {
+    throw new AccessError('FORBIDDEN', 'This key has been replaced: only the client\'s current key may do this');
+  }
+  return client;
+}
+
+/** Refuses everyone but the operator and the client `clientId` itself: for what is about one client only. */
+export function requireOperatorOrClient(caller: Caller, clientId: string): void {
+  if (caller.kind === 'operator' || (caller.kind === 'client' && caller.client.id === clientId)) return;
+  if (caller.kind === 'anonymous') throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>"');
+  throw new AccessError('FORBIDDEN', 'Only the operator and the client itself may see this');
+}

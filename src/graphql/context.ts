@@ -30,6 +30,8 @@ export interface Context {
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
   readonly logger: Logger;
+  /** The raw `Idempotency-Key` request header, which registerClient honours; null when absent. */
+  readonly idempotencyKey: string | null;
 }
 
 export interface ContextDependencies {
@@ -71,6 +73,7 @@ export function createContextFactory(deps: ContextDependencies) {
       shapes: deps.shapes,
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
+      idempotencyKey: initial.request.headers.get('idempotency-key'),
     };
   };
 }
@@ -96,6 +99,11 @@ async function authenticate(
           http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
         },
       });
+    }
+    if (error instanceof AccessError && error.code === 'CLIENT_DISABLED') {
+      // 403, not 401: the key is genuine and names the client; it is the client that may not be served. A 401
+      // would tell its developers to fix or replace a key that is fine, and count as a failed guess.
+      throw createGraphQLError(error.message, { extensions: { code: 'CLIENT_DISABLED', http: { status: 403 } } });
     }
     throw error;
   }

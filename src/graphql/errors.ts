@@ -11,14 +11,14 @@ export const maskError: MaskError = (error, message) => {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof CodedError) {
     // instanceof leaves a generic class's parameter as any: name the type it has.
-    const { code, details } = original as CodedError;
+    const { code, details, httpStatus } = original as CodedError;
     const located = error instanceof GraphQLError ? error : undefined;
     return createGraphQLError(original.message, {
       nodes: located?.nodes,
       source: located?.source,
       positions: located?.positions,
       path: located?.path,
-      extensions: { ...details, code },
+      extensions: { ...details, code, ...(httpStatus === undefined ? {} : { http: { status: httpStatus } }) },
     });
   }
   // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { AccessService, Caller, ClientRecord, UseRequestEventRecord, UseRequestRecord } from '../access/model.js';
+import type { AccessService, Caller, ClientEventRecord, ClientRecord, UseRequestEventRecord, UseRequestRecord } from '../access/model.js';
 import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { stableJson } from '../upstream/query.js';
@@ -24,6 +24,7 @@ export interface Loaders {
   readonly callerUseStatus: DataLoader<number, UseRequestRecord['status'] | undefined>;
   readonly client: DataLoader<string, ClientRecord>;
   readonly useRequestHistory: DataLoader<string, readonly UseRequestEventRecord[]>;
+  readonly clientHistory: DataLoader<string, readonly ClientEventRecord[]>;
 }
 
 export interface LoaderDependencies {
@@ -75,6 +76,15 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
         else events.push(event);
       }
       return requestIds.map((id) => byRequest.get(id) ?? []);
+    }),
+    clientHistory: new DataLoader(async (clientIds) => {
+      const byClient = new Map<string, ClientEventRecord[]>();
+      for (const event of await access.clientEvents(clientIds)) {
+        const events = byClient.get(event.clientId);
+        if (events === undefined) byClient.set(event.clientId, [event]);
+        else events.push(event);
+      }
+      return clientIds.map((id) => byClient.get(id) ?? []);
     }),
   };
 }

@@ -119,7 +119,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   let access = overrides.access;
   if (access === undefined) {
     const opened = await step('cannot open the request-for-use store', { store }, () =>
-      openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken }),
+      openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken, keys: config.keys }),
     );
     closers.push(() => opened.close());
     access = opened;

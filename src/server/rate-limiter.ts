@@ -7,12 +7,27 @@ export function anonymousBucket(ip: string): string {
   return `ip:${ip}`;
 }
 
-/** The answer for one operation: allowed, or refused with how long until a token is back. */
-export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number };
+/** What the bucket holds after a use: whole tokens left, and how long until it is full again. */
+export interface BucketState {
+  /** The bucket's size: the quota it was used with. */
+  readonly quota: number;
+  readonly remaining: number;
+  readonly fullInMs: number;
+}
+
+/** The answer for one operation: allowed, or refused with how long until a token is back; and the bucket after it. */
+export type RateDecision = ({ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }) & BucketState;
 
 export interface RateLimiter {
-  /** Takes one token from the caller's bucket. Rejects only when the shared store fails. */
-  consume(key: string): Promise<RateDecision>;
+  /** The window over which a bucket refills, in seconds. */
+  readonly windowS: number;
+  /** The quota of a bucket unless consume is given another. */
+  readonly defaultQuota: number;
+  /**
+   * Takes one token from the caller's bucket, whose size is `quota` (refilled over the same window) when given, the
+   * configured points otherwise. Rejects only when the shared store fails.
+   */
+  consume(key: string, quota?: number): Promise<RateDecision>;
   /** Whether the bucket holds a token, taking none: a bucket that counts failures is read before the attempt. */
   peek(key: string): Promise<RateDecision>;
   /**
@@ -42,11 +57,16 @@ export function createRateLimiter(
   now: () => number = Date.now,
 ): RateLimiter | undefined {
   if (config.points === 0) return undefined;
-  const capacity = config.points;
-  const refillPerMs = config.points / (config.windowS * 1000);
-  const memory = memoryBuckets(capacity, refillPerMs, now);
+  const windowMs = config.windowS * 1000;
+  const memory = memoryBuckets(config, windowMs, now);
   if (redis === undefined) return memory;
-  return redisBuckets(redis, keyPrefix, capacity, refillPerMs, memory);
+  return redisBuckets(redis, keyPrefix, config, windowMs, memory);
+}
+
+/** The decision for a bucket left with `tokens` after `use`; `retryAfterMs` when it was refused. */
+function decide(tokens: number, capacity: number, refillPerMs: number, retryAfterMs: number): RateDecision {
+  const state = { quota: capacity, remaining: Math.max(0, Math.floor(tokens)), fullInMs: Math.max(0, Math.ceil((capacity - tokens) / refillPerMs)) };
+  return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
 
 /** Refills the bucket up to `at`, then applies `use`; returns the decision it made (a charge is always allowed). */
@@ -56,16 +76,17 @@ function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, 
   if (use === 'charge') bucket.tokens -= 1;
   if (bucket.tokens >= 1) {
     if (use === 'consume') bucket.tokens -= 1;
-    return { allowed: true };
+    return decide(bucket.tokens, capacity, refillPerMs, 0);
   }
-  return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / refillPerMs) };
+  return decide(bucket.tokens, capacity, refillPerMs, Math.ceil((1 - bucket.tokens) / refillPerMs));
 }
 
 /** Buckets in this process; bounded, since every anonymous IP gets one. */
-function memoryBuckets(capacity: number, refillPerMs: number, now: () => number): RateLimiter {
+function memoryBuckets(config: Pick<RateLimitConfig, 'points' | 'windowS'>, windowMs: number, now: () => number): RateLimiter {
   // A bucket is forgotten once it would be full again, which changes nothing; an indebted one is kept that long too.
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
-  const use = (key: string, how: Use): RateDecision => {
+  const use = (key: string, how: Use, capacity = config.points): RateDecision => {
+    const refillPerMs = capacity / windowMs;
     const at = now();
     const bucket = buckets.get(key) ?? { tokens: capacity, at };
     const decision = apply(bucket, how, capacity, refillPerMs, at);
@@ -73,7 +94,9 @@ function memoryBuckets(capacity: number, refillPerMs: number, now: () => number)
     return decision;
   };
   return {
-    consume: (key) => Promise.resolve(use(key, 'consume')),
+    windowS: config.windowS,
+    defaultQuota: config.points,
+    consume: (key, quota) => Promise.resolve(use(key, 'consume', quota)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
     charge: (key) => {
       use(key, 'charge');
@@ -104,20 +127,34 @@ if tokens < capacity then
   redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
   redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / refill) + 1000)
 end
-return retry
+return {retry, tostring(tokens)}
 `;
 
 /**
  * Buckets in Redis, shared by every instance. If Redis fails, the instance counts in its own memory meanwhile
  * rather than refusing everyone or letting everyone through.
  */
-function redisBuckets(redis: Redis, keyPrefix: string, capacity: number, refillPerMs: number, fallback: RateLimiter): RateLimiter {
-  const use = async (key: string, how: Use): Promise<RateDecision> => {
-    const retryAfterMs = Number(await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, refillPerMs, how));
-    return retryAfterMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs };
+function redisBuckets(
+  redis: Redis,
+  keyPrefix: string,
+  config: Pick<RateLimitConfig, 'points' | 'windowS'>,
+  windowMs: number,
+  fallback: RateLimiter,
+): RateLimiter {
+  // One round trip: the script answers the decision and what is left, which the RateLimit header field reports.
+  const use = async (key: string, how: Use, capacity = config.points): Promise<RateDecision> => {
+    const refillPerMs = capacity / windowMs;
+    const answer = await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, refillPerMs, how);
+    const [retryAfterMs, tokens] = Array.isArray(answer) ? answer.map(Number) : [];
+    if (retryAfterMs === undefined || tokens === undefined || Number.isNaN(retryAfterMs) || Number.isNaN(tokens)) {
+      throw new Error('unexpected answer from the rate-limit script');
+    }
+    return decide(tokens, capacity, refillPerMs, retryAfterMs);
   };
   return {
-    consume: (key) => use(key, 'consume').catch(() => fallback.consume(key)),
+    windowS: config.windowS,
+    defaultQuota: config.points,
+    consume: (key, quota) => use(key, 'consume', quota).catch(() => fallback.consume(key, quota)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
     charge: (key) => use(key, 'charge').then(
       () => undefined,

@@ -23,6 +23,9 @@ type Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
+    "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
+    "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": typeof types.KeyRotationRotateDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadDocument,
@@ -64,6 +67,9 @@ const documents: Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
+    "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
+    "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": types.KeyRotationRotateDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadDocument,
@@ -146,6 +152,18 @@ export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -21,6 +21,7 @@ import {
   type Config,
   type ConnectionLimits,
   type HttpConfig,
+  type KeyPolicy,
   type OperationLimits,
 } from '../../src/config.js';
 import { createLogger } from '../../src/server/logger.js';
@@ -41,15 +42,18 @@ const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? proce
 export const TEST_STORES: readonly StoreKind[] = POSTGRES_URL === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
 
 /** A fresh, empty store: a new SQLite file, or a new PostgreSQL schema that `drop` removes. */
-export async function openTestStore(kind: StoreKind): Promise<{ access: AccessService; databaseUrl: string; schema?: string; drop(): Promise<void> }> {
+export async function openTestStore(
+  kind: StoreKind,
+  options: { now?: () => Date; keys?: KeyPolicy } = {},
+): Promise<{ access: AccessService; databaseUrl: string; schema?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-store-')), 'test.db')}`;
-    const access = await openAccessService({ databaseUrl, adminToken: TEST_ADMIN_TOKEN });
+    const access = await openAccessService({ databaseUrl, adminToken: TEST_ADMIN_TOKEN, ...options });
     return { access, databaseUrl, drop: () => access.close() };
   }
   if (POSTGRES_URL === undefined) throw new Error('set DATABASE_URL=postgres://… to test against PostgreSQL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const access = await openAccessService({ databaseUrl: POSTGRES_URL, adminToken: TEST_ADMIN_TOKEN, schema });
+  const access = await openAccessService({ databaseUrl: POSTGRES_URL, adminToken: TEST_ADMIN_TOKEN, schema, ...options });
   return {
     access,
     databaseUrl: POSTGRES_URL,
@@ -73,6 +77,8 @@ export interface StackOptions {
   caPem?: string | null;
   /** Which store holds requests for use; SQLite unless told. */
   store?: StoreKind;
+  /** The store's clock (key grace periods, idempotency windows, timestamps) and key bounds; the defaults unless given. */
+  access?: { now?: () => Date; keys?: KeyPolicy };
   /**
    * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
    * suites that count upstream calls per operation see each one; cache suites pass real windows.
@@ -142,7 +148,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulator = await startSimulator({ apiKey: TEST_UPSTREAM_KEY, ...options.simulator });
   const rawLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
-  const store = await openTestStore(options.store ?? 'sqlite');
+  const store = await openTestStore(options.store ?? 'sqlite', options.access);
   const { config, redisKeyPrefix } = testConfig(options, simulator);
   const server = await assemble(config, {
     logger,

@@ -85,6 +85,10 @@ const ReviewUseRequestInput = builder.inputType('ReviewUseRequestInput', {
     id: t.id({ required: true, description: 'The request id.' }),
     decision: t.field({ type: ReviewDecision, required: true, description: 'Approve or reject.' }),
     note: t.string({ description: 'Why, for the client and the audit trail (up to 2000 characters).' }),
+    rateLimitPoints: t.int({
+      description:
+        'With APPROVE only: the client\'s own rate-limit quota, operations per rate-limit window, 1 to 1000000 (null: back to the default). Absent: unchanged.',
+    }),
   }),
 });
 
@@ -136,6 +140,8 @@ builder.mutationFields((t) => ({
         decision: input.decision,
         note: input.note ?? null,
         actor: OPERATOR_ACTOR,
+        // Absent leaves the quota as it is; an explicit null goes back to the default.
+        rateLimitPoints: input.rateLimitPoints,
       });
     },
   }),

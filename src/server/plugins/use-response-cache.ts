@@ -11,6 +11,7 @@ import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { requestIdOf } from '../../http/request-id.js';
+import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
 
 export interface ResponseCacheOptions extends HttpCachingPolicy {
   readonly cache: ResponseCache;
@@ -77,11 +78,17 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         httpCaching,
       });
       options.metrics.responseCache('stored');
+      const callerHeaders: Record<string, string> = {};
+      for (const name of RATE_LIMIT_FIELDS) {
+        const value = response.headers.get(name);
+        if (value !== null) callerHeaders[name] = value;
+      }
       const rendered = await entry.render({
         encoding: negotiate(request.headers.get('accept-encoding')),
         requestId: requestIdOf(request),
         ifNoneMatch: request.headers.get('if-none-match'),
         now,
+        callerHeaders,
       });
       // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
       const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;

@@ -4,10 +4,13 @@ import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
 
-// Headers that differ from one request or one encoding to the next: set when a stored response is rendered.
-const RENDERED_HEADERS = new Set([
+// Headers that differ from one request or one encoding to the next: set when a stored response is rendered. The
+// rate-limit fields describe one caller's bucket at one moment: stored, they would tell the next caller lies.
+const RENDERED_HEADERS = new Set<string>([
   REQUEST_ID_HEADER,
+  ...RATE_LIMIT_FIELDS,
   'content-length',
   'content-encoding',
   'cache-control',
@@ -50,6 +53,8 @@ export interface RenderOptions {
   readonly requestId: string;
   readonly ifNoneMatch: string | null | undefined;
   readonly now: number;
+  /** Per-caller headers of this answer (the rate-limit fields), never stored. */
+  readonly callerHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -81,7 +86,7 @@ export class StoredResponse {
   }
 
   async render(options: RenderOptions): Promise<RenderedResponse> {
-    const headers: Record<string, string> = { ...this.headers, [REQUEST_ID_HEADER]: options.requestId };
+    const headers: Record<string, string> = { ...this.headers, ...options.callerHeaders, [REQUEST_ID_HEADER]: options.requestId };
     const caching = this.httpCaching;
     if (caching !== undefined) {
       headers['etag'] = caching.etag;

@@ -5,6 +5,7 @@ import { clientIp } from '../../http/client-ip.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { logOperation } from '../operation-log.js';
+import { rateLimitFields } from '../rate-limit-fields.js';
 import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
 import type { BufferedListener } from '../request-guard.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
@@ -36,8 +37,9 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
     const key = keyRequest(request, options);
     if (key !== undefined) {
       const entry = cache.lookup(key);
-      if (entry !== undefined && (await withinRateLimit(request))) {
-        await answer(request, response, entry, started);
+      const callerHeaders = entry === undefined ? undefined : await withinRateLimit(request);
+      if (entry !== undefined && callerHeaders !== undefined) {
+        await answer(request, response, entry, started, callerHeaders);
         return;
       }
       // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal.
@@ -48,22 +50,31 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
   }
 
   /**
-   * Takes the anonymous caller's token, as the rate-limit plugin would. When the bucket is empty yoga answers,
-   * so the refusal (429, Retry-After, the error body, its metrics) is made in one place.
+   * Takes the anonymous caller's token, as the rate-limit plugin would, and answers the rate-limit fields of its
+   * bucket; undefined when the bucket is empty: yoga answers then, so the refusal (429, Retry-After, the error
+   * body, its metrics) is made in one place.
    */
-  async function withinRateLimit(request: IncomingMessage): Promise<boolean> {
-    if (options.rateLimit === undefined) return true;
-    const ip = clientIp(header(request, 'x-forwarded-for') ?? null, request, options.rateLimit.trustProxy);
-    return (await options.rateLimit.limiter.consume(anonymousBucket(ip))).allowed;
+  async function withinRateLimit(request: IncomingMessage): Promise<Record<string, string> | undefined> {
+    if (options.rateLimit === undefined) return {};
+    const { limiter, trustProxy } = options.rateLimit;
+    const decision = await limiter.consume(anonymousBucket(clientIp(header(request, 'x-forwarded-for') ?? null, request, trustProxy)));
+    return decision.allowed ? rateLimitFields(decision, 'default', limiter.windowS) : undefined;
   }
 
-  async function answer(request: IncomingMessage, response: ServerResponse, entry: StoredResponse, started: number): Promise<void> {
+  async function answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    entry: StoredResponse,
+    started: number,
+    callerHeaders: Record<string, string>,
+  ): Promise<void> {
     const requestId = requestIdFrom(header(request, REQUEST_ID_HEADER));
     const rendered = await entry.render({
       encoding: negotiate(header(request, 'accept-encoding') ?? null),
       requestId,
       ifNoneMatch: header(request, 'if-none-match'),
       now: cache.now(),
+      callerHeaders,
     });
     response.writeHead(rendered.status, rendered.headers);
     response.end(rendered.body);
