@@ -1,16 +1,27 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
+import { mayReadClientData } from '../authorization.js';
 import { spendRegistration } from '../ip-limits.js';
 import type { ClientRecord } from '../../access/model.js';
 
 export const Client = builder.objectRef<ClientRecord>('Client').implement({
   description: 'ผู้ใช้บริการ: an application registered to use this API, identified by its API key.',
+  // A client sees only itself: what node(id:) answers for a cl_ id depends on who asks.
+  extensions: CALLER_DEPENDENT,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The client id.' }),
     name: t.exposeString('name', { description: 'The application\'s name, as registered.' }),
     contactEmail: t.expose('contactEmail', { type: 'EmailAddress', description: 'Where the operator can reach the client.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the client registered.' }),
   }),
+});
+
+builder.nodeRef<ClientRecord, string, typeof Client>(Client, {
+  id: { description: 'The client id (cl_…), also its Node id.', resolve: (client) => client.id },
+  loadManyWithoutCache: async (ids, { caller, access }) => {
+    const visible = ids.filter((id) => mayReadClientData(caller, id));
+    const found = new Map((visible.length === 0 ? [] : await access.findClients(visible)).map((client) => [client.id, client]));
+    return ids.map((id) => found.get(id) ?? null);
+  },
 });
 
 const RegisterClientInput = builder.inputType('RegisterClientInput', {

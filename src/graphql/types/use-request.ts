@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
-import { requireClient, requireOperator } from '../authorization.js';
+import { mayReadClientData, requireClient, requireOperator } from '../authorization.js';
 import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS } from '../../catalogue.js';
 import { Client } from './client.js';
 import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
@@ -30,8 +30,9 @@ const OPERATOR_ACTOR = 'operator';
 
 export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').implement({
   description: 'คำขอใช้งาน: one client\'s request to use one summary endpoint, with its audit trail.',
+  // Only its client and the operator see a request: what node(id:) answers for a ur_ id depends on who asks.
+  extensions: CALLER_DEPENDENT,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The request id: what the operator reviews or revokes.' }),
     endpoint: t.field({
       type: SummaryEndpoint,
       description: 'The summary endpoint asked for.',
@@ -62,6 +63,16 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
       resolve: (request, _args, { loaders }) => loaders.useRequestHistory.load(request.id),
     }),
   }),
+});
+
+builder.nodeRef<UseRequestRecord, string, typeof UseRequest>(UseRequest, {
+  id: { description: 'The request id (ur_…): what the operator reviews or revokes; also its Node id.', resolve: (request) => request.id },
+  loadWithoutCache: async (id, { caller, access }) => {
+    // Anonymous callers see no request: answered without asking the store.
+    if (caller.kind === 'anonymous') return null;
+    const request = await access.findUseRequest(id);
+    return request !== undefined && mayReadClientData(caller, request.clientId) ? request : null;
+  },
 });
 
 const UseRequestPayload = builder.objectRef<UseRequestRecord>('UseRequestPayload').implement({
