@@ -23,6 +23,14 @@ type Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": typeof types.ApolloCatalogueDocument,
+    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": typeof types.ApolloNodeDocument,
+    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.ApolloRecordsDocument,
+    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": typeof types.ApolloTwoPayloadsDocument,
+    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ApolloRegisterDocument,
+    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ApolloRequestUseDocument,
+    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ApolloReviewDocument,
+    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.ApolloSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": typeof types.DatasetIdsDocument,
@@ -69,6 +77,14 @@ const documents: Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": types.ApolloCatalogueDocument,
+    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": types.ApolloNodeDocument,
+    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.ApolloRecordsDocument,
+    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": types.ApolloTwoPayloadsDocument,
+    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.ApolloRegisterDocument,
+    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.ApolloRequestUseDocument,
+    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ApolloReviewDocument,
+    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.ApolloSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": types.DatasetIdsDocument,
@@ -156,6 +172,38 @@ export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
