@@ -31,6 +31,14 @@ type Documents = {
     "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ApolloRequestUseDocument,
     "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ApolloReviewDocument,
     "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.ApolloSummaryDocument,
+    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": typeof types.UrqlCatalogueDocument,
+    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": typeof types.UrqlOneDatasetDocument,
+    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": typeof types.UrqlRecordsDocument,
+    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": typeof types.UrqlTwoPayloadsDocument,
+    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": typeof types.UrqlRegisterDocument,
+    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.UrqlRequestUseDocument,
+    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UrqlApproveDocument,
+    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": typeof types.UrqlSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": typeof types.DatasetIdsDocument,
@@ -85,6 +93,14 @@ const documents: Documents = {
     "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.ApolloRequestUseDocument,
     "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ApolloReviewDocument,
     "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.ApolloSummaryDocument,
+    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": types.UrqlCatalogueDocument,
+    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": types.UrqlOneDatasetDocument,
+    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": types.UrqlRecordsDocument,
+    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": types.UrqlTwoPayloadsDocument,
+    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": types.UrqlRegisterDocument,
+    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.UrqlRequestUseDocument,
+    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.UrqlApproveDocument,
+    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": types.UrqlSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": types.DatasetIdsDocument,
@@ -204,6 +220,38 @@ export function graphql(source: "\n  mutation ApolloReview($input: ReviewUseRequ
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"): (typeof documents)["\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"): (typeof documents)["\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
