@@ -100,3 +100,22 @@ export function createUrqlClient(url: string, options: { fetch?: typeof fetch; h
     fetchOptions: { headers: options.headers ?? {} },
   });
 }
+
+// README: plain fetch
+/** An answer as the server sends it: `data` and `errors` may both be there (a payload failed, the rest did not). */
+export interface GraphQLAnswer<Data> {
+  data?: Data | null;
+  errors?: { message: string; path?: (string | number)[]; extensions: { code: string } }[];
+}
+
+/** A query as GET (cacheable by HTTP caches, no CSRF header needed), anything else as a JSON POST. */
+export async function request<Data>(url: string, query: string, variables: Record<string, unknown> = {}, apiKey?: string): Promise<GraphQLAnswer<Data>> {
+  const headers: Record<string, string> = { accept: 'application/graphql-response+json' };
+  if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
+  const isQuery = !/^\s*mutation\b/.test(query);
+  const response = isQuery
+    ? await fetch(`${url}?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`, { headers })
+    : await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  // Refusals (400, 401, 403, 429…) carry a GraphQL body with a code too: read it rather than throw on the status.
+  return (await response.json()) as GraphQLAnswer<Data>;
+}
