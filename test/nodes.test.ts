@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DATASETS } from '../src/catalogue.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
 import { graphql } from './gql/index.js';
@@ -125,6 +125,27 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
     }
     const { body } = await stack().execute(NodesByIds, { ids: [alice.clientId, bob.clientId, bob.requestId, alice.requestId] }, alice.headers);
     expect(body.data?.nodes).toEqual([{ __typename: 'Client', id: alice.clientId }, null, null, { __typename: 'UseRequest', id: alice.requestId }]);
+  });
+
+  it('looks up a client\'s nodes with one store query per nodes field, whatever ids it sends, and none for strangers', async () => {
+    const dave = await clientWithRequest('dave');
+    const ids = [dave.requestId, ...Array.from({ length: 99 }, (_, index) => `ur_guess${index}`)];
+    const lists = vi.spyOn(stack().access, 'listUseRequests');
+    const finds = vi.spyOn(stack().access, 'findUseRequest');
+    const clients = vi.spyOn(stack().access, 'findClients');
+    try {
+      const { body } = await stack().execute(NodesByIds, { ids: [...ids.slice(0, 50), dave.clientId, ...ids.slice(50, 99)] }, dave.headers);
+      expect(body.data?.nodes.filter((node) => node !== null)).toEqual([
+        { __typename: 'UseRequest', id: dave.requestId },
+        { __typename: 'Client', id: dave.clientId },
+      ]);
+      expect([lists.mock.calls.length, finds.mock.calls.length, clients.mock.calls.length]).toEqual([1, 0, 0]);
+
+      await stack().execute(NodesByIds, { ids });
+      expect([lists.mock.calls.length, finds.mock.calls.length, clients.mock.calls.length]).toEqual([1, 0, 0]);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('keeps answers about clients and requests out of shared caches, but not those about datasets', async () => {

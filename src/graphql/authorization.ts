@@ -18,8 +18,3 @@ export function requireOperator(caller: Caller): void {
   }
   throw new AccessError('FORBIDDEN', 'Only the operator may do this');
 }
-
-/** Whether the caller may see a client's own data (the client, its requests): that client itself, or the operator. */
-export function mayReadClientData(caller: Caller, clientId: string): boolean {
-  return caller.kind === 'operator' || (caller.kind === 'client' && caller.client.id === clientId);
-}

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
-import { mayReadClientData, requireClient, requireOperator } from '../authorization.js';
+import { requireClient, requireOperator } from '../authorization.js';
 import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS } from '../../catalogue.js';
 import { Client } from './client.js';
 import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
@@ -67,11 +67,15 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
 
 builder.nodeRef<UseRequestRecord, string, typeof UseRequest>(UseRequest, {
   id: { description: 'The request id (ur_…): what the operator reviews or revokes; also its Node id.', resolve: (request) => request.id },
-  loadWithoutCache: async (id, { caller, access }) => {
-    // Anonymous callers see no request: answered without asking the store.
-    if (caller.kind === 'anonymous') return null;
-    const request = await access.findUseRequest(id);
-    return request !== undefined && mayReadClientData(caller, request.clientId) ? request : null;
+  // One store query per nodes(ids:) field, whatever ids a client sends (it has at most one request per endpoint),
+  // and none for anonymous callers, so ids of other clients' requests cost what unknown ids cost.
+  loadManyWithoutCache: async (ids, { caller, access }) => {
+    if (caller.kind === 'anonymous') return ids.map(() => null);
+    if (caller.kind === 'client') {
+      const own = new Map((await access.listUseRequests({ clientId: caller.client.id })).map((request) => [request.id, request]));
+      return ids.map((id) => own.get(id) ?? null);
+    }
+    return Promise.all(ids.map(async (id) => (await access.findUseRequest(id)) ?? null));
   },
 });
 
