@@ -87,6 +87,14 @@ describe('HTTP surface', () => {
     }
   });
 
+  it('answers any method but GET and POST with 405 and BAD_REQUEST, as the README says, whatever headers it lacks', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const response = await stack().app.fetch(`http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`, { method });
+      expect(response.status).toBe(405);
+      expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    }
+  });
+
   it('asks the CSRF header of every GraphQL POST a browser sends without a preflight, and of those only', async () => {
     const query = '{ datasets { no } }';
     const post = (contentType: string, body: string, headers: Record<string, string> = {}) =>
