@@ -21,7 +21,7 @@ const NON_PREFLIGHTED_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'mul
 export function useCsrfPrevention(): Plugin {
   return {
     onRequestParse({ request }) {
-      // Browsers preflight every other method, and yoga answers those 405 anyway.
+      // A GET is safe (above); yoga answers every other method 405 before reading it.
       if (request.method !== 'POST') return;
       if (wasPreflighted(request.headers.get('content-type')) || request.headers.has(CSRF_HEADER)) return;
       throw createGraphQLError(
