@@ -57,6 +57,8 @@ export interface OperationLimits {
   readonly maxBodyBytes: number;
   /** Operations in one batched (JSON array) request. */
   readonly maxBatch: number;
+  /** Ids one `nodes(ids:)` field may ask for; more is BAD_USER_INPUT. */
+  readonly maxNodeIds: number;
   /** Upstream body bytes one response may carry (each payload field counts its body); more is RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
   /** Upstream body bytes all responses not yet sent may carry together; more is SERVER_BUSY. */
@@ -205,6 +207,7 @@ export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
   maxCost: 2_500,
   maxBodyBytes: 102_400,
   maxBatch: 5,
+  maxNodeIds: 100,
   maxResponseBytes: 32 * 1024 * 1024,
   maxInFlightResponseBytes: 64 * 1024 * 1024,
 };
@@ -268,6 +271,7 @@ const environmentSchema = z.object({
   LIMIT_MAX_COST: positive(DEFAULT_OPERATION_LIMITS.maxCost, 10_000_000),
   LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
   LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
+  LIMIT_MAX_NODE_IDS: positive(DEFAULT_OPERATION_LIMITS.maxNodeIds, 10_000),
   RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
   RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
   PERSISTED_OPERATIONS_ONLY: flag(false),
@@ -378,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxCost: values.LIMIT_MAX_COST,
         maxBodyBytes: values.LIMIT_MAX_BODY_BYTES,
         maxBatch: values.LIMIT_MAX_BATCH,
+        maxNodeIds: values.LIMIT_MAX_NODE_IDS,
         maxResponseBytes: values.RESPONSE_MAX_MB * 1_048_576,
         maxInFlightResponseBytes: Math.max(values.RESPONSE_IN_FLIGHT_MAX_MB, values.RESPONSE_MAX_MB) * 1_048_576,
       },

@@ -26,7 +26,7 @@ describe('loadConfig', () => {
           breakerCooldownS: 10,
         },
         cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, lockLeaseMs: 2_000, warm: false },
-        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxResponseBytes: 32 * 1_048_576, maxInFlightResponseBytes: 64 * 1_048_576 },
+        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxNodeIds: 100, maxResponseBytes: 32 * 1_048_576, maxInFlightResponseBytes: 64 * 1_048_576 },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
         rateLimit: {
           points: 600,

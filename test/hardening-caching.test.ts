@@ -13,7 +13,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
       headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json', ...headers },
     });
 
-  it('a public anonymous answer varies by Accept, Accept-Encoding, Authorization, Origin and the CSRF header', async () => {
+  it('a public anonymous answer varies by Accept, Accept-Encoding, Authorization and Origin', async () => {
     for (let round = 0; round < 2; round++) {
       const answer = await get(CATALOGUE);
       expect(answer.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
@@ -46,11 +46,22 @@ describe('answers that depend on the caller are never public, and Vary names eve
     expect(approved.data.summaryEndpoints[0]?.status).toBe('APPROVED');
   });
 
-  it('a stored answer is not served to a GET that yoga would refuse (no CSRF header)', async () => {
-    await get(CATALOGUE);
-    const refused = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, { headers: { accept: 'application/json' } });
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('cache-control')).toBe('no-store');
+  it('a stored answer serves a GET with or without the CSRF header, but never a form POST that lacks it', async () => {
+    const first = await (await get(CATALOGUE)).text();
+    const hits = async (): Promise<number> =>
+      Number(/graphql_response_cache_total\{result="hit"\} (\d+)/.exec(await listening().stack.metrics.registry.metrics())?.[1] ?? 0);
+    const before = await hits();
+    const bare = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, { headers: { accept: 'application/graphql-response+json' } });
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toBe(first);
+    expect(await hits()).toBe(before + 1);
+    const form = await fetch(`${listening().origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `query=${encodeURIComponent(CATALOGUE)}`,
+    });
+    expect(form.status).toBe(403);
+    expect(form.headers.get('cache-control')).toBe('no-store');
   });
 
   it('an unknown persisted-query hash answers with no-store, so no CDN keeps the miss', async () => {

@@ -73,26 +73,40 @@ describe('HTTP surface', () => {
     expect(html).toContain('CatalogueAndTeachers');
   });
 
-  it('refuses a GET query without the CSRF header (403, CSRF_HEADER_REQUIRED) and answers one that carries it', async () => {
-    const url = `http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`;
-    const refused = await stack().app.fetch(url, { headers: { accept: 'application/json' } });
-    expect(refused.status).toBe(403);
-    const refusal = ((await refused.json()) as { errors: { message: string; extensions: { code: string } }[] }).errors[0];
-    expect(refusal?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
-    expect(refusal?.message).toContain('x-graphql-yoga-csrf');
-    expect(refusal?.message).toContain('application/json');
-    const allowed = await stack().app.fetch(url, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
-    expect(allowed.status).toBe(200);
-    expect(((await allowed.json()) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
+  it('answers a GET query without the CSRF header, as urql sends it by default, but never a mutation over GET', async () => {
+    const url = (query: string) => `http://localhost/graphql?query=${encodeURIComponent(query)}`;
+    const plain = await stack().app.fetch(url('{ datasets { no } }'), { headers: { accept: 'application/json' } });
+    expect(plain.status).toBe(200);
+    expect(((await plain.json()) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
+
+    const mutation = url('mutation { registerClient(input: { name: "forged", contactEmail: "forged@example.org" }) { apiKey } }');
+    for (const headers of [{}, { 'x-graphql-yoga-csrf': '1' }]) {
+      const refused = await stack().app.fetch(mutation, { headers: { accept: 'application/graphql-response+json', ...headers } });
+      expect(refused.status).toBe(405);
+      expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    }
   });
 
-  it('asks the CSRF header of every GraphQL request a browser sends without a preflight, and of those only', async () => {
+  it('answers any method but GET and POST with 405 and BAD_REQUEST, as the README says, whatever headers it lacks', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const response = await stack().app.fetch(`http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`, { method });
+      expect(response.status).toBe(405);
+      expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('asks the CSRF header of every GraphQL POST a browser sends without a preflight, and of those only', async () => {
     const query = '{ datasets { no } }';
     const post = (contentType: string, body: string, headers: Record<string, string> = {}) =>
       stack().app.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
     const form = await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`);
     expect(form.status).toBe(403);
-    expect(((await form.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    const refusal = ((await form.json()) as { errors: { message: string; extensions: { code: string } }[] }).errors[0];
+    expect(refusal?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    expect(refusal?.message).toContain('"x-graphql-yoga-csrf: 1"');
+    expect(refusal?.message).toContain('"Content-Type: application/json"');
+    const forged = await post('application/x-www-form-urlencoded', `query=${encodeURIComponent('mutation { registerClient(input: { name: "f", contactEmail: "f@example.org" }) { apiKey } }')}`);
+    expect(forged.status).toBe(403);
     expect((await post('text/plain;charset=utf-8', JSON.stringify({ query }))).status).toBe(403);
     expect((await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`, { 'x-graphql-yoga-csrf': '1' })).status).toBe(200);
     expect((await post('application/json', JSON.stringify({ query }))).status).toBe(200);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
 import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
-import { listen, useStack } from './helpers/stack.js';
+import { listen, useStack, type Stack } from './helpers/stack.js';
 
 interface Answer {
   data?: Record<string, unknown>;
@@ -119,6 +119,33 @@ describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', (
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('no refusal of the persisted-operations plugins is kept by a cache', () => {
+  const apq = useStack();
+  const trusted = useStack({ trustedDocuments: readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE) });
+  const hash = (character: string) => character.repeat(64);
+  const apqExtensions = (sha256Hash: string) => encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));
+  const byGet = (app: () => Stack, query: string) => app().app.fetch(`http://localhost/graphql?${query}`, { headers: GET_HEADERS });
+  const byPost = (app: () => Stack, body: unknown) => app().post(body);
+
+  it.each([
+    ['APQ, unknown hash, GET', () => byGet(apq, `extensions=${apqExtensions(hash('a'))}`), 404, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['APQ, unknown hash, POST', () => byPost(apq, { extensions: { persistedQuery: { version: 1, sha256Hash: hash('a') } } }), 404, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['APQ, mismatch, GET', () => byGet(apq, `query=${encodeURIComponent('{ datasets { no } }')}&extensions=${apqExtensions(hash('b'))}`), 400, 'PERSISTED_QUERY_MISMATCH'],
+    ['APQ, mismatch, POST', () => byPost(apq, { query: '{ datasets { no } }', extensions: { persistedQuery: { version: 1, sha256Hash: hash('b') } } }), 400, 'PERSISTED_QUERY_MISMATCH'],
+    ['trusted, unknown id, GET', () => byGet(trusted, `documentId=sha256:${hash('c')}`), 400, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['trusted, unknown id, POST', () => byPost(trusted, { documentId: `sha256:${hash('c')}` }), 400, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['trusted, document text, GET', () => byGet(trusted, `query=${encodeURIComponent('{ datasets { no } }')}`), 400, 'PERSISTED_QUERY_ONLY'],
+    ['trusted, document text, POST', () => byPost(trusted, { query: '{ datasets { no } }' }), 400, 'PERSISTED_QUERY_ONLY'],
+    ['trusted, no id, GET', () => byGet(trusted, 'variables=%7B%7D'), 400, 'PERSISTED_QUERY_ID_REQUIRED'],
+    ['trusted, no id, POST', () => byPost(trusted, {}), 400, 'PERSISTED_QUERY_ID_REQUIRED'],
+  ] as const)('%s: HTTP %i, %s, Cache-Control: no-store', async (_name, send, status, code) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(((await response.json()) as Answer).errors?.[0]?.extensions.code).toBe(code);
   });
 });
 

@@ -1,5 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
+import RelayPlugin from '@pothos/plugin-relay';
 import CallerDependencePlugin from './caller-dependence.js';
 import {
   DateTimeResolver,
@@ -10,6 +11,7 @@ import {
 } from 'graphql-scalars';
 import type { Context } from './context.js';
 import { LIST_MULTIPLIER } from './cost.js';
+import { decodeNodeId, encodeNodeId, markCallerDependentNodes, TooManyNodeIdsError } from './node-ids.js';
 import type { JsonObject } from '../json.js';
 
 /** The one Pothos schema builder. Each module under ./types registers its GraphQL type on it. */
@@ -25,9 +27,38 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ComplexityPlugin, CallerDependencePlugin],
+  plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin],
   // Costs only: the limit is checked before execution by plugins/use-cost-limit.ts, with the configured budget.
   complexity: { defaultComplexity: 1, defaultListMultiplier: LIST_MULTIPLIER },
+  // Only Node and node/nodes: the records connection keeps its own PageInfo (types/records.ts).
+  relay: {
+    encodeGlobalID: encodeNodeId,
+    decodeGlobalID: decodeNodeId,
+    idFieldOptions: { description: 'The stable id, unique across all types; what node(id:) takes.' },
+    nodeTypeOptions: {
+      description:
+        'An object with a stable id, unique across all types (Relay\'s Node): `node(id:)` fetches it again. Ids say what they name: ds_<DatasetCode>, cl_… (Client), ur_… (UseRequest).',
+    },
+    nodeQueryOptions: {
+      description:
+        'The object with this id, as its own root field shows it to the caller (a client sees only itself and its own requests, the operator all); null when there is none or the caller may not see it. BAD_USER_INPUT for a string that is no Node id.',
+      args: { id: { description: 'A Node id, e.g. ds_ODS_COUNT_TEACHER_BY_YEAR.' } },
+      resolve: (_root, { id }, context, info, resolveNode) => {
+        markCallerDependentNodes([id.typename], context, info);
+        return resolveNode(id);
+      },
+    },
+    nodesQueryOptions: {
+      description:
+        'The objects with these ids, in the same order, each as `node(id:)` answers it (null where it would be null). At most LIMIT_MAX_NODE_IDS ids (100 unless configured); more, or a string that is no Node id, is BAD_USER_INPUT.',
+      args: { ids: { description: 'Node ids.' } },
+      resolve: (_root, { ids }, context, info, resolveNodes) => {
+        if (ids.length > context.maxNodeIds) throw new TooManyNodeIdsError(ids.length, context.maxNodeIds);
+        markCallerDependentNodes(ids.map((id) => id.typename), context, info);
+        return resolveNodes(ids);
+      },
+    },
+  },
 });
 
 builder.addScalarType('JSON', JSONResolver);

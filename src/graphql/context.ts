@@ -29,6 +29,8 @@ export interface Context {
   readonly shapes: ShapeWatch;
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
+  /** Ids one `nodes(ids:)` field may ask for (LIMIT_MAX_NODE_IDS). */
+  readonly maxNodeIds: number;
   readonly logger: Logger;
   /** The raw `Idempotency-Key` request header, which registerClient honours; null when absent. */
   readonly idempotencyKey: string | null;
@@ -40,6 +42,7 @@ export interface ContextDependencies {
   readonly inFlightBodies?: InFlightBodies;
   /** Upstream body bytes one response may carry (see ResponseLedger.addBody). */
   readonly maxResponseBytes: number;
+  readonly maxNodeIds: number;
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly shapes: ShapeWatch;
@@ -72,6 +75,7 @@ export function createContextFactory(deps: ContextDependencies) {
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
       shapes: deps.shapes,
       upstreamUrls: deps.upstream,
+      maxNodeIds: deps.maxNodeIds,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
       idempotencyKey: initial.request.headers.get('idempotency-key'),
     };

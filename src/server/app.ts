@@ -99,7 +99,7 @@ export function createApp(deps: AppDependencies): App {
   const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes, inFlightBodies }),
+    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes, maxNodeIds: limits.maxNodeIds, inFlightBodies }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,

@@ -23,11 +23,32 @@ type Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": typeof types.ApolloCatalogueDocument,
+    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": typeof types.ApolloNodeDocument,
+    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.ApolloRecordsDocument,
+    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": typeof types.ApolloTwoPayloadsDocument,
+    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ApolloRegisterDocument,
+    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ApolloRequestUseDocument,
+    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ApolloReviewDocument,
+    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.ApolloSummaryDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": typeof types.KeyRotationRotateDocument,
+    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": typeof types.UrqlCatalogueDocument,
+    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": typeof types.UrqlOneDatasetDocument,
+    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": typeof types.UrqlRecordsDocument,
+    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": typeof types.UrqlTwoPayloadsDocument,
+    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": typeof types.UrqlRegisterDocument,
+    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.UrqlRequestUseDocument,
+    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UrqlApproveDocument,
+    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": typeof types.UrqlSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
+    "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": typeof types.DatasetIdsDocument,
+    "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": typeof types.NodeByIdDocument,
+    "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": typeof types.NodesByIdsDocument,
+    "\n  mutation RegisterForNodes($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": typeof types.RegisterForNodesDocument,
+    "\n  mutation AskForNodes($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n      }\n    }\n  }\n": typeof types.AskForNodesDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": typeof types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": typeof types.AliasedPayloadsDocument,
@@ -67,11 +88,32 @@ const documents: Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": types.ApolloCatalogueDocument,
+    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": types.ApolloNodeDocument,
+    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.ApolloRecordsDocument,
+    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": types.ApolloTwoPayloadsDocument,
+    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.ApolloRegisterDocument,
+    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.ApolloRequestUseDocument,
+    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ApolloReviewDocument,
+    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.ApolloSummaryDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": types.KeyRotationRotateDocument,
+    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": types.UrqlCatalogueDocument,
+    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": types.UrqlOneDatasetDocument,
+    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": types.UrqlRecordsDocument,
+    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": types.UrqlTwoPayloadsDocument,
+    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": types.UrqlRegisterDocument,
+    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.UrqlRequestUseDocument,
+    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.UrqlApproveDocument,
+    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": types.UrqlSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
+    "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": types.DatasetIdsDocument,
+    "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": types.NodeByIdDocument,
+    "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": types.NodesByIdsDocument,
+    "\n  mutation RegisterForNodes($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": types.RegisterForNodesDocument,
+    "\n  mutation AskForNodes($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n      }\n    }\n  }\n": types.AskForNodesDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": types.AliasedPayloadsDocument,
@@ -155,6 +197,38 @@ export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -167,11 +241,63 @@ export function graphql(source: "\n  mutation KeyRotationRotate($graceS: Int!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"): (typeof documents)["\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"): (typeof documents)["\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n"): (typeof documents)["\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n"): (typeof documents)["\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegisterForNodes($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterForNodes($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AskForNodes($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation AskForNodes($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

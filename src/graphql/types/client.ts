@@ -30,8 +30,9 @@ export const ClientEvent = builder.objectRef<ClientEventRecord>('ClientEvent').i
 
 export const Client = builder.objectRef<ClientRecord>('Client').implement({
   description: 'ผู้ใช้บริการ: an application registered to use this API, identified by its API key.',
+  // A client sees only itself: what node(id:) answers for a cl_ id depends on who asks.
+  extensions: CALLER_DEPENDENT,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The client id.' }),
     name: t.exposeString('name', { description: 'The application\'s name, as registered.' }),
     contactEmail: t.expose('contactEmail', { type: 'EmailAddress', description: 'Where the operator can reach the client.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the client registered.' }),
@@ -54,6 +55,17 @@ export const Client = builder.objectRef<ClientRecord>('Client').implement({
       },
     }),
   }),
+});
+
+builder.nodeRef<ClientRecord, string, typeof Client>(Client, {
+  id: { description: 'The client id (cl_…), also its Node id.', resolve: (client) => client.id },
+  // A client sees only itself, answered without the store; only the operator's ids are looked up (one query).
+  loadManyWithoutCache: async (ids, { caller, access }) => {
+    if (caller.kind === 'anonymous') return ids.map(() => null);
+    if (caller.kind === 'client') return ids.map((id) => (id === caller.client.id ? caller.client : null));
+    const found = new Map((await access.findClients(ids)).map((client) => [client.id, client]));
+    return ids.map((id) => found.get(id) ?? null);
+  },
 });
 
 const RegisterClientInput = builder.inputType('RegisterClientInput', {

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { datasetNodeId } from '../node-ids.js';
 import { payloadField } from '../payload-field.js';
 import type { JsonObject } from '../../json.js';
 import {
@@ -90,6 +91,14 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
       ),
     }),
   }),
+});
+
+builder.nodeRef<DatasetEntry, string, typeof Dataset>(Dataset, {
+  id: {
+    description: 'The Node id, ds_ and the code (e.g. ds_ODS_COUNT_TEACHER_BY_YEAR): the key normalised caches store it under.',
+    resolve: (dataset) => datasetNodeId(dataset.code),
+  },
+  loadWithoutCache: (id) => findDataset(id.slice('ds_'.length)) ?? null,
 });
 
 builder.queryFields((t) => ({

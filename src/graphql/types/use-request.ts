@@ -30,8 +30,9 @@ const OPERATOR_ACTOR = 'operator';
 
 export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').implement({
   description: 'คำขอใช้งาน: one client\'s request to use one summary endpoint, with its audit trail.',
+  // Only its client and the operator see a request: what node(id:) answers for a ur_ id depends on who asks.
+  extensions: CALLER_DEPENDENT,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The request id: what the operator reviews or revokes.' }),
     endpoint: t.field({
       type: SummaryEndpoint,
       description: 'The summary endpoint asked for.',
@@ -62,6 +63,20 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
       resolve: (request, _args, { loaders }) => loaders.useRequestHistory.load(request.id),
     }),
   }),
+});
+
+builder.nodeRef<UseRequestRecord, string, typeof UseRequest>(UseRequest, {
+  id: { description: 'The request id (ur_…): what the operator reviews or revokes; also its Node id.', resolve: (request) => request.id },
+  // One store query per nodes(ids:) field, whatever ids a client sends (it has at most one request per endpoint),
+  // and none for anonymous callers, so ids of other clients' requests cost what unknown ids cost.
+  loadManyWithoutCache: async (ids, { caller, access }) => {
+    if (caller.kind === 'anonymous') return ids.map(() => null);
+    if (caller.kind === 'client') {
+      const own = new Map((await access.listUseRequests({ clientId: caller.client.id })).map((request) => [request.id, request]));
+      return ids.map((id) => own.get(id) ?? null);
+    }
+    return Promise.all(ids.map(async (id) => (await access.findUseRequest(id)) ?? null));
+  },
 });
 
 const UseRequestPayload = builder.objectRef<UseRequestRecord>('UseRequestPayload').implement({

@@ -7,18 +7,26 @@ export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 const NON_PREFLIGHTED_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
 /**
- * CSRF prevention, as @graphql-yoga/plugin-csrf-prevention does it (same test, same place), but the refusal
- * carries CSRF_HEADER_REQUIRED and says what to send. A GraphQL request that a browser could send cross-origin
- * without a preflight (no Content-Type, as a GET has, or a form or text/plain one) must carry CSRF_HEADER,
- * which no page can add without a preflight that CORS then checks; otherwise HTTP 403, before it is parsed.
+ * CSRF prevention, as @graphql-yoga/plugin-csrf-prevention does it (same test, same place), for POSTs only, and
+ * the refusal carries CSRF_HEADER_REQUIRED and says what to send. A POST that a browser could send cross-origin
+ * without a preflight (a form or text/plain one) must carry CSRF_HEADER, which no page can add without a
+ * preflight that CORS then checks; otherwise HTTP 403, before it is parsed.
+ *
+ * A GET needs no header, so clients that send queries as GET (urql by default, Apollo's hashed queries) work on
+ * first contact. A forged GET can do nothing its page could not do by itself: yoga never runs a mutation over GET
+ * (405), and this server reads no cookie, so a cross-site GET carries no credential (Authorization cannot be
+ * added without a preflight) and is answered as to a stranger. The one thing a GET can store, an APQ document, is
+ * open to anyone by design and bounded (persisted-query-store.ts).
  */
 export function useCsrfPrevention(): Plugin {
   return {
     onRequestParse({ request }) {
+      // A GET is safe (above); yoga answers every other method 405 before reading it.
+      if (request.method !== 'POST') return;
       if (wasPreflighted(request.headers.get('content-type')) || request.headers.has(CSRF_HEADER)) return;
       throw createGraphQLError(
-        `A GraphQL request that is not a JSON POST must carry the header "${CSRF_HEADER}: 1" (CSRF prevention); ` +
-          'send it, or POST the operation with "Content-Type: application/json".',
+        `A GraphQL POST that is not JSON must carry the header "${CSRF_HEADER}: 1" (CSRF prevention); ` +
+          'send it, or POST the operation with "Content-Type: application/json", or send a query as GET.',
         { extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } } },
       );
     },

@@ -19,10 +19,10 @@ export interface FreshnessOptions extends HttpCachingPolicy {
 
 /**
  * Every request header that can change a GraphQL answer, for HTTP caches: the media type and encoding, the
- * credential (an approved client sees its own status), the Origin (CORS headers are added only when it is
- * present, and only for allowed origins) and the CSRF header (a GET without it is refused).
+ * credential (an approved client sees its own status) and the Origin (CORS headers are added only when it is
+ * present, and only for allowed origins). Not the CSRF header: a GET is answered the same with or without it.
  */
-export const ANSWER_VARIES_BY = ['accept', 'accept-encoding', 'authorization', 'origin', 'x-graphql-yoga-csrf'] as const;
+export const ANSWER_VARIES_BY = ['accept', 'accept-encoding', 'authorization', 'origin'] as const;
 
 function isGraphQLPath(url: string, graphqlPath: string): boolean {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -33,6 +33,7 @@ function isGraphQLPath(url: string, graphqlPath: string): boolean {
 /**
  * Says how current a response is, to clients and to HTTP caches:
  * - `extensions.stale` lists the payload fields served past their freshness, and since when;
+ * - an error answer to any other method gets `no-store`;
  * - a query over HTTP GET gets an ETag and a Cache-Control derived from the freshness of the data it used
  *   (`public` for anonymous reads of datasets; `private, no-store` once a caller is authenticated or a field
  *   whose value depends on the caller was resolved; `no-store` for any other answer, errors included), and a
@@ -54,7 +55,13 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       const { request, response, fetchAPI } = payload;
       const setResponse = (next: Response): void => payload.setResponse(next);
       const contentType = response.headers.get('content-type') ?? '';
-      if (request.method !== 'GET' || contentType.includes('text/html') || !isGraphQLPath(request.url, options.graphqlPath)) return;
+      if (contentType.includes('text/html') || !isGraphQLPath(request.url, options.graphqlPath)) return;
+      if (request.method !== 'GET') {
+        // No cache keeps a POST's answer without being told to; a refusal (a 404 for an unknown persisted query, a
+        // 403 without the CSRF header) says so anyway, for caches that key by more than the method.
+        if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+        return;
+      }
       addVary(response.headers, ...ANSWER_VARIES_BY);
       const ledger = existingLedgerOf(request);
       const callerDependent = request.headers.has('authorization') || ledger?.dependsOnCaller === true;

@@ -18,9 +18,9 @@ export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETE
 /**
  * The response-cache key of a GraphQL request, from everything that can change yoga's answer to it: method,
  * the GraphQL parameters (the document or its persisted hash, variables, operation name, extensions; objects
- * compared with keys sorted), and the headers that plugins read (Accept, Content-Type, the CSRF header, Origin
- * for CORS). The negotiated Content-Encoding and If-None-Match are not in the key: one entry holds every encoding
- * and answers conditional requests itself.
+ * compared with keys sorted), and the headers that plugins read (Accept, Content-Type and the CSRF header of a
+ * POST, Origin for CORS). The negotiated Content-Encoding and If-None-Match are not in the key: one entry holds
+ * every encoding and answers conditional requests itself.
  *
  * The hot path computes it from the request as it arrives; the response-cache plugin computes it again from the
  * parameters yoga parsed and executed, and stores an answer only when the two agree (see use-response-cache.ts),
@@ -36,7 +36,8 @@ export function requestKey(method: string, parameters: GraphQLParameters, header
       GRAPHQL_PARAMETERS.map((name) => parameters[name] ?? null),
       header('accept') ?? null,
       method === 'POST' ? (header('content-type') ?? null) : null,
-      header('x-graphql-yoga-csrf') !== undefined,
+      // Only a POST can be refused for want of the CSRF header (use-csrf-prevention.ts); a GET's answer is the same.
+      method === 'POST' && header('x-graphql-yoga-csrf') !== undefined,
       header('origin') ?? null,
     ]);
   } catch {

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
+import { request } from './setups.js';
+
+const SETUPS = readFileSync(new URL('./setups.ts', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+describe('plain fetch against a listening server', () => {
+  const listening = useListeningStack();
+  const url = () => `${listening().origin}/graphql`;
+
+  it('reads the catalogue with a GET that HTTP caches may keep', async () => {
+    const answer = await request<{ datasets: { id: string }[] }>(url(), '{ datasets { id } }');
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.datasets[0]?.id).toBe('ds_ODS_COUNT_TEACHER_BY_YEAR');
+    const raw = await fetch(`${url()}?query=${encodeURIComponent('{ datasets { id } }')}`);
+    expect(raw.headers.get('cache-control')).toMatch(/^public/);
+    const etag = raw.headers.get('etag') ?? '';
+    expect((await fetch(`${url()}?query=${encodeURIComponent('{ datasets { id } }')}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('gets data and errors together when one payload fails', async () => {
+    listening().stack.simulator.setFault('V10_DUPWITH', { status: 503 });
+    try {
+      const answer = await request<{ ok: { code: string }; failed: { payload: unknown } }>(
+        url(),
+        '{ ok: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { code } failed: dataset(code: V10_DUPWITH) { payload } }',
+      );
+      expect(answer.data).toEqual({ ok: { code: 'ODS_COUNT_TEACHER_BY_YEAR' }, failed: { payload: null } });
+      expect(answer.errors?.map((error) => error.extensions.code)).toEqual(['UPSTREAM_HTTP_ERROR']);
+    } finally {
+      listening().stack.simulator.clearFaults();
+    }
+  });
+
+  it('registers, asks, is approved by the operator and reads the summary', async () => {
+    const registered = await request<{ registerClient: { apiKey: string } }>(
+      url(),
+      'mutation { registerClient(input: { name: "fetch app", contactEmail: "fetch@example.org" }) { apiKey } }',
+    );
+    const apiKey = registered.data?.registerClient.apiKey;
+    const asked = await request<{ requestEndpointUse: { useRequest: { id: string } } }>(
+      url(),
+      'mutation { requestEndpointUse(input: { endpointId: 83, purpose: "map of schools" }) { useRequest { id } } }',
+      {},
+      apiKey,
+    );
+    const id = asked.data?.requestEndpointUse.useRequest.id ?? '';
+    const approved = await request(url(), 'mutation($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { status } } }', { id }, TEST_ADMIN_TOKEN);
+    expect(approved.errors).toBeUndefined();
+    const summary = await request<{ summaryEndpoint: { status: string; payload: unknown } }>(url(), '{ summaryEndpoint(id: 83) { status payload } }', {}, apiKey);
+    expect(summary.errors).toBeUndefined();
+    expect(summary.data?.summaryEndpoint.status).toBe('APPROVED');
+    expect(summary.data?.summaryEndpoint.payload).toBeTruthy();
+  });
+});
+
+describe('the README\'s "Clients" set-ups', () => {
+  const section = /\n## Clients\n([\s\S]*?)\n## /.exec(README)?.[1] ?? '';
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  const setupLines = new Set(SETUPS.split('\n').map((line) => line.trim()));
+
+  it('shows Apollo Client, urql and plain fetch', () => {
+    expect(blocks).toHaveLength(3);
+  });
+
+  // The suites in this folder run setups.ts: a README line that is not there was never run.
+  it.each(blocks.map((block, index) => [index, block]))('block %i holds only lines of the tested set-ups', (_index, block) => {
+    const untested = block
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('//') && line !== '...' && !setupLines.has(line));
+    expect(untested).toEqual([]);
+  });
+});

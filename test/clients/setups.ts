@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { relayStylePagination } from '@apollo/client/utilities';
+import { cacheExchange, type CacheExchangeOpts } from '@urql/exchange-graphcache';
+import { persistedExchange } from '@urql/exchange-persisted';
+import { Client, fetchExchange } from '@urql/core';
+
+/*
+ * The client set-ups the README's "Clients" section shows, as the suites in this folder run them: when one of
+ * these changes, the README changes with it.
+ */
+
+/** What one request looked like on the wire, for suites that assert how a client talks to the server. */
+export interface SentRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Headers;
+  readonly body: string | undefined;
+  readonly status: number;
+}
+
+/** `fetch`, recording every request it sends and the status it got into `sent`. */
+export function recordingFetch(sent: SentRequest[]): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.method === 'GET' ? undefined : await request.clone().text();
+    const response = await fetch(request);
+    sent.push({ method: request.method, url: new URL(request.url), headers: request.headers, body, status: response.status });
+    return response;
+  };
+}
+
+/** SHA-256 in hex, as APQ wants it (in a browser: crypto.subtle.digest). */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+// README: Apollo Client
+declare module '@apollo/client' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  export namespace ApolloClient {
+    // Apollo 4 types results by the default errorPolicy, which must therefore be declared.
+    // eslint-disable-next-line @typescript-eslint/no-namespace
+    export namespace DeclareDefaultOptions {
+      interface WatchQuery {
+        errorPolicy: 'all';
+      }
+      interface Query {
+        errorPolicy: 'all';
+      }
+      interface Mutate {
+        errorPolicy: 'all';
+      }
+    }
+  }
+}
+
+export function createApolloClient(uri: string, options: { fetch?: typeof fetch; headers?: Record<string, string> } = {}) {
+  return new ApolloClient({
+    link: new PersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(
+      new HttpLink({ uri, headers: options.headers, fetch: options.fetch }),
+    ),
+    cache: new InMemoryCache({
+      // Datasets, clients and requests for use are normalised by their `id`, summary endpoints by their Int `id`.
+      possibleTypes: { Node: ['Dataset', 'Client', 'UseRequest'] },
+      typePolicies: {
+        // One list per (query, where, orderBy, select); `first` and `after` page through it.
+        Dataset: { fields: { records: relayStylePagination(['query', 'where', 'orderBy', 'select']) } },
+      },
+    }),
+    // yoga sends @defer in the format of graphql-js 17 alpha 2 (the 2022-08-24 spec draft).
+    incrementalHandler: new Defer20220824Handler(),
+    // A payload whose upstream fails is null with its own error: keep the rest of the answer.
+    defaultOptions: { watchQuery: { errorPolicy: 'all' }, query: { errorPolicy: 'all' }, mutate: { errorPolicy: 'all' } },
+  });
+}
+
+/** graphcache's keys for the types that have no id of their own: stored inside their parent, not normalised. */
+export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
+  RecordConnection: () => null,
+  RecordEdge: () => null,
+  PageInfo: () => null,
+  RecordField: () => null,
+  UseRequestEvent: () => null,
+  RegisterClientPayload: () => null,
+  UseRequestPayload: () => null,
+};
+
+// README: urql
+export function createUrqlClient(url: string, options: { fetch?: typeof fetch; headers?: Record<string, string> } = {}) {
+  return new Client({
+    url,
+    exchanges: [
+      cacheExchange({ keys: URQL_EMBEDDED_TYPES }),
+      // Queries go as GET by hash (no CSRF header needed); an unknown hash is sent again with its document.
+      persistedExchange({ preferGetForPersistedQueries: true }),
+      fetchExchange,
+    ],
+    fetch: options.fetch,
+    fetchOptions: { headers: options.headers ?? {} },
+  });
+}
+
+// README: plain fetch
+/** An answer as the server sends it: `data` and `errors` may both be there (a payload failed, the rest did not). */
+export interface GraphQLAnswer<Data> {
+  data?: Data | null;
+  errors?: { message: string; path?: (string | number)[]; extensions: { code: string } }[];
+}
+
+/** A query as GET (cacheable by HTTP caches, no CSRF header needed), anything else as a JSON POST. */
+export async function request<Data>(url: string, query: string, variables: Record<string, unknown> = {}, apiKey?: string): Promise<GraphQLAnswer<Data>> {
+  const headers: Record<string, string> = { accept: 'application/graphql-response+json' };
+  if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
+  const isQuery = !/^\s*mutation\b/.test(query);
+  const response = isQuery
+    ? await fetch(`${url}?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`, { headers })
+    : await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  // Refusals (400, 401, 403, 429…) carry a GraphQL body with a code too: read it rather than throw on the status.
+  return (await response.json()) as GraphQLAnswer<Data>;
+}
