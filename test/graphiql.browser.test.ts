@@ -35,7 +35,8 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
   });
 
   it('renders with no internet, runs the default query and shows the result', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A Thai reader's browser (Chromium's own default is en-US, which gets English labels).
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
     const external: string[] = [];
     page.on('request', (request) => {
       if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(origin)) external.push(request.url());

@@ -25,6 +25,7 @@ type Documents = {
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
+    "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": typeof types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": typeof types.AliasedPayloadsDocument,
@@ -66,6 +67,7 @@ const documents: Documents = {
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
+    "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
     "\n  query Payload($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadDocument,
     "\n  query AllPayloads {\n    datasets {\n      code\n      payload\n    }\n  }\n": types.AllPayloadsDocument,
     "\n  query AliasedPayloads {\n    datasets {\n      code\n      payload\n    }\n    a: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    b: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n    y1: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2566\", LIMIT: 5 })\n    }\n    y2: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      again: payload(query: { LIMIT: \"5\", ACADEMIC_YEAR: \"2566\" })\n    }\n    y3: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload(query: { ACADEMIC_YEAR: \"2565\" })\n    }\n  }\n": types.AliasedPayloadsDocument,
@@ -154,6 +156,10 @@ export function graphql(source: "\n  query TwoDatasets {\n    failing: dataset(c
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"): (typeof documents)["\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
