@@ -50,7 +50,11 @@ const PAGE_THROUGH = `# แบ่งหน้า: graduates of one province, 20 
 # Province and page size are in Variables (below).
 # Next page: copy pageInfo.endCursor into "after"
 # there, and run again.
-query GraduatesPage($province: JSON!, $first: Int!, $after: String) {
+query GraduatesPage(
+  $province: JSON!
+  $first: Int!
+  $after: String
+) {
   dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) {
     title
     records(
