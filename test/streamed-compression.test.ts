@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { compressStream } from '../src/http/content-encoding.js';
 import { useListeningStack } from './helpers/stack.js';
 
 // The README's own @defer example: the catalogue at once, the largest dataset's payload in a later part.
@@ -146,5 +147,42 @@ describe('compressed streamed answers (@defer over multipart/mixed and text/even
     expect(events[0].data.datasets).toHaveLength(13);
     expect(events[1].incremental).toHaveLength(1);
     expect(streamed.wireBytes() * 10).toBeLessThan(text.length);
+  });
+});
+
+describe('compressStream', () => {
+  /** A producer of 1 kB parts that counts how many it was asked for. */
+  function producer(): { stream: ReadableStream<Uint8Array>; produced: () => number } {
+    let produced = 0;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          produced += 1;
+          controller.enqueue(new TextEncoder().encode(`part ${produced} `.padEnd(1024, 'x')));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { stream, produced: () => produced };
+  }
+  // Enough turns of the event loop for zlib (on the thread pool) to answer many times over.
+  const turns = async (count: number): Promise<void> => {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it.each(['br', 'gzip'] as const)('%s: reads the producer only while the client takes what was sent', async (encoding) => {
+    const source = producer();
+    const compressed = compressStream(source.stream, encoding).getReader();
+    await turns(200);
+    const whileUnread = source.produced();
+    // What zlib buffers before it asks to wait (16 kB) and one chunk queued: not the producer drained into memory.
+    expect(whileUnread).toBeLessThan(64);
+    // Once the client takes what was queued, the producer is read again.
+    for (let read = 0; read < 100 && source.produced() === whileUnread; read++) {
+      await compressed.read();
+      await turns(5);
+    }
+    expect(source.produced()).toBeGreaterThan(whileUnread);
+    await compressed.cancel();
   });
 });

@@ -48,13 +48,21 @@ const PART_FLUSH: Record<Encoding, number> = {
  * decoded as soon as it is produced: the compressor is flushed whenever the producer pauses. yoga writes a part as
  * ten small pieces in one turn of the event loop, so flushing when that turn is over costs one flush per part
  * rather than ten; the compressor keeps its window across flushes, which is what makes the later parts small.
- * The answer's size is bounded where it is produced (the response ledger), not here.
+ * The producer is read only while the client keeps up (the stream's queue has room), so a slow client holds
+ * back the parts rather than piling them up here.
  */
 export function compressStream(source: ReadableStream<Uint8Array>, encoding: Encoding): ReadableStream<Uint8Array> {
   const compressor = STREAMING[encoding]();
   const reader = source.getReader();
   let flushPending: NodeJS.Immediate | undefined;
   let cancelled = false;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  // Resolved by `pull`, when the client has taken what was queued.
+  let resume: (() => void) | undefined;
+  const roomForMore = async (): Promise<void> => {
+    if ((controller.desiredSize ?? 1) > 0) return;
+    await new Promise<void>((resolve) => (resume = resolve));
+  };
   const flushSoon = (): void => {
     flushPending ??= setImmediate(() => {
       flushPending = undefined;
@@ -63,6 +71,8 @@ export function compressStream(source: ReadableStream<Uint8Array>, encoding: Enc
   };
   const pump = async (): Promise<void> => {
     for (;;) {
+      await roomForMore();
+      if (cancelled) break;
       const { done, value } = await reader.read();
       if (done || cancelled) break;
       flushSoon();
@@ -72,7 +82,8 @@ export function compressStream(source: ReadableStream<Uint8Array>, encoding: Enc
     compressor.end();
   };
   return new ReadableStream<Uint8Array>({
-    start(controller) {
+    start(streamController) {
+      controller = streamController;
       compressor.on('data', (chunk: Buffer) => {
         if (!cancelled) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       });
@@ -84,9 +95,14 @@ export function compressStream(source: ReadableStream<Uint8Array>, encoding: Enc
       });
       pump().catch((error: unknown) => compressor.destroy(error instanceof Error ? error : new Error('the streamed answer failed')));
     },
+    pull() {
+      resume?.();
+      resume = undefined;
+    },
     // The client went away: stop the producer and free the compressor now rather than when it is collected.
     cancel(reason) {
       cancelled = true;
+      resume?.();
       clearImmediate(flushPending);
       compressor.destroy();
       return reader.cancel(reason);
