@@ -100,11 +100,23 @@ describe('labels and messages in Thai by default, in English on request', () => 
     expect(body.errors[0]?.message).toMatch(/^คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา \(.*ODS_NOPE/);
   });
 
+  it('every answer of a batch is in the language', async () => {
+    const response = await stack().post([{ query: '{ dataset(code: ODS_NOPE) { code } }' }, { query: '{ summaryEndpoint(id: 83) { statusLabel } }' }], {
+      'accept-language': 'th-TH',
+    });
+    const [failed, labelled] = (await response.json()) as [{ errors: { message: string }[] }, { data: { summaryEndpoint: { statusLabel: string } } }];
+    expect(failed.errors[0]?.message).toMatch(/^คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา/);
+    expect(labelled.data.summaryEndpoint.statusLabel).toBe('ยังไม่ได้ขอใช้งาน');
+  });
+
   it('plugin refusals: CSRF wholly in Thai, or in English; the APQ protocol message stays as clients expect it', async () => {
     const get = (headers: Record<string, string>) => stack().app.fetch(`http://localhost${GRAPHQL_PATH}?query=${encodeURIComponent('{ __typename }')}`, { headers });
     type Body = { errors: { message: string; extensions: { code: string } }[] };
-    const thai = (await (await get({})).json()) as Body;
-    const english = (await (await get({ 'accept-language': 'en' })).json()) as Body;
+    const [thaiResponse, englishResponse] = [await get({}), await get({ 'accept-language': 'en' })];
+    // The HTTP status rides on the error's extensions: a translated error keeps it.
+    expect([thaiResponse.status, englishResponse.status]).toEqual([403, 403]);
+    const thai = (await thaiResponse.json()) as Body;
+    const english = (await englishResponse.json()) as Body;
     expect(thai.errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(english.errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(thai.errors[0]?.message).toMatch(/^คำขอ GraphQL ที่ไม่ใช่ JSON POST ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1"/);
