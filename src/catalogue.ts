@@ -204,6 +204,15 @@ export const USE_REQUEST_STATUS_LABELS: Readonly<Record<UseRequestStatus, string
   REVOKED: 'ยกเลิกสิทธิ์การใช้งาน',
 };
 
+/** English labels of the same statuses, for clients that ask for English (Accept-Language). */
+export const USE_REQUEST_STATUS_LABELS_EN: Readonly<Record<UseRequestStatus, string>> = {
+  NOT_REQUESTED: 'Not requested',
+  PENDING: 'Awaiting approval',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+  REVOKED: 'Use revoked',
+};
+
 /** Group A datasets are read with GET, group B summaries are called with POST. */
 export const DATASET_METHOD: HttpMethod = 'GET';
 export const SUMMARY_METHOD: HttpMethod = 'POST';

@@ -236,7 +236,7 @@ describe('retries', () => {
 });
 
 describe('the circuit breaker', () => {
-  const stack = useStack({ timeoutMs: 300, retries: 0, breakerCooldownS: 0.5 });
+  const stack = useStack({ timeoutMs: 300, retries: 0, breakerCooldownS: 0.5, acceptLanguage: 'en' });
   afterEach(() => {
     vi.restoreAllMocks();
   });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/graphql/error-codes.js';
+import { THAI_MESSAGES } from '../src/graphql/messages.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
@@ -15,7 +16,7 @@ const CODE_SITES = [
   /\bcode:\s*'([A-Z][A-Z0-9_]*)'/g,
   /\bCodedError<'([A-Z][A-Z0-9_]*)'>/g,
   /\bnew [A-Z]\w*Error\(\s*'([A-Z][A-Z0-9_]*)'/g,
-  /\banswerError\([^,]+,\s*\d+,\s*'([A-Z][A-Z0-9_]*)'/g,
+  /\banswerError\((?:[^,]+,\s*){1,2}\d+,\s*'([A-Z][A-Z0-9_]*)'/g,
 ];
 
 function sourceFiles(directory: string): string[] {
@@ -56,6 +57,10 @@ describe('error codes', () => {
   it('every code written in src/ is one of ERROR_CODES', () => {
     const unlisted = [...codesInSource()].filter(([code]) => !ERROR_CODES.has(code)).map(([code, files]) => `${code} (${files.join(', ')})`);
     expect(unlisted).toEqual([]);
+  });
+
+  it('the message catalogue has the Thai of exactly ERROR_CODES', () => {
+    expect(Object.keys(THAI_MESSAGES).sort()).toEqual([...ERROR_CODES].sort());
   });
 
   it("the README's table lists exactly ERROR_CODES, each once", () => {

@@ -40,7 +40,7 @@ function expectFailingFieldOnly(body: ExecutionResult<unknown>, code: string) {
 }
 
 describe('upstream failures, each with its own code on its own field', () => {
-  const stack = useStack({ timeoutMs: 400 });
+  const stack = useStack({ timeoutMs: 400, acceptLanguage: 'en' });
   beforeAll(() => {
     // The healthy field must answer within the 400 ms budget: its data is generated now, not on the first request.
     stack().simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR');
@@ -93,7 +93,7 @@ describe('upstream failures, each with its own code on its own field', () => {
 
 describe('an upstream that cannot be reached', () => {
   // Port 1 (tcpmux) on loopback: privileged, and nothing here listens on it, so connections are refused.
-  const stack = useStack({ baseUrl: 'http://127.0.0.1:1' });
+  const stack = useStack({ baseUrl: 'http://127.0.0.1:1', acceptLanguage: 'en' });
 
   it('a refused connection: UPSTREAM_UNAVAILABLE on every payload, the catalogue intact', async () => {
     const { body } = await stack().execute(TwoDatasets);

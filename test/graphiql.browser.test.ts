@@ -10,6 +10,7 @@ if (!haveChromium) {
   console.warn(`GraphiQL browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-thai-tlwg)`);
 }
 export const SCREENSHOT = 'test-results/graphiql.png';
+export const TABS_SCREENSHOT = 'test-results/graphiql-tabs.png';
 
 describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
   let stack: Stack;
@@ -35,7 +36,8 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
   });
 
   it('renders with no internet, runs the default query and shows the result', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A Thai reader's browser (Chromium's own default is en-US, which gets English labels).
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
     const external: string[] = [];
     page.on('request', (request) => {
       if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(origin)) external.push(request.url());
@@ -65,4 +67,53 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
     expect(external).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
+
+  it('opens each pre-loaded tab with one click, the paging tab with its variables, and runs them', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${origin}/graphql`);
+    const editor = page.locator('.graphiql-query-editor');
+    // Monaco writes spaces as no-break spaces: compare the editor's text with them made plain.
+    const shows = async (text: string): Promise<void> => {
+      await expect.poll(async () => (await editor.innerText()).replace(/\u00a0/g, ' '), { timeout: 5_000 }).toContain(text);
+    };
+    await page.locator('.graphiql-execute-button').waitFor({ timeout: 15_000 });
+    await shows('query CatalogueAndTeachers');
+    const run = async (operationName: string): Promise<{ data: Record<string, unknown>; errors?: unknown; variables: unknown }> => {
+      const answer = page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new RegExp(`query ${operationName}\\b`).test(response.request().postData() ?? ''),
+      );
+      await page.locator('.graphiql-execute-button').click();
+      const response = await answer;
+      const sent = JSON.parse(response.request().postData() ?? '{}') as { variables?: unknown };
+      return { ...((await response.json()) as { data: Record<string, unknown>; errors?: unknown }), variables: sent.variables };
+    };
+
+    // One click each, in an order that is not the tabs' own.
+    await page.getByRole('tab', { name: 'GraduatesPage' }).click();
+    await shows('query GraduatesPage');
+    expect(await page.locator('.graphiql-editor-tool').innerText()).toContain('เชียงใหม่');
+    const paged = await run('GraduatesPage');
+    expect(paged.errors).toBeUndefined();
+    expect(paged.variables).toEqual({ province: 'เชียงใหม่', first: 20, after: null });
+    expect((paged.data['dataset'] as { records: { edges: unknown[] } }).records.edges).toHaveLength(20);
+    await page.screenshot({ path: 'test-results/graphiql-paging.png' });
+
+    await page.getByRole('tab', { name: 'SchoolsByJurisdiction2566' }).click();
+    await shows('query SchoolsByJurisdiction2566');
+    const summed = await run('SchoolsByJurisdiction2566');
+    expect(summed.errors).toBeUndefined();
+    await page.locator('.result-window').getByText('สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน').first().waitFor({ timeout: 15_000 });
+
+    await page.getByRole('tab', { name: 'TeachersByJurisdiction2566' }).click();
+    await shows('query TeachersByJurisdiction2566');
+    await page.getByRole('tab', { name: 'SchoolsByJurisdiction2566' }).click();
+    await shows('query SchoolsByJurisdiction2566');
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: TABS_SCREENSHOT });
+    expect(pageErrors).toEqual([]);
+    await page.close();
+    // A loaded machine takes seconds to start the page's editors.
+  }, 60_000);
 });

@@ -167,7 +167,8 @@ describe('a plugin that throws', () => {
       const answer = await yoga.fetch('http://localhost/graphql?query={__typename}');
       expect(answer.status).toBe(500);
       const body = await answer.text();
-      expect(JSON.parse(body)).toEqual({ errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      // In Thai, the default language; see test/language.test.ts for English.
+      expect(JSON.parse(body)).toEqual({ errors: [{ message: 'เกิดข้อผิดพลาดที่ไม่คาดคิด', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       expect(body).not.toContain('secret internals');
     }
     expect(lines.join('')).toContain('secret internals');

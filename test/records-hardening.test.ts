@@ -248,7 +248,7 @@ function refusal(body: ExecutionResult<unknown>): Refusal {
 
 describe('records arguments over the largest simulated dataset', () => {
   // No cache: every operation reads the payload afresh, so each builds its records view from nothing.
-  const stack = useStack();
+  const stack = useStack({ acceptLanguage: 'en' });
 
   it('refuses the 1,000-segment path of issue 12 and any path of too many segments, in every argument, before any record is read', async () => {
     const asked = (path: string) => [

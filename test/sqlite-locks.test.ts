@@ -203,7 +203,7 @@ describe('SQLite: a locked store through GraphQL', () => {
     try {
       const response = await app.fetch(`http://localhost${GRAPHQL_PATH}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'accept-language': 'en' },
         body: JSON.stringify({
           query: 'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey } }',
           variables: { input: { name: 'Locked out', contactEmail: 'locked@example.org' } },

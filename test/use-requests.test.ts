@@ -345,7 +345,8 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       const { body } = await run();
       expect(codesOf(body)).toEqual(['BAD_USER_INPUT']);
       expect(body.errors?.[0]?.extensions?.['field']).toBe(field);
-      expect(body.errors?.[0]?.message).toMatch(new RegExp(`^${field} must not contain control`));
+      // Thai first: the catalogue's lead, then the detail naming the field.
+      expect(body.errors?.[0]?.message).toMatch(new RegExp(`^ค่าที่ส่งมาไม่ถูกต้อง \\(${field} must not contain control`));
     }
     const { body: mine } = await s.execute(Mine, {}, asApp);
     expect(mine.data?.myUseRequests.map((r) => [r.id, r.status, r.note, r.history.length])).toEqual([[id, 'PENDING', null, 1]]);

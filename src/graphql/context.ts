@@ -7,6 +7,7 @@ import { rateLimitedError } from './errors.js';
 import type { IpLimits } from './ip-limits.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { clientIp } from '../http/client-ip.js';
+import { negotiateLanguage, type Language } from '../http/language.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
@@ -17,6 +18,8 @@ import type { UpstreamSource } from '../upstream/source.js';
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
   readonly requestId: string;
+  /** The language of labels and messages, negotiated from Accept-Language; answers vary by it. */
+  readonly language: Language;
   readonly caller: Caller;
   /** The caller's IP: the socket's peer, or the address the trusted proxy saw. */
   readonly clientIp: string;
@@ -67,6 +70,7 @@ export function createContextFactory(deps: ContextDependencies) {
     const caller = await authenticate(deps, ip, initial.request.headers.get('authorization'));
     return {
       requestId,
+      language: negotiateLanguage(initial.request.headers.get('accept-language')),
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,

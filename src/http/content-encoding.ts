@@ -1,13 +1,26 @@
+import { once } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, createBrotliCompress, createDeflate, createGzip, deflate, gzip, type BrotliOptions } from 'node:zlib';
+import {
+  brotliCompress,
+  constants,
+  createBrotliCompress,
+  createDeflate,
+  createGzip,
+  deflate,
+  gzip,
+  type BrotliCompress,
+  type BrotliOptions,
+  type Deflate,
+  type Gzip,
+} from 'node:zlib';
 
 // Preferred when the client accepts several with the same weight: brotli shrinks JSON the most.
 const PREFERENCE = ['br', 'gzip', 'deflate'] as const;
 export type Encoding = (typeof PREFERENCE)[number];
 // Brotli's default quality (11) takes seconds over the largest payload; 5 is near gzip's speed and smaller.
 const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
-const STREAMING: Record<Encoding, () => Duplex> = {
+const STREAMING: Record<Encoding, () => Gzip | Deflate | BrotliCompress> = {
   br: () => createBrotliCompress(BROTLI),
   gzip: () => createGzip(),
   deflate: () => createDeflate(),
@@ -21,6 +34,80 @@ const ONE_SHOT: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
 /** A streaming compressor for `encoding`, with the same settings as compressOnce. */
 export function createCompressor(encoding: Encoding): Duplex {
   return STREAMING[encoding]();
+}
+
+// The flush that ends a part: everything written so far becomes decodable, and the compressor keeps its history.
+const PART_FLUSH: Record<Encoding, number> = {
+  br: constants.BROTLI_OPERATION_FLUSH,
+  gzip: constants.Z_SYNC_FLUSH,
+  deflate: constants.Z_SYNC_FLUSH,
+};
+
+/**
+ * A streamed answer (multipart/mixed, text/event-stream) compressed so that each part, and each heartbeat, can be
+ * decoded as soon as it is produced: the compressor is flushed whenever the producer pauses. yoga writes a part as
+ * ten small pieces in one turn of the event loop, so flushing when that turn is over costs one flush per part
+ * rather than ten; the compressor keeps its window across flushes, which is what makes the later parts small.
+ * The producer is read only while the client keeps up (the stream's queue has room), so a slow client holds
+ * back the parts rather than piling them up here.
+ */
+export function compressStream(source: ReadableStream<Uint8Array>, encoding: Encoding): ReadableStream<Uint8Array> {
+  const compressor = STREAMING[encoding]();
+  const reader = source.getReader();
+  let flushPending: NodeJS.Immediate | undefined;
+  let cancelled = false;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  // Resolved by `pull`, when the client has taken what was queued.
+  let resume: (() => void) | undefined;
+  const roomForMore = async (): Promise<void> => {
+    if ((controller.desiredSize ?? 1) > 0) return;
+    await new Promise<void>((resolve) => (resume = resolve));
+  };
+  const flushSoon = (): void => {
+    flushPending ??= setImmediate(() => {
+      flushPending = undefined;
+      if (!compressor.destroyed && !compressor.writableEnded) compressor.flush(PART_FLUSH[encoding]);
+    });
+  };
+  const pump = async (): Promise<void> => {
+    for (;;) {
+      await roomForMore();
+      if (cancelled) break;
+      const { done, value } = await reader.read();
+      if (done || cancelled) break;
+      flushSoon();
+      if (!compressor.write(value)) await once(compressor, 'drain');
+    }
+    clearImmediate(flushPending);
+    compressor.end();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController;
+      compressor.on('data', (chunk: Buffer) => {
+        if (!cancelled) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      });
+      compressor.once('end', () => {
+        if (!cancelled) controller.close();
+      });
+      compressor.once('error', (error) => {
+        if (!cancelled) controller.error(error);
+      });
+      pump().catch((error: unknown) => compressor.destroy(error instanceof Error ? error : new Error('the streamed answer failed')));
+    },
+    pull() {
+      resume?.();
+      resume = undefined;
+    },
+    // The client went away: stop the producer and free the compressor now rather than when it is collected.
+    cancel(reason) {
+      cancelled = true;
+      resume?.();
+      clearImmediate(flushPending);
+      compressor.destroy();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** A whole body compressed as the streaming path would, on libuv's thread pool rather than the event loop. */

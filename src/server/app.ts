@@ -19,6 +19,8 @@ import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
 import type { HttpCachingPolicy } from './plugins/use-freshness.js';
 import { useGraphiQLPage } from './plugins/use-graphiql-page.js';
+import { useLanguage } from './plugins/use-language.js';
+import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-errors.js';
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
@@ -113,6 +115,7 @@ export function createApp(deps: AppDependencies): App {
     plugins: ([
       useRequestId(),
       useSecurityHeaders(),
+      useLanguage(GRAPHQL_PATH),
       ...(http.graphiql
         ? [
             useGraphiQLPage({
@@ -146,6 +149,7 @@ export function createApp(deps: AppDependencies): App {
       ...useOperationLimits(limits, payloadSizes),
       ...(http.introspection ? [] : [useDisableIntrospection()]),
       useDeferStream(),
+      useMaskedIncrementalErrors(maskError),
       ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
       useOperationLog(),
       // Last: freshness, then the response cache, then compression, each over the response the one before made.

@@ -45,13 +45,32 @@ query TeachersByJurisdiction2566 {
 }
 `;
 
-/** Page through: 20 sub-districts at a time of the largest dataset. */
-const PAGE_THROUGH = `# แบ่งหน้า: page through the largest dataset, 20 records at a time.
-# Copy pageInfo.endCursor into "after" for the next page.
-query GraduatesPage($after: String) {
+/** Page through: a province's graduates, 20 sub-district rows at a time, with its variables already in place. */
+const PAGE_THROUGH = `# แบ่งหน้า: graduates of one province, 20 rows a page.
+# Province and page size are in Variables (below).
+# Next page: copy pageInfo.endCursor into "after"
+# there, and run again.
+query GraduatesPage(
+  $province: JSON!
+  $first: Int!
+  $after: String
+) {
   dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) {
-    fields { name types examples }
-    records(first: 20, after: $after, where: [{ field: "PROVINCE_NAME", eq: "เชียงใหม่" }]) {
+    title
+    records(
+      first: $first
+      after: $after
+      where: [{ field: "PROVINCE_NAME", eq: $province }]
+      orderBy: [
+        { field: "DISTRICT_NAME" }
+        { field: "SUBDISTRICT_NAME" }
+        { field: "EDU_LEVEL" }
+      ]
+      select: [
+        "DISTRICT_NAME", "SUBDISTRICT_NAME", "EDU_LEVEL"
+        "MALE", "FEMALE", "TOTAL"
+      ]
+    ) {
       totalCount
       pageInfo { hasNextPage endCursor }
       edges { node }
@@ -60,18 +79,41 @@ query GraduatesPage($after: String) {
 }
 `;
 
-/** Sum by jurisdiction: schools per jurisdiction and year. */
-const SUM_BY_JURISDICTION = `# ผลรวมตามสังกัด: sums per group, computed on the server.
-query SchoolsByJurisdiction {
+const PAGE_THROUGH_VARIABLES = `{
+  "province": "เชียงใหม่",
+  "first": 20,
+  "after": null
+}
+`;
+
+/**
+ * Sums computed on the server, each a figure that means something on its own: the schools of each jurisdiction
+ * in one school year, and the country's schools year by year (never a sum across years, which counts each
+ * school once per year).
+ */
+const SUM_BY_JURISDICTION = `# ผลรวม: sums computed on the server.
+# สถานศึกษาแยกตามสังกัด ปีการศึกษา 2566: schools per
+# jurisdiction in 2566, and the country's schools in
+# each year (never summed across years).
+query SchoolsByJurisdiction2566 {
   dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {
-    aggregate(
-      groupBy: ["JURISDICTION_NAME"]
+    byJurisdiction2566: aggregate(
+      groupBy: ["JURISDICTION_ABBR", "JURISDICTION_NAME"]
       sum: ["SCHOOL_COUNT"]
-      where: [{ field: "ACADEMIC_YEAR", gte: 2565 }]
+      where: [{ field: "ACADEMIC_YEAR", eq: "2566" }]
+    )
+    wholeCountryByYear: aggregate(
+      groupBy: ["ACADEMIC_YEAR"]
+      sum: ["SCHOOL_COUNT"]
     )
   }
 }
 `;
 
-/** GraphiQL's tabs: the default query first, then one example of each way to explore records. */
-export const GRAPHIQL_TABS = [GRAPHIQL_DEFAULT_QUERY, FILTER_BY_YEAR, PAGE_THROUGH, SUM_BY_JURISDICTION].map((query) => ({ query }));
+/** GraphiQL's tabs: the default query first, then one example of each way to explore records, ready to run. */
+export const GRAPHIQL_TABS: { query: string; variables?: string }[] = [
+  { query: GRAPHIQL_DEFAULT_QUERY },
+  { query: FILTER_BY_YEAR },
+  { query: PAGE_THROUGH, variables: PAGE_THROUGH_VARIABLES },
+  { query: SUM_BY_JURISDICTION },
+];

@@ -1,5 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { localizedMessage } from '../graphql/messages.js';
+import { negotiateLanguage } from '../http/language.js';
 import { requestTargetProblem } from '../http/request-target.js';
 
 /**
@@ -12,10 +14,12 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
   const { logger, maxBodyBytes } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
     const problem = requestTargetProblem(request.url, request.headers.host);
-    if (problem !== undefined) return answerError(response, 400, 'BAD_REQUEST', problem);
+    if (problem !== undefined) return answerError(request, response, 400, 'BAD_REQUEST', problem);
     if (hasBody(request)) {
       const body = await readBounded(request, maxBodyBytes);
-      if (body === undefined) return answerError(response, 413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
+      if (body === undefined) {
+        return answerError(request, response, 413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`, { maxBytes: maxBodyBytes });
+      }
       request.body = body;
     }
     await listener(request, response);
@@ -29,7 +33,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
         return;
       }
       logger.error({ err: error }, 'request handler failed');
-      answerError(response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      answerError(request, response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
     });
   };
 }
@@ -64,15 +68,30 @@ async function readBounded(request: IncomingMessage, maxBytes: number): Promise<
   return Buffer.concat(chunks);
 }
 
-/** A GraphQL-shaped error answer written straight to node:http (for refusals made before yoga sees the request). */
-function answerError(response: ServerResponse, status: number, code: string, message: string): void {
+/**
+ * A GraphQL-shaped error answer written straight to node:http (for refusals made before yoga sees the request),
+ * in the language the request asks for, as yoga's answers are.
+ */
+function answerError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  facts: Readonly<Record<string, number>> = {},
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  const acceptLanguage = request.headers['accept-language'];
+  const language = negotiateLanguage(Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage);
+  const extensions = { ...facts, code };
+  const body = JSON.stringify({ errors: [{ message: localizedMessage(language, message, extensions), extensions }] });
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
+    'content-language': language,
+    vary: 'accept-language',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
     connection: 'close',

@@ -119,6 +119,11 @@ export interface StackOptions {
   apqMaxMb?: number;
   /** The response cache's bound in MB (0: off); the app's default unless given. */
   responseCacheMaxMb?: number;
+  /**
+   * The Accept-Language that `execute` and `post` send unless told otherwise: none (so Thai) unless given. Suites
+   * that check the English wording of messages ask for English, as a client would.
+   */
+  acceptLanguage?: string;
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -163,7 +168,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     Promise.resolve(
       app.fetch(`http://localhost${GRAPHQL_PATH}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          ...(options.acceptLanguage === undefined ? {} : { 'accept-language': options.acceptLanguage }),
+          ...headers,
+        },
         body: JSON.stringify(body),
       }),
     );

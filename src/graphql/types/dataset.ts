@@ -63,6 +63,10 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
       description: 'ชื่อหน่วยงาน: the agency\'s Thai name.',
       resolve: (dataset) => AGENCY_NAMES[dataset.agency],
     }),
+    agencyNameEn: t.string({
+      description: 'The agency\'s English name, e.g. Ministry of Education.',
+      resolve: (dataset) => AGENCY_NAMES_EN[dataset.agency],
+    }),
     method: t.field({
       type: HttpMethod,
       description: 'The HTTP method the upstream expects: GET.',

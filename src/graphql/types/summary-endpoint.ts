@@ -15,6 +15,7 @@ import {
   type SummarySubject as SummarySubjectValue,
   type UseRequestStatus as UseRequestStatusValue,
 } from '../../catalogue.js';
+import { useRequestStatusLabel } from '../messages.js';
 import type { Context } from '../context.js';
 import { HttpMethod } from './dataset.js';
 import { describedValues } from './described-values.js';
@@ -75,8 +76,8 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
     }),
     statusLabel: t.string({
       extensions: CALLER_DEPENDENT,
-      description: 'The Thai label of `status`, e.g. ยังไม่ได้ขอใช้งาน.',
-      resolve: async (endpoint, _args, context) => USE_REQUEST_STATUS_LABELS[await callerStatus(endpoint, context)],
+      description: 'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. ยังไม่ได้ขอใช้งาน / Not requested.',
+      resolve: async (endpoint, _args, context) => useRequestStatusLabel(await callerStatus(endpoint, context), context.language),
     }),
     payload: t.field({
       type: 'JSON',

@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
 import { requireClient, requireOperator } from '../authorization.js';
-import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS } from '../../catalogue.js';
+import { findSummaryEndpoint } from '../../catalogue.js';
+import { useRequestStatusLabel } from '../messages.js';
 import { Client } from './client.js';
 import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
 
@@ -50,8 +51,8 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
     }),
     status: t.expose('status', { type: UseRequestStatus, description: 'สถานะ: the current status.' }),
     statusLabel: t.string({
-      description: 'The Thai label of `status`, e.g. รอการอนุมัติ.',
-      resolve: (request) => USE_REQUEST_STATUS_LABELS[request.status],
+      description: 'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. รอการอนุมัติ / Awaiting approval.',
+      resolve: (request, _args, context) => useRequestStatusLabel(request.status, context.language),
     }),
     purpose: t.exposeString('purpose', { description: 'วัตถุประสงค์: why the client wants the data, in its own words.' }),
     note: t.exposeString('note', { nullable: true, description: 'The operator\'s note on the latest decision.' }),

@@ -1,7 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { localizedMessage } from '../../graphql/messages.js';
+import { LANGUAGES, negotiateLanguage, type Language } from '../../http/language.js';
 
-const UNEXPECTED = JSON.stringify({ errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+const UNEXPECTED_EXTENSIONS = { code: 'INTERNAL_SERVER_ERROR' };
+const UNEXPECTED = Object.fromEntries(
+  LANGUAGES.map((language) => [language, JSON.stringify({ errors: [{ message: localizedMessage(language, 'Unexpected error.', UNEXPECTED_EXTENSIONS), extensions: UNEXPECTED_EXTENSIONS }] })]),
+) as Record<Language, string>;
 
 /**
  * Wraps a plugin's HTTP hooks (onRequest, onResponse; and those of the plugins it adds) so that one that throws
@@ -9,9 +14,13 @@ const UNEXPECTED = JSON.stringify({ errors: [{ message: 'Unexpected error.', ext
  * which no caller may ever see. The error is logged here instead.
  */
 export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<PluginContext>, logger: Logger): Plugin<PluginContext> {
-  const unexpected = (error: unknown): Response => {
+  const unexpected = (request: Request, error: unknown): Response => {
     logger.error({ err: error }, 'a plugin failed while handling a request');
-    return new Response(UNEXPECTED, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+    const language = negotiateLanguage(request.headers.get('accept-language'));
+    return new Response(UNEXPECTED[language], {
+      status: 500,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-language': language, vary: 'accept-language' },
+    });
   };
   const { onRequest, onResponse, onPluginInit } = plugin;
   return {
@@ -21,7 +30,7 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
         try {
           await onRequest(payload);
         } catch (error) {
-          payload.endResponse(unexpected(error));
+          payload.endResponse(unexpected(payload.request, error));
         }
       },
     }),
@@ -30,7 +39,7 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
         try {
           await onResponse(payload);
         } catch (error) {
-          payload.setResponse(unexpected(error));
+          payload.setResponse(unexpected(payload.request, error));
         }
       },
     }),

@@ -1,5 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { localizedMessage } from '../../graphql/messages.js';
+import { negotiateLanguage } from '../../http/language.js';
 
 /**
  * Refuses a request body over `maxBytes` with HTTP 413 and `PAYLOAD_TOO_LARGE`, before it is parsed: by its
@@ -12,9 +14,12 @@ export function useBodyLimit(maxBytes: number): Plugin {
     async onRequest(payload) {
       const { request, fetchAPI } = payload;
       if (request.body === null) return;
+      // Answered here, before yoga processes a result, so in the request's language here too (see use-language.ts).
       const answer = (status: number, error: GraphQLError): void => {
+        const language = negotiateLanguage(request.headers.get('accept-language'));
+        const message = localizedMessage(language, error.message, error.extensions);
         payload.endResponse(
-          new fetchAPI.Response(JSON.stringify({ errors: [error.toJSON()] }), {
+          new fetchAPI.Response(JSON.stringify({ errors: [{ ...error.toJSON(), message }] }), {
             status,
             headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
           }),

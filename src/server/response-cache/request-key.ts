@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { negotiateLanguage } from '../../http/language.js';
 import { stableJson } from '../../upstream/query.js';
 
 // GET parameters that yoga reads as JSON.
@@ -18,9 +19,10 @@ export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETE
 /**
  * The response-cache key of a GraphQL request, from everything that can change yoga's answer to it: method,
  * the GraphQL parameters (the document or its persisted hash, variables, operation name, extensions; objects
- * compared with keys sorted), and the headers that plugins read (Accept, Content-Type and the CSRF header of a
- * POST, Origin for CORS). The negotiated Content-Encoding and If-None-Match are not in the key: one entry holds
- * every encoding and answers conditional requests itself.
+ * compared with keys sorted), the headers that plugins read (Accept, Content-Type and the CSRF header of a
+ * POST, Origin for CORS), and Accept-Language as the language it negotiates (th or en, so it adds at most two
+ * entries per query, however many ways clients write the header). The negotiated Content-Encoding and
+ * If-None-Match are not in the key: one entry holds every encoding and answers conditional requests itself.
  *
  * The hot path computes it from the request as it arrives; the response-cache plugin computes it again from the
  * parameters yoga parsed and executed, and stores an answer only when the two agree (see use-response-cache.ts),
@@ -39,6 +41,7 @@ export function requestKey(method: string, parameters: GraphQLParameters, header
       // Only a POST can be refused for want of the CSRF header (use-csrf-prevention.ts); a GET's answer is the same.
       method === 'POST' && header('x-graphql-yoga-csrf') !== undefined,
       header('origin') ?? null,
+      negotiateLanguage(header('accept-language')),
     ]);
   } catch {
     return undefined;
