@@ -17,3 +17,17 @@ export type {
   RecordsQuery,
   SortDirection,
 } from './types.js';
+export { shapeDrift, SHAPE_FIELD_TYPES, type RecordShape, type Retyped, type ShapeDrift, type ShapeFieldType, type ShapeKey } from './shapes.js';
+export { ShapeDriftWatch, type DriftListener } from './shape-drift.js';
+export { FIELD_NAMES, fallbackName, nameKeys, type NamedKeys } from './field-names.js';
+export {
+  SHAPES_FILE,
+  datasetShape,
+  describeShapesDiff,
+  formatShapesFile,
+  parseShapesFile,
+  readShapesFile,
+  type DatasetShape,
+  type ShapeFieldEntry,
+  type ShapesFile,
+} from './shapes-file.js';
