@@ -106,6 +106,14 @@ describe('typed records agree with the untyped records API', () => {
     expect(body.data).toEqual({ typedRecords: { odsCountTeacherByYear: { rows: { nodes: [{ academicYear: '2566', male: 308620, female: 592014, total: 900634 }] } } } });
   });
 
+  it('sets no condition for a field whose operators are all left out (a variable not given), and keeps an explicit null', async () => {
+    const query = 'query ($years: [String!]) { typedRecords { odsCountTeacherByYear { rows(where: { academicYear: { in: $years } }) { totalCount } } } }';
+    expect(await run(query)).toEqual({ data: { typedRecords: { odsCountTeacherByYear: { rows: { totalCount: 8 } } } } });
+    expect(await run(query, { years: ['2566'] })).toEqual({ data: { typedRecords: { odsCountTeacherByYear: { rows: { totalCount: 1 } } } } });
+    const nulls = await run('{ typedRecords { odsCountTeacherByYear { rows(where: { total: { eq: null } }) { totalCount } } } }');
+    expect(nulls).toEqual({ data: { typedRecords: { odsCountTeacherByYear: { rows: { totalCount: 0 } } } } });
+  });
+
   it('bounds typed lists as the untyped ones: an `in` of 1,001 values is refused with BAD_USER_INPUT', async () => {
     const response = await stack().post({
       query: 'query ($in: [String!]) { typedRecords { odsCountTeacherByYear { rows(where: { academicYear: { in: $in } }) { totalCount } } } }',

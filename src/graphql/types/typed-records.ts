@@ -116,12 +116,17 @@ function typedFields(shape: DatasetShape, t: PothosSchemaTypes.ObjectFieldBuilde
   );
 }
 
-/** What a typed field's arguments become for the engine: its own filters, sort keys and field lists. */
+/**
+ * A typed `where` as the engine's filters, one per field given. A field whose operators are all absent (an
+ * operation's variables left out, `{ academicYear: { in: $years } }` without `years`) sets no condition; an
+ * explicit null stays a condition (`eq: null` finds null and missing values).
+ */
 function whereOf(shape: DatasetShape, where: WhereShape | null | undefined): RecordFilter[] {
   if (where == null) return [];
   return shape.fields.flatMap((field) => {
     const filter = where[field.name];
-    return filter == null ? [] : [{ ...filter, field: field.key }];
+    if (filter == null || Object.values(filter).every((operand) => operand === undefined)) return [];
+    return [{ ...filter, field: field.key }];
   });
 }
 
