@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { print } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_NAMES, SHAPES_FILE, fallbackName, nameKeys } from '../src/records/index.js';
+import { pino } from 'pino';
+import { FIELD_NAMES, MAX_REPORTED_DRIFT_KEYS, SHAPES_FILE, ShapeDriftWatch, fallbackName, nameKeys, type RecordShape } from '../src/records/index.js';
 import { runShapes } from '../src/shapes-cli.js';
 import type { DataRecord } from '../src/simulator/datasets.js';
 import { graphql } from './gql/index.js';
@@ -90,6 +91,13 @@ describe('GraphQL names for upstream keys', () => {
     expect(fallbackName('หมายเหตุ')).not.toBe(fallbackName('หมายเหตุอื่น'));
   });
 
+  it('keeps a fallback name short whatever the key: its start and the key\'s hash', () => {
+    const name = fallbackName(`SCHOOL_${'X'.repeat(5_000)}`);
+    expect(name).toHaveLength(64);
+    expect(name).toMatch(/^schoolXx+[0-9a-f]{8}$/);
+    expect(fallbackName(`SCHOOL_${'X'.repeat(5_001)}`)).not.toBe(name);
+  });
+
   it('resolves collisions by key order, whatever order the records list keys in, and keeps `node` for the record', () => {
     const one = nameKeys(['ปีการศึกษา', 'ACADEMIC_YEAR', 'NODE', 'academic-year']);
     const other = nameKeys(['academic-year', 'NODE', 'ACADEMIC_YEAR', 'ปีการศึกษา']);
@@ -100,6 +108,26 @@ describe('GraphQL names for upstream keys', () => {
       'academic-year': 'academicYear2',
       ปีการศึกษา: 'academicYear3',
     });
+  });
+});
+
+describe('drift reports are bounded whatever the upstream sends', () => {
+  it('lists at most 50 keys of at most 256 characters, and says how many it left out', () => {
+    const lines: string[] = [];
+    const watch = new ShapeDriftWatch(pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
+    const expected: RecordShape = { recordsPath: 'data', keys: [{ key: 'TOTAL', type: 'number', nullable: false }] };
+    const keys = Array.from({ length: 10_000 }, (_, i) => ({ key: `K${String(i).padStart(5, '0')}${'ก'.repeat(1_000)}`, type: 'string' as const, nullable: false }));
+    const drift = watch.check('ODS_COUNT_TEACHER_BY_YEAR', 'v1', expected, () => ({ recordsPath: 'data', keys }));
+    expect(drift?.vanished).toEqual(['TOTAL']);
+    expect(drift?.added).toHaveLength(MAX_REPORTED_DRIFT_KEYS);
+    expect(drift?.added.every((key) => key.length === 257 && key.endsWith('…'))).toBe(true);
+    expect(drift?.omitted).toBe(10_000 - MAX_REPORTED_DRIFT_KEYS);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.length).toBeLessThan(20_000);
+    // The same payload version again, and a new version with the same keys: no new line.
+    watch.check('ODS_COUNT_TEACHER_BY_YEAR', 'v1', expected, () => ({ recordsPath: 'data', keys }));
+    watch.check('ODS_COUNT_TEACHER_BY_YEAR', 'v2', expected, () => ({ recordsPath: 'data', keys }));
+    expect(lines).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { CodedError } from '../coded-error.js';
-import type { ShapeDrift } from '../records/index.js';
+import type { ReportedDrift } from '../records/index.js';
 import type { PayloadRead } from '../upstream/source.js';
 
 /** A payload field of the response that is served past its freshness, and why. */
@@ -13,7 +13,7 @@ export interface StaleField {
 }
 
 /** A dataset whose live record keys differ from schema/shapes.json, as `extensions.shapeDrift` lists it. */
-export interface DriftedDataset extends ShapeDrift {
+export interface DriftedDataset extends ReportedDrift {
   readonly dataset: string;
 }
 
@@ -86,7 +86,7 @@ export class ResponseLedger {
   }
 
   /** Records that a typed field read a payload of `dataset` whose keys drifted; once per dataset per response. */
-  recordShapeDrift(dataset: string, drift: ShapeDrift): void {
+  recordShapeDrift(dataset: string, drift: ReportedDrift): void {
     if (!this.drifted.has(dataset)) this.drifted.set(dataset, { dataset, ...drift });
   }
 

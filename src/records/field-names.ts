@@ -78,6 +78,9 @@ export const FIELD_NAMES: Readonly<Record<string, string>> = {
 /** Names a typed row keeps for itself: its untyped record. */
 export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['node']);
 
+/** The longest fallback name: a longer one keeps its start and ends in the key's hash. */
+const MAX_FALLBACK_LENGTH = 64;
+
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** Whether a text may be a GraphQL field name that is not introspection's (`__…`). */
@@ -88,7 +91,7 @@ export function isFieldName(name: string): boolean {
 /**
  * The name of a key nobody named: its ASCII words in camelCase ("SCHOOL_CODE" → schoolCode), `field` when it has
  * none or starts with a digit, and when the key has any other character (Thai) the first 8 hex digits of its
- * SHA-256, so that two Thai keys never share a fallback.
+ * SHA-256, so that two Thai keys never share a fallback; at most MAX_FALLBACK_LENGTH characters, the hash last.
  */
 export function fallbackName(key: string): string {
   const words = key.split(/[^A-Za-z0-9]+/).filter((word) => word.length > 0);
@@ -99,6 +102,7 @@ export function fallbackName(key: string): string {
     })
     .join('');
   const base = camel.length === 0 || /^[0-9]/.test(camel) ? `field${camel.charAt(0).toUpperCase()}${camel.slice(1)}` : camel;
+  if (base.length > MAX_FALLBACK_LENGTH) return `${base.slice(0, MAX_FALLBACK_LENGTH - 8)}${shortHash(key, 8)}`;
   return /^[\x20-\x7e]*$/.test(key) ? base : `${base}${shortHash(key, 8)}`;
 }
 

@@ -16,6 +16,7 @@ import type { JsonObject } from '../../json.js';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
+  numericValue,
   readShapesFile,
   recordsView,
   type DatasetShape,
@@ -73,12 +74,8 @@ const FILTERS = {
 /** A typed field's value: the record's value when it has the field's type, else null (a key that drifted). */
 const READERS: Readonly<Record<ShapeFieldEntry['type'], (value: unknown) => unknown>> = {
   string: (value) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null),
-  number: (value) => {
-    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-    if (typeof value !== 'string' || value.trim() === '') return null;
-    const number = Number(value);
-    return Number.isFinite(number) ? number : null;
-  },
+  // Numbers, and numeric strings by the engine's own rule (values.ts), as filters and sums read them.
+  number: (value) => numericValue(value) ?? null,
   boolean: (value) => (typeof value === 'boolean' ? value : null),
   json: (value) => value ?? null,
 };
