@@ -16,6 +16,7 @@ import {
   datasetShape,
   describeShapesDiff,
   formatShapesFile,
+  parseShapesFile,
   readShapesFile,
   recordsView,
   type DatasetShape,
@@ -81,7 +82,10 @@ export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<
     for (const line of unmapped) io.stderr.write(`${line}\n`);
     const target = io.file ?? SHAPES_FILE;
     if (!check) {
-      writeFileSync(target, formatShapesFile(file));
+      // The server refuses a file it cannot build a schema from (see parseShapesFile): never write one.
+      const text = formatShapesFile(file);
+      parseShapesFile(text);
+      writeFileSync(target, text);
       io.stdout.write(`wrote ${String(target instanceof URL ? target.pathname : target)}: ${file.datasets.length} datasets\n`);
       return 0;
     }
