@@ -11,6 +11,7 @@ import { graphql } from './gql/index.js';
 import { TEST_UPSTREAM_KEY, useListeningStack } from './helpers/stack.js';
 
 const DRIFTING = 'ODS_COUNT_TEACHER_BY_YEAR';
+const RETYPED = [{ key: 'FEMALE', expected: 'number', actual: 'string' }];
 
 const TypedTeachers = graphql(`
   query TypedTeachersDrift($first: Int) {
@@ -21,6 +22,7 @@ const TypedTeachers = graphql(`
           nodes {
             academicYear
             male
+            female
             total
             node
           }
@@ -131,14 +133,14 @@ describe('drift reports are bounded whatever the upstream sends', () => {
   });
 });
 
-describe('a simulated upstream shape change: a key renamed, a key added', () => {
+describe('a simulated upstream shape change: a key renamed, a key added, a key retyped', () => {
   // Payloads stay fresh, so answers are stored by the response cache and served from it.
   const started = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
 
   beforeAll(() => {
     const { simulator } = started().stack;
     const body = JSON.parse(simulator.datasetBody(DRIFTING).toString('utf8')) as { data: Record<string, string | number>[] };
-    const revised = body.data.map(({ TOTAL, ...rest }): DataRecord => ({ ...rest, GRAND_TOTAL: TOTAL ?? 0, หมายเหตุ: 'ปรับปรุง' }));
+    const revised = body.data.map(({ TOTAL, ...rest }): DataRecord => ({ ...rest, FEMALE: 'ไม่ระบุ', GRAND_TOTAL: TOTAL ?? 0, หมายเหตุ: 'ปรับปรุง' }));
     simulator.publish(DRIFTING, revised);
   });
 
@@ -158,11 +160,11 @@ describe('a simulated upstream shape change: a key renamed, a key added', () => 
     expect(body.errors).toBeUndefined();
     const rows = body.data?.typedRecords.odsCountTeacherByYear.rows;
     expect(rows?.totalCount).toBe(8);
-    expect(rows?.nodes.map((node) => node.total)).toEqual([null, null]);
+    expect(rows?.nodes.map((node) => [node.total, node.female])).toEqual([[null, null], [null, null]]);
     expect(rows?.nodes[0]?.male).toBeGreaterThan(0);
     expect(rows?.nodes[0]?.node).toMatchObject({ ACADEMIC_YEAR: '2560', หมายเหตุ: 'ปรับปรุง' });
     expect(rows?.nodes[0]?.node['GRAND_TOTAL']).toBeGreaterThan(0);
-    expect(body.extensions).toEqual({ shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: [] }] });
+    expect(body.extensions).toEqual({ shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED }] });
   });
 
   it('keeps the extension in an answer served from the response cache', async () => {
@@ -173,7 +175,7 @@ describe('a simulated upstream shape change: a key renamed, a key added', () => 
     expect(hits).toMatch(/result="hit"} [1-9]/);
     expect(hit.text).toBe(miss.text);
     expect((JSON.parse(hit.text) as { extensions?: unknown }).extensions).toEqual({
-      shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: [] }],
+      shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED }],
     });
   });
 
@@ -195,7 +197,7 @@ describe('a simulated upstream shape change: a key renamed, a key added', () => 
     expect(await counted()).toBe(before + 2);
     const warnings = stack.logLines.filter((line) => line['dataset'] === DRIFTING && String(line['msg']).includes('no longer match schema/shapes.json'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'] });
+    expect(warnings[0]).toMatchObject({ vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED });
   });
 
   it('fails `npm run shapes -- --check` against that upstream with a readable diff', async () => {
@@ -207,7 +209,8 @@ describe('a simulated upstream shape change: a key renamed, a key added', () => 
     expect(stdout.text).toContain(`+ ${DRIFTING}: "GRAND_TOTAL" → grandTotal: number (a new key)`);
     expect(stdout.text).toMatch(/\+ ODS_COUNT_TEACHER_BY_YEAR: "หมายเหตุ" → field[0-9a-f]{8}: string \(a new key\)/);
     expect(stderr.text).toContain(`${DRIFTING}: the key "หมายเหตุ" has no name in src/records/field-names.ts`);
+    expect(stdout.text).toContain(`~ ${DRIFTING}: "FEMALE" → female: number  became  "FEMALE" → female: string`);
     // Nothing else moved.
-    expect(stdout.text.split('\n').filter((line) => /^ {2}[-+~]/.test(line))).toHaveLength(3);
+    expect(stdout.text.split('\n').filter((line) => /^ {2}[-+~]/.test(line))).toHaveLength(4);
   });
 });
