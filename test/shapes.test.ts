@@ -100,12 +100,13 @@ describe('GraphQL names for upstream keys', () => {
     expect(fallbackName(`SCHOOL_${'X'.repeat(5_001)}`)).not.toBe(name);
   });
 
-  it('resolves collisions by key order, whatever order the records list keys in, and keeps `node` for the record', () => {
-    const one = nameKeys(['ปีการศึกษา', 'ACADEMIC_YEAR', 'NODE', 'academic-year']);
-    const other = nameKeys(['academic-year', 'NODE', 'ACADEMIC_YEAR', 'ปีการศึกษา']);
+  it('resolves collisions by key order, whatever order the records list keys in, and keeps `node` and `count` for the row and the group', () => {
+    const one = nameKeys(['ปีการศึกษา', 'ACADEMIC_YEAR', 'NODE', 'academic-year', 'COUNT']);
+    const other = nameKeys(['academic-year', 'COUNT', 'NODE', 'ACADEMIC_YEAR', 'ปีการศึกษา']);
     expect([...one.names]).toEqual([...other.names]);
     expect(Object.fromEntries(one.names)).toEqual({
       ACADEMIC_YEAR: 'academicYear',
+      COUNT: 'count2',
       NODE: 'node2',
       'academic-year': 'academicYear2',
       ปีการศึกษา: 'academicYear3',

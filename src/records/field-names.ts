@@ -75,8 +75,8 @@ export const FIELD_NAMES: Readonly<Record<string, string>> = {
   ประเภทบุคลากร: 'personType',
 };
 
-/** Names a typed row keeps for itself: its untyped record. */
-export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['node']);
+/** Names typed rows and aggregate groups keep for themselves: the untyped record, and a group's record count. */
+export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['node', 'count']);
 
 /** The longest fallback name: a longer one keeps its start and ends in the key's hash. */
 const MAX_FALLBACK_LENGTH = 64;
