@@ -10,6 +10,8 @@ const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,
   'admin.ts': 5,
   'admin-cli.ts': 4,
+  'shapes.ts': 5,
+  'shapes-cli.ts': 4,
   server: 4,
   graphql: 3,
   http: 2,

@@ -11,6 +11,7 @@ import { negotiateLanguage, type Language } from '../http/language.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
+import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
@@ -30,6 +31,8 @@ export interface Context {
   /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
   readonly ledger: ResponseLedger;
   readonly shapes: ShapeWatch;
+  /** Compares live record shapes with schema/shapes.json for the typed fields. */
+  readonly shapeDrift: ShapeDriftWatch;
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
   /** Ids one `nodes(ids:)` field may ask for (LIMIT_MAX_NODE_IDS). */
@@ -49,6 +52,7 @@ export interface ContextDependencies {
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly shapes: ShapeWatch;
+  readonly shapeDrift: ShapeDriftWatch;
   readonly access: AccessService;
   readonly logger: Logger;
   /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
@@ -78,6 +82,7 @@ export function createContextFactory(deps: ContextDependencies) {
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
       shapes: deps.shapes,
+      shapeDrift: deps.shapeDrift,
       upstreamUrls: deps.upstream,
       maxNodeIds: deps.maxNodeIds,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),

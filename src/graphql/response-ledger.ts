@@ -1,4 +1,5 @@
 import { CodedError } from '../coded-error.js';
+import type { ReportedDrift } from '../records/index.js';
 import type { PayloadRead } from '../upstream/source.js';
 
 /** A payload field of the response that is served past its freshness, and why. */
@@ -11,6 +12,11 @@ export interface StaleField {
   readonly fetchedAt: string;
 }
 
+/** A dataset whose live record keys differ from schema/shapes.json, as `extensions.shapeDrift` lists it. */
+export interface DriftedDataset extends ReportedDrift {
+  readonly dataset: string;
+}
+
 /**
  * What one GraphQL response is made of, as far as caching it goes: every upstream payload it read, how fresh
  * each was, and whether any field's value depends on the caller (a summary payload, a request-for-use status).
@@ -19,6 +25,7 @@ export interface StaleField {
  */
 export class ResponseLedger {
   private readonly stale: StaleField[] = [];
+  private readonly drifted = new Map<string, DriftedDataset>();
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
   private bodyBytes = 0;
@@ -76,6 +83,16 @@ export class ResponseLedger {
         fetchedAt: read.validatedAt.toISOString(),
       });
     }
+  }
+
+  /** Records that a typed field read a payload of `dataset` whose keys drifted; once per dataset per response. */
+  recordShapeDrift(dataset: string, drift: ReportedDrift): void {
+    if (!this.drifted.has(dataset)) this.drifted.set(dataset, { dataset, ...drift });
+  }
+
+  /** The datasets whose drift this response met, in the order first met. */
+  get shapeDrift(): readonly DriftedDataset[] {
+    return [...this.drifted.values()];
   }
 
   /** Marks the response as depending on who asked: it is then never public nor stored. */

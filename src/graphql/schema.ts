@@ -2,6 +2,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/dataset.js';
 import './types/records.js';
+import './types/typed-records.js';
 import './types/summary-endpoint.js';
 import './types/client.js';
 import './types/use-request.js';

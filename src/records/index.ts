@@ -5,7 +5,7 @@ export * from './limits.js';
 export { RecordsError, RECORDS_ERROR_CODES, type RecordsErrorCode } from './errors.js';
 export { MAX_EXAMPLES, type RecordField } from './fields.js';
 export { ENVELOPE_KEYS, MAX_SEARCH_DEPTH } from './locate.js';
-export { RECORD_VALUE_TYPES, type RecordValueType } from './values.js';
+export { RECORD_VALUE_TYPES, numericValue, type RecordValueType } from './values.js';
 export type {
   AggregateArgs,
   PageInfo,
@@ -17,3 +17,17 @@ export type {
   RecordsQuery,
   SortDirection,
 } from './types.js';
+export { shapeDrift, SHAPE_FIELD_TYPES, type RecordShape, type Retyped, type ShapeDrift, type ShapeFieldType, type ShapeKey } from './shapes.js';
+export { MAX_REPORTED_DRIFT_KEYS, MAX_REPORTED_KEY_LENGTH, ShapeDriftWatch, type DriftListener, type ReportedDrift } from './shape-drift.js';
+export { FIELD_NAMES, fallbackName, nameKeys, type NamedKeys } from './field-names.js';
+export {
+  SHAPES_FILE,
+  datasetShape,
+  describeShapesDiff,
+  formatShapesFile,
+  parseShapesFile,
+  readShapesFile,
+  type DatasetShape,
+  type ShapeFieldEntry,
+  type ShapesFile,
+} from './shapes-file.js';

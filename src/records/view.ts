@@ -17,6 +17,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RECORDS_LIMITS, type RecordsLimit } f
 import { locateRecords, type LocatedRecords } from './locate.js';
 import { bindOrder, parseOrder, sortRecords, type CompiledOrder, type ParsedOrder } from './order.js';
 import { checkFieldPath, compileFieldPath } from './paths.js';
+import { compareKeys, shapeTypeOf, type RecordShape } from './shapes.js';
 import { nextTurn } from './turns.js';
 import type { AggregateArgs, RecordConnection, RecordFilter, RecordsPageArgs, RecordsQuery } from './types.js';
 
@@ -39,6 +40,8 @@ export interface RecordsView {
   fields(): readonly RecordField[];
   /** sha256 (16 hex digits) of the sorted (field name, types) list. */
   fingerprint(): string;
+  /** The records' own keys (not nested paths), each with its shape type: what typed fields are made of. */
+  shape(): RecordShape;
   /** How many records pass `where`. */
   count(where?: readonly RecordFilter[] | null): number;
   /** One page of the records that pass `where`, in `orderBy` order, after the `after` cursor. */
@@ -69,7 +72,8 @@ class Table {
   readonly views = new Map<string, RecordsView>();
   private readonly columns = new Map<string, Column>();
   private inferred?: InferredFields;
-  private shape?: string;
+  private shapeFingerprint?: string;
+  private ownKeys?: RecordShape;
   private readonly matches = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
   private readonly sequences = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
   private readonly aggregates = new LRUCache<string, readonly JsonObject[]>({ max: REMEMBERED_ANSWERS });
@@ -98,8 +102,23 @@ class Table {
   }
 
   fingerprint(): string {
-    this.shape ??= fingerprintOf(this.fields());
-    return this.shape;
+    this.shapeFingerprint ??= fingerprintOf(this.fields());
+    return this.shapeFingerprint;
+  }
+
+  shape(): RecordShape {
+    if (this.ownKeys === undefined) {
+      const { list, routes } = this.inference();
+      // A field is a key of the records themselves when some record reaches it by that one key ("a.b" included).
+      const own = list.filter((field) => routes.get(field.name)?.some((route) => route.length === 1) ?? false);
+      this.ownKeys = {
+        recordsPath: this.located.path,
+        keys: own
+          .map((field) => ({ key: field.name, type: shapeTypeOf(field), nullable: field.nullable }))
+          .sort((a, b) => compareKeys(a.key, b.key)),
+      };
+    }
+    return this.ownKeys;
   }
 
   /**
@@ -228,6 +247,10 @@ class View implements RecordsView {
 
   fingerprint(): string {
     return this.table.fingerprint();
+  }
+
+  shape(): RecordShape {
+    return this.table.shape();
   }
 
   /** Checks every argument, then that every field is known: all before any column is built. */

@@ -38,6 +38,7 @@ import { PayloadSizes } from '../graphql/payload-sizes.js';
 import { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
 import { schema } from '../graphql/schema.js';
+import { ShapeDriftWatch } from '../records/shape-drift.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
@@ -101,7 +102,15 @@ export function createApp(deps: AppDependencies): App {
   const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes, maxNodeIds: limits.maxNodeIds, inFlightBodies }),
+    context: createContextFactory({
+      ...deps,
+      shapes: new ShapeWatch(deps.logger),
+      shapeDrift: new ShapeDriftWatch(deps.logger, (dataset) => metrics.shapeDrift(dataset)),
+      payloadSizes,
+      maxResponseBytes: limits.maxResponseBytes,
+      maxNodeIds: limits.maxNodeIds,
+      inFlightBodies,
+    }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,

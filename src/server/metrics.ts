@@ -27,6 +27,8 @@ export interface Metrics {
   rateLimited(callerKind: string): void;
   /** A client registration or a credential refused because its IP spent that budget. */
   ipLimitRefused(limit: 'registration' | 'authentication'): void;
+  /** A typed records field answered from a payload whose record keys drifted from schema/shapes.json. */
+  shapeDrift(dataset: string): void;
   /** A response-cache lookup missed, hit, or an answer was stored. */
   responseCache(result: 'hit' | 'miss' | 'stored'): void;
   /**
@@ -121,6 +123,12 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     labelNames: ['result'],
     registers: [registry],
   });
+  const drift = new Counter({
+    name: 'records_shape_drift_total',
+    help: 'Typed records answers made from a payload whose record keys no longer match schema/shapes.json, by dataset.',
+    labelNames: ['dataset'],
+    registers: [registry],
+  });
   const openConnections = new Gauge({
     name: 'http_connections_open',
     help: 'Client connections open now (HTTP_MAX_CONNECTIONS bounds them).',
@@ -162,6 +170,9 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     },
     ipLimitRefused(limit) {
       ipRefusals.inc({ limit });
+    },
+    shapeDrift(dataset) {
+      drift.inc({ dataset });
     },
     responseCache(result) {
       responseCache.inc({ result });

@@ -12,6 +12,8 @@
  *   what one IP gets through the rate limits. `BENCH_ONLY=hardening` runs only those (about a minute and a half).
  * - Then the records engine under hostile queries (records-event-loop.ts): the event-loop delay in the server
  *   process while the worst records operations run. `BENCH_ONLY=records-event-loop` runs only that (a few minutes).
+ * - Typed records: a typed page of 20 of the largest dataset against the untyped `records` page, both response-cache
+ *   misses, among the scenarios of the full run; `BENCH_ONLY=typed-records` runs only those two.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -233,6 +235,10 @@ const payloadQuery = (code: DatasetCode): string => `{ dataset(code: ${code}) { 
 const ALL_PAYLOADS = '{ datasets { code payload } }';
 const RECORDS_PAGE = `{ dataset(code: ${LARGEST_DATASET}) { records(first: 20, where: [{ field: "PROVINCE_NAME", eq: "เชียงใหม่" }], orderBy: [{ field: "TOTAL", direction: DESC }]) { totalCount edges { node } } } }`;
 
+/** A filtered, ordered page of 20 of the largest dataset, as untyped records and as typed rows: the same records. */
+const UNTYPED_PAGE = `{ dataset(code: ${LARGEST_DATASET}) { records(first: 20, where: [{ field: "PROVINCE_NAME", eq: "เชียงใหม่" }], orderBy: [{ field: "TOTAL", direction: DESC }]) { totalCount edges { cursor node } } } }`;
+const TYPED_PAGE = `{ typedRecords { odsCountGraduateByProvDistSubdist { rows(first: 20, where: { provinceName: { eq: "เชียงใหม่" } }, orderBy: [{ field: total, direction: DESC }]) { totalCount edges { cursor node { academicYear provinceCode provinceName districtCode districtName subdistrictCode subdistrictName eduLevel male female total } } } } } }`;
+
 /** The response the server must give for a payload query: the simulator's body, as GraphQL serialises it. */
 function expectedPayloadResponse(simulator: Simulator, code: DatasetCode): string {
   return JSON.stringify({ data: { dataset: { payload: JSON.parse(simulator.datasetBody(code).toString('utf8')) as unknown } } });
@@ -283,6 +289,14 @@ async function main(): Promise<void> {
     const hardening = await measureHardening(startHardened);
     await simulator.close();
     reportHardening(hardening);
+    return;
+  }
+  if (process.env['BENCH_ONLY'] === 'typed-records') {
+    const scenarios = await typedRecordsScenarios(simulator);
+    const samples = await runRounds(scenarios, simulator);
+    const cpu = await cpuPerOperation(simulator);
+    await simulator.close();
+    reportTypedRecords(scenarios, samples, cpu);
     return;
   }
   if (process.env['BENCH_ONLY'] === 'records-event-loop') {
@@ -344,16 +358,10 @@ async function main(): Promise<void> {
     appScenario('cache-miss', 'warm payload with the upstream cache off (every operation calls the upstream)', graphqlPost(payloadQuery(WARM_DATASET)), () => warmResponse, {
       env: NO_UPSTREAM_CACHE,
     }),
+    ...(await typedRecordsScenarios(simulator)),
   ];
 
-  const samples = new Map<string, number[]>(scenarios.map((scenario) => [scenario.name, []]));
-  for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const scenario of scenarios) {
-      const rps = await scenario.run(simulator);
-      samples.get(scenario.name)?.push(rps);
-      process.stderr.write(`round ${round}/${ROUNDS} ${scenario.name}: ${rps.toFixed(0)} req/s\n`);
-    }
-  }
+  const samples = await runRounds(scenarios, simulator);
 
   // The latency comparison runs at a rate every path sustains: a quarter of the slowest one's (a miss) maximum.
   const extra = await specialMeasurements(simulator, median(samples.get('cache-miss') ?? []));
@@ -368,6 +376,7 @@ interface SpecialMeasurements {
   readonly summaryRps: number;
   readonly latency: { rate: number; direct: LatencySummary; miss: LatencySummary; hit: LatencySummary };
   readonly memory: { cachedPayloadMb: number; rssAfterCachingMb: number; rssAfterRunsMb: number; budgetMb: number };
+  readonly typedCpu: CpuPerOperation;
 }
 
 async function specialMeasurements(simulator: Simulator, missRps: number): Promise<SpecialMeasurements> {
@@ -440,12 +449,141 @@ async function specialMeasurements(simulator: Simulator, missRps: number): Promi
   };
   const miss = await measureAt(NO_UPSTREAM_CACHE);
   const hit = await measureAt({});
+  const typedCpu = await cpuPerOperation(simulator);
   return {
+    typedCpu,
     coldBurst,
     summaryRps,
     latency: { rate, direct, miss, hit },
     memory: { cachedPayloadMb, rssAfterCachingMb, rssAfterRunsMb, budgetMb: 100 + 3 * cachedPayloadMb },
   };
+}
+
+/** Runs the scenarios interleaved (A B C … A B C …) for ROUNDS rounds: each one's req/s per round. */
+async function runRounds(scenarios: readonly Scenario[], simulator: Simulator): Promise<Map<string, number[]>> {
+  const samples = new Map<string, number[]>(scenarios.map((scenario) => [scenario.name, []]));
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const scenario of scenarios) {
+      const rps = await scenario.run(simulator);
+      samples.get(scenario.name)?.push(rps);
+      process.stderr.write(`round ${round}/${ROUNDS} ${scenario.name}: ${rps.toFixed(0)} req/s\n`);
+    }
+  }
+  return samples;
+}
+
+/**
+ * The untyped and the typed page of 20 of the largest dataset, each a response-cache miss on every request (an
+ * `extensions` nonce), so both execute: the typed page's cost is its per-field resolvers over the same engine work.
+ */
+async function typedRecordsScenarios(simulator: Simulator): Promise<Scenario[]> {
+  const referenceServer = await startApp(simulator);
+  try {
+    const referenceOf = async (query: string): Promise<string> => (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
+    const [untyped, typed] = [await referenceOf(UNTYPED_PAGE), await referenceOf(TYPED_PAGE)];
+    return [
+      appScenario('untyped-page-miss', 'the untyped `records` page of 20 of the largest dataset, a response-cache miss every request', { ...graphqlPost(UNTYPED_PAGE), bodyPerRequest: nonceBody(UNTYPED_PAGE) }, () => untyped),
+      appScenario('typed-page-miss', 'the same page as typed rows (11 typed fields a row), a response-cache miss every request', { ...graphqlPost(TYPED_PAGE), bodyPerRequest: nonceBody(TYPED_PAGE) }, () => typed),
+    ];
+  } finally {
+    await referenceServer.stop();
+  }
+}
+
+/** The server process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat, 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface CpuPerOperation {
+  readonly untypedMs: number;
+  readonly typedMs: number;
+  readonly operations: number;
+}
+
+/**
+ * The server's own CPU time per operation for the untyped and the typed page, each a response-cache miss: blocks of
+ * 100 of each, alternated on one server, 4 in flight. CPU time is what the typed fields add, and unlike req/s it
+ * hardly moves with what else the machine is running.
+ */
+async function cpuPerOperation(simulator: Simulator): Promise<CpuPerOperation> {
+  const BLOCKS = 6;
+  const PER_BLOCK = 100;
+  const server = await startApp(simulator);
+  try {
+    const pid = server.child.pid;
+    if (pid === undefined) throw new Error('the server process has no pid');
+    const kinds = [
+      { query: UNTYPED_PAGE, reference: '', ms: 0 },
+      { query: TYPED_PAGE, reference: '', ms: 0 },
+    ];
+    for (const kind of kinds) kind.reference = (await send(server.origin, graphqlPost(kind.query))).bytes.toString('utf8');
+    for (let block = 0; block < BLOCKS; block++) {
+      for (const kind of block % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const body = nonceBody(kind.query);
+        const before = cpuMs(pid);
+        for (let sent = 0; sent < PER_BLOCK; sent += 4) {
+          const answers = await Promise.all(Array.from({ length: 4 }, () => send(server.origin, { ...graphqlPost(kind.query), body: body() })));
+          if (answers.some((answer) => answer.status !== 200 || answer.bytes.toString('utf8') !== kind.reference)) {
+            throw new Error('typed records: an answer differs from the reference');
+          }
+        }
+        kind.ms += cpuMs(pid) - before;
+      }
+    }
+    const operations = BLOCKS * PER_BLOCK;
+    return { untypedMs: (kinds[0]?.ms ?? 0) / operations, typedMs: (kinds[1]?.ms ?? 0) / operations, operations };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** What a typed page costs against the untyped one, by req/s and by the server's CPU time (target ≤ 1.2). */
+function typedCostRows(samples: ReadonlyMap<string, number[]>, cpu: CpuPerOperation): { cost: number; cpuCost: number; lines: string[] } {
+  const cost = median(samples.get('untyped-page-miss') ?? []) / median(samples.get('typed-page-miss') ?? []);
+  const cpuCost = cpu.typedMs / cpu.untypedMs;
+  return {
+    cost,
+    cpuCost,
+    lines: [
+      `| typed page of 20 (largest dataset, response-cache miss) costs ≤ 1.2 × the untyped \`records\` page, by req/s | ${cost.toFixed(2)} × | ${cost <= 1.2 ? 'yes' : 'NO'} |`,
+      `| the same by the server's CPU time per operation (${cpu.operations} of each) | ${cpuCost.toFixed(2)} × (${cpu.typedMs.toFixed(2)} ms vs ${cpu.untypedMs.toFixed(2)} ms) | ${cpuCost <= 1.2 ? 'yes' : 'NO'} |`,
+    ],
+  };
+}
+
+/** `BENCH_ONLY=typed-records`: the two scenarios and their ratio, stored under `typedRecords` beside the other figures. */
+function reportTypedRecords(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, cpu: CpuPerOperation): void {
+  const rows = scenarios.map((scenario) => {
+    const values = samples.get(scenario.name) ?? [];
+    return `| ${scenario.name} | ${Math.round(median(values))} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}) | ${scenario.about} |`;
+  });
+  const { cost, cpuCost, lines: costLines } = typedCostRows(samples, cpu);
+  const lines = [
+    '',
+    `thai-edu-graphql typed records: ${ROUNDS} rounds × ${DURATION_S} s, ${CONNECTIONS} connections, node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    '| scenario | req/s median (min–max) | what |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    '| target | measured | met |',
+    '|---|---|---|',
+    ...costLines,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  const file = join(ROOT, '.bench', 'latest.json');
+  let latest: Record<string, unknown> = {};
+  try {
+    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No earlier run: the file holds these figures alone.
+  }
+  writeFileSync(file, JSON.stringify({ ...latest, typedRecords: { ...runFacts(), cost, cpuCost, cpu, samples: Object.fromEntries(samples), table: lines.join('\n') } }, null, 2));
 }
 
 function median(values: readonly number[]): number {
@@ -482,6 +620,7 @@ function report(
     ['response-cache miss, upstream-cache hit ≥ 0.7 × yoga hello-world', ratio('response-miss', 'hello'), 0.7],
     ['filtered page of the largest dataset vs the catalogue query', ratio('records-page', 'catalogue'), undefined],
   ] as const;
+  const typedCost = typedCostRows(samples, extra.typedCpu);
   const { latency, memory, coldBurst } = extra;
   const lines = [
     '',
@@ -499,6 +638,7 @@ function report(
     `| cache hit faster than the direct upstream call | hit p50 ${latency.hit.p50Ms.toFixed(2)} ms vs direct ${latency.direct.p50Ms.toFixed(2)} ms | ${latency.hit.p50Ms < latency.direct.p50Ms ? 'yes' : 'NO'} |`,
     `| resident memory with every dataset cached ≤ 100 MB + 3 × ${memory.cachedPayloadMb.toFixed(1)} MB = ${memory.budgetMb.toFixed(0)} MB | ${memory.rssAfterCachingMb.toFixed(0)} MB cached, ${memory.rssAfterRunsMb.toFixed(0)} MB after load | ${memory.rssAfterRunsMb <= memory.budgetMb ? 'yes' : 'NO'} |`,
     `| authenticated summary payload (no response cache by design) | ${Math.round(extra.summaryRps)} req/s = ${(extra.summaryRps / med('hello')).toFixed(2)} × hello | (report) |`,
+    ...typedCost.lines,
     '',
     ...hardeningTable(hardening),
     '',

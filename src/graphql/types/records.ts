@@ -1,10 +1,10 @@
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
+import { budgetOf } from '../records-budget.js';
 import type { DatasetEntry } from '../../catalogue.js';
 import type { Context } from '../context.js';
 import type { JsonObject } from '../../json.js';
 import {
-  AnswerBudget,
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   RECORD_VALUE_TYPES,
@@ -73,7 +73,7 @@ const RecordField = builder.objectRef<RecordFieldShape>('RecordField').implement
   }),
 });
 
-const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
+export const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Where this page is in the whole list (Relay cursor connections).',
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'More records follow: ask again with `after: endCursor`.' }),
@@ -119,18 +119,6 @@ async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg &
   await view.prepare(args);
   if (queryString === '') context.shapes.observe(dataset.code, read.version, view.fingerprint());
   return view;
-}
-
-/** Each operation's budget of records answers, by its context (one per operation): its response is written in one piece. */
-const budgets = new WeakMap<Context, AnswerBudget>();
-
-function budgetOf(context: Context): AnswerBudget {
-  let budget = budgets.get(context);
-  if (budget === undefined) {
-    budget = new AnswerBudget();
-    budgets.set(context, budget);
-  }
-  return budget;
 }
 
 /** The options of a records field: reads the dataset's payload, then answers from its records view. */

@@ -32,7 +32,8 @@ function isGraphQLPath(url: string, graphqlPath: string): boolean {
 
 /**
  * Says how current a response is, to clients and to HTTP caches:
- * - `extensions.stale` lists the payload fields served past their freshness, and since when;
+ * - `extensions.stale` lists the payload fields served past their freshness, and since when, and
+ *   `extensions.shapeDrift` the datasets whose live record keys no longer match schema/shapes.json (typed fields);
  * - an error answer to any other method gets `no-store`;
  * - a query over HTTP GET gets an ETag and a Cache-Control derived from the freshness of the data it used
  *   (`public` for anonymous reads of datasets; `private, no-store` once a caller is authenticated or a field
@@ -46,8 +47,12 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       return {
         onExecuteDone({ result, setResult }) {
           if (!isSingleResult(result)) return;
-          const stale = args.contextValue.ledger.staleFields;
-          if (stale.length > 0) setResult({ ...result, extensions: { ...result.extensions, stale } });
+          const { staleFields: stale, shapeDrift } = args.contextValue.ledger;
+          if (stale.length === 0 && shapeDrift.length === 0) return;
+          setResult({
+            ...result,
+            extensions: { ...result.extensions, ...(stale.length > 0 ? { stale } : {}), ...(shapeDrift.length > 0 ? { shapeDrift } : {}) },
+          });
         },
       };
     },
