@@ -12,7 +12,9 @@ import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { DatasetVersions } from '../upstream/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import type { LiveHub } from './live-hub.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -30,6 +32,10 @@ export interface Context {
   /** Builds the upstream URLs shown as `apiUrl`; resolvers never call the upstream through it. */
   readonly upstreamUrls: Pick<UpstreamClient, 'datasetUrl' | 'summaryEndpointUrl'>;
   readonly logger: Logger;
+  /** This instance's open subscriptions, which subscription fields join. */
+  readonly live: LiveHub;
+  /** What the watcher last recorded of each dataset (`Dataset.version`, `changedAt`). */
+  readonly datasetVersions: DatasetVersions;
 }
 
 export interface ContextDependencies {
@@ -43,6 +49,8 @@ export interface ContextDependencies {
   readonly shapes: ShapeWatch;
   readonly access: AccessService;
   readonly logger: Logger;
+  readonly live: LiveHub;
+  readonly datasetVersions: DatasetVersions;
   /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
   readonly ipLimits?: IpLimits | undefined;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
@@ -71,6 +79,8 @@ export function createContextFactory(deps: ContextDependencies) {
       shapes: deps.shapes,
       upstreamUrls: deps.upstream,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
+      live: deps.live,
+      datasetVersions: deps.datasetVersions,
     };
   };
 }

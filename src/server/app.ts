@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
+import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, DEFAULT_SUBSCRIPTION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-limits.js';
 import { maskError } from '../graphql/errors.js';
@@ -39,6 +39,10 @@ import { schema } from '../graphql/schema.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import type { DatasetCode } from '../catalogue.js';
+import { LiveHub } from '../graphql/live-hub.js';
+import { createMemoryVersions, type DatasetVersions } from '../upstream/dataset-versions.js';
+import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 
 export interface AppDependencies {
   /** Builds `apiUrl`s; payloads are read through `source`, never from the client directly. */
@@ -73,6 +77,12 @@ export interface AppDependencies {
   readonly persistedQueries?: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
   readonly tracing?: Plugin;
+  /** The subscriptions of this instance; DEFAULT_SUBSCRIPTION_LIMITS unless given. */
+  readonly live?: LiveHub;
+  /** What the watcher recorded of each dataset; none (every `Dataset.version` null) unless given. */
+  readonly datasetVersions?: DatasetVersions;
+  /** How often an idle subscription stream gets a comment line; DEFAULT_SUBSCRIPTION_LIMITS' unless given. */
+  readonly heartbeatMs?: number;
 }
 
 export interface App {
@@ -80,6 +90,8 @@ export interface App {
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
+  /** Drops the stored answers that read any of these datasets (after the watcher saw them change); answers how many. */
+  dropStoredAnswers(datasets: readonly DatasetCode[]): number;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -99,7 +111,15 @@ export function createApp(deps: AppDependencies): App {
   const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    context: createContextFactory({ ...deps, shapes: new ShapeWatch(deps.logger), payloadSizes, maxResponseBytes: limits.maxResponseBytes, inFlightBodies }),
+    context: createContextFactory({
+      ...deps,
+      shapes: new ShapeWatch(deps.logger),
+      payloadSizes,
+      maxResponseBytes: limits.maxResponseBytes,
+      inFlightBodies,
+      live: deps.live ?? new LiveHub(DEFAULT_SUBSCRIPTION_LIMITS),
+      datasetVersions: deps.datasetVersions ?? createMemoryVersions(),
+    }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -113,6 +133,7 @@ export function createApp(deps: AppDependencies): App {
     plugins: ([
       useRequestId(),
       useSecurityHeaders(),
+      useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
       ...(http.graphiql
         ? [
             useGraphiQLPage({
@@ -169,5 +190,6 @@ export function createApp(deps: AppDependencies): App {
           }),
       { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes },
     ),
+    dropStoredAnswers: (datasets) => responseCache?.dropDatasets(datasets) ?? 0,
   };
 }

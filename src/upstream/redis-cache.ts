@@ -93,6 +93,12 @@ export function createRedisCache({ url, maxBytes, keyPrefix, logger }: RedisCach
       parsed.delete(key);
       await redis.del(payloadKey(key));
     },
+    async deletePrefix(prefix, scope) {
+      let dropped = 0;
+      for (const key of [...parsed.keys()]) if (key.startsWith(prefix) && parsed.delete(key)) dropped += 1;
+      if (scope === 'shared') await deleteMatching(redis, `${globEscaped(payloadKey(prefix))}*`);
+      return dropped;
+    },
     async lock(key, ttlMs) {
       const token = randomUUID();
       const claimed = await redis.set(lockKey(key), token, 'PX', ttlMs, 'NX');
@@ -108,6 +114,24 @@ export function createRedisCache({ url, maxBytes, keyPrefix, logger }: RedisCach
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** Keys a SCAN visits per round trip: small enough not to stall Redis, large enough to finish in few rounds. */
+const SCAN_BATCH = 500;
+
+/** Deletes (UNLINK, freed in the background) every key matching `pattern`, walking the keyspace with SCAN. */
+async function deleteMatching(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_BATCH);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** `text` as a Redis glob that matches only itself: the query part of a key starts with `?`, a glob character. */
+function globEscaped(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
 }
 
 function readMeta(text: string): PayloadMeta | undefined {

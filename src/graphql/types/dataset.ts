@@ -72,6 +72,26 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
       description: 'The upstream address of this dataset, on the configured base address.',
       resolve: (dataset, _args, context) => context.upstreamUrls.datasetUrl(dataset.code),
     }),
+    version: t.string({
+      nullable: true,
+      description:
+        'รุ่นข้อมูล: a content hash of the unfiltered payload as the server last saw it; it changes when the upstream publishes other content, so a client can compare without subscribing. Null until the watcher has looked (or when WATCH_INTERVAL_S is 0).',
+      resolve: async (dataset, _args, context) => {
+        context.ledger.recordDataset(dataset.code);
+        return (await context.datasetVersions.get(dataset.code))?.version;
+      },
+    }),
+    changedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When `version` was first seen: the time the server noticed the change, or for the version it first saw, its Last-Modified. Null when `version` is.',
+      resolve: async (dataset, _args, context) => {
+        context.ledger.recordDataset(dataset.code);
+        const version = await context.datasetVersions.get(dataset.code);
+        return version === undefined ? undefined : new Date(version.changedAt);
+      },
+    }),
     payload: t.field({
       type: 'JSON',
       description:

@@ -75,6 +75,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         operationName: reusable.get(request),
         expiresAt,
         httpCaching,
+        datasets: ledger.datasets,
       });
       options.metrics.responseCache('stored');
       const rendered = await entry.render({
