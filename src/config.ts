@@ -34,6 +34,8 @@ export interface Config {
 export interface LiveConfig {
   /** Seconds between the watcher's passes over the datasets; 0 turns the watcher off. */
   readonly watchIntervalS: number;
+  /** With Redis: how long the watcher's lease outlives its last renewal, the longest a dead leader delays another. */
+  readonly watchLeaseS: number;
   readonly subscriptions: SubscriptionConfig;
 }
 
@@ -227,6 +229,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
  */
 export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionConfig = { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 };
 export const DEFAULT_WATCH_INTERVAL_S = 300;
+/** A dead leader is replaced within this plus a third of it (4 s); renewals every second cost Redis nothing. */
+export const DEFAULT_WATCH_LEASE_S = 3;
 
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
 export const DEFAULT_METRICS_OPERATION_NAMES = 100;
@@ -301,6 +305,7 @@ const environmentSchema = z.object({
     z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
   ),
   WATCH_INTERVAL_S: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(86_400).default(DEFAULT_WATCH_INTERVAL_S)),
+  WATCH_LEASE_S: positive(DEFAULT_WATCH_LEASE_S, 60),
   SUBSCRIPTION_MAX_PER_CALLER: positive(DEFAULT_SUBSCRIPTION_LIMITS.perCaller, 10_000),
   SUBSCRIPTION_MAX_TOTAL: positive(DEFAULT_SUBSCRIPTION_LIMITS.total, 1_000_000),
   SUBSCRIPTION_QUEUE_MAX: positive(DEFAULT_SUBSCRIPTION_LIMITS.queue, 10_000),
@@ -400,6 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       metricsOperationNames: values.METRICS_OPERATION_NAMES,
       live: {
         watchIntervalS: values.WATCH_INTERVAL_S,
+        watchLeaseS: values.WATCH_LEASE_S,
         subscriptions: {
           perCaller: values.SUBSCRIPTION_MAX_PER_CALLER,
           total: values.SUBSCRIPTION_MAX_TOTAL,

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
-        live: { watchIntervalS: 300, subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 } },
+        live: { watchIntervalS: 300, watchLeaseS: 3, subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 } },
       },
     });
   });

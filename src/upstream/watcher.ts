@@ -53,8 +53,8 @@ export interface Watcher {
   /** One pass now: a conditional GET per dataset, one at a time, unless another instance is the leader. */
   check(): Promise<WatchReport>;
   /**
-   * Passes every `intervalMs`, each timer drawn up to a tenth later so that restarted instances spread out; a pass
-   * never overlaps the one before.
+   * A pass now, then one every `intervalMs`, each timer drawn up to a tenth later so that restarted instances spread
+   * out; a pass never overlaps the one before.
    */
   start(intervalMs: number): void;
   /** No more passes; waits for the one running. */
@@ -151,7 +151,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     check,
     start(intervalMs) {
       clearTimeout(timer);
-      schedule(intervalMs);
+      void check().finally(() => schedule(intervalMs));
     },
     async close() {
       closed = true;

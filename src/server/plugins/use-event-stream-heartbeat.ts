@@ -11,9 +11,10 @@ const PING = new TextEncoder().encode(':\n\n');
  */
 export function useEventStreamHeartbeat(intervalMs: number): Plugin<Context> {
   return {
-    onResponse({ response, setResponse, fetchAPI }) {
+    onResponse(payload) {
+      const { response, fetchAPI } = payload;
       if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return;
-      setResponse(new fetchAPI.Response(withHeartbeat(response.body, intervalMs), { status: response.status, headers: response.headers }));
+      payload.setResponse(new fetchAPI.Response(withHeartbeat(response.body, intervalMs), { status: response.status, headers: response.headers }));
     },
   };
 }
