@@ -5,12 +5,14 @@ import { acquireLease, type Lease } from './redis-lease.js';
 /** Which instance watches the upstream: the one that holds the lease when instances share Redis. */
 export interface Leadership {
   isLeader(): boolean;
+  /** Resolves once this instance leads (at once if it does); never while another instance holds the lease. */
+  whenLeading(): Promise<void>;
   /** Stops competing and hands the lease back at once, so another instance takes over without waiting. */
   close(): Promise<void>;
 }
 
 /** Without Redis each instance watches for itself. */
-export const ALWAYS_LEADER: Leadership = { isLeader: () => true, close: () => Promise.resolve() };
+export const ALWAYS_LEADER: Leadership = { isLeader: () => true, whenLeading: () => Promise.resolve(), close: () => Promise.resolve() };
 
 export interface LeaseLeadershipOptions {
   readonly redis: Redis;
@@ -34,6 +36,7 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let attempt: Promise<void> | undefined;
+  let waiting: (() => void)[] = [];
 
   const compete = async (): Promise<void> => {
     try {
@@ -50,6 +53,8 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
         lease = undefined;
         void taken.release().catch(() => undefined);
       });
+      for (const resolve of waiting) resolve();
+      waiting = [];
       options.onLead?.();
     } catch (error) {
       logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
@@ -70,6 +75,7 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
 
   return {
     isLeader: () => lease?.held === true,
+    whenLeading: () => (lease?.held === true ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
     async close() {
       closed = true;
       clearTimeout(timer);
