@@ -1,3 +1,4 @@
+import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../src/catalogue.js';
 import type { Simulator } from '../src/simulator/server.js';
@@ -254,5 +255,57 @@ describe('subscription limits and access', () => {
     const stream = await subscribe(`${server.origin}/graphql`, 'subscription { useRequestChanged { id status } }');
     expect((await stream.next()).errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(stack.live.hub.openSubscriptions).toBe(0);
+  });
+});
+
+describe('subscriptions and the response cache', () => {
+  it('never look a stream up in the response cache, nor count it there', async () => {
+    const stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+    const server = await listen(stack.app);
+    try {
+      const stream = await subscribe(`${server.origin}/graphql`, DATASET_CHANGED);
+      expect(stream.status).toBe(200);
+      const text = await stack.metrics.registry.getSingleMetricAsString('graphql_response_cache_total');
+      expect(text).not.toMatch(/result="miss"} [1-9]/);
+      stream.close();
+    } finally {
+      await server.close();
+      await stack.close();
+    }
+  });
+});
+
+describe('a GraphQL client over SSE (graphql-sse)', () => {
+  it('receives datasetChanged as the README shows', async () => {
+    const stack = await startStack();
+    const server = await listen(stack.app);
+    const client = createClient({ url: `${server.origin}/graphql` });
+    try {
+      await stack.live.watcher.check();
+      const events: unknown[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        const unsubscribe = client.subscribe(
+          { query: 'subscription { datasetChanged(codes: [ODS_COUNT_TEACHER_BY_YEAR]) { dataset { code } recordCount shapeChanged } }' },
+          {
+            next: (result) => {
+              events.push(result.data);
+              unsubscribe();
+              resolve();
+            },
+            error: reject,
+            complete: () => undefined,
+          },
+        );
+      });
+      await expect.poll(() => stack.live.hub.openSubscriptions).toBe(1);
+      await revise(stack.simulator, CODE);
+      await stack.live.watcher.check();
+      await done;
+      expect(events).toEqual([{ datasetChanged: { dataset: { code: CODE }, recordCount: 8, shapeChanged: false } }]);
+    } finally {
+      client.dispose();
+      await server.close();
+      await stack.close();
+    }
   });
 });
