@@ -84,6 +84,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     if (!options.isLeader()) return report({ outcome: 'skipped', changes: [], unchanged: 0, failed: [] });
     const changes: DatasetChange[] = [];
     const failed: DatasetCode[] = [];
+    const codes = new Set<string>();
     let unchanged = 0;
     for (const code of options.codes) {
       if (closed) break;
@@ -93,10 +94,12 @@ export function createWatcher(options: WatcherOptions): Watcher {
         else changes.push(change);
       } catch (error) {
         failed.push(code);
-        const level = error instanceof UpstreamError ? 'warn' : 'error';
-        options.logger[level]({ dataset: code, err: error }, 'watcher could not check a dataset; it tries again next time');
+        if (error instanceof UpstreamError) codes.add(error.code);
+        else options.logger.error({ dataset: code, err: error }, 'watcher failed on a dataset');
       }
     }
+    // One line per pass: an upstream that is down fails every dataset, and the breaker says so once already.
+    if (failed.length > 0) options.logger.warn({ failed, codes: [...codes] }, 'watcher could not check some datasets; it tries again next pass');
     return report({ outcome: 'done', changes, unchanged, failed });
   }
 
