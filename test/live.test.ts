@@ -245,6 +245,21 @@ describe('subscription limits and access', () => {
     await expect.poll(() => stack.live.hub.openSubscriptions).toBe(0);
   });
 
+  it('gives a slot back when the subscription is not answered as a stream (406, a batch)', async () => {
+    const post = (accept: string, body: unknown): Promise<Response> =>
+      fetch(`${server.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+    const subscription = { query: 'subscription { datasetChanged { version } }' };
+    // More than the caller's 2 slots: a leak would refuse the later ones.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const refused = await post('application/json', subscription);
+      expect(refused.status).toBe(406);
+      await refused.body?.cancel();
+      const batch = await post('text/event-stream', [subscription]);
+      await batch.text();
+    }
+    expect(stack.live.hub.openSubscriptions).toBe(0);
+  });
+
   it('refuses more codes than there are datasets', async () => {
     const codes = Array.from({ length: 14 }, () => CODE);
     const stream = await subscribe(`${server.origin}/graphql`, DATASET_CHANGED, { codes });

@@ -43,6 +43,7 @@ import type { DatasetCode } from '../catalogue.js';
 import { LiveHub } from '../graphql/live-hub.js';
 import { createMemoryVersions, type DatasetVersions } from '../upstream/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
+import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
 
 export interface AppDependencies {
   /** Builds `apiUrl`s; payloads are read through `source`, never from the client directly. */
@@ -134,6 +135,7 @@ export function createApp(deps: AppDependencies): App {
       useRequestId(),
       useSecurityHeaders(),
       useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
+      useSubscriptionRelease(),
       ...(http.graphiql
         ? [
             useGraphiQLPage({
