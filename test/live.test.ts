@@ -96,6 +96,11 @@ describe('change detection and datasetChanged over SSE', () => {
     const after = await versionOf(stack, CODE);
     expect(after.version).toBe(change.version);
     expect(after.changedAt).toBe(change.changedAt);
+    const metrics = await stack.metrics.registry.metrics();
+    expect(metrics).toContain('graphql_subscriptions_open{topic="datasetChanged"} 1');
+    expect(metrics).toContain('live_events_published_total{topic="datasetChanged"} 1');
+    expect(metrics).toContain('live_events_delivered_total{topic="datasetChanged"} 1');
+    expect(metrics).toContain(`watcher_changes_total{dataset="${CODE}"} 1`);
     stream.close();
   });
 
