@@ -199,7 +199,7 @@ describe('the watcher on its own timer', () => {
         return Number(/outcome="done"} (\d+)/.exec(text)?.[1] ?? 0);
       };
       const stream = await subscribe(`${server.origin}/graphql`, DATASET_CHANGED, { codes: [CODE] });
-      // The pass at start-up has recorded the datasets once this one has finished.
+      // Records the datasets (or waits for the timer's first pass to have done so).
       await stack.live.watcher.check();
       const runsAtRevision = await runs();
       expect((await revise(stack.simulator, CODE)).status).toBe(201);

@@ -53,8 +53,9 @@ export interface Watcher {
   /** One pass now: a conditional GET per dataset, one at a time, unless another instance is the leader. */
   check(): Promise<WatchReport>;
   /**
-   * A pass now, then one every `intervalMs`, each timer drawn up to a tenth later so that restarted instances spread
-   * out; a pass never overlaps the one before.
+   * A pass every `intervalMs`, the first one interval after start (start-up already fetches enough: CACHE_WARM, the
+   * first requests), each timer drawn up to a tenth later so that restarted instances spread out; a pass never
+   * overlaps the one before.
    */
   start(intervalMs: number): void;
   /** No more passes; waits for the one running. */
@@ -154,7 +155,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     check,
     start(intervalMs) {
       clearTimeout(timer);
-      void check().finally(() => schedule(intervalMs));
+      schedule(intervalMs);
     },
     async close() {
       closed = true;
