@@ -125,6 +125,11 @@ export interface CacheConfig {
   /** Bound on the response cache (serialised answers to anonymous queries); 0 turns it off. */
   readonly responseMaxMb: number;
   readonly redisUrl: string | undefined;
+  /**
+   * With Redis: the lease of the lock an instance holds while it fetches a payload for all of them, renewed every
+   * third of it while the fetch runs. When the holder dies the others wait at most this long before fetching.
+   */
+  readonly lockLeaseMs: number;
   /** Fetch every dataset in the background at start-up. */
   readonly warm: boolean;
 }
@@ -268,6 +273,9 @@ const environmentSchema = z.object({
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  // Renewed every third of it: short enough that a dead holder costs the others little, long enough that two
+  // renewals may be late (a busy Redis, a long garbage collection) before the lease is lost.
+  UPSTREAM_LOCK_LEASE_MS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(300).max(60_000).default(2_000)),
   CACHE_WARM: flag(false),
   LIMIT_MAX_DEPTH: positive(DEFAULT_OPERATION_LIMITS.maxDepth, 1_000),
   LIMIT_MAX_ALIASES: positive(DEFAULT_OPERATION_LIMITS.maxAliases, 100_000),
@@ -369,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxMb: values.UPSTREAM_CACHE_MAX_MB,
         responseMaxMb: values.RESPONSE_CACHE_MAX_MB,
         redisUrl: values.REDIS_URL,
+        lockLeaseMs: values.UPSTREAM_LOCK_LEASE_MS,
         warm: values.CACHE_WARM,
       },
       limits: {

@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createPayloadCache } from '../src/upstream/create-cache.js';
 import { graphql } from './gql/index.js';
 import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
@@ -111,6 +114,111 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
       await one.close();
       await two.close();
     }
+  });
+
+  describe('the fill lock', () => {
+    const CODE = 'ODS_COUNT_TEACHER_BY_YEAR';
+    let admin: Redis;
+    const closing: (() => Promise<unknown>)[] = [];
+    beforeAll(() => {
+      admin = new Redis(redisUrl ?? '');
+    });
+    afterEach(async () => {
+      for (const close of closing.splice(0).reverse()) await close();
+    });
+    afterAll(async () => {
+      await admin.quit();
+    });
+
+    /** Instances sharing one Redis under a prefix of their own; each has its own simulated upstream to count calls. */
+    async function instances(count: number, lockLeaseMs?: number) {
+      const keyPrefix = `test:fill-lock:${Date.now()}:${Math.random()}:`;
+      const stacks: Stack[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl, keyPrefix, lockLeaseMs } });
+        closing.push(() => stack.close());
+        stacks.push(stack);
+      }
+      return { stacks, keyPrefix, lockKey: `${keyPrefix}lock:dataset:${CODE}?` };
+    }
+
+    /** A gate a simulated upstream holds its answer behind until the test opens it. */
+    function gate(): { held: Promise<void>; open: () => void } {
+      let open = (): void => undefined;
+      const held = new Promise<void>((resolve) => (open = resolve));
+      return { held, open };
+    }
+
+    it('a live holder renews its lease through a long fetch, and the other instance waits for its answer', async () => {
+      const { stacks: [one, two], lockKey } = await instances(2, 900);
+      if (one === undefined || two === undefined) throw new Error('two instances');
+      const upstream = gate();
+      one.simulator.setFault(CODE, { until: upstream.held, times: 1 });
+      const first = one.execute(Teachers);
+      await one.simulator.whenReceived(1, CODE);
+      const holder = await admin.get(lockKey);
+      expect(holder).not.toBeNull();
+      const second = two.execute(Teachers);
+      // Each renewal puts the key's remaining time back up; four of them (one every 300 ms) outlast the 900 ms
+      // the key lives without them.
+      let renewals = 0;
+      let previous = await admin.pttl(lockKey);
+      await vi.waitFor(
+        async () => {
+          const remaining = await admin.pttl(lockKey);
+          if (remaining > previous) renewals += 1;
+          previous = remaining;
+          expect(renewals).toBeGreaterThanOrEqual(4);
+        },
+        { timeout: 10_000, interval: 10 },
+      );
+      expect(await admin.get(lockKey)).toBe(holder);
+      expect(two.simulator.requestCount()).toBe(0);
+      upstream.open();
+      const [fromOne, fromTwo] = await Promise.all([first, second]);
+      expect(fromOne.body.data?.dataset.payload).toEqual(teachersBody(one));
+      expect(fromTwo.body.data?.dataset.payload).toEqual(teachersBody(one));
+      expect(one.simulator.requestCount()).toBe(1);
+      expect(two.simulator.requestCount()).toBe(0);
+      expect(await admin.exists(lockKey)).toBe(0);
+    });
+
+    it('an instance that died holding the lock delays another by its lease (≤ 3 s), not by the upstream time-out', async () => {
+      const defaults = loadConfig({});
+      const leaseMs = defaults.ok ? defaults.config.cache.lockLeaseMs : 0;
+      expect(leaseMs).toBe(2_000);
+      const { stacks: [survivor], keyPrefix, lockKey } = await instances(1);
+      if (survivor === undefined) throw new Error('one instance');
+      // Its fetch would wait up to the whole upstream time-out and a margin before ignoring the lock.
+      expect(survivor.upstream.timeoutMs).toBeGreaterThanOrEqual(10_000);
+      // Another instance's cache (the server's, on a connection of its own) takes the lock for its fetch, and the
+      // instance dies before releasing it: its connection is gone, so it renews no more.
+      const dying = createPayloadCache({ redisUrl, keyPrefix, lockLeaseMs: leaseMs });
+      expect(await dying.lock(`dataset:${CODE}?`)).toBeDefined();
+      const deadToken = await admin.get(lockKey);
+      expect(deadToken).not.toBeNull();
+      await dying.close();
+      const diedAt = performance.now();
+      const remaining = await admin.pttl(lockKey);
+      expect(remaining).toBeGreaterThan(0);
+      expect(remaining).toBeLessThanOrEqual(leaseMs);
+
+      const upstream = gate();
+      survivor.simulator.setFault(CODE, { until: upstream.held, times: 1 });
+      const read = survivor.execute(Teachers);
+      await survivor.simulator.whenReceived(1, CODE);
+      const waitedMs = performance.now() - diedAt;
+      // It fetches under a lock of its own, taken once the dead holder's lease ran out.
+      const holder = await admin.get(lockKey);
+      expect(holder).not.toBeNull();
+      expect(holder).not.toBe(deadToken);
+      upstream.open();
+      expect((await read).body.data?.dataset.payload).toEqual(teachersBody(survivor));
+      expect(survivor.simulator.requestCount()).toBe(1);
+      // The one wall-time bound: the lease (2 s), one poll (25 ms) and a margin for a loaded machine; before the
+      // lease, this wait was the upstream time-out and a second (11 s).
+      expect(waitedMs).toBeLessThan(3_000);
+    });
   });
 });
 

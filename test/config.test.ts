@@ -24,7 +24,7 @@ describe('loadConfig', () => {
           retries: 2,
           breakerCooldownS: 10,
         },
-        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, warm: false },
+        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, lockLeaseMs: 2_000, warm: false },
         limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxResponseBytes: 32 * 1_048_576, maxInFlightResponseBytes: 64 * 1_048_576 },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
         rateLimit: {
@@ -139,10 +139,11 @@ describe('loadConfig', () => {
       UPSTREAM_CACHE_MAX_MB: '64',
       RESPONSE_CACHE_MAX_MB: '16',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      UPSTREAM_LOCK_LEASE_MS: '5000',
       CACHE_WARM: 'true',
     });
     expect(result.ok && result.config).toMatchObject({
-      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, responseMaxMb: 16, redisUrl: 'redis://127.0.0.1:6379', warm: true },
+      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, responseMaxMb: 16, redisUrl: 'redis://127.0.0.1:6379', lockLeaseMs: 5_000, warm: true },
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'warn',
@@ -177,14 +178,15 @@ describe('loadConfig', () => {
       ADMIN_TOKEN: 'short',
       UPSTREAM_CACHE_MAX_MB: '0',
       REDIS_URL: 'http://localhost:6379',
+      UPSTREAM_LOCK_LEASE_MS: '100',
       CACHE_WARM: 'sometimes',
     });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN', 'UPSTREAM_CACHE_MAX_MB', 'REDIS_URL', 'CACHE_WARM']) {
+    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN', 'UPSTREAM_CACHE_MAX_MB', 'REDIS_URL', 'UPSTREAM_LOCK_LEASE_MS', 'CACHE_WARM']) {
       expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
     }
-    expect(problems).toHaveLength(11);
+    expect(problems).toHaveLength(12);
   });
 
   it('reads the connection limits, and refuses a header time-out longer than the request time-out', () => {

@@ -129,7 +129,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const redisKeyPrefix = overrides.redisKeyPrefix;
   const upstream = createUpstream({
     client: { ...config.upstream, baseUrl, apiKey, logger: logger.child({ component: 'upstream' }), onCall: metrics.upstreamCall },
-    cache: { redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, keyPrefix: redisKeyPrefix },
+    cache: { redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, keyPrefix: redisKeyPrefix, lockLeaseMs: config.cache.lockLeaseMs },
     source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
   });
   closers.push(upstream.close);

@@ -47,11 +47,12 @@ export interface PayloadCache {
    */
   deletePrefix(prefix: string, scope: 'local' | 'shared'): Promise<number>;
   /**
-   * Claims the right to fill `key` for `ttlMs`, so that instances sharing the cache call the upstream once:
-   * a release function when this caller should fetch, undefined when another holds the claim. A cache that is
-   * not shared always grants it (its process already shares one fetch per key).
+   * Claims the right to fill `key`, so that instances sharing the cache call the upstream once: a release
+   * function when this caller should fetch, undefined when another holds the claim. The claim lasts until
+   * released, or until its holder dies and a short lease runs out (see redis-cache.ts). A cache that is not
+   * shared always grants it (its process already shares one fetch per key).
    */
-  lock(key: string, ttlMs: number): Promise<ReleaseLock | undefined>;
+  lock(key: string): Promise<ReleaseLock | undefined>;
   /** Drops local state and closes any connection. */
   close(): Promise<void>;
 }

@@ -10,12 +10,15 @@ export interface PayloadCacheOptions {
   readonly maxMb?: number;
   /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
   readonly keyPrefix?: string;
+  /** With Redis: the fill lock's lease, renewed while the fetch runs; default 2000. */
+  readonly lockLeaseMs?: number;
   /** Where Redis connection trouble is reported. */
   readonly logger?: Logger;
 }
 
 export const DEFAULT_CACHE_MAX_MB = 256;
 export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
+export const DEFAULT_LOCK_LEASE_MS = 2_000;
 
 /** The payload cache the options ask for: Redis when given its URL, else this process's memory. */
 export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
@@ -25,6 +28,7 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
     url: options.redisUrl,
     maxBytes,
     keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
+    lockLeaseMs: options.lockLeaseMs ?? DEFAULT_LOCK_LEASE_MS,
     logger: options.logger,
   });
 }

@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { PayloadCache, PayloadMeta } from './cache.js';
+import { acquireLease } from './redis-lease.js';
 
 export interface RedisCacheOptions {
   readonly url: string;
   /** Bound on the parsed bodies kept in this process. */
   readonly maxBytes: number;
   readonly keyPrefix: string;
+  /** The fill lock's lease: how long a holder that died keeps the other instances waiting. */
+  readonly lockLeaseMs: number;
   readonly logger: Logger | undefined;
 }
 
@@ -38,11 +40,6 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
-// Frees a fill lock only if this caller still holds it (it may have expired and been taken by another).
-const RELEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
 interface ParsedCopy {
   readonly version: string;
   readonly value: unknown;
@@ -51,10 +48,11 @@ interface ParsedCopy {
 
 /**
  * Payloads shared by every instance through Redis (ioredis): one hash per payload (meta, version, body text)
- * whose Redis TTL is how long it may still be served, and `SET NX PX` locks so that instances fill a key once.
- * Bodies are parsed on read; parsed copies are kept in a small local lru-cache, by key and checked by version.
+ * whose Redis TTL is how long it may still be served, and fill locks (leases, see redis-lease.ts) so that
+ * instances fill a key once. Bodies are parsed on read; parsed copies are kept in a small local lru-cache, by key
+ * and checked by version.
  */
-export function createRedisCache({ url, maxBytes, keyPrefix, logger }: RedisCacheOptions): PayloadCache {
+export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger }: RedisCacheOptions): PayloadCache {
   // Fail fast rather than queue: a cache that is down must cost a request little, the source then calls upstream.
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
   redis.on('error', (error: Error) => logger?.warn({ err: error, cache: 'redis' }, 'redis cache connection trouble'));
@@ -99,13 +97,18 @@ export function createRedisCache({ url, maxBytes, keyPrefix, logger }: RedisCach
       if (scope === 'shared') await deleteMatching(redis, `${globEscaped(payloadKey(prefix))}*`);
       return dropped;
     },
-    async lock(key, ttlMs) {
-      const token = randomUUID();
-      const claimed = await redis.set(lockKey(key), token, 'PX', ttlMs, 'NX');
-      if (claimed !== 'OK') return undefined;
+    async lock(key) {
+      // A lease renewed while the fetch runs rather than one long expiry: a holder that dies mid-fetch keeps the
+      // other instances waiting for lockLeaseMs, not for the whole upstream time-out.
+      const lease = await acquireLease(redis, lockKey(key), { ttlMs: lockLeaseMs });
+      if (lease === undefined) return undefined;
+      // The fetch goes on (its answer is still good); another instance may meanwhile fetch the same payload.
+      const warnLost = () => logger?.warn({ err: lease.lost.reason as unknown, cache: 'redis', key }, 'redis cache fill lock lost during the fetch');
+      lease.lost.addEventListener('abort', warnLost, { once: true });
       return async () => {
-        await redis.eval(RELEASE_SCRIPT, 1, lockKey(key), token).catch((error: unknown) => {
-          logger?.warn({ err: error, cache: 'redis' }, 'redis cache lock not released; it expires by itself');
+        lease.lost.removeEventListener('abort', warnLost);
+        await lease.release().catch((error: unknown) => {
+          logger?.warn({ err: error, cache: 'redis', key }, 'redis cache fill lock not released; its lease runs out by itself');
         });
       };
     },

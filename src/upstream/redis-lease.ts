@@ -119,7 +119,7 @@ class HeldLease implements Lease {
     validUntil: number,
   ) {
     this.expireAt(validUntil);
-    this.scheduleRenewal();
+    this.scheduleRenewal(renewEveryMs);
   }
 
   get held(): boolean {
@@ -143,8 +143,8 @@ class HeldLease implements Lease {
     return deleted === 1;
   }
 
-  private scheduleRenewal(): void {
-    this.renewTimer = setTimeout(() => void this.renew(), this.renewEveryMs);
+  private scheduleRenewal(delayMs: number): void {
+    this.renewTimer = setTimeout(() => void this.renew(), delayMs);
     // A lease never keeps the process alive: a process that is done should exit, and its lease then expires.
     this.renewTimer.unref();
   }
@@ -172,7 +172,8 @@ class HeldLease implements Lease {
     }
     this.renewed += 1;
     this.expireAt(sentAt + this.ttlMs);
-    this.scheduleRenewal();
+    // Counted from when this renewal was sent, so that slow replies do not stretch the time between renewals.
+    this.scheduleRenewal(Math.max(0, sentAt + this.renewEveryMs - performance.now()));
   }
 
   private lose(reason: LeaseLossReason, cause?: unknown): void {

@@ -26,12 +26,14 @@ export interface SharedFill<T> {
   readonly waitMs: number;
 }
 
+// A waiter sees the holder's entry, or its lock's release or expiry, within this long: two Redis commands per
+// poll, for at most `waitMs`, and one waiter per key per instance (the in-process single flight).
 const POLL_MS = 25;
 
 /**
  * Single flight across instances sharing a cache, best effort: whoever claims the fill looks once more, then
- * fetches; the others poll for its entry and claim again (the holder may have failed), and after `waitMs` fetch
- * regardless.
+ * fetches; the others poll for its entry and claim again (the holder may have failed, or died and let its lock's
+ * lease run out), and after `waitMs` fetch regardless.
  */
 export async function fillShared<T>(fill: SharedFill<T>): Promise<T> {
   const giveUpAt = performance.now() + fill.waitMs;

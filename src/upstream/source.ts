@@ -105,8 +105,8 @@ export const DEFAULT_TTL_S = 300;
 export const DEFAULT_SWR_S = 3_600;
 export const DEFAULT_STALE_IF_ERROR_S = 86_400;
 export const DEFAULT_WARM_CONCURRENCY = 4;
-/** A fill lock outlives the call it covers by this much, so it never expires under a live call. */
-const LOCK_MARGIN_MS = 1_000;
+/** Beyond the upstream call's own bound, how long an instance still waits for another's fill. */
+const FILL_WAIT_MARGIN_MS = 1_000;
 
 interface Target {
   /** The logical cache key: equal keys mean the same upstream call. */
@@ -124,8 +124,11 @@ interface Source {
   readonly logger: Logger;
   readonly now: () => number;
   readonly policy: PayloadWindows;
-  /** How long a fill lock is held: the client's whole budget, and a margin. */
-  readonly lockMs: number;
+  /**
+   * How long to wait for another instance's fill before fetching anyway: the client's whole budget, and a margin.
+   * A holder that dies frees the key sooner, when its lock's lease runs out (see redis-cache.ts).
+   */
+  readonly fillWaitMs: number;
   readonly flights: SingleFlight<CachedPayload>;
   readonly background: BackgroundWork;
   readonly onRead: ((event: PayloadReadEvent) => void) | undefined;
@@ -142,7 +145,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
       swrMs: (options.swrS ?? DEFAULT_SWR_S) * 1_000,
       staleIfErrorMs: (options.staleIfErrorS ?? DEFAULT_STALE_IF_ERROR_S) * 1_000,
     },
-    lockMs: options.client.timeoutMs + LOCK_MARGIN_MS,
+    fillWaitMs: options.client.timeoutMs + FILL_WAIT_MARGIN_MS,
     flights: new SingleFlight<CachedPayload>(),
     background: new BackgroundWork(),
     onRead: options.onRead,
@@ -273,7 +276,7 @@ function refresh(source: Source, target: Target, previous: CachedPayload | undef
         return isNew ? entry : undefined;
       },
       fetch: () => fetchAndStore(source, target, previous),
-      waitMs: source.lockMs,
+      waitMs: source.fillWaitMs,
     }),
   );
 }
@@ -328,9 +331,9 @@ async function cached({ cache, logger }: Source, key: string): Promise<CachedPay
   }
 }
 
-async function claim({ cache, logger, lockMs }: Source, key: string): Promise<ReleaseLock | undefined> {
+async function claim({ cache, logger }: Source, key: string): Promise<ReleaseLock | undefined> {
   try {
-    return await cache.lock(key, lockMs);
+    return await cache.lock(key);
   } catch (error) {
     logger.warn({ err: error, cache: cache.kind, key }, 'payload cache lock failed: fetching without it');
     return () => Promise.resolve();

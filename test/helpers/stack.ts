@@ -81,7 +81,17 @@ export interface StackOptions {
    * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
    * suites that count upstream calls per operation see each one; cache suites pass real windows.
    */
-  cache?: { ttlS: number; swrS: number; staleIfErrorS: number; maxMb?: number; redisUrl?: string; keyPrefix?: string; now?: () => number };
+  cache?: {
+    ttlS: number;
+    swrS: number;
+    staleIfErrorS: number;
+    maxMb?: number;
+    redisUrl?: string;
+    keyPrefix?: string;
+    /** With Redis: the fill lock's lease; the server's default unless given. */
+    lockLeaseMs?: number;
+    now?: () => number;
+  };
   retries?: number;
   breakerCooldownS?: number;
   limits?: Partial<OperationLimits>;
@@ -224,6 +234,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       maxMb: cache.maxMb ?? 64,
       responseMaxMb: options.responseCacheMaxMb ?? base.cache.responseMaxMb,
       redisUrl,
+      lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },
     limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
     http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
