@@ -28,6 +28,28 @@ export interface Config {
    * come first served; every later name is `other`, so callers cannot grow the metrics.
    */
   readonly metricsOperationNames: number;
+  /** Change detection and subscriptions. */
+  readonly live: LiveConfig;
+}
+
+export interface LiveConfig {
+  /** Seconds between the watcher's passes over the datasets; 0 turns the watcher off. */
+  readonly watchIntervalS: number;
+  /** With Redis: how long the watcher's lease outlives its last renewal, the longest a dead leader delays another. */
+  readonly watchLeaseS: number;
+  readonly subscriptions: SubscriptionConfig;
+}
+
+/** What subscriptions may hold of one instance (see graphql/live-hub.ts). */
+export interface SubscriptionConfig {
+  /** Open subscriptions of one caller: a client's key, the operator, or one IP for anonymous callers. */
+  readonly perCaller: number;
+  /** Open subscriptions of the instance, everyone's together. */
+  readonly total: number;
+  /** Events waiting for one slow reader; one more ends its subscription with SUBSCRIPTION_OVERFLOW. */
+  readonly queue: number;
+  /** Seconds between the comment lines that keep an idle stream open through proxies. */
+  readonly heartbeatS: number;
 }
 
 /** The bounds of client keys and registrations. */
@@ -224,6 +246,17 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
 };
+/**
+ * Each subscription holds a connection (SSE, one stream per request), so the total stays under the default
+ * HTTP_MAX_CONNECTIONS with room for ordinary requests; 10 per caller is a few tabs of an app; 100 queued events is
+ * far more than a healthy reader ever has waiting (changes come minutes apart); 15 s is under the 30-60 s idle
+ * time-outs of common proxies.
+ */
+export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionConfig = { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 };
+export const DEFAULT_WATCH_INTERVAL_S = 300;
+/** A dead leader is replaced within this plus a third of it (4 s); renewals every second cost Redis nothing. */
+export const DEFAULT_WATCH_LEASE_S = 3;
+
 export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
 export const DEFAULT_METRICS_OPERATION_NAMES = 100;
 
@@ -307,6 +340,12 @@ const environmentSchema = z.object({
   METRICS_OPERATION_NAMES: optionalText.pipe(
     z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
   ),
+  WATCH_INTERVAL_S: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(86_400).default(DEFAULT_WATCH_INTERVAL_S)),
+  WATCH_LEASE_S: positive(DEFAULT_WATCH_LEASE_S, 60),
+  SUBSCRIPTION_MAX_PER_CALLER: positive(DEFAULT_SUBSCRIPTION_LIMITS.perCaller, 10_000),
+  SUBSCRIPTION_MAX_TOTAL: positive(DEFAULT_SUBSCRIPTION_LIMITS.total, 1_000_000),
+  SUBSCRIPTION_QUEUE_MAX: positive(DEFAULT_SUBSCRIPTION_LIMITS.queue, 10_000),
+  SUBSCRIPTION_HEARTBEAT_S: positive(DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS, 300),
   UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
     if (path === undefined) return undefined;
     let pem: string;
@@ -407,6 +446,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       },
       otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
       metricsOperationNames: values.METRICS_OPERATION_NAMES,
+      live: {
+        watchIntervalS: values.WATCH_INTERVAL_S,
+        watchLeaseS: values.WATCH_LEASE_S,
+        subscriptions: {
+          perCaller: values.SUBSCRIPTION_MAX_PER_CALLER,
+          total: values.SUBSCRIPTION_MAX_TOTAL,
+          queue: values.SUBSCRIPTION_QUEUE_MAX,
+          heartbeatS: values.SUBSCRIPTION_HEARTBEAT_S,
+        },
+      },
     },
   };
 }

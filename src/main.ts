@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
+    server.live.completeSubscriptions();
     listener.closeIdleConnections();
     const grace = setTimeout(() => listener.closeAllConnections(), SHUTDOWN_GRACE_MS);
     grace.unref();

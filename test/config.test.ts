@@ -39,6 +39,7 @@ describe('loadConfig', () => {
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
+        live: { watchIntervalS: 300, watchLeaseS: 3, subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 } },
       },
     });
   });
@@ -227,5 +228,27 @@ describe('loadConfig', () => {
     expect(loaded.ok && loaded.config.upstream.caPem).toContain('BEGIN CERTIFICATE');
     const refused = loadConfig({ UPSTREAM_CA_FILE: bad });
     expect(refused.ok ? [] : refused.problems).toEqual([`UPSTREAM_CA_FILE: ${bad} holds no PEM certificate`]);
+  });
+  it('reads the live settings and refuses them out of bounds', () => {
+    const result = loadConfig({
+      WATCH_INTERVAL_S: '0',
+      WATCH_LEASE_S: '10',
+      SUBSCRIPTION_MAX_PER_CALLER: '3',
+      SUBSCRIPTION_MAX_TOTAL: '50',
+      SUBSCRIPTION_QUEUE_MAX: '5',
+      SUBSCRIPTION_HEARTBEAT_S: '30',
+    });
+    expect(result.ok && result.config.live).toEqual({
+      watchIntervalS: 0,
+      watchLeaseS: 10,
+      subscriptions: { perCaller: 3, total: 50, queue: 5, heartbeatS: 30 },
+    });
+    const bad = loadConfig({ WATCH_INTERVAL_S: '-1', WATCH_LEASE_S: '0', SUBSCRIPTION_MAX_TOTAL: '0', SUBSCRIPTION_HEARTBEAT_S: '301' });
+    expect(bad.ok ? [] : bad.problems.map((problem) => problem.split(':')[0])).toEqual([
+      'WATCH_INTERVAL_S',
+      'WATCH_LEASE_S',
+      'SUBSCRIPTION_MAX_TOTAL',
+      'SUBSCRIPTION_HEARTBEAT_S',
+    ]);
   });
 });

@@ -75,3 +75,8 @@ builder.queryType({
 builder.mutationType({
   description: 'ขอใช้งานข้อมูลสรุป: the request-for-use flow of the summary endpoints.',
 });
+
+builder.subscriptionType({
+  description:
+    'ข้อมูลล่าสุด: events pushed as they happen, over Server-Sent Events (GraphQL over SSE): upstream datasets that changed, and your requests for use as their status moves.',
+});

@@ -14,7 +14,9 @@ import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-l
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { DatasetVersions } from '../upstream/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import type { LiveHub } from './live-hub.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -40,6 +42,10 @@ export interface Context {
   readonly logger: Logger;
   /** The raw `Idempotency-Key` request header, which registerClient honours; null when absent. */
   readonly idempotencyKey: string | null;
+  /** This instance's open subscriptions, which subscription fields join. */
+  readonly live: LiveHub;
+  /** What the watcher last recorded of each dataset (`Dataset.version`, `changedAt`). */
+  readonly datasetVersions: DatasetVersions;
 }
 
 export interface ContextDependencies {
@@ -55,6 +61,8 @@ export interface ContextDependencies {
   readonly shapeDrift: ShapeDriftWatch;
   readonly access: AccessService;
   readonly logger: Logger;
+  readonly live: LiveHub;
+  readonly datasetVersions: DatasetVersions;
   /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
   readonly ipLimits?: IpLimits | undefined;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
@@ -87,6 +95,8 @@ export function createContextFactory(deps: ContextDependencies) {
       maxNodeIds: deps.maxNodeIds,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
       idempotencyKey: initial.request.headers.get('idempotency-key'),
+      live: deps.live,
+      datasetVersions: deps.datasetVersions,
     };
   };
 }

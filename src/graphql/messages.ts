@@ -72,6 +72,8 @@ export const THAI_MESSAGES: Readonly<Record<string, ThaiMessage>> = {
       'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ส่งส่วนหัวนี้ ' +
       'หรือส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET',
   },
+  SUBSCRIPTION_LIMIT: { lead: 'เปิดการติดตามข้อมูล (subscription) พร้อมกันเกินจำนวนที่อนุญาต: ปิดรายการที่ไม่ใช้ก่อนเปิดใหม่' },
+  SUBSCRIPTION_OVERFLOW: { lead: 'ผู้รับอ่านเหตุการณ์ไม่ทันและคิวเต็ม การติดตามนี้จึงถูกปิด: เปิดใหม่แล้วอ่านสถานะล่าสุดอีกครั้ง' },
   CLIENT_DISABLED: { whole: () => 'ผู้ดูแลระบบระงับการใช้งานของผู้ใช้บริการนี้ไว้: คีย์ยังถูกต้อง แต่จะใช้ได้อีกเมื่อผู้ดูแลเปิดใช้งานอีกครั้ง' },
   IDEMPOTENCY_KEY_REUSED: {
     whole: () => 'ค่า Idempotency-Key นี้เคยใช้กับการลงทะเบียนที่มีข้อมูลต่างออกไป: ใช้ค่าใหม่สำหรับการลงทะเบียนใหม่',

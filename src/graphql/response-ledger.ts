@@ -1,3 +1,4 @@
+import type { DatasetCode } from '../catalogue.js';
 import { CodedError } from '../coded-error.js';
 import type { ReportedDrift } from '../records/index.js';
 import type { PayloadRead } from '../upstream/source.js';
@@ -28,6 +29,7 @@ export class ResponseLedger {
   private readonly drifted = new Map<string, DriftedDataset>();
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
+  private readonly readDatasets = new Set<DatasetCode>();
   private bodyBytes = 0;
   private releaseTimer: NodeJS.Timeout | undefined;
 
@@ -73,6 +75,7 @@ export class ResponseLedger {
 
   /** Records one payload read at `path`. */
   recordRead(path: readonly (string | number)[], read: PayloadRead): void {
+    if (read.dataset !== undefined) this.readDatasets.add(read.dataset);
     const freshUntil = read.freshUntil.getTime();
     this.earliestFreshUntil = Math.min(this.earliestFreshUntil ?? freshUntil, freshUntil);
     if (read.state !== 'fresh') {
@@ -93,6 +96,16 @@ export class ResponseLedger {
   /** The datasets whose drift this response met, in the order first met. */
   get shapeDrift(): readonly DriftedDataset[] {
     return [...this.drifted.values()];
+  }
+
+  /** Records that the response shows something of `dataset` that changes when its payload does (its version). */
+  recordDataset(dataset: DatasetCode): void {
+    this.readDatasets.add(dataset);
+  }
+
+  /** The datasets the response read: when one changes upstream, a stored copy of the response is dropped. */
+  get datasets(): readonly DatasetCode[] {
+    return [...this.readDatasets];
   }
 
   /** Marks the response as depending on who asked: it is then never public nor stored. */

@@ -1,6 +1,7 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/dataset.js';
+import './types/dataset-change.js';
 import './types/records.js';
 import './types/typed-records.js';
 import './types/summary-endpoint.js';

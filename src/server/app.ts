@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
+import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, DEFAULT_SUBSCRIPTION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-limits.js';
 import { maskError } from '../graphql/errors.js';
@@ -42,6 +42,11 @@ import { ShapeDriftWatch } from '../records/shape-drift.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import type { DatasetCode } from '../catalogue.js';
+import { LiveHub } from '../graphql/live-hub.js';
+import { createMemoryVersions, type DatasetVersions } from '../upstream/dataset-versions.js';
+import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
+import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
 
 export interface AppDependencies {
   /** Builds `apiUrl`s; payloads are read through `source`, never from the client directly. */
@@ -76,6 +81,12 @@ export interface AppDependencies {
   readonly persistedQueries?: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
   readonly tracing?: Plugin;
+  /** The subscriptions of this instance; DEFAULT_SUBSCRIPTION_LIMITS unless given. */
+  readonly live?: LiveHub;
+  /** What the watcher recorded of each dataset; none (every `Dataset.version` null) unless given. */
+  readonly datasetVersions?: DatasetVersions;
+  /** How often an idle subscription stream gets a comment line; DEFAULT_SUBSCRIPTION_LIMITS' unless given. */
+  readonly heartbeatMs?: number;
 }
 
 export interface App {
@@ -83,6 +94,8 @@ export interface App {
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
+  /** Drops the stored answers that read any of these datasets (after the watcher saw them change); answers how many. */
+  dropStoredAnswers(datasets: readonly DatasetCode[]): number;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -110,6 +123,8 @@ export function createApp(deps: AppDependencies): App {
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
       inFlightBodies,
+      live: deps.live ?? new LiveHub(DEFAULT_SUBSCRIPTION_LIMITS),
+      datasetVersions: deps.datasetVersions ?? createMemoryVersions(),
     }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
@@ -125,6 +140,8 @@ export function createApp(deps: AppDependencies): App {
       useRequestId(),
       useSecurityHeaders(),
       useLanguage(GRAPHQL_PATH),
+      useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
+      useSubscriptionRelease(),
       ...(http.graphiql
         ? [
             useGraphiQLPage({
@@ -182,5 +199,6 @@ export function createApp(deps: AppDependencies): App {
           }),
       { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes },
     ),
+    dropStoredAnswers: (datasets) => responseCache?.dropDatasets(datasets) ?? 0,
   };
 }

@@ -5,6 +5,14 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
+import { DATASET_CODES, type DatasetCode } from '../catalogue.js';
+import { LiveHub, type LiveEvent } from '../graphql/live-hub.js';
+import { recordsView } from '../records/index.js';
+import { createMemoryVersions, createRedisVersions } from '../upstream/dataset-versions.js';
+import { createWatcher, type Watcher } from '../upstream/watcher.js';
+import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../upstream/watcher-leadership.js';
+import { createMemoryBus, createRedisBus } from './event-bus.js';
+import { publishingTransitions } from './publishing-access.js';
 import { openAccessService } from '../access/service.js';
 import type { Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -45,8 +53,20 @@ export interface Assembled {
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly access: AccessService;
+  /** Change detection and subscriptions. */
+  readonly live: Live;
   /** Closes everything opened here, in reverse order; never rejects (a failing closer is logged). */
   close(): Promise<void>;
+}
+
+/** The live parts of the server: what tests drive and what shutdown completes. */
+export interface Live {
+  readonly hub: LiveHub;
+  /** Runs passes on its own every WATCH_INTERVAL_S (none when 0); `check()` runs one now. */
+  readonly watcher: Watcher;
+  readonly leadership: Leadership;
+  /** Completes every open subscription (their streams end with `complete`) and refuses new ones: shutdown's first step. */
+  completeSubscriptions(): void;
 }
 
 /** A start-up step that failed: `main` logs it with its facts and exits 1. */
@@ -137,6 +157,39 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis = shared;
   }
   const redisKey = (name: string): string => `${redisKeyPrefix ?? ''}${name}`;
+  // Subscriptions, the watcher's records and the event bus, which the app's stored answers and the request-for-use
+  // store need before the app exists: receiving an event drops stored answers, which are none until it does.
+  const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);
+  const datasetVersions = redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisKey('live:'));
+  let dropStoredAnswers: (datasets: readonly DatasetCode[]) => number = () => 0;
+  // What every instance does with an event, its own or another's: forget what the change made stale, then tell
+  // the subscribers, so that a client that queries on the event reads the new data.
+  const receive = async (event: LiveEvent): Promise<void> => {
+    if (event.topic === 'datasetChanged') {
+      dropStoredAnswers([event.change.dataset]);
+      await upstream.source.forgetDataset(event.change.dataset, 'local');
+    }
+    hub.deliver(event);
+  };
+  const redisUrl = config.cache.redisUrl;
+  const bus =
+    redisUrl === undefined
+      ? createMemoryBus(receive, logger)
+      : await step('cannot subscribe to the event channel in Redis', {}, () =>
+          createRedisBus({
+            url: redisUrl,
+            channel: redisKey('live:events'),
+            receive,
+            logger: logger.child({ component: 'event-bus' }),
+            onRejected: () => metrics.eventRejected(),
+          }),
+        );
+  closers.push(() => bus.close());
+  const publish = (event: LiveEvent): void => {
+    metrics.eventPublished(event.topic);
+    bus.publish(event);
+  };
+  access = publishingTransitions(access, (request) => publish({ topic: 'useRequestChanged', request }));
   const { rateLimit } = config;
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({
@@ -167,7 +220,50 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     metrics,
     persistedQueries,
     tracing: tracing?.plugin,
+    live: hub,
+    datasetVersions,
+    heartbeatMs: config.live.subscriptions.heartbeatS * 1_000,
   });
+
+  dropStoredAnswers = (datasets) => app.dropStoredAnswers(datasets);
+  const watching = config.live.watchIntervalS > 0;
+  const watcher = createWatcher({
+    client: upstream.client,
+    codes: DATASET_CODES,
+    versions: datasetVersions,
+    describe: async (value, version) => {
+      const view = recordsView(value, `watcher#${version}`);
+      await view.prepare();
+      return { recordCount: view.size, shapeFingerprint: view.fingerprint() };
+    },
+    // The shared payload entries go once, here; each instance then drops its own copies as it receives the event.
+    onChange: async (change) => {
+      await upstream.source.forgetDataset(change.dataset, 'shared');
+      publish({ topic: 'datasetChanged', change });
+    },
+    isLeader: () => leadership.isLeader(),
+    onReport: (report) => metrics.watcherRun(report),
+    logger: logger.child({ component: 'watcher' }),
+    now: overrides.now,
+  });
+  const leadership =
+    redis === undefined
+      ? ALWAYS_LEADER
+      : leadWithLease({
+          redis,
+          key: redisKey('live:watcher-leader'),
+          ttlMs: config.live.watchLeaseS * 1_000,
+          logger: logger.child({ component: 'watcher' }),
+          onLead: () => {
+            if (watching) void watcher.check();
+          },
+        });
+  closers.push(() => leadership.close());
+  // Closed before the lease is handed back, so no pass runs once another instance may lead.
+  closers.push(() => watcher.close());
+  if (watching) watcher.start(config.live.watchIntervalS * 1_000);
+  closers.push(() => Promise.resolve(hub.close()));
+  const live: Live = { hub, watcher, leadership, completeSubscriptions: () => hub.close() };
   logger.info(
     {
       limits: config.limits,
@@ -177,8 +273,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       ...config.http,
       connections: config.connections,
       tracing: config.otlpEndpoint !== undefined,
+      live: { ...config.live, redis: config.cache.redisUrl !== undefined },
     },
     'request policy',
   );
-  return { app, logger, metrics, upstream: upstream.client, source: upstream.source, access, close };
+  return { app, logger, metrics, upstream: upstream.client, source: upstream.source, access, live, close };
 }

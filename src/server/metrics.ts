@@ -2,6 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
+import type { WatchReport } from '../upstream/watcher.js';
+import type { LiveObserver, LiveTopic } from '../graphql/live-hub.js';
 import { OperationNames } from './operation-names.js';
 
 /**
@@ -38,6 +40,14 @@ export interface Metrics {
   operationServed(event: ServedOperation): void;
   /** A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS. */
   connection(event: 'opened' | 'closed' | 'dropped'): void;
+  /** Subscriptions opened, closed, refused, and the events handed to them (pass to the LiveHub). */
+  readonly subscriptions: LiveObserver;
+  /** An event this instance published on the event bus (to its own subscribers and, with Redis, to the others'). */
+  eventPublished(topic: LiveTopic): void;
+  /** A message from Redis that was not a valid event, dropped. */
+  eventRejected(): void;
+  /** One pass of the watcher, with the changes it found. */
+  watcherRun(report: WatchReport): void;
 }
 
 export interface ServedOperation {
@@ -139,6 +149,53 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     help: 'Client connections closed as soon as they were accepted, the server being at HTTP_MAX_CONNECTIONS.',
     registers: [registry],
   });
+  const openSubscriptions = new Gauge({
+    name: 'graphql_subscriptions_open',
+    help: 'Subscriptions open on this instance, by field.',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const subscriptionRefusals = new Counter({
+    name: 'graphql_subscriptions_refused_total',
+    help: 'Subscriptions refused with SUBSCRIPTION_LIMIT, by the limit reached (caller, total).',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
+  const eventsPublished = new Counter({
+    name: 'live_events_published_total',
+    help: 'Events this instance published (dataset changes it detected, request-for-use transitions made through it).',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const eventsDelivered = new Counter({
+    name: 'live_events_delivered_total',
+    help: 'Events handed to subscriptions on this instance: one per subscription that received it.',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const eventsRejected = new Counter({
+    name: 'live_events_rejected_total',
+    help: 'Messages from Redis pub/sub dropped for not being a valid event.',
+    registers: [registry],
+  });
+  const watcherRuns = new Counter({
+    name: 'watcher_runs_total',
+    help: 'Passes of the upstream watcher: done, or skipped because another instance holds the lease.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const watcherChanges = new Counter({
+    name: 'watcher_changes_total',
+    help: 'Upstream dataset changes the watcher detected, by dataset.',
+    labelNames: ['dataset'],
+    registers: [registry],
+  });
+  const watcherFailures = new Counter({
+    name: 'watcher_check_failures_total',
+    help: 'Datasets the watcher could not check (upstream failures), by dataset.',
+    labelNames: ['dataset'],
+    registers: [registry],
+  });
   let breakerState: (() => BreakerState) | undefined;
   new Gauge({
     name: 'upstream_breaker_state',
@@ -187,6 +244,21 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
       if (event === 'opened') openConnections.inc();
       else if (event === 'closed') openConnections.dec();
       else droppedConnections.inc();
+    },
+    subscriptions: {
+      opened: (topic) => openSubscriptions.inc({ topic }),
+      closed: (topic) => openSubscriptions.dec({ topic }),
+      refused: (limit) => subscriptionRefusals.inc({ limit }),
+      delivered: (topic, subscribers) => {
+        if (subscribers > 0) eventsDelivered.inc({ topic }, subscribers);
+      },
+    },
+    eventPublished: (topic) => eventsPublished.inc({ topic }),
+    eventRejected: () => eventsRejected.inc(),
+    watcherRun(report) {
+      watcherRuns.inc({ outcome: report.outcome });
+      for (const change of report.changes) watcherChanges.inc({ dataset: change.dataset });
+      for (const dataset of report.failed) watcherFailures.inc({ dataset });
     },
   };
 }

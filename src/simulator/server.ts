@@ -8,6 +8,8 @@
  *   Cacheable: Cache-Control, a strong ETag, Last-Modified; If-None-Match with the ETag answers 304, and so
  *   does If-Modified-Since at or after Last-Modified when If-None-Match is absent.
  * - POST /services/api/<endpoint_name>/<endpoint_id>: a summary; needs the API key; a JSON object body selects.
+ * - POST /__simulator/datasets/<DATASET_CODE>/revisions: publishes revised figures (see `revise`), for demos and
+ *   tests of change detection; a control route of the simulator only, neither recorded nor subject to faults.
  * - anything else: 404; another method on a known route: 405. Error bodies are {"status":N,"message":"..."}.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -39,6 +41,11 @@ export interface SimulatorOptions {
   seed?: number;
   /** Cache-Control of summary answers; default 'no-store'. */
   summaryCacheControl?: string;
+  /**
+   * Send ETag and Last-Modified and answer conditional requests with 304; default true. False imitates an upstream
+   * that knows no validators: every GET answers the whole body.
+   */
+  validators?: boolean;
 }
 
 export interface RecordedRequest {
@@ -73,8 +80,18 @@ export interface Simulator {
   datasetBody(code: DatasetCode): Buffer;
   /** Publishes revised records for a dataset (new bytes, ETag and Last-Modified), e.g. to test invalidation. */
   publish(code: DatasetCode, records: readonly DataRecord[]): void;
+  /** Publishes revised figures for a dataset: every count grows by `step` (default 1); what its route does. */
+  revise(code: DatasetCode, step?: number): RevisionAnswer;
   /** Closes the server and all its sockets, including hanging ones. */
   close(): Promise<void>;
+}
+
+/** What the revisions route answers: the dataset's new validators and record count. */
+export interface RevisionAnswer {
+  readonly dataset: DatasetCode;
+  readonly etag: string;
+  readonly lastModified: string;
+  readonly total: number;
 }
 
 export const DEFAULT_API_KEY = 'simulator-key';
@@ -85,6 +102,9 @@ const LAST_MODIFIED = 'Mon, 01 Jul 2024 00:00:00 GMT';
 const DEFAULT_SUMMARY_CACHE_CONTROL = 'no-store';
 const DATASET_CACHE_CONTROL = 'public, max-age=300';
 const MAX_BODY_BYTES = 1024 * 1024;
+const REVISIONS_PATH = /^\/__simulator\/datasets\/([^/]+)\/revisions$/;
+/** The largest step a revision takes: counts stay well inside safe integers whatever a demo script sends. */
+const MAX_REVISION_STEP = 1_000_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** What a malformedBody fault answers: the start of a valid answer, cut off. */
 const TRUNCATED_BODY = '{"status":200,"data":[{"ACADEMIC_YEAR":"2566","TOT';
@@ -186,6 +206,7 @@ class SimulatorServer implements Simulator {
     private readonly apiKeyHeader: string,
     readonly caCertPem: string | undefined,
     private readonly summaryCacheControl: string,
+    private readonly validators: boolean,
   ) {}
 
   get requests(): readonly RecordedRequest[] {
@@ -222,6 +243,12 @@ class SimulatorServer implements Simulator {
     this.store.publish(code, records, new Date());
   }
 
+  revise(code: DatasetCode, step = 1): RevisionAnswer {
+    const at = new Date();
+    const records = this.store.revise(code, step, at);
+    return { dataset: code, etag: this.store.datasetBody(code).etag, lastModified: this.store.lastModified(code, LAST_MODIFIED), total: records.length };
+  }
+
   close(): Promise<void> {
     this.closing ??= new Promise((resolve) => {
       for (const timer of this.timers) clearTimeout(timer);
@@ -243,6 +270,11 @@ class SimulatorServer implements Simulator {
       return;
     }
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const revision = REVISIONS_PATH.exec(url.pathname);
+    if (revision !== null) {
+      this.answerRevision(revision[1] ?? '', req, res, body);
+      return;
+    }
     const route = resolveRoute(url.pathname);
     const key = routeKey(route);
     const request: RecordedRequest = {
@@ -302,6 +334,31 @@ class SimulatorServer implements Simulator {
     });
   }
 
+  private answerRevision(code: string, req: IncomingMessage, res: ServerResponse, body: string): void {
+    if (req.method !== 'POST') {
+      sendError(res, 405, `${req.method ?? ''} is not allowed here: revisions are published with POST`, { allow: 'POST' });
+      return;
+    }
+    const dataset = findDataset(code);
+    if (dataset === undefined) {
+      sendError(res, 404, `no such dataset: ${code}`);
+      return;
+    }
+    let input: unknown;
+    try {
+      input = body.trim() === '' ? {} : JSON.parse(body);
+    } catch {
+      sendError(res, 400, 'the request body is not valid JSON');
+      return;
+    }
+    const step = isRequestBody(input) ? (input['step'] ?? 1) : undefined;
+    if (typeof step !== 'number' || !Number.isInteger(step) || Math.abs(step) > MAX_REVISION_STEP) {
+      sendError(res, 400, `the body must be {} or {"step": <integer up to ${MAX_REVISION_STEP}>}`);
+      return;
+    }
+    send(res, 201, { 'content-type': JSON_TYPE }, Buffer.from(JSON.stringify(this.revise(dataset.code, step))));
+  }
+
   private answerDataset(code: DatasetCode, req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, 405, `${req.method ?? ''} is not allowed here: datasets are read with GET`, { allow: 'GET, HEAD' });
@@ -311,8 +368,11 @@ class SimulatorServer implements Simulator {
     const criteria = criteriaFromQuery(url.searchParams, records);
     const served = criteria.size === 0 ? this.store.datasetBody(code) : envelope(filterRecords(records, criteria));
     const lastModified = this.store.lastModified(code, LAST_MODIFIED);
-    const headers = { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': lastModified };
-    if (matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, lastModified)) {
+    const headers: Record<string, string> = this.validators
+      ? { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': lastModified }
+      : { 'cache-control': DATASET_CACHE_CONTROL };
+    const notModified = matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, lastModified);
+    if (this.validators && notModified) {
       send(res, 304, headers);
       return;
     }
@@ -377,6 +437,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     (options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase(),
     certificate?.certPem,
     options.summaryCacheControl ?? DEFAULT_SUMMARY_CACHE_CONTROL,
+    options.validators ?? true,
   );
   // Attached before any connection can be read: this runs in the same turn as the 'listening' callback.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

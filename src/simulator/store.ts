@@ -59,6 +59,20 @@ export class DataStore {
     this.revised.set(code, at);
   }
 
+  /**
+   * Revised figures for a dataset, as an agency publishes them: every record's counts (its number fields) grow by
+   * `step`, so the record count and the fields stay and only the figures change. Answers the records published.
+   */
+  revise(code: DatasetCode, step: number, at: Date): readonly DataRecord[] {
+    const revised = this.datasetRecords(code).map((record) => {
+      const copy: Record<string, string | number> = {};
+      for (const [name, value] of Object.entries(record)) copy[name] = typeof value === 'number' ? value + step : value;
+      return copy;
+    });
+    this.publish(code, revised, at);
+    return revised;
+  }
+
   /** When the dataset last changed: its revision, or else the fixed date of the generated data. */
   lastModified(code: DatasetCode, initial: string): string {
     return this.revised.get(code)?.toUTCString() ?? initial;

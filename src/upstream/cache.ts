@@ -42,6 +42,11 @@ export interface PayloadCache {
   touch(key: string, meta: PayloadMeta, keepMs: number): Promise<void>;
   delete(key: string): Promise<void>;
   /**
+   * Deletes every entry whose key starts with `prefix`; answers how many this process held. `local` drops only
+   * this process's copies; `shared` also the entries every instance reads (Redis), which one instance does once.
+   */
+  deletePrefix(prefix: string, scope: 'local' | 'shared'): Promise<number>;
+  /**
    * Claims the right to fill `key`, so that instances sharing the cache call the upstream once: a release
    * function when this caller should fetch, undefined when another holds the claim. The claim lasts until
    * released, or until its holder dies and a short lease runs out (see redis-cache.ts). A cache that is not

@@ -40,6 +40,12 @@ export function createMemoryCache({ maxBytes }: { maxBytes: number }): PayloadCa
       entries.delete(key);
       return Promise.resolve();
     },
+    // Nothing is shared with other instances: both scopes are this process's entries.
+    deletePrefix(prefix) {
+      let dropped = 0;
+      for (const key of [...entries.keys()]) if (key.startsWith(prefix) && entries.delete(key)) dropped += 1;
+      return Promise.resolve(dropped);
+    },
     lock: () => Promise.resolve(grantedEverywhere),
     close() {
       entries.clear();

@@ -91,6 +91,12 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
       parsed.delete(key);
       await redis.del(payloadKey(key));
     },
+    async deletePrefix(prefix, scope) {
+      let dropped = 0;
+      for (const key of [...parsed.keys()]) if (key.startsWith(prefix) && parsed.delete(key)) dropped += 1;
+      if (scope === 'shared') await deleteMatching(redis, `${globEscaped(payloadKey(prefix))}*`);
+      return dropped;
+    },
     async lock(key) {
       // A lease renewed while the fetch runs rather than one long expiry: a holder that dies mid-fetch keeps the
       // other instances waiting for lockLeaseMs, not for the whole upstream time-out.
@@ -111,6 +117,24 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** Keys a SCAN visits per round trip: small enough not to stall Redis, large enough to finish in few rounds. */
+const SCAN_BATCH = 500;
+
+/** Deletes (UNLINK, freed in the background) every key matching `pattern`, walking the keyspace with SCAN. */
+async function deleteMatching(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_BATCH);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** `text` as a Redis glob that matches only itself: the query part of a key starts with `?`, a glob character. */
+function globEscaped(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
 }
 
 function readMeta(text: string): PayloadMeta | undefined {

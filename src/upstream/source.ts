@@ -43,6 +43,8 @@ export interface PayloadRead {
   readonly bytes: number;
   /** With 'stale-if-error': the failure of the refresh. */
   readonly refreshError?: UpstreamError;
+  /** The dataset this is a payload of; undefined for a summary answer. */
+  readonly dataset: DatasetCode | undefined;
 }
 
 export interface UpstreamSourceOptions {
@@ -87,6 +89,12 @@ export interface UpstreamSource {
   /** Reads the unfiltered datasets into the cache, a few at a time; logs a summary and never rejects. */
   warm(codes: readonly DatasetCode[], options?: WarmOptions): Promise<WarmReport>;
   breakerState(): BreakerState;
+  /**
+   * Drops every payload of a dataset (all its query strings), so the next read fetches it: after the watcher saw
+   * it change. `shared` also deletes the entries other instances read through Redis (one instance does that once);
+   * `local` only this process's copies.
+   */
+  forgetDataset(code: DatasetCode, scope: 'local' | 'shared'): Promise<void>;
   /** Resolves once background refreshes and warm-ups have settled. */
   idle(): Promise<void>;
   /** Starts no more background work and waits for what runs. The client and the cache stay open: their owner closes them. */
@@ -103,6 +111,7 @@ const FILL_WAIT_MARGIN_MS = 1_000;
 interface Target {
   /** The logical cache key: equal keys mean the same upstream call. */
   readonly key: string;
+  readonly dataset: DatasetCode | undefined;
   readonly kind: PayloadReadEvent['kind'];
   readonly label: string;
   fetch(validators: Validators | undefined): Promise<UpstreamAnswer>;
@@ -146,6 +155,10 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     readSummary: (endpoint, input) => read(source, summaryTarget(source.client, endpoint, input)),
     warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) => source.background.track(warm(source, codes, concurrency)),
     breakerState: () => source.client.breakerState(),
+    forgetDataset: async (code, scope) => {
+      const dropped = await source.cache.deletePrefix(datasetKeyPrefix(code), scope);
+      source.logger.debug({ dataset: code, scope, dropped }, 'dataset payloads dropped after a change');
+    },
     idle: () => source.background.idle(),
     close: () => source.background.close(),
   };
@@ -177,9 +190,15 @@ class BackgroundWork {
   }
 }
 
+/** What every cache key of a dataset's payloads starts with, whatever its query string. */
+function datasetKeyPrefix(code: DatasetCode): string {
+  return `dataset:${code}?`;
+}
+
 function datasetTarget(client: UpstreamClient, code: DatasetCode, queryString: string): Target {
   return {
-    key: `dataset:${code}?${queryString}`,
+    key: `${datasetKeyPrefix(code)}${queryString}`,
+    dataset: code,
     kind: 'dataset',
     label: `dataset ${code}`,
     fetch: (validators) => client.getDataset(code, queryString, validators),
@@ -189,6 +208,7 @@ function datasetTarget(client: UpstreamClient, code: DatasetCode, queryString: s
 function summaryTarget(client: UpstreamClient, endpoint: SummaryEndpointEntry, input: JsonObject): Target {
   return {
     key: `summary:${endpoint.id}:${stableJson(input)}`,
+    dataset: undefined,
     kind: 'summary',
     label: `summary endpoint ${endpoint.id}`,
     fetch: () => client.postSummary(endpoint, input),
@@ -210,21 +230,21 @@ async function readThrough(source: Source, target: Target): Promise<{ payload: P
   const at = source.now();
   if (entry !== undefined) {
     const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
-    if (at < freshUntil) return served(toRead(entry, policy, 'fresh'), true);
+    if (at < freshUntil) return served(toRead(entry, target, policy, 'fresh'), true);
     if (mayServeStale && at < freshUntil + policy.swrMs) {
       refreshInBackground(source, target, entry);
-      return served(toRead(entry, policy, 'stale'), true);
+      return served(toRead(entry, target, policy, 'stale'), true);
     }
   }
   try {
-    return served(toRead(await refresh(source, target, entry), policy, 'fresh'), false);
+    return served(toRead(await refresh(source, target, entry), target, policy, 'fresh'), false);
   } catch (error) {
     if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at)) throw error;
     source.logger.warn(
       { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
       'upstream refresh failed: serving the last good payload',
     );
-    return served(toRead(entry, policy, 'stale-if-error', error), true);
+    return served(toRead(entry, target, policy, 'stale-if-error', error), true);
   }
 }
 
@@ -284,7 +304,7 @@ async function fetchAndStore(source: Source, target: Target, previous: CachedPay
   return { meta: payload.meta, value: payload.value };
 }
 
-function toRead(entry: CachedPayload, policy: PayloadWindows, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
+function toRead(entry: CachedPayload, target: Target, policy: PayloadWindows, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
   const { meta } = entry;
   const freshUntil = new Date(payloadLifetime(meta, policy).freshUntil);
   return {
@@ -295,6 +315,7 @@ function toRead(entry: CachedPayload, policy: PayloadWindows, state: PayloadStat
     freshUntil,
     version: meta.version,
     bytes: meta.bytes ?? 0,
+    dataset: target.dataset,
     ...(state === 'fresh' ? {} : { staleSince: freshUntil }),
     ...(refreshError === undefined ? {} : { refreshError }),
   };

@@ -14,6 +14,8 @@
  *   process while the worst records operations run. `BENCH_ONLY=records-event-loop` runs only that (a few minutes).
  * - Typed records: a typed page of 20 of the largest dataset against the untyped `records` page, both response-cache
  *   misses, among the scenarios of the full run; `BENCH_ONLY=typed-records` runs only those two.
+ * - Then subscriptions (subscriptions.ts): 1,000 SSE subscribers on one server, the time from a detected change to
+ *   the last delivery, and memory per subscriber. `BENCH_ONLY=subscriptions` runs only that (about a minute).
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +32,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
 import { measureRecordsEventLoop, mergeRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
+import { measureSubscriptions, mergeSubscriptions, subscriptionsTable, type SubscriptionFigures } from './subscriptions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -299,6 +302,12 @@ async function main(): Promise<void> {
     reportTypedRecords(scenarios, samples, cpu);
     return;
   }
+  if (process.env['BENCH_ONLY'] === 'subscriptions') {
+    const subscriptions = await measureSubscriptions(startHardened, simulator);
+    await simulator.close();
+    reportSubscriptions(subscriptions);
+    return;
+  }
   if (process.env['BENCH_ONLY'] === 'records-event-loop') {
     const recordsEventLoop = await measureRecordsEventLoop(startHardened);
     await simulator.close();
@@ -367,8 +376,9 @@ async function main(): Promise<void> {
   const extra = await specialMeasurements(simulator, median(samples.get('cache-miss') ?? []));
   const hardening = await measureHardening(startHardened);
   const recordsEventLoop = await measureRecordsEventLoop(startHardened);
+  const subscriptions = await measureSubscriptions(startHardened, simulator);
   await simulator.close();
-  report(scenarios, samples, extra, hardening, recordsEventLoop);
+  report(scenarios, samples, extra, hardening, recordsEventLoop, subscriptions);
 }
 
 interface SpecialMeasurements {
@@ -598,6 +608,7 @@ function report(
   extra: SpecialMeasurements,
   hardening: HardeningFigures,
   recordsEventLoop: readonly EventLoopRow[],
+  subscriptions: SubscriptionFigures,
 ): void {
   const med = (name: string): number => median(samples.get(name) ?? []);
   const ratio = (name: string, base: string): string => (med(name) / med(base)).toFixed(2);
@@ -643,12 +654,14 @@ function report(
     ...hardeningTable(hardening),
     '',
     ...recordsEventLoopTable(recordsEventLoop),
+    '',
+    ...subscriptionsTable(subscriptions),
   ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(
     join(ROOT, '.bench', 'latest.json'),
-    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, recordsEventLoop, table: lines.join('\n') }, null, 2),
+    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, recordsEventLoop, subscriptions, table: lines.join('\n') }, null, 2),
   );
   failOnBrokenLimits(hardening);
 }
@@ -674,6 +687,14 @@ function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
+}
+
+/** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */
+function reportSubscriptions(subscriptions: SubscriptionFigures): void {
+  const lines = ['', `thai-edu-graphql subscriptions: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...subscriptionsTable(subscriptions)];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  mergeSubscriptions(join(ROOT, '.bench', 'latest.json'), subscriptions, runFacts(), lines.join('\n'));
 }
 
 /** A limit that did not hold fails the run, after the figures are printed and stored. */

@@ -22,8 +22,10 @@ import {
   type ConnectionLimits,
   type HttpConfig,
   type KeyPolicy,
+  type LiveConfig,
   type OperationLimits,
 } from '../../src/config.js';
+import type { Live } from '../../src/server/assemble.js';
 import { createLogger } from '../../src/server/logger.js';
 import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
@@ -79,6 +81,8 @@ export interface StackOptions {
   store?: StoreKind;
   /** The store's clock (key grace periods, idempotency windows, timestamps) and key bounds; the defaults unless given. */
   access?: { now?: () => Date; keys?: KeyPolicy };
+  /** A store shared with another stack (as instances share PostgreSQL); this stack then neither opens nor closes one. */
+  sharedAccess?: AccessService;
   /**
    * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
    * suites that count upstream calls per operation see each one; cache suites pass real windows.
@@ -124,6 +128,8 @@ export interface StackOptions {
    * that check the English wording of messages ask for English, as a client would.
    */
   acceptLanguage?: string;
+  /** The watcher (off unless given: WATCH_INTERVAL_S 0) and the subscription limits (the defaults unless given). */
+  live?: Partial<Omit<LiveConfig, 'subscriptions'>> & { subscriptions?: Partial<LiveConfig['subscriptions']> };
 }
 
 /** The real server, in process, against a real simulated upstream on a loopback port. */
@@ -134,6 +140,7 @@ export interface Stack {
   readonly source: UpstreamSource;
   readonly access: AccessService;
   readonly metrics: Metrics;
+  readonly live: Live;
   /** Every log line the server wrote, parsed. */
   readonly logLines: Record<string, unknown>[];
   /** The raw text of every log line, for "the key never appears" checks. */
@@ -153,7 +160,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulator = await startSimulator({ apiKey: TEST_UPSTREAM_KEY, ...options.simulator });
   const rawLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
-  const store = await openTestStore(options.store ?? 'sqlite', options.access);
+  const store =
+    options.sharedAccess === undefined
+      ? await openTestStore(options.store ?? 'sqlite', options.access)
+      : { access: options.sharedAccess, drop: () => Promise.resolve() };
   const { config, redisKeyPrefix } = testConfig(options, simulator);
   const server = await assemble(config, {
     logger,
@@ -162,7 +172,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     redisKeyPrefix,
     now: options.cache?.now ?? options.rateLimit?.now,
   });
-  const { app, upstream, source, access, metrics } = server;
+  const { app, upstream, source, access, metrics, live } = server;
 
   const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     Promise.resolve(
@@ -185,6 +195,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     source,
     access,
     metrics,
+    live,
     get logLines() {
       return rawLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     },
@@ -252,6 +263,12 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       trustProxy: options.rateLimit?.trustProxy ?? false,
       registration: options.rateLimit?.registration ?? OFF,
       authenticationFailures: options.rateLimit?.authenticationFailures ?? OFF,
+    },
+    live: {
+      ...base.live,
+      watchIntervalS: 0,
+      ...options.live,
+      subscriptions: { ...base.live.subscriptions, ...options.live?.subscriptions },
     },
   };
   const redisKeyPrefix = options.rateLimit?.keyPrefix ?? cache.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;

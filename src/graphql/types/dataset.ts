@@ -17,6 +17,8 @@ import {
   type DatasetEntry,
 } from '../../catalogue.js';
 import { canonicalQueryString } from '../../upstream/query.js';
+import type { DatasetVersion } from '../../upstream/dataset-versions.js';
+import type { Context } from '../context.js';
 import { describedValues } from './described-values.js';
 
 export const Agency = builder.enumType('Agency', {
@@ -77,6 +79,22 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
       description: 'The upstream address of this dataset, on the configured base address.',
       resolve: (dataset, _args, context) => context.upstreamUrls.datasetUrl(dataset.code),
     }),
+    version: t.string({
+      nullable: true,
+      description:
+        'รุ่นข้อมูล: a content hash of the unfiltered payload as the server last saw it; it changes when the upstream publishes other content, so a client can compare without subscribing. Null until the watcher has looked (or when WATCH_INTERVAL_S is 0).',
+      resolve: async (dataset, _args, context) => (await recordedVersion(dataset, context))?.version,
+    }),
+    changedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When `version` was first seen: the time the server noticed the change, or for the version it first saw, its Last-Modified. Null when `version` is.',
+      resolve: async (dataset, _args, context) => {
+        const version = await recordedVersion(dataset, context);
+        return version === undefined ? undefined : new Date(version.changedAt);
+      },
+    }),
     payload: t.field({
       type: 'JSON',
       description:
@@ -104,6 +122,20 @@ builder.nodeRef<DatasetEntry, string, typeof Dataset>(Dataset, {
   },
   loadWithoutCache: (id) => findDataset(id.slice('ds_'.length)) ?? null,
 });
+
+/**
+ * What the watcher recorded of the dataset, noted in the response's ledger (a stored answer showing it is dropped
+ * when it changes); undefined, as "not known", when the record cannot be read (Redis away), like a cache miss.
+ */
+async function recordedVersion(dataset: DatasetEntry, context: Context): Promise<DatasetVersion | undefined> {
+  context.ledger.recordDataset(dataset.code);
+  try {
+    return await context.datasetVersions.get(dataset.code);
+  } catch (error) {
+    context.logger.warn({ err: error, dataset: dataset.code }, 'dataset version unreadable: answered as unknown');
+    return undefined;
+  }
+}
 
 builder.queryFields((t) => ({
   datasets: t.field({

@@ -2,6 +2,7 @@ import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
 import { requireClient, requireOperator } from '../authorization.js';
+import { delivered, subscriberKey } from '../live-hub.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
 import { useRequestStatusLabel } from '../messages.js';
 import { Client } from './client.js';
@@ -171,3 +172,25 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
+
+builder.subscriptionField('useRequestChanged', (t) =>
+  t.field({
+    type: UseRequest,
+    description:
+      'คำขอของฉันที่เปลี่ยน: an event each time one of your requests for use changes status (you ask, the operator approves, rejects or revokes), on whichever server instance it happened. Needs your API key, as `myUseRequests` does; with the ADMIN_TOKEN, every client\'s requests.',
+    subscribe: (_root, _args, context) => {
+      const { caller } = context;
+      const clientId = caller.kind === 'operator' ? undefined : requireClient(caller).id;
+      return context.live.subscribe(subscriberKey(caller, context.clientIp), 'useRequestChanged', (event) =>
+        event.topic === 'useRequestChanged' && (clientId === undefined || event.request.clientId === clientId) ? event.request : undefined,
+      );
+    },
+    resolve: (value, _args, { loaders }) => {
+      const request = delivered(value);
+      // The subscription's loaders live as long as it does: what they remember of the request is now old.
+      loaders.useRequestHistory.clear(request.id);
+      loaders.callerUseStatus.clearAll();
+      return request;
+    },
+  }),
+);

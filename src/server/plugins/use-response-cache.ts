@@ -76,6 +76,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         operationName: reusable.get(request),
         expiresAt,
         httpCaching,
+        datasets: ledger.datasets,
       });
       options.metrics.responseCache('stored');
       const callerHeaders: Record<string, string> = {};

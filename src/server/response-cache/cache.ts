@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import type { DatasetCode } from '../../catalogue.js';
 import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
@@ -38,6 +39,8 @@ export interface StoredResponseInit {
   readonly expiresAt: number;
   /** For GET answers, which carry an ETag and a public Cache-Control. */
   readonly httpCaching: HttpCaching | undefined;
+  /** The datasets it read: a change of any drops it (see ResponseCache.dropDatasets). */
+  readonly datasets: readonly DatasetCode[];
 }
 
 /** One answer as it goes on the wire: the hot path writes it to node:http, the plugin hands it to yoga. */
@@ -65,6 +68,7 @@ export class StoredResponse {
   readonly body: Buffer;
   readonly operationName: string | undefined;
   readonly expiresAt: number;
+  readonly datasets: readonly DatasetCode[];
   private readonly headers: Readonly<Record<string, string>>;
   private readonly httpCaching: HttpCaching | undefined;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
@@ -75,6 +79,7 @@ export class StoredResponse {
     this.operationName = init.operationName;
     this.expiresAt = init.expiresAt;
     this.httpCaching = init.httpCaching;
+    this.datasets = init.datasets;
     const headers: Record<string, string> = {};
     for (const [name, value] of init.headers) if (!RENDERED_HEADERS.has(name)) headers[name] = value;
     this.headers = headers;
@@ -128,16 +133,31 @@ export interface ResponseCacheOptions {
  * Serialised answers to anonymous queries, by request key (see request-key.ts), least recently used out first
  * within `maxBytes`. An entry expires when the first upstream payload it was made from stops being fresh, which is
  * the earliest the upstream entry can change: so a stored answer is never older than the data a miss would read.
+ * When the watcher sees a dataset change sooner, every entry that read it is dropped at once (`dropDatasets`).
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, StoredResponse>;
+  // The keys of the entries that read each dataset; kept in step with the entries by lru-cache's dispose.
+  private readonly byDataset = new Map<DatasetCode, Set<string>>();
   // Set by the hot path for a request it could not answer, read by the plugin when yoga's answer is ready.
   private readonly candidates = new WeakMap<IncomingMessage, string>();
   readonly now: () => number;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now;
-    this.entries = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (entry) => Math.max(1, entry.size) });
+    this.entries = new LRUCache({
+      maxSize: options.maxBytes,
+      sizeCalculation: (entry) => Math.max(1, entry.size),
+      dispose: (entry, key, reason) => {
+        // 'set' with the same entry is a re-set after an encoding was added: it stays indexed.
+        if (reason === 'set' && this.entries.peek(key) === entry) return;
+        for (const dataset of entry.datasets) {
+          const keys = this.byDataset.get(dataset);
+          keys?.delete(key);
+          if (keys?.size === 0) this.byDataset.delete(dataset);
+        }
+      },
+    });
   }
 
   /** The live entry for `key`, if any; an expired one is dropped. */
@@ -154,7 +174,24 @@ export class ResponseCache {
       if (this.entries.peek(key) === encoded) this.entries.set(key, encoded);
     });
     this.entries.set(key, entry);
+    if (this.entries.peek(key) === entry) {
+      for (const dataset of entry.datasets) {
+        let keys = this.byDataset.get(dataset);
+        if (keys === undefined) this.byDataset.set(dataset, (keys = new Set()));
+        keys.add(key);
+      }
+    }
     return entry;
+  }
+
+  /** Drops every stored answer that read one of `datasets`; answers how many. */
+  dropDatasets(datasets: readonly DatasetCode[]): number {
+    let dropped = 0;
+    for (const dataset of datasets) {
+      for (const key of [...(this.byDataset.get(dataset) ?? [])]) if (this.entries.delete(key)) dropped += 1;
+      this.byDataset.delete(dataset);
+    }
+    return dropped;
   }
 
   /** Marks a request the hot path could not answer from the cache, so that yoga's answer to it may be stored. */

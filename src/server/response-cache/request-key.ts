@@ -52,7 +52,8 @@ export function requestKey(method: string, parameters: GraphQLParameters, header
 /**
  * The key of a request as it arrives at the hot path (its body, if any, already read by the request guard).
  *
- * No key, so yoga answers: a request with credentials (never cached), anything but GET and POST on the GraphQL
+ * No key, so yoga answers: a request with credentials (never cached), one that accepts an event stream (a
+ * subscription, or a query asked for as SSE: streams are never stored), anything but GET and POST on the GraphQL
  * path, a body that is compressed, not a JSON object (a batch) or not JSON at all, and GET parameters given twice
  * or unreadable.
  */
@@ -61,6 +62,7 @@ export function keyRequest(request: IncomingMessage & { body?: Buffer }, options
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   if (path !== options.graphqlPath || request.headers.authorization !== undefined) return undefined;
+  if ((request.headers.accept ?? '').includes('text/event-stream')) return undefined;
   const header = (name: string): string | undefined => {
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { DATASET_CODES, SUMMARY_ENDPOINTS, USE_REQUEST_STATUSES } from '../catalogue.js';
+import type { LiveEvent } from '../graphql/live-hub.js';
+
+/**
+ * Where events go once made: to this instance's own subscribers and cache at once, and, when instances share
+ * Redis, to every other instance through one pub/sub channel. `receive` is what an instance does with an event,
+ * whoever made it (drop what the change made stale, then deliver to subscriptions).
+ */
+export interface EventBus {
+  publish(event: LiveEvent): void;
+  close(): Promise<void>;
+}
+
+export type ReceiveEvent = (event: LiveEvent) => Promise<void>;
+
+/** One process: events go straight to `receive`. */
+export function createMemoryBus(receive: ReceiveEvent, logger: Logger): EventBus {
+  return {
+    publish: (event) => void receive(event).catch((error: unknown) => logger.error({ err: error, topic: event.topic }, 'event not delivered')),
+    close: () => Promise.resolve(),
+  };
+}
+
+export interface RedisBusOptions {
+  readonly url: string;
+  readonly channel: string;
+  readonly receive: ReceiveEvent;
+  readonly logger: Logger;
+  /** Told of every message from Redis that is not a valid event (it is dropped). */
+  readonly onRejected?: () => void;
+}
+
+/** The longest message read from the channel; events are a few hundred bytes. */
+const MAX_MESSAGE_BYTES = 16 * 1024;
+const MAX_TEXT = 2_000;
+
+const date = z
+  .string()
+  .max(64)
+  .transform((text) => new Date(text))
+  .refine((value) => !Number.isNaN(value.getTime()), 'not a date');
+const text = z.string().max(MAX_TEXT);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+// Every message from Redis is checked as hostile input: another writer on the channel may be anything.
+const messageSchema = z.object({
+  origin: z.string().max(64),
+  event: z.discriminatedUnion('topic', [
+    z.object({
+      topic: z.literal('datasetChanged'),
+      change: z.object({
+        dataset: z.enum(DATASET_CODES),
+        changedAt: date,
+        version: text,
+        previousVersion: text,
+        recordCount: count,
+        previousRecordCount: count,
+        shapeFingerprint: text,
+        shapeChanged: z.boolean(),
+      }),
+    }),
+    z.object({
+      topic: z.literal('useRequestChanged'),
+      request: z.object({
+        id: text,
+        clientId: text,
+        endpointId: z.number().int().refine((id) => SUMMARY_ENDPOINTS.some((endpoint) => endpoint.id === id), 'not a summary endpoint'),
+        status: z.enum(USE_REQUEST_STATUSES).exclude(['NOT_REQUESTED']),
+        purpose: text,
+        note: text.nullable(),
+        createdAt: date,
+        updatedAt: date,
+      }),
+    }),
+  ]),
+});
+
+/**
+ * Events across instances through Redis pub/sub (ioredis, two connections: a subscribed connection can do
+ * nothing else). An instance delivers its own events at once and skips them when Redis echoes them back, so its
+ * own subscribers do not depend on Redis being up; a message that fails the schema is dropped and counted.
+ */
+export async function createRedisBus(options: RedisBusOptions): Promise<EventBus> {
+  const { channel, receive, logger } = options;
+  const origin = randomUUID();
+  // Publishing fails fast rather than queue while Redis is away: the event is logged as lost, never retried late.
+  const publisher = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
+  publisher.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, publishing) unavailable'));
+  subscriber.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, subscribed) unavailable'));
+  const deliver = (event: LiveEvent): void => {
+    void receive(event).catch((error: unknown) => logger.error({ err: error, topic: event.topic }, 'event not delivered'));
+  };
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const parsed = message.length > MAX_MESSAGE_BYTES ? undefined : parseJson(message);
+    const checked = parsed === undefined ? undefined : messageSchema.safeParse(parsed.value);
+    if (checked?.success !== true) {
+      options.onRejected?.();
+      logger.warn({ channel, bytes: message.length }, 'dropped a message on the event channel that is not a valid event');
+      return;
+    }
+    if (checked.data.origin !== origin) deliver(checked.data.event);
+  });
+  await subscriber.subscribe(channel);
+  return {
+    publish(event) {
+      deliver(event);
+      publisher.publish(channel, JSON.stringify({ origin, event })).catch((error: unknown) => {
+        logger.warn({ err: error, topic: event.topic }, 'event not sent to the other instances (Redis unavailable)');
+      });
+    },
+    async close() {
+      await Promise.all([subscriber.quit().catch(() => subscriber.disconnect()), publisher.quit().catch(() => publisher.disconnect())]);
+    },
+  };
+}
+
+function parseJson(message: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(message) as unknown };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { DatasetCode } from '../catalogue.js';
+import type { UpstreamClient } from './client.js';
+import type { DatasetVersion, DatasetVersions } from './dataset-versions.js';
+import { UpstreamError } from './errors.js';
+
+/** A dataset whose unfiltered payload changed since the watcher last looked: what `datasetChanged` delivers. */
+export interface DatasetChange {
+  readonly dataset: DatasetCode;
+  readonly changedAt: Date;
+  readonly version: string;
+  readonly previousVersion: string;
+  readonly recordCount: number;
+  readonly previousRecordCount: number;
+  readonly shapeFingerprint: string;
+  readonly shapeChanged: boolean;
+}
+
+/** What the records engine says of a payload: how many records it has and the fingerprint of their fields. */
+export interface PayloadDescription {
+  readonly recordCount: number;
+  readonly shapeFingerprint: string;
+}
+
+/** One pass over the datasets. */
+export interface WatchReport {
+  /** `skipped` when another instance holds the watcher's lease. */
+  readonly outcome: 'done' | 'skipped';
+  readonly changes: readonly DatasetChange[];
+  /** Datasets answered 304 or with an identical body. */
+  readonly unchanged: number;
+  readonly failed: readonly DatasetCode[];
+}
+
+export interface WatcherOptions {
+  readonly client: Pick<UpstreamClient, 'getDataset'>;
+  readonly codes: readonly DatasetCode[];
+  readonly versions: DatasetVersions;
+  /** Counts and fingerprints a payload (the records engine does; the upstream layer does not know records). */
+  readonly describe: (value: unknown, version: string) => Promise<PayloadDescription>;
+  /** Told of each change, after its version is recorded; the watcher waits for it before the next dataset. */
+  readonly onChange: (change: DatasetChange) => Promise<void>;
+  /** Whether this instance watches now: the holder of the lease when instances share Redis, always otherwise. */
+  readonly isLeader: () => boolean;
+  /** Told of every pass, e.g. to count it in metrics. */
+  readonly onReport?: (report: WatchReport) => void;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+export interface Watcher {
+  /** One pass now: a conditional GET per dataset, one at a time, unless another instance is the leader. */
+  check(): Promise<WatchReport>;
+  /**
+   * A pass every `intervalMs`, the first one interval after start (start-up already fetches enough: CACHE_WARM, the
+   * first requests), each timer drawn up to a tenth later so that restarted instances spread out; a pass never
+   * overlaps the one before.
+   */
+  start(intervalMs: number): void;
+  /** No more passes; waits for the one running. */
+  close(): Promise<void>;
+}
+
+/**
+ * Change detection for an upstream that publishes no events: it revalidates each dataset's unfiltered payload
+ * with the validators it last saw (If-None-Match, If-Modified-Since). A 304 or a body with the same content hash
+ * is no change; another body is one, recorded (version, record count, shape) and handed to `onChange`. The first
+ * look at a dataset only records it: nothing to compare with.
+ */
+export function createWatcher(options: WatcherOptions): Watcher {
+  const now = options.now ?? Date.now;
+  let running: Promise<WatchReport> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const check = (): Promise<WatchReport> => {
+    running ??= pass().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  async function pass(): Promise<WatchReport> {
+    if (!options.isLeader()) return report({ outcome: 'skipped', changes: [], unchanged: 0, failed: [] });
+    const changes: DatasetChange[] = [];
+    const failed: DatasetCode[] = [];
+    const codes = new Set<string>();
+    let unchanged = 0;
+    for (const code of options.codes) {
+      if (closed) break;
+      try {
+        const change = await look(code);
+        if (change === undefined) unchanged += 1;
+        else changes.push(change);
+      } catch (error) {
+        failed.push(code);
+        if (error instanceof UpstreamError) codes.add(error.code);
+        else options.logger.error({ dataset: code, err: error }, 'watcher failed on a dataset');
+      }
+    }
+    // One line per pass: an upstream that is down fails every dataset, and the breaker says so once already.
+    if (failed.length > 0) options.logger.warn({ failed, codes: [...codes] }, 'watcher could not check some datasets; it tries again next pass');
+    return report({ outcome: 'done', changes, unchanged, failed });
+  }
+
+  function report(result: WatchReport): WatchReport {
+    options.onReport?.(result);
+    return result;
+  }
+
+  /** The change of one dataset, or undefined when there is none (or this was the first look). */
+  async function look(code: DatasetCode): Promise<DatasetChange | undefined> {
+    const previous = await options.versions.get(code);
+    const answer = await options.client.getDataset(code, '', previous && { etag: previous.etag, lastModified: previous.lastModified });
+    if (answer.kind === 'not-modified') return undefined;
+    const version = `sha256:${createHash('sha256').update(answer.text).digest('base64url')}`;
+    const { etag, lastModified } = answer.headers;
+    if (previous?.version === version) {
+      // The same content: keep its record, with the validators the upstream gave this time.
+      if (previous.etag !== etag || previous.lastModified !== lastModified) await options.versions.set(code, { ...previous, etag, lastModified });
+      return undefined;
+    }
+    const described = await options.describe(answer.value, version);
+    const at = now();
+    const firstSeen = lastModified === undefined ? at : Math.min(at, Date.parse(lastModified) || at);
+    const current: DatasetVersion = { version, ...described, changedAt: previous === undefined ? firstSeen : at, etag, lastModified };
+    await options.versions.set(code, current);
+    if (previous === undefined) return undefined;
+    const change: DatasetChange = {
+      dataset: code,
+      changedAt: new Date(at),
+      version,
+      previousVersion: previous.version,
+      recordCount: described.recordCount,
+      previousRecordCount: previous.recordCount,
+      shapeFingerprint: described.shapeFingerprint,
+      shapeChanged: described.shapeFingerprint !== previous.shapeFingerprint,
+    };
+    options.logger.info({ ...change, changedAt: change.changedAt.toISOString() }, 'upstream dataset changed');
+    await options.onChange(change);
+    return change;
+  }
+
+  function schedule(intervalMs: number): void {
+    if (closed) return;
+    const jitterMs = Math.floor(Math.random() * intervalMs * 0.1);
+    timer = setTimeout(() => {
+      void check().finally(() => schedule(intervalMs));
+    }, intervalMs + jitterMs);
+    timer.unref();
+  }
+
+  return {
+    check,
+    start(intervalMs) {
+      clearTimeout(timer);
+      schedule(intervalMs);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
