@@ -12,6 +12,10 @@
  *   what one IP gets through the rate limits. `BENCH_ONLY=hardening` runs only those (about a minute and a half).
  * - Then the records engine under hostile queries (records-event-loop.ts): the event-loop delay in the server
  *   process while the worst records operations run. `BENCH_ONLY=records-event-loop` runs only that (a few minutes).
+ * - Memory (memory.ts): resident memory idle, cached and after load, with the bench's simulator and with the
+ *   embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that.
+ * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world and their added latency (a few
+ *   minutes): the scenarios to iterate on when changing the path every miss takes.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -27,6 +31,7 @@ import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
+import { measureMemory, memoryTable, type MemoryFigures } from './memory.js';
 import { measureRecordsEventLoop, mergeRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,6 +79,23 @@ const persistedGet = (query: string, withDocument = false): Request => {
 function nonceBody(query: string): () => string {
   let nonce = 0;
   return () => JSON.stringify({ query, extensions: { nonce: (nonce += 1) } });
+}
+
+/**
+ * One document with a variable that changes on every request, as clients send it: a filter value that no record
+ * has (so every answer is the same count, and checkable) but that makes every request a new response-cache key.
+ */
+const VARIABLES_QUERY = `query CountOther($other: JSON) { dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) { recordCount(where: [{ field: "MAJOR", ne: $other }]) } }`;
+function variablesBody(): () => string {
+  // A prefix per server run: each scenario run is a fresh process, but the warm-up and the run share one.
+  const run = Math.random().toString(36).slice(2, 8);
+  let next = 0;
+  return () => JSON.stringify({ query: VARIABLES_QUERY, operationName: 'CountOther', variables: { other: `not-a-major-${run}-${(next += 1)}` } });
+}
+function variablesRequest(): Request {
+  const next = variablesBody();
+  // `body` is what the checks before and after a run send: one more value never seen.
+  return { ...graphqlPost(VARIABLES_QUERY), body: next(), bodyPerRequest: next };
 }
 
 interface Server {
@@ -146,6 +168,15 @@ async function freePort(): Promise<number> {
 
 /** The real server as production runs it (the build, `npm run start:prod`), logging warnings only, on a port of our choosing. */
 async function startApp(simulator: Simulator, extraEnv: Record<string, string> = {}): Promise<Server> {
+  return startServer({ UPSTREAM_BASE_URL: simulator.url, UPSTREAM_API_KEY: UPSTREAM_KEY, ...extraEnv });
+}
+
+/** The same with the default upstream: no UPSTREAM_BASE_URL, so it starts the embedded simulator itself. */
+function startEmbedded(): Promise<Server> {
+  return startServer({});
+}
+
+async function startServer(upstreamAndEnv: Record<string, string>): Promise<Server> {
   const port = await freePort();
   return startProcess(
     ['dist/main.js'],
@@ -153,13 +184,11 @@ async function startApp(simulator: Simulator, extraEnv: Record<string, string> =
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
-      UPSTREAM_BASE_URL: simulator.url,
-      UPSTREAM_API_KEY: UPSTREAM_KEY,
       ADMIN_TOKEN,
       DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-bench-')), 'bench.db')}`,
       // One load generator is one IP: a limit high enough never to refuse it, still paying the limiter's cost.
       RATE_LIMIT_POINTS: '1000000',
-      ...extraEnv,
+      ...upstreamAndEnv,
     },
     undefined,
     port,
@@ -291,6 +320,20 @@ async function main(): Promise<void> {
     reportRecordsEventLoop(recordsEventLoop);
     return;
   }
+  const memoryOptions = {
+    start: (env: Record<string, string>) => startApp(simulator, env),
+    startEmbedded,
+    load: (origin: string, query: string) => throughput(origin, graphqlPost(query), undefined),
+    cachedPayloadMb: DATASET_CODES.reduce((sum, code) => sum + simulator.datasetBody(code).length, 0) / 1024 / 1024,
+    upstreamCalls: () => simulator.requestCount(),
+    resetUpstreamCalls: () => simulator.resetRequests(),
+  };
+  if (process.env['BENCH_ONLY'] === 'memory') {
+    const memory = await measureMemory(memoryOptions);
+    await simulator.close();
+    reportMemory(memory);
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
 
   // The exact bytes the app answers for the warm payload and the largest payload, for the bare baselines.
@@ -305,6 +348,8 @@ async function main(): Promise<void> {
   const referenceOf = async (query: string): Promise<string> => (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
   const catalogueReference = await referenceOf(CATALOGUE);
   const recordsReference = await referenceOf(RECORDS_PAGE);
+  const variablesReference = (await send(referenceServer.origin, variablesRequest())).bytes.toString('utf8');
+  if (!/^\{"data":\{"dataset":\{"recordCount":\d+\}\}\}$/.test(variablesReference)) throw new Error(`variables miss: ${variablesReference.slice(0, 200)}`);
   await referenceServer.stop();
 
   const baselineScenario = (name: string, about: string, env: Record<string, string>, request: Request, expected: string | undefined): Scenario => ({
@@ -335,6 +380,12 @@ async function main(): Promise<void> {
       { ...graphqlPost(payloadQuery(WARM_DATASET)), bodyPerRequest: nonceBody(payloadQuery(WARM_DATASET)) },
       () => warmResponse,
     ),
+    appScenario(
+      'variables-miss',
+      'one document, a variable that changes every request (a filter value): a response-cache miss, executed, stored, upstream cache hit',
+      variablesRequest(),
+      () => variablesReference,
+    ),
     appScenario('largest', `largest payload (${(Buffer.byteLength(largestResponse) / 1e6).toFixed(1)} MB), identity`, graphqlPost(payloadQuery(LARGEST_DATASET)), () => largestResponse),
     appScenario('largest-gzip', 'largest payload, Accept-Encoding: gzip', graphqlPost(payloadQuery(LARGEST_DATASET), { 'accept-encoding': 'gzip' }), () => largestResponse),
     appScenario('all-13', 'all 13 payloads in one operation', graphqlPost(ALL_PAYLOADS), (sim) =>
@@ -346,56 +397,102 @@ async function main(): Promise<void> {
     }),
   ];
 
-  const samples = new Map<string, number[]>(scenarios.map((scenario) => [scenario.name, []]));
+  const missOnly = process.env['BENCH_ONLY'] === 'miss';
+  const measured = missOnly ? scenarios.filter((scenario) => MISS_SCENARIOS.has(scenario.name)) : scenarios;
+  const samples = new Map<string, number[]>(measured.map((scenario) => [scenario.name, []]));
   for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const scenario of scenarios) {
+    for (const scenario of measured) {
       const rps = await scenario.run(simulator);
       samples.get(scenario.name)?.push(rps);
       process.stderr.write(`round ${round}/${ROUNDS} ${scenario.name}: ${rps.toFixed(0)} req/s\n`);
     }
   }
 
+  if (missOnly) {
+    const latency = await missLatency(simulator, median(samples.get('variables-miss') ?? []));
+    await simulator.close();
+    reportMisses(measured, samples, latency);
+    return;
+  }
   // The latency comparison runs at a rate every path sustains: a quarter of the slowest one's (a miss) maximum.
   const extra = await specialMeasurements(simulator, median(samples.get('cache-miss') ?? []));
+  const variablesLatency = await missLatency(simulator, median(samples.get('variables-miss') ?? []));
+  const memory = await measureMemory(memoryOptions);
   const hardening = await measureHardening(startHardened);
   const recordsEventLoop = await measureRecordsEventLoop(startHardened);
   await simulator.close();
-  report(scenarios, samples, extra, hardening, recordsEventLoop);
+  report(scenarios, samples, { ...extra, variablesLatency, memory }, hardening, recordsEventLoop);
+}
+
+// The scenarios of `BENCH_ONLY=miss`: the misses and the baseline their target is a ratio to.
+const MISS_SCENARIOS: ReadonlySet<string> = new Set(['hello', 'response-miss', 'variables-miss']);
+
+interface MissLatency {
+  readonly rate: number;
+  readonly direct: LatencySummary;
+  readonly miss: LatencySummary;
+}
+
+/**
+ * The added latency of the variables miss (a response-cache miss that reads the upstream cache) at a quarter of its
+ * maximum, over a direct upstream call at the same rate, both open loop.
+ */
+async function missLatency(simulator: Simulator, missRps: number): Promise<MissLatency> {
+  const rate = Math.max(50, Math.round(missRps / 4));
+  const direct = await openLoop({
+    origin: new URL(simulator.url).origin,
+    path: `/services/v1/api/${WARM_DATASET}`,
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    rate,
+    durationS: DURATION_S,
+  });
+  const server = await startApp(simulator);
+  try {
+    const request = variablesRequest();
+    await throughput(server.origin, request, undefined); // warm-up: JIT, connections, upstream cache
+    const miss = await openLoop({ origin: server.origin, ...request, rate, durationS: DURATION_S });
+    if (miss.failed > 0) throw new Error(`variables miss latency: ${miss.failed} requests failed`);
+    return { rate, direct, miss };
+  } finally {
+    await server.stop();
+  }
+}
+
+function missLatencyRow({ rate, direct, miss }: MissLatency): string {
+  const addedP50 = miss.p50Ms - direct.p50Ms;
+  return `| added latency of a variables miss at ${rate} req/s (¼ of its max): p50 ≤ +1 ms over a direct upstream call | p50 +${addedP50.toFixed(2)} ms, p99 +${(miss.p99Ms - direct.p99Ms).toFixed(2)} ms (miss p50 ${miss.p50Ms.toFixed(2)}, direct p50 ${direct.p50Ms.toFixed(2)}) | ${addedP50 <= 1 ? 'yes' : 'NO'} |`;
+}
+
+/** `BENCH_ONLY=miss`: the misses against hello-world, and the added latency; printed, not stored. */
+function reportMisses(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, latency: MissLatency): void {
+  const med = (name: string): number => median(samples.get(name) ?? []);
+  const lines = [
+    '',
+    `thai-edu-graphql response-cache misses: ${ROUNDS} rounds × ${DURATION_S} s (warm-up ${WARMUP_S} s), node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    '| scenario | req/s median (min–max) | × hello |',
+    '|---|---|---|',
+    ...scenarios.map((scenario) => {
+      const values = samples.get(scenario.name) ?? [];
+      return `| ${scenario.name} | ${Math.round(med(scenario.name))} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}) | ${(med(scenario.name) / med('hello')).toFixed(2)} |`;
+    }),
+    '',
+    '| target | measured | met |',
+    '|---|---|---|',
+    `| variables miss ≥ 0.5 × yoga hello-world | ${(med('variables-miss') / med('hello')).toFixed(2)} | ${med('variables-miss') / med('hello') >= 0.5 ? 'yes' : 'NO'} |`,
+    missLatencyRow(latency),
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
 }
 
 interface SpecialMeasurements {
-  readonly coldBurst: { operations: number; upstreamCalls: number; ms: number };
   readonly summaryRps: number;
   readonly latency: { rate: number; direct: LatencySummary; miss: LatencySummary; hit: LatencySummary };
-  readonly memory: { cachedPayloadMb: number; rssAfterCachingMb: number; rssAfterRunsMb: number; budgetMb: number };
 }
 
 async function specialMeasurements(simulator: Simulator, missRps: number): Promise<SpecialMeasurements> {
-  // A cold burst: 1,000 operations over the 13 datasets, 50 at a time, on a server that has cached nothing.
-  const burstServer = await startApp(simulator);
-  simulator.resetRequests();
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < 1000) {
-        const code = DATASET_CODES[next % DATASET_CODES.length] ?? WARM_DATASET;
-        next += 1;
-        const answer = await send(burstServer.origin, graphqlPost(`{ dataset(code: ${code}) { recordCount } }`));
-        if (answer.status !== 200 || answer.bytes.includes('"errors"')) throw new Error(`cold burst: ${answer.bytes.toString('utf8').slice(0, 200)}`);
-      }
-    }),
-  );
-  const coldBurst = { operations: 1000, upstreamCalls: simulator.requestCount(), ms: Math.round(performance.now() - started) };
-
-  // Memory: every dataset cached, then after a run of load over all of them.
-  await send(burstServer.origin, graphqlPost(ALL_PAYLOADS));
-  const cachedPayloadMb = DATASET_CODES.reduce((sum, code) => sum + simulator.datasetBody(code).length, 0) / 1024 / 1024;
-  const rssAfterCachingMb = burstServer.rssMb();
-  await throughput(burstServer.origin, graphqlPost(ALL_PAYLOADS), undefined);
-  const rssAfterRunsMb = burstServer.rssMb();
-  await burstServer.stop();
-
   // An authenticated summary payload: register, ask, approve, then read.
   const summaryServer = await startApp(simulator);
   const register = JSON.parse(
@@ -440,12 +537,7 @@ async function specialMeasurements(simulator: Simulator, missRps: number): Promi
   };
   const miss = await measureAt(NO_UPSTREAM_CACHE);
   const hit = await measureAt({});
-  return {
-    coldBurst,
-    summaryRps,
-    latency: { rate, direct, miss, hit },
-    memory: { cachedPayloadMb, rssAfterCachingMb, rssAfterRunsMb, budgetMb: 100 + 3 * cachedPayloadMb },
-  };
+  return { summaryRps, latency: { rate, direct, miss, hit } };
 }
 
 function median(values: readonly number[]): number {
@@ -457,7 +549,7 @@ function median(values: readonly number[]): number {
 function report(
   scenarios: readonly Scenario[],
   samples: ReadonlyMap<string, number[]>,
-  extra: SpecialMeasurements,
+  extra: SpecialMeasurements & { readonly variablesLatency: MissLatency; readonly memory: MemoryFigures },
   hardening: HardeningFigures,
   recordsEventLoop: readonly EventLoopRow[],
 ): void {
@@ -480,9 +572,10 @@ function report(
     ['warm anonymous query, persisted GET ≥ 0.5 × bare node:http (same bytes)', ratio('warm-get', 'raw'), 0.5],
     ['largest payload with gzip ≥ 0.5 × bare node:http (same pre-compressed bytes)', ratio('largest-gzip', 'raw-gzip'), 0.5],
     ['response-cache miss, upstream-cache hit ≥ 0.7 × yoga hello-world', ratio('response-miss', 'hello'), 0.7],
+    ['one document, variables changing every request (a response-cache miss) ≥ 0.5 × yoga hello-world', ratio('variables-miss', 'hello'), 0.5],
     ['filtered page of the largest dataset vs the catalogue query', ratio('records-page', 'catalogue'), undefined],
   ] as const;
-  const { latency, memory, coldBurst } = extra;
+  const { latency, memory, variablesLatency } = extra;
   const lines = [
     '',
     `thai-edu-graphql benchmark: ${ROUNDS} rounds × ${DURATION_S} s, ${CONNECTIONS} connections, node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}${PINNED ? ', server on core 0, load on core 1' : ''}`,
@@ -494,11 +587,12 @@ function report(
     '| target | measured | met |',
     '|---|---|---|',
     ...targets.map(([what, value, goal]) => `| ${what} | ${value} | ${goal === undefined ? '(report)' : Number(value) >= goal ? 'yes' : 'NO'} |`),
-    `| cold burst of ${coldBurst.operations} operations over 13 datasets: exactly 13 upstream calls | ${coldBurst.upstreamCalls} calls in ${coldBurst.ms} ms | ${coldBurst.upstreamCalls === 13 ? 'yes' : 'NO'} |`,
-    `| added latency at ${latency.rate} req/s (¼ of the miss max), cache miss: p50 ≤ +1 ms, p99 ≤ +5 ms | p50 +${(latency.miss.p50Ms - latency.direct.p50Ms).toFixed(2)} ms, p99 +${(latency.miss.p99Ms - latency.direct.p99Ms).toFixed(2)} ms (direct p50 ${latency.direct.p50Ms.toFixed(2)}, p99 ${latency.direct.p99Ms.toFixed(2)}) | ${latency.miss.p50Ms - latency.direct.p50Ms <= 1 && latency.miss.p99Ms - latency.direct.p99Ms <= 5 ? 'yes' : 'NO'} |`,
+    missLatencyRow(variablesLatency),
+    `| added latency at ${latency.rate} req/s (¼ of the miss max), upstream cache off: p50 ≤ +1 ms, p99 ≤ +5 ms | p50 +${(latency.miss.p50Ms - latency.direct.p50Ms).toFixed(2)} ms, p99 +${(latency.miss.p99Ms - latency.direct.p99Ms).toFixed(2)} ms (direct p50 ${latency.direct.p50Ms.toFixed(2)}, p99 ${latency.direct.p99Ms.toFixed(2)}) | ${latency.miss.p50Ms - latency.direct.p50Ms <= 1 && latency.miss.p99Ms - latency.direct.p99Ms <= 5 ? 'yes' : 'NO'} |`,
     `| cache hit faster than the direct upstream call | hit p50 ${latency.hit.p50Ms.toFixed(2)} ms vs direct ${latency.direct.p50Ms.toFixed(2)} ms | ${latency.hit.p50Ms < latency.direct.p50Ms ? 'yes' : 'NO'} |`,
-    `| resident memory with every dataset cached ≤ 100 MB + 3 × ${memory.cachedPayloadMb.toFixed(1)} MB = ${memory.budgetMb.toFixed(0)} MB | ${memory.rssAfterCachingMb.toFixed(0)} MB cached, ${memory.rssAfterRunsMb.toFixed(0)} MB after load | ${memory.rssAfterRunsMb <= memory.budgetMb ? 'yes' : 'NO'} |`,
     `| authenticated summary payload (no response cache by design) | ${Math.round(extra.summaryRps)} req/s = ${(extra.summaryRps / med('hello')).toFixed(2)} × hello | (report) |`,
+    '',
+    ...memoryTable(memory),
     '',
     ...hardeningTable(hardening),
     '',
@@ -526,6 +620,21 @@ function reportHardening(hardening: HardeningFigures): void {
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeIntoLatest(join(ROOT, '.bench', 'latest.json'), hardening, runFacts(), lines.join('\n'));
   failOnBrokenLimits(hardening);
+}
+
+/** `BENCH_ONLY=memory`: its table alone, stored under `memory` beside the other figures. */
+function reportMemory(memory: MemoryFigures): void {
+  const lines = ['', `thai-edu-graphql memory: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...memoryTable(memory), ''];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  const file = join(ROOT, '.bench', 'latest.json');
+  let latest: Record<string, unknown> = {};
+  try {
+    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No earlier run: the file holds the memory figures alone.
+  }
+  writeFileSync(file, JSON.stringify({ ...latest, memory: { ...runFacts(), ...memory, table: lines.join('\n') } }, null, 2));
 }
 
 /** `BENCH_ONLY=records-event-loop`: its table alone, stored under `recordsEventLoop` beside the other figures. */
