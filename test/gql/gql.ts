@@ -43,6 +43,7 @@ type Documents = {
     "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": typeof types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.RegisterForCacheTestDocument,
+    "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": typeof types.CountOtherMajorsDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
@@ -84,6 +85,7 @@ const documents: Documents = {
     "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.RegisterForCacheTestDocument,
+    "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": types.CountOtherMajorsDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
@@ -226,6 +228,10 @@ export function graphql(source: "\n  query StaleCursor {\n    dataset(code: ODS_
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n"): (typeof documents)["\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
