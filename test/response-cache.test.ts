@@ -60,6 +60,14 @@ const RegisterForCacheTest = graphql(`
   }
 `);
 
+const CountOtherMajors = graphql(`
+  query CountOtherMajors($other: JSON) {
+    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {
+      recordCount(where: [{ field: "MAJOR", ne: $other }])
+    }
+  }
+`);
+
 const TTL_S = 60;
 const CODE: DatasetCode = 'ODS_COUNT_STUDENT_BY_MAJOR';
 
@@ -313,6 +321,35 @@ describe('response cache: stored answers to anonymous queries, served before yog
     } finally {
       await server.close();
       await limited.close();
+    }
+  });
+});
+
+describe('response cache: the byte bound counts what each entry holds, not just its body', () => {
+  it('keeps about RESPONSE_CACHE_MAX_MB of small answers (variables varied per request), evicting the oldest', async () => {
+    // Each answer is a few dozen bytes, but each entry holds about a kilobyte (see ENTRY_OVERHEAD_BYTES): counted by
+    // bodies alone, 1 MB would keep over 20,000 of them and hold tens of MB.
+    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 1 });
+    const server = await listen(stack.app);
+    try {
+      // About 750 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
+      const asked = Array.from({ length: 900 }, (_, index) => postOf(CountOtherMajors, { other: `not-a-major-${index}` }));
+      for (let start = 0; start < asked.length; start += 10) {
+        const answers = await Promise.all(asked.slice(start, start + 10).map((request) => raw(server.origin, request)));
+        expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      }
+      const hits = async (requests: typeof asked): Promise<number> => {
+        const metrics = async (): Promise<string> => (await raw(server.origin, { method: 'GET', path: '/metrics' })).body.toString('utf8');
+        const before = counter(await metrics(), 'graphql_response_cache_total', 'result="hit"');
+        for (const request of requests) await raw(server.origin, request);
+        return counter(await metrics(), 'graphql_response_cache_total', 'result="hit"') - before;
+      };
+      // The newest are still stored; the oldest were evicted to stay within the megabyte.
+      expect(await hits(asked.slice(-50))).toBe(50);
+      expect(await hits(asked.slice(0, 50))).toBe(0);
+    } finally {
+      await server.close();
+      await stack.close();
     }
   });
 });

@@ -133,6 +133,9 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
+    // The body is bounded before yoga (request-guard.ts on node:http, useBodyLimit on fetch) at a tighter limit;
+    // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
+    maxRequestBodySize: false,
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
     // Served by useGraphiQLPage instead, which renders and compresses the page once.
     graphiql: false,

@@ -88,7 +88,10 @@ function memoryBuckets(config: Pick<RateLimitConfig, 'points' | 'windowS'>, wind
   const use = (key: string, how: Use, capacity = config.points): RateDecision => {
     const refillPerMs = capacity / windowMs;
     const at = now();
-    const bucket = buckets.get(key) ?? { tokens: capacity, at };
+    // A stale bucket is a full one (apply refills it), so it is read rather than deleted: lru-cache empties its
+    // whole index (arrays of `max` slots) when it deletes its only entry, which one busy client made happen on
+    // nearly every request.
+    const bucket = buckets.get(key, { allowStale: true, noDeleteOnStaleGet: true }) ?? { tokens: capacity, at };
     const decision = apply(bucket, how, capacity, refillPerMs, at);
     if (bucket.tokens < capacity) buckets.set(key, bucket, { ttl: Math.ceil((capacity - bucket.tokens) / refillPerMs) });
     return decision;

@@ -325,7 +325,7 @@ function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** The highest resident memory of `pid` while `work` runs: the kernel's peak, reset first, and 50 ms samples. */
-async function peakDuring(pid: number, work: () => Promise<void>): Promise<number> {
+export async function peakDuring(pid: number, work: () => Promise<void>): Promise<number> {
   let peakReset = true;
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, '5');

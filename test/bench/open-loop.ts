@@ -6,6 +6,8 @@ export interface OpenLoopOptions {
   readonly method: 'GET' | 'POST';
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** A new body for every request, instead of `body`. */
+  readonly bodyPerRequest?: () => string;
   /** Requests per second, sent on a fixed schedule whatever the answers do. */
   readonly rate: number;
   readonly durationS: number;
@@ -38,7 +40,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
       const scheduledAt = start + sent * intervalMs;
       inFlight.push(
         pool
-          .request({ path: options.path, method: options.method, headers: options.headers, body: options.body })
+          .request({ path: options.path, method: options.method, headers: options.headers, body: options.bodyPerRequest?.() ?? options.body })
           .then(async (response) => {
             await response.body.dump();
             if (response.statusCode !== 200) failed += 1;

@@ -68,6 +68,7 @@ type Documents = {
     "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": typeof types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.RegisterForCacheTestDocument,
+    "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": typeof types.CountOtherMajorsDocument,
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": typeof types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": typeof types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
@@ -136,6 +137,7 @@ const documents: Documents = {
     "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.RegisterForCacheTestDocument,
+    "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": types.CountOtherMajorsDocument,
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
@@ -380,6 +382,10 @@ export function graphql(source: "\n  query StaleCursor {\n    dataset(code: ODS_
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n"): (typeof documents)["\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -23,21 +23,25 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
     });
   };
   const { onRequest, onResponse, onPluginInit } = plugin;
+  // Synchronous hooks stay synchronous: an async wrapper would make yoga await every plugin's hook, a promise hop
+  // each, on every request.
   return {
     ...plugin,
     ...(onRequest && {
-      async onRequest(payload) {
+      onRequest(payload) {
         try {
-          await onRequest(payload);
+          const done = onRequest(payload);
+          if (isThenable(done)) return Promise.resolve(done).catch((error: unknown) => payload.endResponse(unexpected(payload.request, error)));
         } catch (error) {
           payload.endResponse(unexpected(payload.request, error));
         }
       },
     }),
     ...(onResponse && {
-      async onResponse(payload) {
+      onResponse(payload) {
         try {
-          await onResponse(payload);
+          const done = onResponse(payload);
+          if (isThenable(done)) return Promise.resolve(done).catch((error: unknown) => payload.setResponse(unexpected(payload.request, error)));
         } catch (error) {
           payload.setResponse(unexpected(payload.request, error));
         }
@@ -49,4 +53,9 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
       },
     }),
   };
+}
+
+// yoga's helpers accept any thenable from a hook, not only native promises.
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

@@ -25,22 +25,24 @@ export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
   const page = new GraphiQLPage(options.graphiql);
   const paths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   return {
-    async onRequest(payload) {
+    // Synchronous for every request but GraphiQL's: a hook that returns a promise costs every request a hop.
+    onRequest(payload) {
       const { request, url, fetchAPI } = payload;
       if (!shouldRenderGraphiQL(request) || !paths.has(url.pathname)) return;
       const encoding = negotiate(request.headers.get('accept-encoding'));
-      const { body, etag } = await page.variant(encoding ?? 'identity');
-      // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
-      // choose GraphiQL's Content-Security-Policy by it.
-      const headers = new fetchAPI.Headers({ 'content-type': 'text/html; charset=utf-8', etag, 'cache-control': CACHE_CONTROL, vary: 'accept, accept-encoding' });
-      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
-        payload.endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-        return;
-      }
-      if (encoding !== undefined) headers.set('content-encoding', encoding);
-      headers.set('content-length', String(body.length));
-      // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
-      payload.endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers }));
+      return page.variant(encoding ?? 'identity').then(({ body, etag }) => {
+        // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
+        // choose GraphiQL's Content-Security-Policy by it.
+        const headers = new fetchAPI.Headers({ 'content-type': 'text/html; charset=utf-8', etag, 'cache-control': CACHE_CONTROL, vary: 'accept, accept-encoding' });
+        if (matchesEtag(request.headers.get('if-none-match'), etag)) {
+          payload.endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+          return;
+        }
+        if (encoding !== undefined) headers.set('content-encoding', encoding);
+        headers.set('content-length', String(body.length));
+        // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
+        payload.endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers }));
+      });
     },
   };
 }

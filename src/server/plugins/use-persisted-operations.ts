@@ -90,16 +90,17 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
   // A registration waits here for its operation to run; keyed by the operation's context, one per operation of a batch.
   const pending = new WeakMap<object, { hash: string; document: string }>();
   return {
-    async onParams({ params, setParams, context }) {
+    // Synchronous unless a document must be looked up: a hook that returns a promise costs every request a hop.
+    onParams({ params, setParams, context }) {
       const hash = apqHashOf(params);
       if (hash === undefined) return;
       if (params.query == null) {
-        const document = await store.get(hash);
-        if (document === undefined) {
-          throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } });
-        }
-        setParams({ ...params, query: document });
-        return;
+        return store.get(hash).then((document) => {
+          if (document === undefined) {
+            throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } });
+          }
+          setParams({ ...params, query: document });
+        });
       }
       if (createHash('sha256').update(params.query).digest('hex') !== hash) {
         throw createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } } });

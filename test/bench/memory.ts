@@ -1,0 +1,180 @@
+/**
+ * The memory figures of `npm run bench`, each on a fresh production process (run.ts's startApp: `dist/main.js`):
+ *
+ * 1. Resident memory (VmRSS): idle once it serves, with every dataset cached (one `{ datasets { code payload } }`,
+ *    which also stores that 8 MB answer in the response cache), and after a run of load on that answer; against
+ *    the budget of 100 MB + 3 × the cached bodies. Measured twice: against the bench's simulator (the server
+ *    alone, as with UPSTREAM_BASE_URL in production), and with the default configuration, where the server starts
+ *    the embedded simulator in its own process, whose memory (sample data, precomputed bodies) is then counted too.
+ * 2. A cold burst: COLD_BURST operations sent at once (one connection each) over the 13 datasets to a server that
+ *    has cached nothing: the upstream calls they made (13 by design), how long, and the peak resident memory
+ *    (VmHWM, reset first, with VmRSS samples). Once with `recordCount` (small answers, the records engine) and once
+ *    with `payload` (every answer carries its body).
+ *
+ * `BENCH_ONLY=memory npm run bench` runs only this part (a few minutes) and stores it under `memory` in
+ * .bench/latest.json.
+ */
+import { Pool } from 'undici';
+import { DATASET_CODES } from '../../src/catalogue.js';
+import { peakDuring, type HardeningServer } from './hardening.js';
+
+export const COLD_BURST = 1_000;
+const COLD_BURST_PEAK_TARGET_MB = 400;
+const ALL_PAYLOADS = '{ datasets { code payload } }';
+// One connection per operation, plus the bench's own: node's default bound (HTTP_MAX_CONNECTIONS, 1000) would drop one.
+const BURST_ENV = { HTTP_MAX_CONNECTIONS: String(COLD_BURST + 100) };
+
+export interface MemoryServer extends HardeningServer {
+  rssMb(): number;
+}
+
+export interface MemoryOptions {
+  /** A fresh server against the bench's simulator, with these variables over the bench's own. */
+  start(env: Record<string, string>): Promise<MemoryServer>;
+  /** The same with the default upstream: the embedded simulator in the server's process. */
+  readonly startEmbedded: () => Promise<MemoryServer>;
+  /** Sustained load on one request (run.ts's autocannon run), to see what memory it settles at. */
+  load(origin: string, query: string): Promise<unknown>;
+  /** The bodies of the 13 datasets, in MB: the budget's "cached bytes". */
+  readonly cachedPayloadMb: number;
+  /** Upstream calls the bench's simulator has answered since the last reset. */
+  upstreamCalls(): number;
+  resetUpstreamCalls(): void;
+}
+
+export interface ResidentFigures {
+  readonly upstream: 'bench simulator' | 'embedded simulator';
+  readonly idleMb: number;
+  readonly cachedMb: number;
+  readonly afterLoadMb: number;
+}
+
+export interface ColdBurstFigures {
+  readonly field: 'recordCount' | 'payload';
+  readonly operations: number;
+  readonly upstreamCalls: number;
+  readonly ms: number;
+  readonly idleMb: number;
+  readonly peakMb: number;
+  readonly statuses: Record<string, number>;
+  /** Answers that carried an error. */
+  readonly errors: number;
+}
+
+export interface MemoryFigures {
+  readonly cachedPayloadMb: number;
+  readonly budgetMb: number;
+  readonly resident: readonly ResidentFigures[];
+  readonly coldBursts: readonly ColdBurstFigures[];
+}
+
+export async function measureMemory(options: MemoryOptions): Promise<MemoryFigures> {
+  startedAt = performance.now();
+  const resident = [
+    await measureResident('bench simulator', () => options.start({}), options),
+    await measureResident('embedded simulator', options.startEmbedded, options),
+  ];
+  const coldBursts = [await measureColdBurst('recordCount', options), await measureColdBurst('payload', options)];
+  return { cachedPayloadMb: options.cachedPayloadMb, budgetMb: 100 + 3 * options.cachedPayloadMb, resident, coldBursts };
+}
+
+async function measureResident(upstream: ResidentFigures['upstream'], start: () => Promise<MemoryServer>, options: MemoryOptions): Promise<ResidentFigures> {
+  const server = await start();
+  try {
+    const idleMb = server.rssMb();
+    const pool = new Pool(server.origin);
+    try {
+      const answer = await post(pool, ALL_PAYLOADS);
+      if (answer.status !== 200 || answer.errors) throw new Error(`memory (${upstream}): the all-13 answer failed (HTTP ${answer.status})`);
+    } finally {
+      await pool.close();
+    }
+    const cachedMb = server.rssMb();
+    await options.load(server.origin, ALL_PAYLOADS);
+    const figures = { upstream, idleMb, cachedMb, afterLoadMb: server.rssMb() };
+    progress(`${upstream}: idle ${idleMb.toFixed(0)} MB, cached ${cachedMb.toFixed(0)} MB, after load ${figures.afterLoadMb.toFixed(0)} MB`);
+    return figures;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measureColdBurst(field: ColdBurstFigures['field'], options: MemoryOptions): Promise<ColdBurstFigures> {
+  const server = await options.start(BURST_ENV);
+  const pool = new Pool(server.origin, { connections: COLD_BURST });
+  try {
+    const idleMb = server.rssMb();
+    const pid = server.child.pid;
+    if (pid === undefined) throw new Error('cold burst: the server has no pid');
+    options.resetUpstreamCalls();
+    const statuses: Record<string, number> = {};
+    let errors = 0;
+    const started = performance.now();
+    const peakMb = await peakDuring(pid, async () => {
+      await Promise.all(
+        Array.from({ length: COLD_BURST }, async (_, index) => {
+          const code = DATASET_CODES[index % DATASET_CODES.length] ?? 'ODS_COUNT_STUDENT_BY_MAJOR';
+          const answer = await post(pool, `{ dataset(code: ${code}) { ${field} } }`);
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          if (answer.errors) errors += 1;
+        }),
+      );
+    });
+    const figures = {
+      field,
+      operations: COLD_BURST,
+      upstreamCalls: options.upstreamCalls(),
+      ms: Math.round(performance.now() - started),
+      idleMb,
+      peakMb,
+      statuses,
+      errors,
+    };
+    progress(`cold burst, ${field}: ${figures.upstreamCalls} upstream calls, ${figures.ms} ms, peak ${peakMb.toFixed(0)} MB, ${errors} with errors`);
+    return figures;
+  } finally {
+    await pool.close();
+    await server.stop();
+  }
+}
+
+/** Sends one query and reads its answer whole (only whether it carried errors is kept). */
+async function post(pool: Pool, query: string): Promise<{ status: number; errors: boolean }> {
+  const response = await pool.request({
+    path: '/graphql',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query }),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, errors: text.startsWith('{"errors"') || text.includes('"errors":[') };
+}
+
+/** The markdown rows of the figures, for the bench's printed table. */
+export function memoryTable(figures: MemoryFigures): string[] {
+  const mb = (value: number): string => value.toFixed(0);
+  const budget = `100 MB + 3 × ${figures.cachedPayloadMb.toFixed(1)} MB = ${mb(figures.budgetMb)} MB`;
+  return [
+    `| resident memory (VmRSS) of dist/main.js | idle | every dataset cached | after load | budget ${budget} met |`,
+    '|---|---|---|---|---|',
+    ...figures.resident.map(
+      (row) =>
+        `| upstream: ${row.upstream === 'bench simulator' ? 'the bench simulator (the server alone)' : 'the default configuration (embedded simulator in the same process)'} | ${mb(row.idleMb)} MB | ${mb(row.cachedMb)} MB | ${mb(row.afterLoadMb)} MB | ${row.afterLoadMb <= figures.budgetMb ? 'yes' : 'NO'} |`,
+    ),
+    '',
+    `| cold burst: ${COLD_BURST.toLocaleString('en')} operations at once over the 13 datasets | upstream calls (13) | time | idle MB | peak MB (target < ${COLD_BURST_PEAK_TARGET_MB}) | answers | met |`,
+    '|---|---|---|---|---|---|---|',
+    ...figures.coldBursts.map(
+      (burst) =>
+        `| \`dataset(code) { ${burst.field} }\` | ${burst.upstreamCalls} | ${(burst.ms / 1000).toFixed(1)} s | ${mb(burst.idleMb)} | ${mb(burst.peakMb)} | ${Object.entries(burst.statuses)
+          .map(([status, count]) => `${count}× ${status}`)
+          .join(', ')}${burst.errors > 0 ? `, ${burst.errors} with errors` : ''} | ${burst.upstreamCalls === 13 && burst.peakMb < COLD_BURST_PEAK_TARGET_MB && burst.errors === 0 ? 'yes' : 'NO'} |`,
+    ),
+  ];
+}
+
+let startedAt = performance.now();
+
+function progress(line: string): void {
+  process.stderr.write(`memory +${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${line}\n`);
+}
