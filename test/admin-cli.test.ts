@@ -58,7 +58,10 @@ describe('admin CLI (npm run admin)', () => {
   let approved: UseRequestRecord;
 
   beforeAll(async () => {
-    access = await openAccessService({ databaseUrl: DATABASE_URL, adminToken: undefined });
+    // A clock a second apart per reading: "newest first" must not depend on two requests falling in one millisecond.
+    let tick = 0;
+    const now = (): Date => new Date(Date.UTC(2026, 10, 23, 9, 0, tick++));
+    access = await openAccessService({ databaseUrl: DATABASE_URL, adminToken: undefined, now });
     school = (await access.registerClient({ name: 'โรงเรียนสาธิต', contactEmail: 'it@school.example.org' })).client;
     const lab = (await access.registerClient({ name: 'Data Lab', contactEmail: 'lab@example.org' })).client;
     pending = await access.requestEndpointUse({ client: school, endpointId: 83, purpose: 'School map' });

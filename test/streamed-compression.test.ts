@@ -176,8 +176,9 @@ describe('compressStream', () => {
     const compressed = compressStream(source.stream, encoding).getReader();
     await turns(200);
     const whileUnread = source.produced();
-    // What zlib buffers before it asks to wait (16 kB) and one chunk queued: not the producer drained into memory.
-    expect(whileUnread).toBeLessThan(64);
+    // What zlib and the web-stream adapters buffer before they ask to wait (16 kB on Node 20, 64 kB on Node 22 and
+    // later, in 1 kB parts) and one part queued: bounded, not the endless producer drained into memory.
+    expect(whileUnread).toBeLessThanOrEqual(66);
     // Once the client takes what was queued, the producer is read again.
     for (let read = 0; read < 100 && source.produced() === whileUnread; read++) {
       await compressed.read();
