@@ -160,6 +160,18 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
+const REFUSED = Symbol('refused');
+
+/** A POST body as JSON ({} when empty), or REFUSED after answering 400 when it is not JSON. */
+function requestJson(res: ServerResponse, body: string): unknown {
+  try {
+    return body.trim() === '' ? {} : (JSON.parse(body) as unknown);
+  } catch {
+    sendError(res, 400, 'the request body is not valid JSON');
+    return REFUSED;
+  }
+}
+
 function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   // 204 and 304 answers cannot carry a body.
   if (status === 204 || status === 304) {
@@ -344,13 +356,8 @@ class SimulatorServer implements Simulator {
       sendError(res, 404, `no such dataset: ${code}`);
       return;
     }
-    let input: unknown;
-    try {
-      input = body.trim() === '' ? {} : JSON.parse(body);
-    } catch {
-      sendError(res, 400, 'the request body is not valid JSON');
-      return;
-    }
+    const input = requestJson(res, body);
+    if (input === REFUSED) return;
     const step = isRequestBody(input) ? (input['step'] ?? 1) : undefined;
     if (typeof step !== 'number' || !Number.isInteger(step) || Math.abs(step) > MAX_REVISION_STEP) {
       sendError(res, 400, `the body must be {} or {"step": <integer up to ${MAX_REVISION_STEP}>}`);
@@ -390,13 +397,8 @@ class SimulatorServer implements Simulator {
       sendError(res, 401, `a valid API key is required in the ${this.apiKeyHeader} header`);
       return;
     }
-    let input: unknown;
-    try {
-      input = body.trim() === '' ? {} : JSON.parse(body);
-    } catch {
-      sendError(res, 400, 'the request body is not valid JSON');
-      return;
-    }
+    const input = requestJson(res, body);
+    if (input === REFUSED) return;
     if (!isRequestBody(input)) {
       sendError(res, 400, 'the request body must be a JSON object');
       return;
