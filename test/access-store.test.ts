@@ -7,17 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
-import SqliteDatabase from '../src/access/sqlite-driver.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
+import { rawRows, type StoreCase } from './helpers/store-cases.js';
 
 const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
-
-interface StoreCase {
-  readonly name: 'sqlite' | 'postgres';
-  readonly url: string;
-  readonly schema?: string;
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'teg-access-'));
 const createdSchemas: string[] = [];
@@ -39,25 +33,6 @@ const stores: StoreCase[] = [
   { name: 'sqlite', url: `sqlite:${join(tmp, 'store.db')}` },
   ...(POSTGRES_URL === undefined ? [] : [{ name: 'postgres' as const, url: POSTGRES_URL, schema: uniqueSchema() }]),
 ];
-
-/** Rows straight from the database, behind the service's back. */
-async function rawRows(store: StoreCase, query: string): Promise<Record<string, unknown>[]> {
-  if (store.name === 'sqlite') {
-    const db = new SqliteDatabase(store.url.slice('sqlite:'.length), { readonly: true });
-    try {
-      return db.prepare(query).all() as Record<string, unknown>[];
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: store.url, options: `-c search_path=${store.schema ?? 'public'}` });
-  await client.connect();
-  try {
-    return (await client.query<Record<string, unknown>>(query)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Everything the store holds, as text: for SQLite the database file and its write-ahead log, byte for byte. */
 async function storedText(store: StoreCase): Promise<string> {

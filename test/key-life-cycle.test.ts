@@ -12,16 +12,11 @@ import { openAccessService } from '../src/access/service.js';
 import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { LockWaitingSqliteDialect } from '../src/access/sqlite-lock-wait.js';
 import type { AccessTables } from '../src/access/tables.js';
+import { rawRows, type StoreCase } from './helpers/store-cases.js';
 
 const ADMIN_TOKEN = 'key-life-cycle-admin-token-7d2e';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
 const KEYS = { maxGraceS: 3_600, idempotencyWindowS: 600, maxKeysPerClient: 3 };
-
-interface StoreCase {
-  readonly name: 'sqlite' | 'postgres';
-  readonly url: string;
-  readonly schema?: string;
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'teg-keys-'));
 const schemas: string[] = [];
@@ -35,24 +30,6 @@ const stores: StoreCase[] = [
   { name: 'sqlite', url: `sqlite:${join(tmp, 'keys.db')}` },
   ...(POSTGRES_URL === undefined ? [] : [{ name: 'postgres' as const, url: POSTGRES_URL, schema: schemaName() }]),
 ];
-
-async function rawRows(store: StoreCase, query: string): Promise<Record<string, unknown>[]> {
-  if (store.name === 'sqlite') {
-    const db = new SqliteDatabase(store.url.slice('sqlite:'.length), { readonly: true });
-    try {
-      return db.prepare(query).all() as Record<string, unknown>[];
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: store.url, options: `-c search_path=${store.schema ?? 'public'}` });
-  await client.connect();
-  try {
-    return (await client.query<Record<string, unknown>>(query)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
   const error: unknown = await promise.then(
