@@ -2,7 +2,7 @@
  * An expected failure: a stable `code` that clients see as `extensions.code`, a message written for them, and
  * facts they may act on (`details`, e.g. the current status of a request). The upstream client, the access
  * layer and the records engine each extend it with their own codes; none of them knows GraphQL, and
- * src/errors.ts turns any of them into a GraphQL error in one place.
+ * graphql/errors.ts turns any of them into a GraphQL error in one place.
  */
 export class CodedError<Code extends string = string> extends Error {
   constructor(

@@ -40,7 +40,7 @@ export interface LiveConfig {
   readonly subscriptions: SubscriptionConfig;
 }
 
-/** What subscriptions may hold of one instance (see graphql/live-hub.ts). */
+/** What subscriptions may hold of one instance (see live/subscription-hub.ts). */
 export interface SubscriptionConfig {
   /** Open subscriptions of one caller: a client's key, the operator, or one IP for anonymous callers. */
   readonly perCaller: number;

@@ -6,7 +6,7 @@ import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
-import { runAdmin } from '../src/admin-cli.js';
+import { runAdmin } from '../src/cli/admin-commands.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'teg-admin-'));
@@ -39,7 +39,7 @@ function adminProcess(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/admin.ts', ...args],
+      ['--import', 'tsx', 'src/cli/admin.ts', ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -92,7 +92,7 @@ describe('admin CLI (npm run admin)', () => {
     expect(lines[3]).toMatch(new RegExp(`^${pending.id} +โรงเรียนสาธิต +83 ods_count_school_by_jurisdiction +PENDING รอการอนุมัติ `));
   });
 
-  it('runs as its own process (src/admin.ts) with the same output and exit status as in process', async () => {
+  it('runs as its own process (src/cli/admin.ts) with the same output and exit status as in process', async () => {
     const [spawned, inProcess] = await Promise.all([adminProcess('list'), admin('list')]);
     expect(spawned).toEqual(inProcess);
     expect(spawned.code).toBe(0);

@@ -5,7 +5,7 @@ import { print } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { FIELD_NAMES, MAX_REPORTED_DRIFT_KEYS, SHAPES_FILE, ShapeDriftWatch, fallbackName, nameKeys, type RecordShape } from '../src/records/index.js';
-import { runShapes } from '../src/shapes-cli.js';
+import { runShapes } from '../src/cli/shapes-commands.js';
 import type { DataRecord } from '../src/simulator/datasets.js';
 import { graphql } from './gql/index.js';
 import { TEST_UPSTREAM_KEY, useListeningStack } from './helpers/stack.js';

@@ -28,9 +28,9 @@ export const builder = new SchemaBuilder<{
 }>({
   defaultFieldNullability: false,
   plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin],
-  // Costs only: the limit is checked before execution by plugins/use-cost-limit.ts, with the configured budget.
+  // Costs only: the limit is checked before execution by server/plugins/use-operation-limits.ts, with the configured budget.
   complexity: { defaultComplexity: 1, defaultListMultiplier: LIST_MULTIPLIER },
-  // Only Node and node/nodes: the records connection keeps its own PageInfo (types/records.ts).
+  // Only Node and node/nodes: the records connection keeps its own PageInfo (graphql/types/records.ts).
   relay: {
     encodeGlobalID: encodeNodeId,
     decodeGlobalID: decodeNodeId,

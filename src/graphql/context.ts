@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
 import { rateLimitedError } from './errors.js';
-import type { IpLimits } from './ip-limits.js';
+import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { clientIp } from '../http/client-ip.js';
 import { negotiateLanguage, type Language } from '../http/language.js';
@@ -14,9 +14,9 @@ import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-l
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import type { DatasetVersions } from '../upstream/dataset-versions.js';
+import type { DatasetVersions } from '../live/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
-import type { LiveHub } from './live-hub.js';
+import type { LiveHub } from '../live/subscription-hub.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -26,7 +26,7 @@ export interface Context {
   readonly caller: Caller;
   /** The caller's IP: the socket's peer, or the address the trusted proxy saw. */
   readonly clientIp: string;
-  /** Per-IP budgets (see ip-limits.ts); none unless configured. */
+  /** Per-IP budgets (see ip-budgets.ts); none unless configured. */
   readonly ipLimits: IpLimits | undefined;
   readonly loaders: Loaders;
   readonly access: AccessService;

@@ -1,6 +1,6 @@
 /** The records engine: querying the records of a dataset payload of unknown shape. No GraphQL, no HTTP. */
 export { recordsView, type RecordsView } from './view.js';
-export { AnswerBudget } from './budget.js';
+export { AnswerBudget } from './answer-budget.js';
 export * from './limits.js';
 export { RecordsError, RECORDS_ERROR_CODES, type RecordsErrorCode } from './errors.js';
 export { MAX_EXAMPLES, type RecordField } from './fields.js';

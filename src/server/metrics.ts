@@ -2,8 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
-import type { WatchReport } from '../upstream/watcher.js';
-import type { LiveObserver, LiveTopic } from '../graphql/live-hub.js';
+import type { WatchReport } from '../live/watcher.js';
+import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
 import { OperationNames } from './operation-names.js';
 
 /**

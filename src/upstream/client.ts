@@ -123,7 +123,7 @@ interface CallTarget {
 }
 
 /** What every call of one client shares: the origin's pool and breaker, the budget, and where calls are told. */
-interface Caller {
+interface OriginLink {
   readonly pool: Pool;
   /** The base address's path, prefixed to every request path. */
   readonly pathPrefix: string;
@@ -136,7 +136,7 @@ interface Caller {
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const base = new URL(options.baseUrl);
-  const caller: Caller = {
+  const link: OriginLink = {
     pool: createPool(base.origin, options.timeoutMs, options.caPem),
     pathPrefix: base.pathname.replace(/\/+$/, ''),
     timeoutMs: options.timeoutMs,
@@ -158,10 +158,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     timeoutMs: options.timeoutMs,
     datasetUrl: (code) => options.baseUrl + datasetPath(code),
     summaryEndpointUrl: (endpoint) => options.baseUrl + summaryEndpointPath(endpoint),
-    getDataset: (code, queryString, validators) => call(caller, datasetTarget(code, queryString, validators)),
-    postSummary: async (endpoint, input) => bodyOf(await call(caller, summaryTarget(endpoint, input, keyHeader))),
-    breakerState: () => caller.breaker.state(),
-    close: () => caller.pool.close(),
+    getDataset: (code, queryString, validators) => call(link, datasetTarget(code, queryString, validators)),
+    postSummary: async (endpoint, input) => bodyOf(await call(link, summaryTarget(endpoint, input, keyHeader))),
+    breakerState: () => link.breaker.state(),
+    close: () => link.pool.close(),
   };
 }
 
@@ -207,12 +207,12 @@ function summaryTarget(endpoint: SummaryEndpointEntry, input: JsonObject, keyHea
  * One call: attempts through the breaker (which must see each of them to count outages), repeated by the
  * retry policy while the budget lasts. The signal bounds every attempt and every wait by the same budget.
  */
-async function call(caller: Caller, target: CallTarget): Promise<UpstreamAnswer> {
-  const { timeoutMs, logger } = caller;
+async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswer> {
+  const { timeoutMs, logger } = link;
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   const policy = createRetryPolicy({
-    retries: caller.retries,
+    retries: link.retries,
     deadline: started + timeoutMs,
     idempotent: target.method === 'GET',
   });
@@ -222,9 +222,9 @@ async function call(caller: Caller, target: CallTarget): Promise<UpstreamAnswer>
   let lastFailure: AttemptError | undefined;
   try {
     const answer = await policy.execute(() =>
-      caller.breaker.run(async () => {
+      link.breaker.run(async () => {
         try {
-          return await attempt(caller, target, signal);
+          return await attempt(link, target, signal);
         } catch (error) {
           if (error instanceof AttemptError) lastFailure = error;
           throw error;
@@ -233,7 +233,7 @@ async function call(caller: Caller, target: CallTarget): Promise<UpstreamAnswer>
     );
     logger.debug({ upstream: target.label, answer: answer.kind, ms: elapsed(started) }, 'upstream call');
     const notModified = answer.kind === 'not-modified';
-    report(caller, target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
+    report(link, target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
     return answer;
   } catch (error) {
     const upstreamError = finalError(error, lastFailure, target);
@@ -243,23 +243,23 @@ async function call(caller: Caller, target: CallTarget): Promise<UpstreamAnswer>
       { upstream: target.label, code: upstreamError.code, upstreamStatus: upstreamError.upstreamStatus, ms: elapsed(started) },
       'upstream call failed',
     );
-    report(caller, target, upstreamError.code, upstreamError.upstreamStatus, started);
+    report(link, target, upstreamError.code, upstreamError.upstreamStatus, started);
     throw upstreamError;
   }
 }
 
-function report(caller: Caller, target: CallTarget, outcome: string, status: number | undefined, started: number): void {
-  caller.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
+function report(link: OriginLink, target: CallTarget, outcome: string, status: number | undefined, started: number): void {
+  link.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
 }
 
 /** One HTTP exchange: the answer, or an AttemptError saying what failed and whether it may be repeated. */
-async function attempt(caller: Caller, target: CallTarget, signal: AbortSignal): Promise<UpstreamAnswer> {
+async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal): Promise<UpstreamAnswer> {
   let headers: CacheHeaders;
   let text: string;
   let statusCode: number;
   try {
-    const response = await caller.pool.request({
-      path: caller.pathPrefix + target.path,
+    const response = await link.pool.request({
+      path: link.pathPrefix + target.path,
       method: target.method,
       headers: target.headers,
       body: target.body,
@@ -279,7 +279,7 @@ async function attempt(caller: Caller, target: CallTarget, signal: AbortSignal):
     }
     text = await response.body.text();
   } catch (error) {
-    throw error instanceof AttemptError ? error : connectionError(error, signal, target, caller.timeoutMs);
+    throw error instanceof AttemptError ? error : connectionError(error, signal, target, link.timeoutMs);
   }
   try {
     const value: unknown = JSON.parse(text);

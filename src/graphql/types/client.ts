@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
-import { spendRegistration } from '../ip-limits.js';
+import { spendRegistration } from '../ip-budgets.js';
 import { parseIdempotencyKey } from '../../access/idempotency.js';
 import type { ClientEventRecord, ClientRecord } from '../../access/model.js';
 import { requireCurrentKey, requireOperator, requireOperatorOrClient } from '../authorization.js';

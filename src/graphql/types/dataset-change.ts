@@ -1,7 +1,7 @@
 import { DATASET_CODES, findDataset, type DatasetCode as DatasetCodeValue, type DatasetEntry } from '../../catalogue.js';
-import type { DatasetChange as DatasetChangeValue } from '../../upstream/watcher.js';
+import type { DatasetChange as DatasetChangeValue } from '../../live/watcher.js';
 import { builder } from '../builder.js';
-import { delivered, subscriberKey, SubscriptionError } from '../live-hub.js';
+import { delivered, subscriberKey, SubscriptionError } from '../../live/subscription-hub.js';
 import { Dataset, DatasetCode } from './dataset.js';
 
 export const DatasetChange = builder.objectRef<DatasetChangeValue>('DatasetChange').implement({

@@ -17,7 +17,7 @@ import {
   type DatasetEntry,
 } from '../../catalogue.js';
 import { canonicalQueryString } from '../../upstream/query.js';
-import type { DatasetVersion } from '../../upstream/dataset-versions.js';
+import type { DatasetVersion } from '../../live/dataset-versions.js';
 import type { Context } from '../context.js';
 import { describedValues } from './described-values.js';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
-import { budgetOf } from '../records-budget.js';
+import { budgetOf } from '../operation-answer-budgets.js';
 import type { DatasetEntry } from '../../catalogue.js';
 import type { Context } from '../context.js';
 import type { JsonObject } from '../../json.js';

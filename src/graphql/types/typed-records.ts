@@ -9,7 +9,7 @@
 import type { FieldMap, InputFieldMap } from '@pothos/core';
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
-import { budgetOf } from '../records-budget.js';
+import { budgetOf } from '../operation-answer-budgets.js';
 import type { Context } from '../context.js';
 import { DATASETS, type DatasetEntry } from '../../catalogue.js';
 import type { JsonObject } from '../../json.js';

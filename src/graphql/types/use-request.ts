@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
 import { requireClient, requireOperator } from '../authorization.js';
-import { delivered, subscriberKey } from '../live-hub.js';
+import { delivered, subscriberKey } from '../../live/subscription-hub.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
 import { useRequestStatusLabel } from '../messages.js';
 import { Client } from './client.js';

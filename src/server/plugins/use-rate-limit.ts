@@ -18,7 +18,7 @@ export interface RateLimitOptions {
  * client, if any), or the IP's for anonymous callers (the operator is not limited). An empty bucket refuses the
  * operation with RATE_LIMITED, HTTP 429 and `Retry-After`, before it executes. Every answer then carries the
  * `RateLimit-Policy` and `RateLimit` fields of the bucket (for a batch, after its last operation), so a client can
- * slow down before it is refused; the response cache never stores them (see response-cache/cache.ts).
+ * slow down before it is refused; the response cache never stores them (see server/response-cache/cache.ts).
  */
 export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?: IncomingMessage }> {
   const { limiter } = options;

@@ -20,7 +20,7 @@ export interface ResponseCacheOptions extends HttpCachingPolicy {
 
 /**
  * Stores yoga's answer to a request the hot path marked as a candidate (anonymous, keyed; see
- * response-cache/hot-path.ts) when it may be reused: a query that ran without errors, read no summary payload and
+ * server/response-cache/hot-path.ts) when it may be reused: a query that ran without errors, read no summary payload and
  * nothing stale, answered 200 with JSON. The entry expires when the first payload it read stops being fresh.
  * The answer is then rendered from the entry, as a hit would be, so a miss and the hits after it send the same
  * bytes and headers, and a large body is compressed once per entry rather than once per request.

@@ -3,7 +3,7 @@ import type { Context } from '../../graphql/context.js';
 
 /**
  * Ends every subscription whose request was not answered with its event stream. A subscription's resolver opens
- * it (and takes its caller's slot, see graphql/live-hub.ts) before yoga picks how to answer; when it then answers
+ * it (and takes its caller's slot, see live/subscription-hub.ts) before yoga picks how to answer; when it then answers
  * otherwise (406 for an Accept without text/event-stream, an error) or the subscription was one of a batch (yoga
  * answers a batch as one result, `{}` for each stream), nothing reads the stream, so nothing would ever end it.
  * Streams that are sent end when their client goes or the server completes them.

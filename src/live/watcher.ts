@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DatasetCode } from '../catalogue.js';
-import type { UpstreamClient } from './client.js';
+import type { UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersion, DatasetVersions } from './dataset-versions.js';
-import { UpstreamError } from './errors.js';
+import { UpstreamError } from '../upstream/errors.js';
 
 /** A dataset whose unfiltered payload changed since the watcher last looked: what `datasetChanged` delivers. */
 export interface DatasetChange {

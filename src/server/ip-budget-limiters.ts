@@ -1,4 +1,4 @@
-import type { IpLimits } from '../graphql/ip-limits.js';
+import type { IpLimits } from '../graphql/ip-budgets.js';
 import { anonymousBucket, type RateDecision, type RateLimiter } from './rate-limiter.js';
 
 export interface IpLimitsOptions {
@@ -11,7 +11,7 @@ export interface IpLimitsOptions {
 }
 
 /**
- * The per-IP budgets of graphql/ip-limits.ts on token buckets of their own, apart from the rate limit of
+ * The per-IP budgets of graphql/ip-budgets.ts on token buckets of their own, apart from the rate limit of
  * operations, and on by themselves when it is off: they guard the store and the key space, not throughput.
  */
 export function createIpLimits(options: IpLimitsOptions): IpLimits | undefined {

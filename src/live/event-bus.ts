@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DATASET_CODES, SUMMARY_ENDPOINTS, USE_REQUEST_STATUSES } from '../catalogue.js';
-import type { LiveEvent } from '../graphql/live-hub.js';
+import type { LiveEvent } from './subscription-hub.js';
 
 /**
  * Where events go once made: to this instance's own subscribers and cache at once, and, when instances share

@@ -11,11 +11,11 @@
  * call runAdmin in theirs.
  */
 import { parseArgs } from 'node:util';
-import { AccessError } from './access/errors.js';
-import type { AccessService, ClientRecord, UseRequestRecord } from './access/model.js';
-import { printable } from './access/printable.js';
-import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from './catalogue.js';
-import { DEFAULT_DATABASE_URL } from './config.js';
+import { AccessError } from '../access/errors.js';
+import type { AccessService, ClientRecord, UseRequestRecord } from '../access/model.js';
+import { printable } from '../access/printable.js';
+import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from '../catalogue.js';
+import { DEFAULT_DATABASE_URL } from '../config.js';
 
 const ACTOR = 'operator:cli';
 
@@ -230,7 +230,7 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
   let access: AccessService | undefined;
   try {
     // Loaded only now, so --help and usage errors answer without loading the database drivers.
-    const { openAccessService } = await import('./access/service.js');
+    const { openAccessService } = await import('../access/service.js');
     access = await openAccessService({ databaseUrl, adminToken: undefined });
     stdout.write(await run(access, command));
     return 0;

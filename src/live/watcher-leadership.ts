@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { acquireLease, type Lease } from './redis-lease.js';
+import { acquireLease, type Lease } from '../upstream/redis-lease.js';
 
 /** Which instance watches the upstream: the one that holds the lease when instances share Redis. */
 export interface Leadership {

@@ -4,7 +4,7 @@ import { rateLimitedError } from './errors.js';
 /**
  * What one IP may make the server do whoever it says it is. Failing to authenticate costs a store lookup and
  * is a guess at a key; registering a client adds a row and a key whose bucket would be a fresh rate limit. The
- * server makes these budgets from its rate limiters (server/ip-limits.ts); the context and resolvers apply them.
+ * server makes these budgets from its rate limiters (server/ip-budget-limiters.ts); the context and resolvers apply them.
  * Each answer is undefined to go ahead, or how many ms until the IP may try again.
  */
 export interface IpLimits {

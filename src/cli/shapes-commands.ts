@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { DATASETS } from './catalogue.js';
-import { loadConfig } from './config.js';
+import { DATASETS } from '../catalogue.js';
+import { loadConfig } from '../config.js';
 import {
   SHAPES_FILE,
   datasetShape,
@@ -21,8 +21,8 @@ import {
   recordsView,
   type DatasetShape,
   type ShapesFile,
-} from './records/index.js';
-import { createUpstreamClient, type UpstreamClient } from './upstream/client.js';
+} from '../records/index.js';
+import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
 
 const USAGE = `Usage: npm run shapes [-- --check]
 
@@ -69,7 +69,7 @@ export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<
   try {
     let { baseUrl, apiKey } = settings;
     if (baseUrl === undefined) {
-      const { startSimulator } = await import('./simulator/server.js');
+      const { startSimulator } = await import('../simulator/server.js');
       apiKey ??= randomBytes(24).toString('base64url');
       const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: settings.apiKeyHeader });
       closers.push(() => simulator.close());

@@ -1,6 +1,6 @@
 import type { Caller, UseRequestRecord } from '../access/model.js';
 import { CodedError } from '../coded-error.js';
-import type { DatasetChange } from '../upstream/watcher.js';
+import type { DatasetChange } from './watcher.js';
 
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =

@@ -1,4 +1,0 @@
-/** `npm run admin -- …`: the operator's command line (admin-cli.ts) as its own process. */
-import { runAdmin } from './admin-cli.js';
-
-process.exitCode = await runAdmin(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });

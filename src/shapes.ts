@@ -1,4 +1,0 @@
-/** `npm run shapes [-- --check]`: the record shapes command (shapes-cli.ts) as its own process. */
-import { runShapes } from './shapes-cli.js';
-
-process.exitCode = await runShapes(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
