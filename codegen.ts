@@ -6,7 +6,13 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  * example client's typed operations with their persisted-documents manifest (client/gql/), which the server
  * loads with PERSISTED_OPERATIONS_ONLY=true.
  */
-const scalars = { JSON: 'unknown', JSONObject: 'Record<string, unknown>', URL: 'string', DateTime: 'string', EmailAddress: 'string' };
+const scalars = {
+  JSON: 'unknown',
+  JSONObject: 'Record<string, unknown>',
+  URL: 'string',
+  DateTime: 'string',
+  EmailAddress: 'string',
+};
 
 const config: CodegenConfig = {
   schema: './src/graphql/schema.ts',

@@ -151,8 +151,7 @@ export const DATASETS: readonly DatasetEntry[] = [
     no: 12,
     code: 'OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER',
     title: 'จำนวนนักเรียนพิการจำแนกตามระดับการศึกษา ชั้นปี และเพศ (อื่นๆ)',
-    titleEn:
-      'Number of students with disabilities by education level, year level and gender ("other" variant)',
+    titleEn: 'Number of students with disabilities by education level, year level and gender ("other" variant)',
     group: 'STUDENTS',
     agency: 'MOE',
   },

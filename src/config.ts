@@ -193,13 +193,16 @@ const upstreamBaseUrl = optionalText.pipe(
 // RFC 9110 token characters: what an HTTP header name may contain.
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-const seconds = (fallback: number) => optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(31_536_000).default(fallback));
+const seconds = (fallback: number) =>
+  optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(31_536_000).default(fallback));
 
 const positive = (fallback: number, max: number) =>
   optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(max).default(fallback));
 // The size of a token bucket; 0 turns that limit off.
-const tokens = (fallback: number) => optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(fallback));
-const flag = (fallback: boolean) => optionalText.pipe(z.stringbool({ error: 'must be true or false' }).default(fallback));
+const tokens = (fallback: number) =>
+  optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(fallback));
+const flag = (fallback: boolean) =>
+  optionalText.pipe(z.stringbool({ error: 'must be true or false' }).default(fallback));
 
 const corsOrigins = optionalText.pipe(
   z
@@ -208,10 +211,17 @@ const corsOrigins = optionalText.pipe(
     .transform((value, ctx): '*' | string[] => {
       if (value === '*') return '*';
       if (value === 'none') return [];
-      const origins = value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+      const origins = value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== '');
       for (const origin of origins) {
         if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
-          ctx.issues.push({ code: 'custom', input: origin, message: `${origin} is not an origin such as https://app.example.org` });
+          ctx.issues.push({
+            code: 'custom',
+            input: origin,
+            message: `${origin} is not an origin such as https://app.example.org`,
+          });
         }
       }
       return origins;
@@ -252,7 +262,12 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
  * far more than a healthy reader ever has waiting (changes come minutes apart); 15 s is under the 30-60 s idle
  * time-outs of common proxies.
  */
-export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionConfig = { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 };
+export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionConfig = {
+  perCaller: 10,
+  total: 800,
+  queue: 100,
+  heartbeatS: 15,
+};
 export const DEFAULT_WATCH_INTERVAL_S = 300;
 /** A dead leader is replaced within this plus a third of it (4 s); renewals every second cost Redis nothing. */
 export const DEFAULT_WATCH_LEASE_S = 3;
@@ -265,109 +280,136 @@ const milliseconds = (fallback: number) =>
 /** Some hundreds of real operations' documents, with room to spare; a flood of registrations evicts, never grows. */
 export const DEFAULT_APQ_MAX_MB = 16;
 
-const environmentSchema = z.object({
-  DATABASE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or a postgres:// URL')
-      .default(DEFAULT_DATABASE_URL),
-  ),
-  // Long enough that guessing it is hopeless; `openssl rand -base64 32` makes a good one.
-  ADMIN_TOKEN: optionalText.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
-  HOST: optionalText.pipe(z.string().default('127.0.0.1')),
-  PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
-  LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS).default('info')),
-  UPSTREAM_BASE_URL: upstreamBaseUrl,
-  UPSTREAM_API_KEY: optionalText,
-  UPSTREAM_API_KEY_HEADER: optionalText.pipe(
-    z.string().regex(headerName, 'must be a valid HTTP header name').default('api-key'),
-  ),
-  UPSTREAM_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(100).max(300_000).default(10_000)),
-  UPSTREAM_RETRIES: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(10).default(2)),
-  UPSTREAM_BREAKER_COOLDOWN_S: seconds(10),
-  UPSTREAM_CACHE_TTL_S: seconds(300),
-  UPSTREAM_CACHE_SWR_S: seconds(3600),
-  UPSTREAM_CACHE_STALE_IF_ERROR_S: seconds(86_400),
-  UPSTREAM_CACHE_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65_536).default(256)),
-  RESPONSE_CACHE_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65_536).default(64)),
-  REDIS_URL: optionalText.pipe(
-    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  ),
-  // Renewed every third of it: short enough that a dead holder costs the others little, long enough that two
-  // renewals may be late (a busy Redis, a long garbage collection) before the lease is lost.
-  UPSTREAM_LOCK_LEASE_MS: optionalText.pipe(z.coerce.number<string | undefined>().int().min(300).max(60_000).default(2_000)),
-  CACHE_WARM: flag(false),
-  LIMIT_MAX_DEPTH: positive(DEFAULT_OPERATION_LIMITS.maxDepth, 1_000),
-  LIMIT_MAX_ALIASES: positive(DEFAULT_OPERATION_LIMITS.maxAliases, 100_000),
-  LIMIT_MAX_TOKENS: positive(DEFAULT_OPERATION_LIMITS.maxTokens, 1_000_000),
-  LIMIT_MAX_DIRECTIVES: positive(DEFAULT_OPERATION_LIMITS.maxDirectives, 100_000),
-  LIMIT_MAX_COST: positive(DEFAULT_OPERATION_LIMITS.maxCost, 10_000_000),
-  LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
-  LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
-  LIMIT_MAX_NODE_IDS: positive(DEFAULT_OPERATION_LIMITS.maxNodeIds, 10_000),
-  RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
-  RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
-  PERSISTED_OPERATIONS_ONLY: flag(false),
-  PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
-  KEY_ROTATION_MAX_GRACE_S: optionalText.pipe(
-    z.coerce.number<string | undefined>().int().min(0).max(90 * 86_400).default(DEFAULT_KEY_POLICY.maxGraceS),
-  ),
-  IDEMPOTENCY_WINDOW_S: positive(DEFAULT_KEY_POLICY.idempotencyWindowS, 7 * 86_400),
-  API_KEYS_MAX_PER_CLIENT: optionalText.pipe(
-    z.coerce.number<string | undefined>().int().min(2).max(50).default(DEFAULT_KEY_POLICY.maxKeysPerClient),
-  ),
-  RATE_LIMIT_POINTS: tokens(600),
-  RATE_LIMIT_WINDOW_S: positive(60, 86_400),
-  REGISTRATION_RATE_LIMIT_POINTS: tokens(5),
-  REGISTRATION_RATE_LIMIT_WINDOW_S: positive(3_600, 31_536_000),
-  AUTH_FAILURE_RATE_LIMIT_POINTS: tokens(10),
-  AUTH_FAILURE_RATE_LIMIT_WINDOW_S: positive(60, 86_400),
-  APQ_MAX_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65_536).default(DEFAULT_APQ_MAX_MB)),
-  TRUST_PROXY: flag(false),
-  CORS_ORIGINS: corsOrigins,
-  GRAPHIQL: flag(true),
-  INTROSPECTION: flag(true),
-  HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
-  HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
-  HTTP_MAX_CONNECTIONS: optionalText.pipe(
-    z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
-  ),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
-    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' }).optional(),
-  ),
-  // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB whatever the traffic.
-  METRICS_OPERATION_NAMES: optionalText.pipe(
-    z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
-  ),
-  WATCH_INTERVAL_S: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(86_400).default(DEFAULT_WATCH_INTERVAL_S)),
-  WATCH_LEASE_S: positive(DEFAULT_WATCH_LEASE_S, 60),
-  SUBSCRIPTION_MAX_PER_CALLER: positive(DEFAULT_SUBSCRIPTION_LIMITS.perCaller, 10_000),
-  SUBSCRIPTION_MAX_TOTAL: positive(DEFAULT_SUBSCRIPTION_LIMITS.total, 1_000_000),
-  SUBSCRIPTION_QUEUE_MAX: positive(DEFAULT_SUBSCRIPTION_LIMITS.queue, 10_000),
-  SUBSCRIPTION_HEARTBEAT_S: positive(DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS, 300),
-  UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
-    if (path === undefined) return undefined;
-    let pem: string;
-    try {
-      pem = readFileSync(path, 'utf8');
-    } catch (error) {
-      const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
-      ctx.issues.push({ code: 'custom', input: path, message: `cannot read ${path} (${reason})` });
-      return z.NEVER;
-    }
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-      ctx.issues.push({ code: 'custom', input: path, message: `${path} holds no PEM certificate` });
-      return z.NEVER;
-    }
-    return pem;
-  }),
-}).refine((values) => values.HTTP_HEADERS_TIMEOUT_MS <= values.HTTP_REQUEST_TIMEOUT_MS, {
-  path: ['HTTP_HEADERS_TIMEOUT_MS'],
-  message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
-  // Listed beside every other problem, once both values parsed.
-  when: ({ issues }) => !issues.some(({ path }) => path?.[0] === 'HTTP_HEADERS_TIMEOUT_MS' || path?.[0] === 'HTTP_REQUEST_TIMEOUT_MS'),
-});
+const environmentSchema = z
+  .object({
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or a postgres:// URL')
+        .default(DEFAULT_DATABASE_URL),
+    ),
+    // Long enough that guessing it is hopeless; `openssl rand -base64 32` makes a good one.
+    ADMIN_TOKEN: optionalText.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+    HOST: optionalText.pipe(z.string().default('127.0.0.1')),
+    PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
+    LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS).default('info')),
+    UPSTREAM_BASE_URL: upstreamBaseUrl,
+    UPSTREAM_API_KEY: optionalText,
+    UPSTREAM_API_KEY_HEADER: optionalText.pipe(
+      z.string().regex(headerName, 'must be a valid HTTP header name').default('api-key'),
+    ),
+    UPSTREAM_TIMEOUT_MS: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(100).max(300_000).default(10_000),
+    ),
+    UPSTREAM_RETRIES: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(10).default(2)),
+    UPSTREAM_BREAKER_COOLDOWN_S: seconds(10),
+    UPSTREAM_CACHE_TTL_S: seconds(300),
+    UPSTREAM_CACHE_SWR_S: seconds(3600),
+    UPSTREAM_CACHE_STALE_IF_ERROR_S: seconds(86_400),
+    UPSTREAM_CACHE_MAX_MB: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(65_536).default(256),
+    ),
+    RESPONSE_CACHE_MAX_MB: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(65_536).default(64),
+    ),
+    REDIS_URL: optionalText.pipe(
+      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    ),
+    // Renewed every third of it: short enough that a dead holder costs the others little, long enough that two
+    // renewals may be late (a busy Redis, a long garbage collection) before the lease is lost.
+    UPSTREAM_LOCK_LEASE_MS: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(300).max(60_000).default(2_000),
+    ),
+    CACHE_WARM: flag(false),
+    LIMIT_MAX_DEPTH: positive(DEFAULT_OPERATION_LIMITS.maxDepth, 1_000),
+    LIMIT_MAX_ALIASES: positive(DEFAULT_OPERATION_LIMITS.maxAliases, 100_000),
+    LIMIT_MAX_TOKENS: positive(DEFAULT_OPERATION_LIMITS.maxTokens, 1_000_000),
+    LIMIT_MAX_DIRECTIVES: positive(DEFAULT_OPERATION_LIMITS.maxDirectives, 100_000),
+    LIMIT_MAX_COST: positive(DEFAULT_OPERATION_LIMITS.maxCost, 10_000_000),
+    LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
+    LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
+    LIMIT_MAX_NODE_IDS: positive(DEFAULT_OPERATION_LIMITS.maxNodeIds, 10_000),
+    RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
+    RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
+    PERSISTED_OPERATIONS_ONLY: flag(false),
+    PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
+    KEY_ROTATION_MAX_GRACE_S: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>()
+        .int()
+        .min(0)
+        .max(90 * 86_400)
+        .default(DEFAULT_KEY_POLICY.maxGraceS),
+    ),
+    IDEMPOTENCY_WINDOW_S: positive(DEFAULT_KEY_POLICY.idempotencyWindowS, 7 * 86_400),
+    API_KEYS_MAX_PER_CLIENT: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(2).max(50).default(DEFAULT_KEY_POLICY.maxKeysPerClient),
+    ),
+    RATE_LIMIT_POINTS: tokens(600),
+    RATE_LIMIT_WINDOW_S: positive(60, 86_400),
+    REGISTRATION_RATE_LIMIT_POINTS: tokens(5),
+    REGISTRATION_RATE_LIMIT_WINDOW_S: positive(3_600, 31_536_000),
+    AUTH_FAILURE_RATE_LIMIT_POINTS: tokens(10),
+    AUTH_FAILURE_RATE_LIMIT_WINDOW_S: positive(60, 86_400),
+    APQ_MAX_MB: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(65_536).default(DEFAULT_APQ_MAX_MB),
+    ),
+    TRUST_PROXY: flag(false),
+    CORS_ORIGINS: corsOrigins,
+    GRAPHIQL: flag(true),
+    INTROSPECTION: flag(true),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+    HTTP_MAX_CONNECTIONS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>()
+        .int()
+        .min(0)
+        .max(1_000_000)
+        .default(DEFAULT_CONNECTION_LIMITS.maxConnections),
+    ),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' })
+        .optional(),
+    ),
+    // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB whatever the traffic.
+    METRICS_OPERATION_NAMES: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
+    ),
+    WATCH_INTERVAL_S: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(86_400).default(DEFAULT_WATCH_INTERVAL_S),
+    ),
+    WATCH_LEASE_S: positive(DEFAULT_WATCH_LEASE_S, 60),
+    SUBSCRIPTION_MAX_PER_CALLER: positive(DEFAULT_SUBSCRIPTION_LIMITS.perCaller, 10_000),
+    SUBSCRIPTION_MAX_TOTAL: positive(DEFAULT_SUBSCRIPTION_LIMITS.total, 1_000_000),
+    SUBSCRIPTION_QUEUE_MAX: positive(DEFAULT_SUBSCRIPTION_LIMITS.queue, 10_000),
+    SUBSCRIPTION_HEARTBEAT_S: positive(DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS, 300),
+    UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
+      if (path === undefined) return undefined;
+      let pem: string;
+      try {
+        pem = readFileSync(path, 'utf8');
+      } catch (error) {
+        const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+        ctx.issues.push({ code: 'custom', input: path, message: `cannot read ${path} (${reason})` });
+        return z.NEVER;
+      }
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+        ctx.issues.push({ code: 'custom', input: path, message: `${path} holds no PEM certificate` });
+        return z.NEVER;
+      }
+      return pem;
+    }),
+  })
+  .refine((values) => values.HTTP_HEADERS_TIMEOUT_MS <= values.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    // Listed beside every other problem, once both values parsed.
+    when: ({ issues }) =>
+      !issues.some(({ path }) => path?.[0] === 'HTTP_HEADERS_TIMEOUT_MS' || path?.[0] === 'HTTP_REQUEST_TIMEOUT_MS'),
+  });
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
@@ -434,8 +476,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         points: values.RATE_LIMIT_POINTS,
         windowS: values.RATE_LIMIT_WINDOW_S,
         trustProxy: values.TRUST_PROXY,
-        registration: { points: values.REGISTRATION_RATE_LIMIT_POINTS, windowS: values.REGISTRATION_RATE_LIMIT_WINDOW_S },
-        authenticationFailures: { points: values.AUTH_FAILURE_RATE_LIMIT_POINTS, windowS: values.AUTH_FAILURE_RATE_LIMIT_WINDOW_S },
+        registration: {
+          points: values.REGISTRATION_RATE_LIMIT_POINTS,
+          windowS: values.REGISTRATION_RATE_LIMIT_WINDOW_S,
+        },
+        authenticationFailures: {
+          points: values.AUTH_FAILURE_RATE_LIMIT_POINTS,
+          windowS: values.AUTH_FAILURE_RATE_LIMIT_WINDOW_S,
+        },
       },
       http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
       connections: {

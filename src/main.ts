@@ -12,7 +12,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    process.stderr.write(`thai-edu-graphql: invalid configuration\n${loaded.problems.map((p) => `  - ${p}\n`).join('')}`);
+    process.stderr.write(
+      `thai-edu-graphql: invalid configuration\n${loaded.problems.map((p) => `  - ${p}\n`).join('')}`,
+    );
     process.exit(1);
   }
   const { config } = loaded;

@@ -71,7 +71,14 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
     const REGISTRATIONS = 3;
     const stack = useStack({
       cache: frozen,
-      rateLimit: { points: POINTS, windowS: 3_600, trustProxy: true, registration: { points: REGISTRATIONS, windowS: 3_600 }, redisUrl, keyPrefix },
+      rateLimit: {
+        points: POINTS,
+        windowS: 3_600,
+        trustProxy: true,
+        registration: { points: REGISTRATIONS, windowS: 3_600 },
+        redisUrl,
+        keyPrefix,
+      },
     });
 
     it('gives one IP at most its budget of keys, then RATE_LIMITED with 429 and Retry-After; another IP has its own', async () => {
@@ -120,15 +127,28 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
     // The rate limit of operations is off: this budget stands on its own.
     const stack = useStack({
       cache: frozen,
-      rateLimit: { points: 0, windowS: 60, trustProxy: true, authenticationFailures: { points: FAILURES, windowS: 3_600 }, redisUrl, keyPrefix },
+      rateLimit: {
+        points: 0,
+        windowS: 60,
+        trustProxy: true,
+        authenticationFailures: { points: FAILURES, windowS: 3_600 },
+        redisUrl,
+        keyPrefix,
+      },
     });
-    const lookups = (spy: { mock: { calls: unknown[][] } }): number => spy.mock.calls.filter(([authorization]) => authorization !== null).length;
+    const lookups = (spy: { mock: { calls: unknown[][] } }): number =>
+      spy.mock.calls.filter(([authorization]) => authorization !== null).length;
 
     it('refuses any credential from an IP after its budget of failures, before looking it up', async () => {
       const { apiKey } = await stack().access.registerClient({ name: 'แอปทดสอบ', contactEmail: 'dev@example.co.th' });
       const authenticate = vi.spyOn(stack().access, 'authenticate');
-      const wrong = [`tegk_${randomBytes(32).toString('base64url')}`, 'not-the-admin-token-but-long-enough', 'tegk_short'];
-      for (const key of wrong) expect((await stack().execute(AbuseCatalogue, {}, from('203.0.113.1', key))).status).toBe(401);
+      const wrong = [
+        `tegk_${randomBytes(32).toString('base64url')}`,
+        'not-the-admin-token-but-long-enough',
+        'tegk_short',
+      ];
+      for (const key of wrong)
+        expect((await stack().execute(AbuseCatalogue, {}, from('203.0.113.1', key))).status).toBe(401);
       expect(lookups(authenticate)).toBe(FAILURES);
 
       authenticate.mockClear();
@@ -150,13 +170,16 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
       for (let i = 0; i < 3 * FAILURES; i++) {
         expect((await stack().execute(AbuseCatalogue, {}, from('203.0.113.3', TEST_ADMIN_TOKEN))).status).toBe(200);
       }
-      for (let i = 0; i < FAILURES; i++) expect((await stack().execute(AbuseCatalogue, {}, from('203.0.113.3', 'tegk_wrong'))).status).toBe(401);
+      for (let i = 0; i < FAILURES; i++)
+        expect((await stack().execute(AbuseCatalogue, {}, from('203.0.113.3', 'tegk_wrong'))).status).toBe(401);
       expectRateLimited(await stack().execute(AbuseCatalogue, {}, from('203.0.113.3', TEST_ADMIN_TOKEN)));
     });
 
     it('counts failures that arrive together, so a burst of guesses is paid for in full', async () => {
       const burst = await Promise.all(
-        Array.from({ length: 4 * FAILURES }, () => stack().execute(AbuseCatalogue, {}, from('203.0.113.4', `tegk_${randomBytes(8).toString('hex')}`))),
+        Array.from({ length: 4 * FAILURES }, () =>
+          stack().execute(AbuseCatalogue, {}, from('203.0.113.4', `tegk_${randomBytes(8).toString('hex')}`)),
+        ),
       );
       expect(burst.filter((answer) => answer.status === 401).length).toBeGreaterThanOrEqual(FAILURES);
       expectRateLimited(await stack().execute(AbuseCatalogue, {}, from('203.0.113.4', TEST_ADMIN_TOKEN)));
@@ -170,7 +193,11 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
 
   describe('automatic persisted queries', () => {
     const APQ_MAX_MB = 1;
-    const stack = useStack({ cache: frozen, apqMaxMb: APQ_MAX_MB, rateLimit: { points: 2, windowS: 3_600, trustProxy: true, redisUrl, keyPrefix } });
+    const stack = useStack({
+      cache: frozen,
+      apqMaxMb: APQ_MAX_MB,
+      rateLimit: { points: 2, windowS: 3_600, trustProxy: true, redisUrl, keyPrefix },
+    });
     let ips = 0;
     // A fresh IP per request, so only the registration under test meets the rate limit.
     const freshIp = (): string => `10.${kind === 'memory' ? 1 : 2}.${Math.floor(++ips / 250)}.${ips % 250}`;
@@ -179,9 +206,12 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
       stackNow.post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }, from(ip));
     const byHash = async (stackNow: Stack, query: string): Promise<string | undefined> => {
       const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
-      const response = await stackNow.app.fetch(`http://localhost/graphql?extensions=${encodeURIComponent(extensions)}`, {
-        headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1', ...from(freshIp()) },
-      });
+      const response = await stackNow.app.fetch(
+        `http://localhost/graphql?extensions=${encodeURIComponent(extensions)}`,
+        {
+          headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1', ...from(freshIp()) },
+        },
+      );
       const body = (await response.json()) as Answer;
       return body.errors === undefined ? String(response.status) : String(body.errors[0]?.extensions['code']);
     };
@@ -207,13 +237,19 @@ describe.each(STORE_KINDS)('per-IP limits (%s)', (kind) => {
 
     it(`holds at most ${APQ_MAX_MB} MB of documents, forgetting the oldest`, async () => {
       // Each as large as a request body may carry; the padding is whitespace, which GraphQL ignores.
-      const documents = Array.from({ length: 20 }, (_, i) => `query ApqLarge${kind}${i} { __typename }${' '.repeat(95_000)}`);
+      const documents = Array.from(
+        { length: 20 },
+        (_, i) => `query ApqLarge${kind}${i} { __typename }${' '.repeat(95_000)}`,
+      );
       for (const document of documents) expect((await register(stack(), document, freshIp())).status).toBe(200);
       const found = [];
       for (const document of documents) found.push(await byHash(stack(), document));
       const fits = Math.floor((APQ_MAX_MB * MB) / (Buffer.byteLength(documents[0] ?? '') + ENTRY_OVERHEAD_BYTES));
       expect(fits).toBe(11);
-      expect(found).toEqual([...Array<string>(documents.length - fits).fill('PERSISTED_QUERY_NOT_FOUND'), ...Array<string>(fits).fill('200')]);
+      expect(found).toEqual([
+        ...Array<string>(documents.length - fits).fill('PERSISTED_QUERY_NOT_FOUND'),
+        ...Array<string>(fits).fill('200'),
+      ]);
     });
   });
 });
@@ -243,7 +279,12 @@ describe.each(STORE_KINDS)('the persisted query store (%s)', (kind) => {
   });
 
   it('does not remember a document over the per-document bound', async () => {
-    const store = createPersistedQueryStore({ maxBytes: MB, maxDocumentBytes: 100, redis, keyPrefix: `${keyPrefix}-long` });
+    const store = createPersistedQueryStore({
+      maxBytes: MB,
+      maxDocumentBytes: 100,
+      redis,
+      keyPrefix: `${keyPrefix}-long`,
+    });
     await store.set('long', 'x'.repeat(101));
     await store.set('short', 'x'.repeat(100));
     expect(await store.get('long')).toBeUndefined();

@@ -38,7 +38,10 @@ const stores: StoreCase[] = [
 async function storedText(store: StoreCase): Promise<string> {
   if (store.name === 'sqlite') {
     const path = store.url.slice('sqlite:'.length);
-    return [path, `${path}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('');
+    return [path, `${path}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('');
   }
   return JSON.stringify(await rawRows(store, 'select * from clients'));
 }
@@ -98,7 +101,9 @@ describe('database URLs', () => {
 
   it('describeDatabaseUrl keeps what names the store when it can tell, and everything else is redacted', () => {
     expect(describeDatabaseUrl('postgres://app:pa/ss@db.example:5432/edu')).toBe('postgres://app@db.example:5432/edu');
-    expect(describeDatabaseUrl('postgres://app:p@s:s@db/edu?sslmode=require')).toBe('postgres://app@db/edu?sslmode=require');
+    expect(describeDatabaseUrl('postgres://app:p@s:s@db/edu?sslmode=require')).toBe(
+      'postgres://app@db/edu?sslmode=require',
+    );
     // A ? or # before the last @: the @ may sit in a query after a secret, so nothing after the scheme is shown.
     expect(describeDatabaseUrl('postgres://app:pa#ss@db/edu')).toBe('postgres://[redacted]');
     expect(describeDatabaseUrl('postgres://app:pa?ss@db/edu')).toBe('postgres://[redacted]');
@@ -112,21 +117,24 @@ describe('database URLs', () => {
     expect(describeDatabaseUrl('app:hunter2@db/edu')).toBe('[redacted]');
   });
 
-  it.each(['Aa1/Bb2', 'Aa1#Bb2', 'Aa1?Bb2', 'Aa1@Bb2'])('names an unreachable database without any part of the password %j', async (password) => {
-    const error: unknown = await openAccessService({
-      databaseUrl: `postgres://app:${password}@127.0.0.1:1/edu`,
-      adminToken: undefined,
-    }).catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(Error);
-    const { message } = error as Error;
-    expect(message).toMatch(/^Cannot open the request-for-use store postgres:\/\//);
-    expect(message).not.toMatch(/Aa1|Bb2/);
-  });
+  it.each(['Aa1/Bb2', 'Aa1#Bb2', 'Aa1?Bb2', 'Aa1@Bb2'])(
+    'names an unreachable database without any part of the password %j',
+    async (password) => {
+      const error: unknown = await openAccessService({
+        databaseUrl: `postgres://app:${password}@127.0.0.1:1/edu`,
+        adminToken: undefined,
+      }).catch((reason: unknown) => reason);
+      expect(error).toBeInstanceOf(Error);
+      const { message } = error as Error;
+      expect(message).toMatch(/^Cannot open the request-for-use store postgres:\/\//);
+      expect(message).not.toMatch(/Aa1|Bb2/);
+    },
+  );
 
   it('refuses an unsupported URL with a clear message', async () => {
-    await expect(openAccessService({ databaseUrl: 'mysql://root:hunter2@db/edu', adminToken: undefined })).rejects.toThrow(
-      /^Unsupported database URL "mysql:\/\/root@db\/edu": use sqlite:<path>/,
-    );
+    await expect(
+      openAccessService({ databaseUrl: 'mysql://root:hunter2@db/edu', adminToken: undefined }),
+    ).rejects.toThrow(/^Unsupported database URL "mysql:\/\/root@db\/edu": use sqlite:<path>/);
     await expect(openAccessService({ databaseUrl: 'sqlite:', adminToken: undefined })).rejects.toThrow(/Unsupported/);
   });
 
@@ -136,7 +144,9 @@ describe('database URLs', () => {
       adminToken: undefined,
     }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^Cannot open the request-for-use store postgres:\/\/app@127\.0\.0\.1:1\/edu: /);
+    expect((error as Error).message).toMatch(
+      /^Cannot open the request-for-use store postgres:\/\/app@127\.0\.0\.1:1\/edu: /,
+    );
     expect((error as Error).message).not.toContain('hunter2');
   });
 
@@ -168,7 +178,11 @@ describe.each(stores)('access store on $name', (store) => {
     return access.registerClient({ name: `Client ${clientCount}`, contactEmail: `client${clientCount}@example.org` });
   }
 
-  function ask(client: ClientRecord, endpointId = 83, purpose = 'School statistics for a research project'): Promise<UseRequestRecord> {
+  function ask(
+    client: ClientRecord,
+    endpointId = 83,
+    purpose = 'School statistics for a research project',
+  ): Promise<UseRequestRecord> {
     return access.requestEndpointUse({ client, endpointId, purpose });
   }
   function approve(id: string, note: string | null = null): Promise<UseRequestRecord> {
@@ -182,7 +196,9 @@ describe.each(stores)('access store on $name', (store) => {
   }
 
   /** A new client's request for endpoint 83, driven into `status`. */
-  async function requestIn(status: UseRequestRecord['status']): Promise<{ client: ClientRecord; request: UseRequestRecord }> {
+  async function requestIn(
+    status: UseRequestRecord['status'],
+  ): Promise<{ client: ClientRecord; request: UseRequestRecord }> {
     const { client } = await newClient();
     let request = await ask(client);
     if (status === 'APPROVED' || status === 'REVOKED') request = await approve(request.id);
@@ -195,7 +211,10 @@ describe.each(stores)('access store on $name', (store) => {
   describe('clients and API keys', () => {
     it('registers a client with trimmed fields and a prefixed, high-entropy key', async () => {
       const before = tick;
-      const { client, apiKey } = await access.registerClient({ name: '  สำนักงานเขต Data Team ', contactEmail: ' data@example.go.th ' });
+      const { client, apiKey } = await access.registerClient({
+        name: '  สำนักงานเขต Data Team ',
+        contactEmail: ' data@example.go.th ',
+      });
       expect(client).toEqual({
         id: expect.stringMatching(/^cl_[A-Za-z0-9_-]{22}$/) as unknown,
         name: 'สำนักงานเขต Data Team',
@@ -210,7 +229,10 @@ describe.each(stores)('access store on $name', (store) => {
     });
 
     it('stores only a hash of the key', async () => {
-      const { client, apiKey } = await access.registerClient({ name: 'Hash Check Org', contactEmail: 'hash@example.org' });
+      const { client, apiKey } = await access.registerClient({
+        name: 'Hash Check Org',
+        contactEmail: 'hash@example.org',
+      });
       const text = await storedText(store);
       expect(text).toContain('Hash Check Org');
       expect(text).not.toContain(apiKey);
@@ -240,11 +262,19 @@ describe.each(stores)('access store on $name', (store) => {
     });
 
     it('has no operator when no admin token is configured', async () => {
-      const withoutOperator = await openAccessService({ databaseUrl: store.url, adminToken: undefined, schema: store.schema });
+      const withoutOperator = await openAccessService({
+        databaseUrl: store.url,
+        adminToken: undefined,
+        schema: store.schema,
+      });
       try {
         await refusal(withoutOperator.authenticate(`Bearer ${ADMIN_TOKEN}`), 'UNAUTHENTICATED');
         const { client, apiKey } = await newClient();
-        expect(await withoutOperator.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
+        expect(await withoutOperator.authenticate(`Bearer ${apiKey}`)).toEqual({
+          kind: 'client',
+          client,
+          currentKey: true,
+        });
       } finally {
         await withoutOperator.close();
       }
@@ -280,7 +310,12 @@ describe.each(stores)('access store on $name', (store) => {
     it('PENDING → APPROVED → REVOKED, keeping each note', async () => {
       const { request } = await requestIn('PENDING');
       const approved = await approve(request.id, ' looks fine ');
-      expect(approved).toMatchObject({ id: request.id, status: 'APPROVED', note: 'looks fine', createdAt: request.createdAt });
+      expect(approved).toMatchObject({
+        id: request.id,
+        status: 'APPROVED',
+        note: 'looks fine',
+        createdAt: request.createdAt,
+      });
       expect(approved.updatedAt.getTime()).toBeGreaterThan(request.updatedAt.getTime());
       expect(await revoke(request.id, 'quota abuse')).toMatchObject({ status: 'REVOKED', note: 'quota abuse' });
     });
@@ -290,22 +325,25 @@ describe.each(stores)('access store on $name', (store) => {
       expect(await reject(request.id, '   ')).toMatchObject({ status: 'REJECTED', note: null });
     });
 
-    it.each(['REJECTED', 'REVOKED'] as const)('%s → PENDING when the client asks again: same request, new purpose, note cleared', async (status) => {
-      const { client, request } = await requestIn(status);
-      const again = await ask(client, 83, 'A clearer purpose');
-      expect(again).toMatchObject({ id: request.id, status: 'PENDING', purpose: 'A clearer purpose', note: null });
-      expect(await access.listUseRequests({ clientId: client.id })).toHaveLength(1);
-      const history = await access.historyOf([request.id]);
-      const path = history.map((event) => `${event.from}→${event.to}`);
-      expect(path).toEqual(
-        status === 'REJECTED'
-          ? ['NOT_REQUESTED→PENDING', 'PENDING→REJECTED', 'REJECTED→PENDING']
-          : ['NOT_REQUESTED→PENDING', 'PENDING→APPROVED', 'APPROVED→REVOKED', 'REVOKED→PENDING'],
-      );
-      expect(history.at(-1)?.actor).toBe(`client:${client.id}`);
-      // Approving the renewed request works as the first time.
-      expect(await approve(request.id)).toMatchObject({ status: 'APPROVED' });
-    });
+    it.each(['REJECTED', 'REVOKED'] as const)(
+      '%s → PENDING when the client asks again: same request, new purpose, note cleared',
+      async (status) => {
+        const { client, request } = await requestIn(status);
+        const again = await ask(client, 83, 'A clearer purpose');
+        expect(again).toMatchObject({ id: request.id, status: 'PENDING', purpose: 'A clearer purpose', note: null });
+        expect(await access.listUseRequests({ clientId: client.id })).toHaveLength(1);
+        const history = await access.historyOf([request.id]);
+        const path = history.map((event) => `${event.from}→${event.to}`);
+        expect(path).toEqual(
+          status === 'REJECTED'
+            ? ['NOT_REQUESTED→PENDING', 'PENDING→REJECTED', 'REJECTED→PENDING']
+            : ['NOT_REQUESTED→PENDING', 'PENDING→APPROVED', 'APPROVED→REVOKED', 'REVOKED→PENDING'],
+        );
+        expect(history.at(-1)?.actor).toBe(`client:${client.id}`);
+        // Approving the renewed request works as the first time.
+        expect(await approve(request.id)).toMatchObject({ status: 'APPROVED' });
+      },
+    );
 
     const illegal: [UseRequestRecord['status'], string, (id: string, client: ClientRecord) => Promise<unknown>][] = [
       ['PENDING', 'ask again', (_id, client) => ask(client)],
@@ -320,15 +358,18 @@ describe.each(stores)('access store on $name', (store) => {
       ['REJECTED', 'revoke', (id) => revoke(id)],
       ['REVOKED', 'revoke', (id) => revoke(id)],
     ];
-    it.each(illegal)('refuses, when %s, to %s: INVALID_TRANSITION naming the status, nothing written', async (status, _action, act) => {
-      const { client, request } = await requestIn(status);
-      const historyBefore = await access.historyOf([request.id]);
-      const error = await refusal(act(request.id, client), 'INVALID_TRANSITION');
-      expect(error.message).toContain(`the request is ${status}`);
-      expect(error.details).toEqual({ status });
-      expect(await access.findUseRequest(request.id)).toEqual(request);
-      expect(await access.historyOf([request.id])).toEqual(historyBefore);
-    });
+    it.each(illegal)(
+      'refuses, when %s, to %s: INVALID_TRANSITION naming the status, nothing written',
+      async (status, _action, act) => {
+        const { client, request } = await requestIn(status);
+        const historyBefore = await access.historyOf([request.id]);
+        const error = await refusal(act(request.id, client), 'INVALID_TRANSITION');
+        expect(error.message).toContain(`the request is ${status}`);
+        expect(error.details).toEqual({ status });
+        expect(await access.findUseRequest(request.id)).toEqual(request);
+        expect(await access.historyOf([request.id])).toEqual(historyBefore);
+      },
+    );
   });
 
   describe('refusals', () => {
@@ -374,31 +415,36 @@ describe.each(stores)('access store on $name', (store) => {
       ['lone \udfff low', 'U+DFFF'],
     ];
 
-    it.each(UNPRINTABLE_TEXTS)('BAD_USER_INPUT, naming the field, for %j in any free text, and nothing is written', async (text, codePoint) => {
-      const { client, request } = await requestIn('PENDING');
-      const approved = await requestIn('APPROVED');
-      const historyBefore = await access.historyOf([request.id, approved.request.id]);
-      const refusals: [Promise<unknown>, string][] = [
-        [access.registerClient({ name: text, contactEmail: 'evil@example.org' }), 'name'],
-        [access.registerClient({ name: 'Evil', contactEmail: `evil${text}@example.org` }), 'contactEmail'],
-        [ask(client, 84, text), 'purpose'],
-        [ask(approved.client, 85, `Research ${text}`), 'purpose'],
-        [approve(request.id, text), 'note'],
-        [reject(request.id, text), 'note'],
-        [revoke(approved.request.id, `ok ${text}`), 'note'],
-      ];
-      for (const [promise, field] of refusals) {
-        const error = await refusal(promise, 'BAD_USER_INPUT');
-        expect(error.details).toEqual({ field });
-        expect(error.message).toContain(`found ${codePoint}`);
-        // The refusal names the character; it never repeats it.
-        expect(error.message).not.toContain(text);
-      }
-      expect(await rawRows(store, "select id from clients where name like 'Evil%' or contact_email like 'evil%'")).toEqual([]);
-      expect(await access.statusesOf(client.id)).toEqual(new Map([[83, 'PENDING']]));
-      expect(await access.statusesOf(approved.client.id)).toEqual(new Map([[83, 'APPROVED']]));
-      expect(await access.historyOf([request.id, approved.request.id])).toEqual(historyBefore);
-    });
+    it.each(UNPRINTABLE_TEXTS)(
+      'BAD_USER_INPUT, naming the field, for %j in any free text, and nothing is written',
+      async (text, codePoint) => {
+        const { client, request } = await requestIn('PENDING');
+        const approved = await requestIn('APPROVED');
+        const historyBefore = await access.historyOf([request.id, approved.request.id]);
+        const refusals: [Promise<unknown>, string][] = [
+          [access.registerClient({ name: text, contactEmail: 'evil@example.org' }), 'name'],
+          [access.registerClient({ name: 'Evil', contactEmail: `evil${text}@example.org` }), 'contactEmail'],
+          [ask(client, 84, text), 'purpose'],
+          [ask(approved.client, 85, `Research ${text}`), 'purpose'],
+          [approve(request.id, text), 'note'],
+          [reject(request.id, text), 'note'],
+          [revoke(approved.request.id, `ok ${text}`), 'note'],
+        ];
+        for (const [promise, field] of refusals) {
+          const error = await refusal(promise, 'BAD_USER_INPUT');
+          expect(error.details).toEqual({ field });
+          expect(error.message).toContain(`found ${codePoint}`);
+          // The refusal names the character; it never repeats it.
+          expect(error.message).not.toContain(text);
+        }
+        expect(
+          await rawRows(store, "select id from clients where name like 'Evil%' or contact_email like 'evil%'"),
+        ).toEqual([]);
+        expect(await access.statusesOf(client.id)).toEqual(new Map([[83, 'PENDING']]));
+        expect(await access.statusesOf(approved.client.id)).toEqual(new Map([[83, 'APPROVED']]));
+        expect(await access.historyOf([request.id, approved.request.id])).toEqual(historyBefore);
+      },
+    );
 
     it('accepts printable text of every script: Thai with its marks, emoji, bidi text without overrides', async () => {
       const name = 'โรงเรียนสาธิต 😀 مدرسة';
@@ -408,7 +454,10 @@ describe.each(stores)('access store on $name', (store) => {
     });
 
     it('accepts a name of exactly 200 characters', async () => {
-      const { client } = await access.registerClient({ name: ` ${'n'.repeat(200)} `, contactEmail: 'long@example.org' });
+      const { client } = await access.registerClient({
+        name: ` ${'n'.repeat(200)} `,
+        contactEmail: 'long@example.org',
+      });
       expect(client.name).toHaveLength(200);
     });
 
@@ -435,9 +484,23 @@ describe.each(stores)('access store on $name', (store) => {
 
       const history = await access.historyOf([second.id, first.id]);
       expect(history.filter((e) => e.requestId === first.id)).toEqual([
-        { requestId: first.id, from: 'NOT_REQUESTED', to: 'PENDING', actor: `client:${client.id}`, note: null, at: first.createdAt },
+        {
+          requestId: first.id,
+          from: 'NOT_REQUESTED',
+          to: 'PENDING',
+          actor: `client:${client.id}`,
+          note: null,
+          at: first.createdAt,
+        },
         { requestId: first.id, from: 'PENDING', to: 'APPROVED', actor: 'operator', note: 'ok', at: approvedAt },
-        { requestId: first.id, from: 'APPROVED', to: 'REVOKED', actor: 'operator:cli', note: null, at: expect.any(Date) as unknown },
+        {
+          requestId: first.id,
+          from: 'APPROVED',
+          to: 'REVOKED',
+          actor: 'operator:cli',
+          note: null,
+          at: expect.any(Date) as unknown,
+        },
       ]);
       expect(history.filter((e) => e.requestId === second.id).map((e) => [e.to, e.note])).toEqual([
         ['PENDING', null],
@@ -498,7 +561,9 @@ describe.each(stores)('access store on $name', (store) => {
     it('lets exactly one of 20 concurrent decisions on a request win, recording one event', async () => {
       const { request } = await requestIn('PENDING');
       const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? approve(request.id, `decision ${i}`) : reject(request.id, `decision ${i}`))),
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0 ? approve(request.id, `decision ${i}`) : reject(request.id, `decision ${i}`),
+        ),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
@@ -520,7 +585,8 @@ describe.each(stores)('access store on $name', (store) => {
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       for (const result of results) {
-        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'PENDING' } });
+        if (result.status === 'rejected')
+          expect(result.reason).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'PENDING' } });
       }
       const requests = await access.listUseRequests({ clientId: client.id });
       expect(requests).toEqual([won[0]?.value]);
@@ -539,15 +605,31 @@ describe.each(stores)('access store on $name', (store) => {
   describe('lifecycle', () => {
     it('keeps everything across close and reopen', async () => {
       const location = freshLocation(store);
-      const first = await openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
-      const { client, apiKey } = await first.registerClient({ name: 'Durable Org', contactEmail: 'durable@example.org' });
+      const first = await openAccessService({
+        databaseUrl: location.url,
+        adminToken: ADMIN_TOKEN,
+        schema: location.schema,
+      });
+      const { client, apiKey } = await first.registerClient({
+        name: 'Durable Org',
+        contactEmail: 'durable@example.org',
+      });
       const request = await first.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing report' });
-      const approved = await first.reviewUseRequest({ id: request.id, decision: 'APPROVE', note: 'ok', actor: 'operator' });
+      const approved = await first.reviewUseRequest({
+        id: request.id,
+        decision: 'APPROVE',
+        note: 'ok',
+        actor: 'operator',
+      });
       const history = await first.historyOf([request.id]);
       await first.close();
       await expect(first.ping()).rejects.toThrow();
 
-      const second = await openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
+      const second = await openAccessService({
+        databaseUrl: location.url,
+        adminToken: ADMIN_TOKEN,
+        schema: location.schema,
+      });
       try {
         expect(await second.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
         expect(await second.findUseRequest(request.id)).toEqual(approved);
@@ -570,7 +652,10 @@ describe.each(stores)('access store on $name', (store) => {
       const three = await open();
       expect(await three.findClients([client.id])).toEqual([client]);
       await three.close();
-      expect(await rawRows(location, 'select name from kysely_migration order by name')).toEqual([{ name: '0001_request_for_use' }, { name: '0002_key_life_cycle' }]);
+      expect(await rawRows(location, 'select name from kysely_migration order by name')).toEqual([
+        { name: '0001_request_for_use' },
+        { name: '0002_key_life_cycle' },
+      ]);
     });
   });
 });

@@ -87,9 +87,15 @@ describe('admin CLI (npm run admin)', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID +CLIENT +ENDPOINT +STATUS +UPDATED$/);
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(new RegExp(`^${approved.id} +Data Lab +84 ods_count_personal_by_year +APPROVED อนุมัติแล้ว +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${approved.id} +Data Lab +84 ods_count_personal_by_year +APPROVED อนุมัติแล้ว +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`,
+      ),
+    );
     expect(lines[2]).toMatch(new RegExp(`^${toReject.id} +Data Lab +85 ods_count_student_by_year +PENDING รอการอนุมัติ `));
-    expect(lines[3]).toMatch(new RegExp(`^${pending.id} +โรงเรียนสาธิต +83 ods_count_school_by_jurisdiction +PENDING รอการอนุมัติ `));
+    expect(lines[3]).toMatch(
+      new RegExp(`^${pending.id} +โรงเรียนสาธิต +83 ods_count_school_by_jurisdiction +PENDING รอการอนุมัติ `),
+    );
   });
 
   it('runs as its own process (src/cli/admin.ts) with the same output and exit status as in process', async () => {
@@ -138,14 +144,21 @@ describe('admin CLI (npm run admin)', () => {
   });
 
   it('disables and enables a client and sets its quota, as operator:cli, and the server sees it at once', async () => {
-    const { client, apiKey } = await access.registerClient({ name: 'CLI Managed App', contactEmail: 'cli@example.org' });
+    const { client, apiKey } = await access.registerClient({
+      name: 'CLI Managed App',
+      contactEmail: 'cli@example.org',
+    });
     const disabled = await admin('disable', client.id);
     expect(disabled).toMatchObject({ code: 0, stderr: '' });
-    expect(disabled.stdout).toMatch(new RegExp(`${client.id} +CLI Managed App +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`));
+    expect(disabled.stdout).toMatch(
+      new RegExp(`${client.id} +CLI Managed App +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`),
+    );
     await expect(access.authenticate(`Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'CLIENT_DISABLED' });
     expect((await admin('enable', client.id)).stdout).toMatch(/ enabled +default\n$/);
     expect((await admin('quota', client.id, '1200')).stdout).toMatch(/ enabled +1200\n$/);
-    expect(await access.authenticate(`Bearer ${apiKey}`)).toMatchObject({ client: { disabledAt: null, rateLimitPoints: 1200 } });
+    expect(await access.authenticate(`Bearer ${apiKey}`)).toMatchObject({
+      client: { disabledAt: null, rateLimitPoints: 1200 },
+    });
     expect((await admin('quota', client.id, 'default')).stdout).toMatch(/ enabled +default\n$/);
     expect((await access.clientEvents([client.id])).map((e) => `${e.kind} ${e.actor}`)).toEqual([
       `REGISTERED client:${client.id}`,
@@ -154,8 +167,14 @@ describe('admin CLI (npm run admin)', () => {
       'QUOTA_SET operator:cli',
       'QUOTA_SET operator:cli',
     ]);
-    expect(await admin('quota', client.id, '0')).toMatchObject({ code: 1, stderr: expect.stringContaining('rateLimitPoints must be a whole number from 1 to 1000000') as unknown });
-    expect(await admin('disable', 'cl_nonexistent')).toMatchObject({ code: 1, stderr: 'admin: There is no client with id "cl_nonexistent"\n' });
+    expect(await admin('quota', client.id, '0')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('rateLimitPoints must be a whole number from 1 to 1000000') as unknown,
+    });
+    expect(await admin('disable', 'cl_nonexistent')).toMatchObject({
+      code: 1,
+      stderr: 'admin: There is no client with id "cl_nonexistent"\n',
+    });
     const shown = await admin('client', client.id);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL\n/);
@@ -176,10 +195,19 @@ describe('admin CLI (npm run admin)', () => {
       admin('revoke', toReject.id),
       admin('history', 'ur_nonexistent'),
     ]);
-    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'admin: There is no request for use with id "ur_nonexistent"\n' });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: There is no request for use with id "ur_nonexistent"\n',
+    });
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(/^admin: Cannot revoke: the request is REJECTED \(ไม่อนุมัติ\); allowed only from APPROVED\n$/);
-    expect(noHistory).toMatchObject({ code: 1, stderr: 'admin: There is no request for use with id "ur_nonexistent"\n' });
+    expect(twice.stderr).toMatch(
+      /^admin: Cannot revoke: the request is REJECTED \(ไม่อนุมัติ\); allowed only from APPROVED\n$/,
+    );
+    expect(noHistory).toMatchObject({
+      code: 1,
+      stderr: 'admin: There is no request for use with id "ur_nonexistent"\n',
+    });
   });
 
   it('exits 2 with the usage on arguments it does not understand', async () => {
@@ -224,8 +252,13 @@ describe('admin CLI on text stored before control characters were refused', () =
     // Behind the service's back, as rows written before validation refused them would be.
     const db = new SqliteDatabase(path);
     db.prepare('update clients set name = ?').run(forgedName);
-    db.prepare('update use_requests set purpose = ?, note = ?').run('Title\u001b]0;pwned\u0007 \u202eevil', 'C1 \u009b31m red\u2028next');
-    db.prepare("update use_request_events set note = ? where to_status = 'REJECTED'").run('bell\u0007 \u2066isolate\u2069 \\x1B');
+    db.prepare('update use_requests set purpose = ?, note = ?').run(
+      'Title\u001b]0;pwned\u0007 \u202eevil',
+      'C1 \u009b31m red\u2028next',
+    );
+    db.prepare("update use_request_events set note = ? where to_status = 'REJECTED'").run(
+      'bell\u0007 \u2066isolate\u2069 \\x1B',
+    );
     db.close();
   });
 

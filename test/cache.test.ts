@@ -50,7 +50,11 @@ describe.each(CACHE_KINDS)('the payload cache through HTTP (%s)', (kind) => {
       const results = await Promise.all(Array.from({ length: 50 }, () => stack().execute(Teachers)));
       stack().simulator.clearFaults();
       expect(results.every((result) => result.body.errors === undefined)).toBe(true);
-      expect(results.every((result) => JSON.stringify(result.body.data?.dataset.payload) === JSON.stringify(teachersBody(stack())))).toBe(true);
+      expect(
+        results.every(
+          (result) => JSON.stringify(result.body.data?.dataset.payload) === JSON.stringify(teachersBody(stack())),
+        ),
+      ).toBe(true);
       expect(stack().simulator.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(1);
       // And later operations are answered from the cache.
       await stack().execute(Teachers);
@@ -135,7 +139,9 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
       const keyPrefix = `test:fill-lock:${Date.now()}:${Math.random()}:`;
       const stacks: Stack[] = [];
       for (let index = 0; index < count; index += 1) {
-        const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl, keyPrefix, lockLeaseMs } });
+        const stack = await startStack({
+          cache: { ttlS: TTL_S, swrS: 3600, staleIfErrorS: 86_400, redisUrl, keyPrefix, lockLeaseMs },
+        });
         closing.push(() => stack.close());
         stacks.push(stack);
       }
@@ -150,7 +156,10 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
     }
 
     it('a live holder renews its lease through a long fetch, and the other instance waits for its answer', async () => {
-      const { stacks: [one, two], lockKey } = await instances(2, 900);
+      const {
+        stacks: [one, two],
+        lockKey,
+      } = await instances(2, 900);
       if (one === undefined || two === undefined) throw new Error('two instances');
       const upstream = gate();
       one.simulator.setFault(CODE, { until: upstream.held, times: 1 });
@@ -187,7 +196,11 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
       const defaults = loadConfig({});
       const leaseMs = defaults.ok ? defaults.config.cache.lockLeaseMs : 0;
       expect(leaseMs).toBe(2_000);
-      const { stacks: [survivor], keyPrefix, lockKey } = await instances(1);
+      const {
+        stacks: [survivor],
+        keyPrefix,
+        lockKey,
+      } = await instances(1);
       if (survivor === undefined) throw new Error('one instance');
       // Its fetch would wait up to the whole upstream time-out and a margin before ignoring the lock.
       expect(survivor.upstream.timeoutMs).toBeGreaterThanOrEqual(10_000);
@@ -262,7 +275,9 @@ describe('the circuit breaker', () => {
     expect(fast.body.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNAVAILABLE');
     // Fast: refused without a call, so without waiting for the hanging upstream.
     expect(s.simulator.requestCount()).toBe(0);
-    const ready = (await (await s.app.fetch('http://localhost/ready')).json()) as { checks: { upstream: { breaker: string } } };
+    const ready = (await (await s.app.fetch('http://localhost/ready')).json()) as {
+      checks: { upstream: { breaker: string } };
+    };
     expect(ready.checks.upstream.breaker).toBe('open');
     expect(s.logText()).toContain('open');
 
@@ -271,7 +286,9 @@ describe('the circuit breaker', () => {
     const probe = await s.execute(Teachers);
     expect(probe.body.errors).toBeUndefined();
     expect(s.simulator.requestCount()).toBe(1);
-    const after = (await (await s.app.fetch('http://localhost/ready')).json()) as { checks: { upstream: { breaker: string } } };
+    const after = (await (await s.app.fetch('http://localhost/ready')).json()) as {
+      checks: { upstream: { breaker: string } };
+    };
     expect(after.checks.upstream.breaker).toBe('closed');
   });
 });
@@ -282,7 +299,9 @@ describe('the byte bound', () => {
   it('evicts the least recently used payload when the next one does not fit', async () => {
     const s = stack();
     // V10_DUPWITH is about 1.0 MB and MV_DWH_SCHOOL1 about 1.4 MB: both do not fit in 2 MB.
-    expect(s.simulator.datasetBody('V10_DUPWITH').length + s.simulator.datasetBody('MV_DWH_SCHOOL1').length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(
+      s.simulator.datasetBody('V10_DUPWITH').length + s.simulator.datasetBody('MV_DWH_SCHOOL1').length,
+    ).toBeGreaterThan(2 * 1024 * 1024);
     s.simulator.resetRequests();
     await s.execute(TwoBig);
     await s.execute(TwoBig);
@@ -299,7 +318,7 @@ describe('HTTP caching of GET queries', () => {
   const url = `http://localhost/graphql?query=${encodeURIComponent('{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } }')}`;
   const csrf = { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json' };
 
-  it('answers with an ETag and a public Cache-Control from the data\'s freshness, then 304 for a match', async () => {
+  it("answers with an ETag and a public Cache-Control from the data's freshness, then 304 for a match", async () => {
     const first = await stack().app.fetch(url, { headers: csrf });
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag');
@@ -322,7 +341,9 @@ describe('HTTP caching of GET queries', () => {
   });
 
   it('is private and not stored when the caller is authenticated', async () => {
-    const response = await stack().app.fetch(url, { headers: { ...csrf, authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const response = await stack().app.fetch(url, {
+      headers: { ...csrf, authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     expect(response.headers.get('etag')).toBeNull();

@@ -16,8 +16,20 @@ const EXPECTED_DATASETS = [
   [9, 'MV_DWH_SCHOOL1', 'สถิติข้อมูลโรงเรียน', 'SCHOOLS', 'MOE'],
   [10, 'ZVIEW_CPS_SUMMARY_DATA', 'สถิติข้อมูลการศึกษา', 'STUDENTS', 'MOE'],
   [11, 'OPENDATA_MIS_STAT_CLASSROOM', 'จำนวนห้องเรียนจำแนกตามระดับการศึกษาและชั้นปี', 'SCHOOLS', 'MOE'],
-  [12, 'OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER', 'จำนวนนักเรียนพิการจำแนกตามระดับการศึกษา ชั้นปี และเพศ (อื่นๆ)', 'STUDENTS', 'MOE'],
-  [13, 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER', 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER', 'STUDENTS', 'OVEC'],
+  [
+    12,
+    'OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER',
+    'จำนวนนักเรียนพิการจำแนกตามระดับการศึกษา ชั้นปี และเพศ (อื่นๆ)',
+    'STUDENTS',
+    'MOE',
+  ],
+  [
+    13,
+    'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
+    'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
+    'STUDENTS',
+    'OVEC',
+  ],
 ] as const;
 
 const Catalogue = graphql(`
@@ -95,22 +107,24 @@ describe('the catalogue through HTTP', () => {
 
   it('lists the 4 summary endpoints, not requested by an anonymous caller', async () => {
     const { body } = await stack().execute(Catalogue);
-    expect(body.data?.summaryEndpoints).toEqual([
-      ['83', 'ods_count_school_by_jurisdiction', 'SCHOOLS', 'สถานศึกษา'],
-      ['84', 'ods_count_personal_by_year', 'PERSONNEL', 'บุคลากร'],
-      ['85', 'ods_count_student_by_year', 'STUDENTS', 'นักเรียน'],
-      ['86', 'ods_count_graduate_by_year', 'GRADUATES', 'ผู้สำเร็จการศึกษา'],
-    ].map(([id, name, subject, title]) => ({
-      id: Number(id),
-      name,
-      subject,
-      title,
-      method: 'POST',
-      apiUrl: `${stack().simulator.url}/services/api/${name}/${id}`,
-      version: 1,
-      status: 'NOT_REQUESTED',
-      statusLabel: 'ยังไม่ได้ขอใช้งาน',
-    })));
+    expect(body.data?.summaryEndpoints).toEqual(
+      [
+        ['83', 'ods_count_school_by_jurisdiction', 'SCHOOLS', 'สถานศึกษา'],
+        ['84', 'ods_count_personal_by_year', 'PERSONNEL', 'บุคลากร'],
+        ['85', 'ods_count_student_by_year', 'STUDENTS', 'นักเรียน'],
+        ['86', 'ods_count_graduate_by_year', 'GRADUATES', 'ผู้สำเร็จการศึกษา'],
+      ].map(([id, name, subject, title]) => ({
+        id: Number(id),
+        name,
+        subject,
+        title,
+        method: 'POST',
+        apiUrl: `${stack().simulator.url}/services/api/${name}/${id}`,
+        version: 1,
+        status: 'NOT_REQUESTED',
+        statusLabel: 'ยังไม่ได้ขอใช้งาน',
+      })),
+    );
   });
 
   it.each([

@@ -25,8 +25,28 @@ describe('loadConfig', () => {
           retries: 2,
           breakerCooldownS: 10,
         },
-        cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400, maxMb: 256, responseMaxMb: 64, redisUrl: undefined, lockLeaseMs: 2_000, warm: false },
-        limits: { maxDepth: 12, maxAliases: 64, maxTokens: 5_000, maxDirectives: 50, maxCost: 2_500, maxBodyBytes: 102_400, maxBatch: 5, maxNodeIds: 100, maxResponseBytes: 32 * 1_048_576, maxInFlightResponseBytes: 64 * 1_048_576 },
+        cache: {
+          ttlS: 300,
+          swrS: 3600,
+          staleIfErrorS: 86_400,
+          maxMb: 256,
+          responseMaxMb: 64,
+          redisUrl: undefined,
+          lockLeaseMs: 2_000,
+          warm: false,
+        },
+        limits: {
+          maxDepth: 12,
+          maxAliases: 64,
+          maxTokens: 5_000,
+          maxDirectives: 50,
+          maxCost: 2_500,
+          maxBodyBytes: 102_400,
+          maxBatch: 5,
+          maxNodeIds: 100,
+          maxResponseBytes: 32 * 1_048_576,
+          maxInFlightResponseBytes: 64 * 1_048_576,
+        },
         persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
         rateLimit: {
           points: 600,
@@ -36,10 +56,19 @@ describe('loadConfig', () => {
           authenticationFailures: { points: 10, windowS: 60 },
         },
         http: { corsOrigins: '*', graphiql: true, introspection: true },
-        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
+        connections: {
+          headersTimeoutMs: 10_000,
+          requestTimeoutMs: 30_000,
+          keepAliveTimeoutMs: 5_000,
+          maxConnections: 1_000,
+        },
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
-        live: { watchIntervalS: 300, watchLeaseS: 3, subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 } },
+        live: {
+          watchIntervalS: 300,
+          watchLeaseS: 3,
+          subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 },
+        },
       },
     });
   });
@@ -71,7 +100,16 @@ describe('loadConfig', () => {
       METRICS_OPERATION_NAMES: '0',
     });
     expect(result.ok && result.config).toMatchObject({
-      limits: { maxDepth: 8, maxAliases: 100, maxTokens: 2000, maxDirectives: 10, maxCost: 1000, maxBodyBytes: 65_536, maxBatch: 1, maxResponseBytes: 8 * 1_048_576 },
+      limits: {
+        maxDepth: 8,
+        maxAliases: 100,
+        maxTokens: 2000,
+        maxDirectives: 10,
+        maxCost: 1000,
+        maxBodyBytes: 65_536,
+        maxBatch: 1,
+        maxResponseBytes: 8 * 1_048_576,
+      },
       persistedOperations: { only: true, manifestPath: '/etc/teg/persisted.json', apqMaxMb: 4 },
       // Turning the rate limit of operations off leaves the per-IP budgets as they are set.
       rateLimit: {
@@ -81,11 +119,17 @@ describe('loadConfig', () => {
         registration: { points: 2, windowS: 86_400 },
         authenticationFailures: { points: 0, windowS: 300 },
       },
-      http: { corsOrigins: ['https://app.example.org', 'https://data.example.go.th'], graphiql: false, introspection: false },
+      http: {
+        corsOrigins: ['https://app.example.org', 'https://data.example.go.th'],
+        graphiql: false,
+        introspection: false,
+      },
       otlpEndpoint: 'http://127.0.0.1:4318',
       metricsOperationNames: 0,
     });
-    expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({ config: { http: { corsOrigins: [] } } });
+    expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({
+      config: { http: { corsOrigins: [] } },
+    });
   });
 
   it('lists every problem of the request policy at once', () => {
@@ -122,7 +166,10 @@ describe('loadConfig', () => {
       'API_KEYS_MAX_PER_CLIENT',
     ];
     for (const name of names) {
-      expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
+      expect(
+        problems.some((problem) => problem.startsWith(`${name}:`)),
+        name,
+      ).toBe(true);
     }
     expect(problems.filter((problem) => problem.startsWith('CORS_ORIGINS:'))).toHaveLength(2);
   });
@@ -150,7 +197,16 @@ describe('loadConfig', () => {
       CACHE_WARM: 'true',
     });
     expect(result.ok && result.config).toMatchObject({
-      cache: { ttlS: 60, swrS: 0, staleIfErrorS: 600, maxMb: 64, responseMaxMb: 16, redisUrl: 'redis://127.0.0.1:6379', lockLeaseMs: 5_000, warm: true },
+      cache: {
+        ttlS: 60,
+        swrS: 0,
+        staleIfErrorS: 600,
+        maxMb: 64,
+        responseMaxMb: 16,
+        redisUrl: 'redis://127.0.0.1:6379',
+        lockLeaseMs: 5_000,
+        warm: true,
+      },
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'warn',
@@ -190,21 +246,52 @@ describe('loadConfig', () => {
     });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
-    for (const name of ['PORT', 'LOG_LEVEL', 'UPSTREAM_BASE_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_KEY_HEADER', 'UPSTREAM_CA_FILE', 'DATABASE_URL', 'ADMIN_TOKEN', 'UPSTREAM_CACHE_MAX_MB', 'REDIS_URL', 'UPSTREAM_LOCK_LEASE_MS', 'CACHE_WARM']) {
-      expect(problems.some((problem) => problem.startsWith(`${name}:`)), name).toBe(true);
+    for (const name of [
+      'PORT',
+      'LOG_LEVEL',
+      'UPSTREAM_BASE_URL',
+      'UPSTREAM_TIMEOUT_MS',
+      'UPSTREAM_API_KEY_HEADER',
+      'UPSTREAM_CA_FILE',
+      'DATABASE_URL',
+      'ADMIN_TOKEN',
+      'UPSTREAM_CACHE_MAX_MB',
+      'REDIS_URL',
+      'UPSTREAM_LOCK_LEASE_MS',
+      'CACHE_WARM',
+    ]) {
+      expect(
+        problems.some((problem) => problem.startsWith(`${name}:`)),
+        name,
+      ).toBe(true);
     }
     expect(problems).toHaveLength(12);
   });
 
   it('reads the connection limits, and refuses a header time-out longer than the request time-out', () => {
-    const result = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000', HTTP_MAX_CONNECTIONS: '0' });
-    expect(result.ok && result.config.connections).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 65_000, maxConnections: 0 });
+    const result = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '2000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      HTTP_MAX_CONNECTIONS: '0',
+    });
+    expect(result.ok && result.config.connections).toEqual({
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 2_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 0,
+    });
     const longer = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', LOG_LEVEL: 'loud' });
     expect(longer.ok ? [] : longer.problems).toEqual([
       'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',
       'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
     ]);
-    const invalid = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '50', HTTP_REQUEST_TIMEOUT_MS: 'soon', HTTP_KEEP_ALIVE_TIMEOUT_MS: '0', HTTP_MAX_CONNECTIONS: '-1' });
+    const invalid = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '50',
+      HTTP_REQUEST_TIMEOUT_MS: 'soon',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '0',
+      HTTP_MAX_CONNECTIONS: '-1',
+    });
     expect((invalid.ok ? [] : invalid.problems).map((problem) => problem.split(':')[0])).toEqual([
       'HTTP_HEADERS_TIMEOUT_MS',
       'HTTP_REQUEST_TIMEOUT_MS',
@@ -243,7 +330,12 @@ describe('loadConfig', () => {
       watchLeaseS: 10,
       subscriptions: { perCaller: 3, total: 50, queue: 5, heartbeatS: 30 },
     });
-    const bad = loadConfig({ WATCH_INTERVAL_S: '-1', WATCH_LEASE_S: '0', SUBSCRIPTION_MAX_TOTAL: '0', SUBSCRIPTION_HEARTBEAT_S: '301' });
+    const bad = loadConfig({
+      WATCH_INTERVAL_S: '-1',
+      WATCH_LEASE_S: '0',
+      SUBSCRIPTION_MAX_TOTAL: '0',
+      SUBSCRIPTION_HEARTBEAT_S: '301',
+    });
     expect(bad.ok ? [] : bad.problems.map((problem) => problem.split(':')[0])).toEqual([
       'WATCH_INTERVAL_S',
       'WATCH_LEASE_S',

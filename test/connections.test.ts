@@ -45,7 +45,10 @@ afterEach(async () => {
 });
 
 async function serve(env: Record<string, string>, withMetrics = false): Promise<Awaited<ReturnType<typeof listen>>> {
-  const server = await listen(stack().app, { limits: limitsOf(env), metrics: withMetrics ? stack().metrics : undefined });
+  const server = await listen(stack().app, {
+    limits: limitsOf(env),
+    metrics: withMetrics ? stack().metrics : undefined,
+  });
   servers.push(server);
   return server;
 }
@@ -62,7 +65,9 @@ describe('slow and idle clients', () => {
   it('answers 408 and closes a connection whose body trickles past HTTP_REQUEST_TIMEOUT_MS', async () => {
     const { port } = await serve({ HTTP_HEADERS_TIMEOUT_MS: '200', HTTP_REQUEST_TIMEOUT_MS: '400' });
     const client = await rawClient(port);
-    client.socket.write('POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query"');
+    client.socket.write(
+      'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query"',
+    );
     // A byte every 50 ms: never idle, never done.
     const trickle = setInterval(() => client.socket.writable && client.socket.write(' '), 50);
     try {

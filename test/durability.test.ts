@@ -12,7 +12,10 @@ const ADMIN_TOKEN = 'durability-admin-token-3f9a0c71e2';
 /** A database that only this test uses: a new SQLite file, or a new PostgreSQL database. */
 async function freshDatabase(kind: StoreKind): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
-    return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-durable-')), 'store.db')}`, drop: () => Promise.resolve() };
+    return {
+      url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-durable-')), 'store.db')}`,
+      drop: () => Promise.resolve(),
+    };
   }
   const adminUrl = process.env['DATABASE_URL'] ?? '';
   const name = `teg_durable_${randomBytes(4).toString('hex')}`;
@@ -59,14 +62,17 @@ describe.each(TEST_STORES)('durability on %s', (kind) => {
       'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id } } }',
       { input: { name: 'Durable App', contactEmail: 'durable@example.co.th' } },
     );
-    const { apiKey, client } = (registered.data as unknown as { registerClient: { apiKey: string; client: { id: string } } }).registerClient;
+    const { apiKey, client } = (
+      registered.data as unknown as { registerClient: { apiKey: string; client: { id: string } } }
+    ).registerClient;
     const asked = await graphqlAt(
       first.endpoint,
       'mutation { requestEndpointUse(input: { endpointId: 85, purpose: "durable" }) { useRequest { id } } }',
       {},
       `Bearer ${apiKey}`,
     );
-    const requestId = (asked.data as unknown as { requestEndpointUse: { useRequest: { id: string } } }).requestEndpointUse.useRequest.id;
+    const requestId = (asked.data as unknown as { requestEndpointUse: { useRequest: { id: string } } })
+      .requestEndpointUse.useRequest.id;
     const approved = await graphqlAt(
       first.endpoint,
       'mutation ($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE, note: "ok" }) { useRequest { status } } }',

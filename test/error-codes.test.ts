@@ -51,11 +51,14 @@ function codesInReadme(): string[] {
 describe('error codes', () => {
   it('finds codes at each kind of site (so the scan itself cannot silently stop matching)', () => {
     const codes = codesInSource();
-    for (const code of ['CSRF_HEADER_REQUIRED', 'RESPONSE_TOO_LARGE', 'STORE_UNAVAILABLE', 'PAYLOAD_TOO_LARGE']) expect(codes.has(code)).toBe(true);
+    for (const code of ['CSRF_HEADER_REQUIRED', 'RESPONSE_TOO_LARGE', 'STORE_UNAVAILABLE', 'PAYLOAD_TOO_LARGE'])
+      expect(codes.has(code)).toBe(true);
   });
 
   it('every code written in src/ is one of ERROR_CODES', () => {
-    const unlisted = [...codesInSource()].filter(([code]) => !ERROR_CODES.has(code)).map(([code, files]) => `${code} (${files.join(', ')})`);
+    const unlisted = [...codesInSource()]
+      .filter(([code]) => !ERROR_CODES.has(code))
+      .map(([code, files]) => `${code} (${files.join(', ')})`);
     expect(unlisted).toEqual([]);
   });
 

@@ -73,7 +73,9 @@ describe('upstream failures, each with its own code on its own field', () => {
     stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { malformedBody: true });
     const { body, text } = await stack().execute(TwoDatasets);
     const error = expectFailingFieldOnly(body, 'UPSTREAM_BAD_RESPONSE');
-    expect(error?.message).toBe('Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION answered with a body that is not JSON');
+    expect(error?.message).toBe(
+      'Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION answered with a body that is not JSON',
+    );
     expect(text).not.toContain('SyntaxError');
   });
 
@@ -99,7 +101,10 @@ describe('an upstream that cannot be reached', () => {
     const { body } = await stack().execute(TwoDatasets);
     expect(body.data?.failing.code).toBe('ODS_COUNT_SCHOOL_BY_JURISDICTION');
     expect(body.data?.healthy.payload).toBeNull();
-    expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+    expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     expect(body.errors?.[0]?.message).toMatch(/^Upstream dataset \w+ could not be reached$/);
   });
 });
@@ -130,7 +135,9 @@ describe('the operator key', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ ACADEMIC_YEAR: '2566' });
 
     stack().simulator.setFault(84, { status: 500 });
-    const failure = await stack().upstream.postSummary(endpoint, {}).catch((error: unknown) => error);
+    const failure = await stack()
+      .upstream.postSummary(endpoint, {})
+      .catch((error: unknown) => error);
     stack().simulator.clearFaults();
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(JSON.stringify(failure)).not.toContain(TEST_UPSTREAM_KEY);
@@ -139,7 +146,7 @@ describe('the operator key', () => {
     expect(stack().logText()).not.toContain(TEST_UPSTREAM_KEY);
   });
 
-  it('a wrong key is the upstream\'s 401, reported as UPSTREAM_HTTP_ERROR', async () => {
+  it("a wrong key is the upstream's 401, reported as UPSTREAM_HTTP_ERROR", async () => {
     const endpoint = findSummaryEndpoint(83);
     if (endpoint === undefined) throw new Error('catalogue lacks 83');
     const other = await startStack({ simulator: { apiKey: 'a-different-key' } });
@@ -159,14 +166,19 @@ describe('an HTTPS upstream', () => {
     expect(stack().simulator.url).toMatch(/^https:\/\//);
     const { body } = await stack().execute(TwoDatasets);
     expect(body.errors).toBeUndefined();
-    expect(body.data?.healthy.payload).toEqual(JSON.parse(stack().simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR').toString('utf8')));
+    expect(body.data?.healthy.payload).toEqual(
+      JSON.parse(stack().simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR').toString('utf8')),
+    );
   });
 
   it('is refused when the certificate is not trusted: UPSTREAM_UNAVAILABLE', async () => {
     const untrusting = await startStack({ baseUrl: stack().simulator.url, caPem: null });
     try {
       const { body } = await untrusting.execute(TwoDatasets);
-      expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+      expect(body.errors?.map((error) => error.extensions?.['code'])).toEqual([
+        'UPSTREAM_UNAVAILABLE',
+        'UPSTREAM_UNAVAILABLE',
+      ]);
     } finally {
       await untrusting.close();
     }

@@ -44,8 +44,16 @@ const field = fc.constantFrom(
 );
 const document = fc.oneof(
   fc.array(field, { minLength: 1, maxLength: 4 }).map((fields) => `{ ${fields.join(' ')} }`),
-  fc.tuple(name, fc.array(field, { minLength: 1, maxLength: 3 })).map(([operation, fields]) => `query ${operation} { ${fields.join(' ')} }`),
-  fc.constantFrom('mutation { registerClient(input: { name: "x", contactEmail: "bad" }) { apiKey } }', 'subscription { x }', '{', '}}}', ''),
+  fc
+    .tuple(name, fc.array(field, { minLength: 1, maxLength: 3 }))
+    .map(([operation, fields]) => `query ${operation} { ${fields.join(' ')} }`),
+  fc.constantFrom(
+    'mutation { registerClient(input: { name: "x", contactEmail: "bad" }) { apiKey } }',
+    'subscription { x }',
+    '{',
+    '}}}',
+    '',
+  ),
   fc.integer({ min: 1, max: 2_500 }).map((depth) => `{${'a{'.repeat(depth)}${'}'.repeat(depth + 1)}`),
   fc.string({ maxLength: 200 }),
 );
@@ -58,11 +66,29 @@ const parameters = fc.record(
   },
   { requiredKeys: [] },
 );
-const headerValue = fc.oneof(fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text)), fc.constant(''));
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text)),
+  fc.constant(''),
+);
 const headers = fc.record(
   {
-    'content-type': fc.constantFrom('application/json', 'application/graphql+json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1'),
-    accept: fc.constantFrom('application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/event-stream', 'text/html', '*/*', ''),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/graphql+json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+    ),
+    accept: fc.constantFrom(
+      'application/json',
+      'application/graphql-response+json',
+      'multipart/mixed',
+      'text/event-stream',
+      'text/html',
+      '*/*',
+      '',
+    ),
     'accept-encoding': fc.constantFrom('gzip', 'br', 'br;q=0, gzip;q=0.5', 'identity', '*', 'zstd'),
     authorization: fc.oneof(
       fc.constant(`Bearer ${TEST_ADMIN_TOKEN}x`),
@@ -78,7 +104,8 @@ const headers = fc.record(
   },
   { requiredKeys: [] },
 );
-const encodeBody = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value) ?? 'null');
+const encodeBody = (value: unknown): Buffer =>
+  Buffer.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null'));
 const body = fc.oneof(
   parameters.map(encodeBody),
   fc.array(fc.oneof(parameters, fc.constant(null)), { maxLength: 7 }).map(encodeBody),
@@ -89,21 +116,41 @@ const body = fc.oneof(
 );
 const searchOf = (value: Record<string, unknown>): string =>
   Object.entries(value)
-    .map(([key, item]) => `${encodeURIComponent(key)}=${encodeURIComponent(typeof item === 'string' ? item : JSON.stringify(item) ?? '')}`)
+    .map(
+      ([key, item]) =>
+        `${encodeURIComponent(key)}=${encodeURIComponent(typeof item === 'string' ? item : (JSON.stringify(item) ?? ''))}`,
+    )
     .join('&');
 const generated: fc.Arbitrary<Generated> = fc.oneof(
-  fc.record({
-    method: fc.constant('POST'),
-    path: fc.constantFrom('/graphql', '/graphql?query=%7B__typename%7D', '/ready', '/metrics', '/nope'),
-    headers,
-    body: fc.oneof(body, body.map((bytes) => gzipSync(bytes)), fc.constant(Buffer.from('garbage'))),
-    gzip: fc.boolean(),
-  }).map(({ gzip, ...request }) => (gzip ? { ...request, headers: { ...request.headers, 'content-encoding': 'gzip' } } : request)),
+  fc
+    .record({
+      method: fc.constant('POST'),
+      path: fc.constantFrom('/graphql', '/graphql?query=%7B__typename%7D', '/ready', '/metrics', '/nope'),
+      headers,
+      body: fc.oneof(
+        body,
+        body.map((bytes) => gzipSync(bytes)),
+        fc.constant(Buffer.from('garbage')),
+      ),
+      gzip: fc.boolean(),
+    })
+    .map(({ gzip, ...request }) =>
+      gzip ? { ...request, headers: { ...request.headers, 'content-encoding': 'gzip' } } : request,
+    ),
   fc.record({
     method: fc.constantFrom('GET', 'HEAD', 'DELETE', 'OPTIONS', 'PUT', 'PATCH'),
     path: fc.oneof(
       parameters.map((value) => `/graphql?${searchOf(value)}`),
-      fc.constantFrom('/graphql', '/health', '/ready', '/metrics', '/graphql?query=', '/graphql?variables=%7B', '/%2e%2e/x', '/graphql?documentId=x'),
+      fc.constantFrom(
+        '/graphql',
+        '/health',
+        '/ready',
+        '/metrics',
+        '/graphql?query=',
+        '/graphql?variables=%7B',
+        '/%2e%2e/x',
+        '/graphql?documentId=x',
+      ),
       fc.string({ maxLength: 60 }).map((text) => `/graphql?${encodeURIComponent(text)}`),
     ),
     headers,
@@ -116,11 +163,23 @@ function send(origin: string, generatedRequest: Generated): Promise<Answer> {
     const { method, path, body: payload } = generatedRequest;
     const outgoing = httpRequest(
       `${origin}${path}`,
-      { method, headers: { ...generatedRequest.headers, ...(payload === undefined ? {} : { 'content-length': String(payload.length) }) } },
+      {
+        method,
+        headers: {
+          ...generatedRequest.headers,
+          ...(payload === undefined ? {} : { 'content-length': String(payload.length) }),
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', body: Buffer.concat(chunks).toString('latin1') }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: response.headers['content-type'] ?? '',
+            body: Buffer.concat(chunks).toString('latin1'),
+          }),
+        );
         response.on('error', reject);
       },
     );
@@ -136,9 +195,13 @@ describe('fuzzing the real HTTP path', () => {
     await fc.assert(
       fc.asyncProperty(generated, async (generatedRequest) => {
         const answer = await send(listening().origin, generatedRequest);
-        expect(answer.status, `${generatedRequest.method} ${generatedRequest.path.slice(0, 200)} → ${answer.body.slice(0, 300)}`).toBeLessThan(500);
+        expect(
+          answer.status,
+          `${generatedRequest.method} ${generatedRequest.path.slice(0, 200)} → ${answer.body.slice(0, 300)}`,
+        ).toBeLessThan(500);
         // GraphiQL's page is JavaScript: it names error classes in its code.
-        if (!answer.contentType.includes('text/html')) expect(answer.body).not.toMatch(/\n\s+at \S|node:internal|TypeError|RangeError|SyntaxError: /);
+        if (!answer.contentType.includes('text/html'))
+          expect(answer.body).not.toMatch(/\n\s+at \S|node:internal|TypeError|RangeError|SyntaxError: /);
         expect(answer.body).not.toContain(TEST_UPSTREAM_KEY);
         expect(answer.body).not.toContain(TEST_ADMIN_TOKEN);
       }),

@@ -7,7 +7,11 @@ import { listen, startStack, type Stack } from './helpers/stack.js';
 // Spies over the real compressors: how often the page is compressed, counted rather than timed.
 vi.mock(import('../src/http/content-encoding.js'), async (importOriginal) => {
   const original = await importOriginal();
-  return { ...original, compressOnce: vi.fn(original.compressOnce), createCompressor: vi.fn(original.createCompressor) };
+  return {
+    ...original,
+    compressOnce: vi.fn(original.compressOnce),
+    createCompressor: vi.fn(original.createCompressor),
+  };
 });
 
 interface Page {
@@ -33,7 +37,8 @@ describe('the GraphiQL page', () => {
   async function page(headers: Record<string, string> = {}): Promise<Page> {
     const answer = await request(`${server.origin}/graphql`, { headers: { accept: 'text/html', ...headers } });
     const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers)) flat[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    for (const [name, value] of Object.entries(answer.headers))
+      flat[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
     return { status: answer.statusCode, headers: flat, body: Buffer.from(await answer.body.arrayBuffer()) };
   }
 
@@ -41,7 +46,8 @@ describe('the GraphiQL page', () => {
   function pageCompressions(): Record<string, number> {
     const counts: Record<string, number> = {};
     for (const [encoding, body] of vi.mocked(compressOnce).mock.calls) {
-      if (body.toString('utf8', 0, 4_096).includes('<title>thai-edu-graphql')) counts[encoding] = (counts[encoding] ?? 0) + 1;
+      if (body.toString('utf8', 0, 4_096).includes('<title>thai-edu-graphql'))
+        counts[encoding] = (counts[encoding] ?? 0) + 1;
     }
     return counts;
   }
@@ -50,7 +56,11 @@ describe('the GraphiQL page', () => {
     const first = await page({ 'accept-encoding': 'br' });
     const second = await page({ 'accept-encoding': 'br' });
     expect(first.status).toBe(200);
-    expect(first.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br', 'cache-control': 'no-cache' });
+    expect(first.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-encoding': 'br',
+      'cache-control': 'no-cache',
+    });
     expect(first.headers['vary']).toBe('accept, accept-encoding');
     expect(first.headers['etag']).toMatch(/^"[\w-]+"$/);
     expect(second.headers['etag']).toBe(first.headers['etag']);

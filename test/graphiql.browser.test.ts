@@ -25,7 +25,15 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // Without these, Chromium tries Google's services at start-up, which this closed network refuses.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -47,11 +55,18 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
 
     await page.goto(`${origin}/graphql`);
     const answer = page.waitForResponse(
-      (response) => response.url() === `${origin}/graphql` && response.request().method() === 'POST' && response.request().postData()?.includes('CatalogueAndTeachers') === true,
+      (response) =>
+        response.url() === `${origin}/graphql` &&
+        response.request().method() === 'POST' &&
+        response.request().postData()?.includes('CatalogueAndTeachers') === true,
     );
     await page.locator('.graphiql-execute-button').click({ timeout: 15_000 });
     const body = (await (await answer).json()) as {
-      data: { datasets: unknown[]; teachers2566: { payload: { data: { ACADEMIC_YEAR: string }[] } }; summaryEndpoints: { statusLabel: string }[] };
+      data: {
+        datasets: unknown[];
+        teachers2566: { payload: { data: { ACADEMIC_YEAR: string }[] } };
+        summaryEndpoints: { statusLabel: string }[];
+      };
       errors?: unknown;
     };
     expect(body.errors).toBeUndefined();
@@ -76,23 +91,31 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
     const editor = page.locator('.graphiql-query-editor');
     // Monaco writes spaces as no-break spaces: compare the editor's text with them made plain.
     const shows = async (text: string): Promise<void> => {
-      await expect.poll(async () => (await editor.innerText()).replace(/\u00a0/g, ' '), { timeout: 5_000 }).toContain(text);
+      await expect
+        .poll(async () => (await editor.innerText()).replace(/\u00a0/g, ' '), { timeout: 5_000 })
+        .toContain(text);
     };
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 15_000 });
     await shows('query CatalogueAndTeachers');
     // GraphiQL works out the tab's operation name from its document a moment after the tab shows it (a debounced
     // parse): a click on run before that asks for the previous tab's operation, and GraphiQL answers that itself,
     // sending nothing. A person never clicks that fast; the test clicks again until the request leaves, a few times.
-    const run = async (operationName: string): Promise<{ data: Record<string, unknown>; errors?: unknown; variables: unknown }> => {
+    const run = async (
+      operationName: string,
+    ): Promise<{ data: Record<string, unknown>; errors?: unknown; variables: unknown }> => {
       const sent = (response: { request(): { method(): string; postData(): string | null } }): boolean =>
-        response.request().method() === 'POST' && new RegExp(`query ${operationName}\\b`).test(response.request().postData() ?? '');
+        response.request().method() === 'POST' &&
+        new RegExp(`query ${operationName}\\b`).test(response.request().postData() ?? '');
       for (let attempt = 1; ; attempt++) {
         const answer = page.waitForResponse(sent, { timeout: 3_000 });
         await page.locator('.graphiql-execute-button').click();
         try {
           const response = await answer;
           const body = JSON.parse(response.request().postData() ?? '{}') as { variables?: unknown };
-          return { ...((await response.json()) as { data: Record<string, unknown>; errors?: unknown }), variables: body.variables };
+          return {
+            ...((await response.json()) as { data: Record<string, unknown>; errors?: unknown }),
+            variables: body.variables,
+          };
         } catch (error) {
           if (attempt === 5) {
             await page.screenshot({ path: 'test-results/graphiql-run-failed.png' });
@@ -116,7 +139,11 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
     await shows('query SchoolsByJurisdiction2566');
     const summed = await run('SchoolsByJurisdiction2566');
     expect(summed.errors).toBeUndefined();
-    await page.locator('.result-window').getByText('สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน').first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.result-window')
+      .getByText('สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน')
+      .first()
+      .waitFor({ timeout: 15_000 });
 
     await page.getByRole('tab', { name: 'TeachersByJurisdiction2566' }).click();
     await shows('query TeachersByJurisdiction2566');

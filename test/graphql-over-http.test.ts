@@ -21,7 +21,9 @@ describe('GraphQL over HTTP conformance (graphql-http serverAudits)', () => {
   });
 
   const failures = (level: string) =>
-    results.flatMap((result) => (result.status !== 'ok' && result.name.startsWith(level) ? [`${result.name}: ${result.reason}`] : []));
+    results.flatMap((result) =>
+      result.status !== 'ok' && result.name.startsWith(level) ? [`${result.name}: ${result.reason}`] : [],
+    );
 
   it('passes every MUST', () => {
     expect(results.length).toBeGreaterThan(0);

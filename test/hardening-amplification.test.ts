@@ -15,11 +15,17 @@ describe('amplification: what one small request may make the server send', () =>
   let stack: Stack;
   const upstreamCalls = async (): Promise<number> => {
     const text = await stack.metrics.registry.metrics();
-    return [...text.matchAll(/^upstream_calls_total\{[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    return [...text.matchAll(/^upstream_calls_total\{[^}]*\} (\d+)$/gm)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
   };
 
   beforeAll(async () => {
-    stack = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 }, limits: { maxResponseBytes: 6 * 1_048_576 } });
+    stack = await startStack({
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+      limits: { maxResponseBytes: 6 * 1_048_576 },
+    });
   });
   afterAll(async () => {
     await stack.close();
@@ -31,7 +37,10 @@ describe('amplification: what one small request may make the server send', () =>
     const answer = JSON.parse(text) as Answer;
     const served = Object.values(answer.data?.dataset ?? {}).filter((value) => value !== null);
     expect(served).toHaveLength(1);
-    expect(answer.errors?.map((error) => error.extensions['code'])).toEqual(['RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE']);
+    expect(answer.errors?.map((error) => error.extensions['code'])).toEqual([
+      'RESPONSE_TOO_LARGE',
+      'RESPONSE_TOO_LARGE',
+    ]);
     expect(text.length).toBeLessThan(6 * 1_048_576);
   });
 
@@ -46,7 +55,6 @@ describe('amplification: what one small request may make the server send', () =>
     expect(Number(answer.errors?.[0]?.extensions['cost'])).toBeGreaterThan(45 * (3_000_000 / BYTES_PER_COST_POINT));
     expect(await upstreamCalls()).toBe(before);
   });
-
 });
 
 describe('with the default limits', () => {
@@ -85,7 +93,9 @@ describe('answers in flight at once', () => {
     // The first answer holds the large body while another of its fields waits at the upstream.
     let release!: () => void;
     stack.simulator.setFault('V10_DUPWITH', { until: new Promise<void>((resolve) => (release = resolve)), times: 1 });
-    const holding = stack.post({ query: `{ big: dataset(code: ${LARGEST}) { payload } slow: dataset(code: V10_DUPWITH) { payload } }` });
+    const holding = stack.post({
+      query: `{ big: dataset(code: ${LARGEST}) { payload } slow: dataset(code: V10_DUPWITH) { payload } }`,
+    });
     await stack.simulator.whenReceived(1, 'V10_DUPWITH');
     const busy = (await (await stack.post({ query: largest })).json()) as Answer;
     expect(busy.data?.dataset).toEqual({ payload: null });

@@ -32,14 +32,23 @@ describe('answers that depend on the caller are never public, and Vary names eve
       expect(answer.headers.get('etag')).toBeNull();
       expect(answer.headers.get('vary')).toContain('authorization');
     }
-    const hits = (text: string): string | undefined => /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1];
+    const hits = (text: string): string | undefined =>
+      /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1];
     expect(hits(await stored())).toEqual(hits(before));
   });
 
   it('an approved client, asking the same URL after an anonymous caller, sees its own status', async () => {
-    const { client, apiKey } = await listening().stack.access.registerClient({ name: 'Vary Test', contactEmail: 'vary@example.org' });
+    const { client, apiKey } = await listening().stack.access.registerClient({
+      name: 'Vary Test',
+      contactEmail: 'vary@example.org',
+    });
     const asked = await listening().stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'vary test' });
-    await listening().stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+    await listening().stack.access.reviewUseRequest({
+      id: asked.id,
+      decision: 'APPROVE',
+      note: null,
+      actor: 'operator',
+    });
     const anonymous = (await (await get(STATUS)).json()) as { data: { summaryEndpoints: { status: string }[] } };
     const approved = (await (await get(STATUS, { authorization: `Bearer ${apiKey}` })).json()) as typeof anonymous;
     expect(anonymous.data.summaryEndpoints[0]?.status).toBe('NOT_REQUESTED');
@@ -49,9 +58,15 @@ describe('answers that depend on the caller are never public, and Vary names eve
   it('a stored answer serves a GET with or without the CSRF header, but never a form POST that lacks it', async () => {
     const first = await (await get(CATALOGUE)).text();
     const hits = async (): Promise<number> =>
-      Number(/graphql_response_cache_total\{result="hit"\} (\d+)/.exec(await listening().stack.metrics.registry.metrics())?.[1] ?? 0);
+      Number(
+        /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(
+          await listening().stack.metrics.registry.metrics(),
+        )?.[1] ?? 0,
+      );
     const before = await hits();
-    const bare = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, { headers: { accept: 'application/graphql-response+json' } });
+    const bare = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, {
+      headers: { accept: 'application/graphql-response+json' },
+    });
     expect(bare.status).toBe(200);
     expect(await bare.text()).toBe(first);
     expect(await hits()).toBe(before + 1);
@@ -67,8 +82,12 @@ describe('answers that depend on the caller are never public, and Vary names eve
   it('an unknown persisted-query hash answers with no-store, so no CDN keeps the miss', async () => {
     const hash = createHash('sha256').update('{ nothing }').digest('hex');
     const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
-    const answer = await fetch(`${listening().origin}/graphql?extensions=${extensions}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    const answer = await fetch(`${listening().origin}/graphql?extensions=${extensions}`, {
+      headers: { 'x-graphql-yoga-csrf': '1' },
+    });
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(((await answer.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(((await answer.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
   });
 });

@@ -20,7 +20,12 @@ function rawRequest(port: number, head: string, body: Buffer = Buffer.alloc(0)):
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: text.slice(split + 4) });
     });
     socket.write(Buffer.concat([Buffer.from(`${head}\r\nconnection: close\r\n\r\n`), body]));
@@ -38,10 +43,16 @@ const OTHER = '{summaryEndpoints{id name}}';
 describe('the request target and Host, checked before any handler', () => {
   const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
   const getQuery = (query: string, host = `127.0.0.1:${listening().port}`): Promise<RawAnswer> =>
-    rawRequest(listening().port, `GET /graphql?query=${encodeURIComponent(query)} HTTP/1.1\r\nHost: ${host}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
+    rawRequest(
+      listening().port,
+      `GET /graphql?query=${encodeURIComponent(query)} HTTP/1.1\r\nHost: ${host}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`,
+    );
 
   it('refuses a Host that carries a path and query with 400, and the query it named is not poisoned', async () => {
-    const poisoned = await getQuery(CATALOGUE, `127.0.0.1:${listening().port}/graphql?query=${encodeURIComponent(OTHER)}&x=`);
+    const poisoned = await getQuery(
+      CATALOGUE,
+      `127.0.0.1:${listening().port}/graphql?query=${encodeURIComponent(OTHER)}&x=`,
+    );
     expect(poisoned.status).toBe(400);
     expect(codes(poisoned.body)).toEqual(['BAD_REQUEST']);
     expect(poisoned.headers['cache-control']).toBe('no-store');
@@ -74,8 +85,13 @@ describe('the request target and Host, checked before any handler', () => {
   });
 
   it('still serves plain targets: GET /health, and GET /graphql with an unencoded query', async () => {
-    expect((await rawRequest(listening().port, `GET /health HTTP/1.1\r\nHost: localhost:${listening().port}`)).status).toBe(200);
-    const plain = await rawRequest(listening().port, `GET /graphql?query={__typename} HTTP/1.1\r\nHost: [::1]:${listening().port}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`);
+    expect(
+      (await rawRequest(listening().port, `GET /health HTTP/1.1\r\nHost: localhost:${listening().port}`)).status,
+    ).toBe(200);
+    const plain = await rawRequest(
+      listening().port,
+      `GET /graphql?query={__typename} HTTP/1.1\r\nHost: [::1]:${listening().port}\r\nx-graphql-yoga-csrf: 1\r\naccept: application/json`,
+    );
     expect(JSON.parse(plain.body)).toEqual({ data: { __typename: 'Query' } });
   });
 });
@@ -84,8 +100,14 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
   const listening = useListeningStack();
   const post = (body: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> => {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    const lines = Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => `\r\n${name}: ${value}`).join('');
-    return rawRequest(listening().port, `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${listening().port}${lines}\r\ncontent-length: ${bytes.length}`, bytes);
+    const lines = Object.entries({ 'content-type': 'application/json', ...headers })
+      .map(([name, value]) => `\r\n${name}: ${value}`)
+      .join('');
+    return rawRequest(
+      listening().port,
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${listening().port}${lines}\r\ncontent-length: ${bytes.length}`,
+      bytes,
+    );
   };
   let nested: unknown = 'x';
   for (let level = 0; level < 3_000; level++) nested = [nested];
@@ -95,17 +117,30 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
     ['a body that is not brotli', () => post('not brotli at all', { 'content-encoding': 'br' }), 400, 'BAD_REQUEST'],
     [
       'invalid JSON in GET variables',
-      () => rawRequest(listening().port, `GET /graphql?query=%7B__typename%7D&variables=%7Bnope HTTP/1.1\r\nHost: h\r\nx-graphql-yoga-csrf: 1`),
+      () =>
+        rawRequest(
+          listening().port,
+          `GET /graphql?query=%7B__typename%7D&variables=%7Bnope HTTP/1.1\r\nHost: h\r\nx-graphql-yoga-csrf: 1`,
+        ),
       400,
       'BAD_REQUEST',
     ],
     [
       'invalid JSON in form-encoded variables',
-      () => post('query=%7B__typename%7D&variables=%7Bnope', { 'content-type': 'application/x-www-form-urlencoded', 'x-graphql-yoga-csrf': '1' }),
+      () =>
+        post('query=%7B__typename%7D&variables=%7Bnope', {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-graphql-yoga-csrf': '1',
+        }),
       400,
       'BAD_REQUEST',
     ],
-    ['a document nesting 2,000 levels', () => post(JSON.stringify({ query: `{${'a{'.repeat(2_000)}${'}'.repeat(2_001)}` })), 400, 'GRAPHQL_PARSE_FAILED'],
+    [
+      'a document nesting 2,000 levels',
+      () => post(JSON.stringify({ query: `{${'a{'.repeat(2_000)}${'}'.repeat(2_001)}` })),
+      400,
+      'GRAPHQL_PARSE_FAILED',
+    ],
     [
       'a default value nesting 3,000 lists',
       () => post(JSON.stringify({ query: `query($a: Int = ${'['.repeat(3_000)}${']'.repeat(3_000)}) { __typename }` })),
@@ -114,25 +149,60 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
     ],
     [
       'a deeply nested array as operationName, with a key',
-      () => post(JSON.stringify({ query: '{__typename}', operationName: nested }), { authorization: 'Bearer tegk_whatever' }),
+      () =>
+        post(JSON.stringify({ query: '{__typename}', operationName: nested }), {
+          authorization: 'Bearer tegk_whatever',
+        }),
       400,
       'BAD_REQUEST',
     ],
-    ['variables nesting 3,000 levels', () => post(JSON.stringify({ query: 'query($q: JSON){ __typename }', variables: { q: nested } })), 400, 'BAD_REQUEST'],
-    ['extensions nesting 3,000 levels', () => post(JSON.stringify({ query: '{ __typename }', extensions: { x: nested } })), 400, 'BAD_REQUEST'],
+    [
+      'variables nesting 3,000 levels',
+      () => post(JSON.stringify({ query: 'query($q: JSON){ __typename }', variables: { q: nested } })),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'extensions nesting 3,000 levels',
+      () => post(JSON.stringify({ query: '{ __typename }', extensions: { x: nested } })),
+      400,
+      'BAD_REQUEST',
+    ],
     ['a body [null]', () => post('[null]'), 400, 'BAD_REQUEST'],
     [
       'a query that is an object, with a persisted-query hash (the APQ plugin hashed it and threw)',
-      () => post(JSON.stringify({ query: { x: 1 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })),
+      () =>
+        post(
+          JSON.stringify({
+            query: { x: 1 },
+            extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+          }),
+        ),
       400,
       'BAD_REQUEST',
     ],
-    ['a persisted-query hash that is not a string', () => post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: [1] } } })), 400, 'BAD_REQUEST'],
+    [
+      'a persisted-query hash that is not a string',
+      () => post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: [1] } } })),
+      400,
+      'BAD_REQUEST',
+    ],
     ['a batch holding null', () => post(JSON.stringify([{ query: '{__typename}' }, null])), 400, 'BAD_REQUEST'],
-    ['@stream(initialCount: -1)', () => post(JSON.stringify({ query: '{ datasets @stream(initialCount: -1) { code } }' })), 200, 'BAD_USER_INPUT'],
+    [
+      '@stream(initialCount: -1)',
+      () => post(JSON.stringify({ query: '{ datasets @stream(initialCount: -1) { code } }' })),
+      200,
+      'BAD_USER_INPUT',
+    ],
     [
       '@stream(initialCount: $n) with n = -5',
-      () => post(JSON.stringify({ query: 'query($n: Int!) { datasets @stream(initialCount: $n) { code } }', variables: { n: -5 } })),
+      () =>
+        post(
+          JSON.stringify({
+            query: 'query($n: Int!) { datasets @stream(initialCount: $n) { code } }',
+            variables: { n: -5 },
+          }),
+        ),
       200,
       'BAD_USER_INPUT',
     ],
@@ -154,21 +224,35 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
 });
 
 describe('a plugin that throws', () => {
-  it('answers 500 with a code and no stack trace, in place of the adapter\'s own stack-trace body', async () => {
+  it("answers 500 with a code and no stack trace, in place of the adapter's own stack-trace body", async () => {
     const { createYoga } = await import('graphql-yoga');
     const { schema } = await import('../src/graphql/schema.js');
     const { withErrorBoundary } = await import('../src/server/plugins/error-boundary.js');
     const { createLogger } = await import('../src/server/logger.js');
     const lines: string[] = [];
     const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
-    const failing = { onResponse: (): void => { throw new TypeError('secret internals'); } };
-    for (const plugins of [[withErrorBoundary(failing, logger)], [withErrorBoundary({ onPluginInit: ({ addPlugin }: { addPlugin: (plugin: object) => void }) => addPlugin(failing) }, logger)]]) {
+    const failing = {
+      onResponse: (): void => {
+        throw new TypeError('secret internals');
+      },
+    };
+    for (const plugins of [
+      [withErrorBoundary(failing, logger)],
+      [
+        withErrorBoundary(
+          { onPluginInit: ({ addPlugin }: { addPlugin: (plugin: object) => void }) => addPlugin(failing) },
+          logger,
+        ),
+      ],
+    ]) {
       const yoga = createYoga({ schema, plugins, logging: false });
       const answer = await yoga.fetch('http://localhost/graphql?query={__typename}');
       expect(answer.status).toBe(500);
       const body = await answer.text();
       // In Thai, the default language; see test/language.test.ts for English.
-      expect(JSON.parse(body)).toEqual({ errors: [{ message: 'เกิดข้อผิดพลาดที่ไม่คาดคิด', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      expect(JSON.parse(body)).toEqual({
+        errors: [{ message: 'เกิดข้อผิดพลาดที่ไม่คาดคิด', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+      });
       expect(body).not.toContain('secret internals');
     }
     expect(lines.join('')).toContain('secret internals');

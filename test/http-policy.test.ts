@@ -8,7 +8,11 @@ const LARGEST = '{ dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) { payl
 function preflight(origin: string): RequestInit {
   return {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, authorization',
+    },
   };
 }
 
@@ -25,7 +29,7 @@ describe('CORS, security headers and compression (defaults)', () => {
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
-  it('sets security headers, with a strict CSP on data and GraphiQL\'s own on its page', async () => {
+  it("sets security headers, with a strict CSP on data and GraphiQL's own on its page", async () => {
     const data = await stack().post({ query: '{ datasets { no } }' });
     expect(data.headers.get('x-content-type-options')).toBe('nosniff');
     expect(data.headers.get('referrer-policy')).toBe('no-referrer');
@@ -47,7 +51,7 @@ describe('CORS, security headers and compression (defaults)', () => {
     expect(decode(compressed).toString('utf8')).toBe(plain);
   });
 
-  it('negotiates by the client\'s weights, brotli first among equals, nothing for identity', () => {
+  it("negotiates by the client's weights, brotli first among equals, nothing for identity", () => {
     expect(negotiate('gzip, deflate, br')).toBe('br');
     expect(negotiate('gzip;q=1, br;q=0.4')).toBe('gzip');
     expect(negotiate('br;q=0, gzip')).toBe('gzip');

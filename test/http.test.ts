@@ -21,48 +21,53 @@ describe('HTTP surface', () => {
     });
   });
 
-  it.each(TEST_STORES)('GET /ready answers 503 naming the failing check with a fixed reason, the raw error in the log only (%s)', async (kind) => {
-    const store = await openTestStore(kind);
-    await store.access.close();
-    const lines: string[] = [];
-    // A dependency whose failure message carries what no caller should see: an address and a credential.
-    const leaky = 'connect ECONNREFUSED 10.20.30.40:5432 for postgres://app:hunter2@10.20.30.40/edu';
-    const app = createApp({
-      upstream: stack().upstream,
-      source: stack().source,
-      httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
-      access: store.access,
-      logger: createLogger('debug', { write: (line: string) => void lines.push(line) }),
-      readinessChecks: [
-        { name: 'other', check: () => Promise.resolve(true) },
-        { name: 'leaky', check: () => Promise.reject(new Error(leaky)) },
-        { name: 'quiet', check: () => Promise.resolve(false) },
-      ],
-    });
-    const server = await listen(app);
-    const response = await fetch(`${server.origin}/ready`);
-    const text = await response.text();
-    await server.close();
-    await store.drop();
-    expect(response.status).toBe(503);
-    expect(JSON.parse(text)).toEqual({
-      status: 'not_ready',
-      checks: {
-        store: { status: 'failing', reason: 'unavailable' },
-        upstream: { status: 'ok', breaker: 'closed' },
-        other: { status: 'ok' },
-        leaky: { status: 'failing', reason: 'unavailable' },
-        quiet: { status: 'failing', reason: 'unavailable' },
-      },
-    });
-    expect(text).not.toMatch(/ECONNREFUSED|10\.20\.30\.40|hunter2|destroyed/);
+  it.each(TEST_STORES)(
+    'GET /ready answers 503 naming the failing check with a fixed reason, the raw error in the log only (%s)',
+    async (kind) => {
+      const store = await openTestStore(kind);
+      await store.access.close();
+      const lines: string[] = [];
+      // A dependency whose failure message carries what no caller should see: an address and a credential.
+      const leaky = 'connect ECONNREFUSED 10.20.30.40:5432 for postgres://app:hunter2@10.20.30.40/edu';
+      const app = createApp({
+        upstream: stack().upstream,
+        source: stack().source,
+        httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
+        access: store.access,
+        logger: createLogger('debug', { write: (line: string) => void lines.push(line) }),
+        readinessChecks: [
+          { name: 'other', check: () => Promise.resolve(true) },
+          { name: 'leaky', check: () => Promise.reject(new Error(leaky)) },
+          { name: 'quiet', check: () => Promise.resolve(false) },
+        ],
+      });
+      const server = await listen(app);
+      const response = await fetch(`${server.origin}/ready`);
+      const text = await response.text();
+      await server.close();
+      await store.drop();
+      expect(response.status).toBe(503);
+      expect(JSON.parse(text)).toEqual({
+        status: 'not_ready',
+        checks: {
+          store: { status: 'failing', reason: 'unavailable' },
+          upstream: { status: 'ok', breaker: 'closed' },
+          other: { status: 'ok' },
+          leaky: { status: 'failing', reason: 'unavailable' },
+          quiet: { status: 'failing', reason: 'unavailable' },
+        },
+      });
+      expect(text).not.toMatch(/ECONNREFUSED|10\.20\.30\.40|hunter2|destroyed/);
 
-    const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
-    const failures = new Map(logged.filter((line) => line.msg.startsWith('readiness check')).map((line) => [line.msg, line.err?.message]));
-    expect(failures.get('readiness check "leaky" failed')).toBe(leaky);
-    expect(failures.get('readiness check "store" failed')).toMatch(/destroyed/);
-    expect(failures.has('readiness check "quiet" failed')).toBe(true);
-  });
+      const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+      const failures = new Map(
+        logged.filter((line) => line.msg.startsWith('readiness check')).map((line) => [line.msg, line.err?.message]),
+      );
+      expect(failures.get('readiness check "leaky" failed')).toBe(leaky);
+      expect(failures.get('readiness check "store" failed')).toMatch(/destroyed/);
+      expect(failures.has('readiness check "quiet" failed')).toBe(true);
+    },
+  );
 
   it('serves GraphiQL on GET in a browser, with its assets from this server and a useful default query', async () => {
     const response = await stack().app.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
@@ -79,36 +84,60 @@ describe('HTTP surface', () => {
     expect(plain.status).toBe(200);
     expect(((await plain.json()) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
 
-    const mutation = url('mutation { registerClient(input: { name: "forged", contactEmail: "forged@example.org" }) { apiKey } }');
+    const mutation = url(
+      'mutation { registerClient(input: { name: "forged", contactEmail: "forged@example.org" }) { apiKey } }',
+    );
     for (const headers of [{}, { 'x-graphql-yoga-csrf': '1' }]) {
-      const refused = await stack().app.fetch(mutation, { headers: { accept: 'application/graphql-response+json', ...headers } });
+      const refused = await stack().app.fetch(mutation, {
+        headers: { accept: 'application/graphql-response+json', ...headers },
+      });
       expect(refused.status).toBe(405);
-      expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('BAD_REQUEST');
+      expect(
+        ((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+      ).toBe('BAD_REQUEST');
     }
   });
 
   it('answers any method but GET and POST with 405 and BAD_REQUEST, as the README says, whatever headers it lacks', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
-      const response = await stack().app.fetch(`http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`, { method });
+      const response = await stack().app.fetch(
+        `http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`,
+        { method },
+      );
       expect(response.status).toBe(405);
-      expect(((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('BAD_REQUEST');
+      expect(
+        ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+      ).toBe('BAD_REQUEST');
     }
   });
 
   it('asks the CSRF header of every GraphQL POST a browser sends without a preflight, and of those only', async () => {
     const query = '{ datasets { no } }';
     const post = (contentType: string, body: string, headers: Record<string, string> = {}) =>
-      stack().app.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
+      stack().app.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': contentType, ...headers },
+        body,
+      });
     const form = await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`);
     expect(form.status).toBe(403);
     const refusal = ((await form.json()) as { errors: { message: string; extensions: { code: string } }[] }).errors[0];
     expect(refusal?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(refusal?.message).toContain('"x-graphql-yoga-csrf: 1"');
     expect(refusal?.message).toContain('"Content-Type: application/json"');
-    const forged = await post('application/x-www-form-urlencoded', `query=${encodeURIComponent('mutation { registerClient(input: { name: "f", contactEmail: "f@example.org" }) { apiKey } }')}`);
+    const forged = await post(
+      'application/x-www-form-urlencoded',
+      `query=${encodeURIComponent('mutation { registerClient(input: { name: "f", contactEmail: "f@example.org" }) { apiKey } }')}`,
+    );
     expect(forged.status).toBe(403);
     expect((await post('text/plain;charset=utf-8', JSON.stringify({ query }))).status).toBe(403);
-    expect((await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`, { 'x-graphql-yoga-csrf': '1' })).status).toBe(200);
+    expect(
+      (
+        await post('application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`, {
+          'x-graphql-yoga-csrf': '1',
+        })
+      ).status,
+    ).toBe(200);
     expect((await post('application/json', JSON.stringify({ query }))).status).toBe(200);
     expect((await stack().app.fetch('http://localhost/health')).status).toBe(200);
   });
@@ -116,7 +145,9 @@ describe('HTTP surface', () => {
   it('gives every response a request id, keeping a sane one the caller sent, and logs the operation with it', async () => {
     const mine = await stack().post({ query: 'query Mine { datasets { no } }' }, { 'x-request-id': 'app-42.abc' });
     expect(mine.headers.get('x-request-id')).toBe('app-42.abc');
-    const line = stack().logLines.find((entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'app-42.abc');
+    const line = stack().logLines.find(
+      (entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'app-42.abc',
+    );
     expect(line).toMatchObject({ operationName: 'Mine', errorCodes: [] });
 
     const made = await stack().post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
@@ -124,9 +155,15 @@ describe('HTTP surface', () => {
   });
 
   it('gives variables that do not fit their types BAD_USER_INPUT (graphql-js gives them no code)', async () => {
-    const response = await stack().post({ query: 'query ($c: DatasetCode!) { dataset(code: $c) { no } }', variables: { c: 'NOPE' } });
+    const response = await stack().post({
+      query: 'query ($c: DatasetCode!) { dataset(code: $c) { no } }',
+      variables: { c: 'NOPE' },
+    });
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+    const body = (await response.json()) as {
+      data?: unknown;
+      errors: { message: string; extensions: { code: string } }[];
+    };
     expect(body.data).toBeUndefined();
     expect(body.errors[0]?.message).toContain('$c');
     expect(body.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');

@@ -39,10 +39,19 @@ describe('@defer and @stream', () => {
   });
 
   it('streams a list item by item after the first', async () => {
-    const response = await stack().post({ query: '{ datasets @stream(initialCount: 1) { no } }' }, { accept: 'multipart/mixed' });
-    const all = parts(await response.text(), response.headers.get('content-type') ?? '') as { data?: { datasets: unknown[] }; incremental?: { items: unknown[] }[] }[];
+    const response = await stack().post(
+      { query: '{ datasets @stream(initialCount: 1) { no } }' },
+      { accept: 'multipart/mixed' },
+    );
+    const all = parts(await response.text(), response.headers.get('content-type') ?? '') as {
+      data?: { datasets: unknown[] };
+      incremental?: { items: unknown[] }[];
+    }[];
     expect(all[0]?.data?.datasets).toEqual([{ no: 1 }]);
-    const streamed = all.slice(1).flatMap((part) => part.incremental ?? []).flatMap((increment) => increment.items);
+    const streamed = all
+      .slice(1)
+      .flatMap((part) => part.incremental ?? [])
+      .flatMap((increment) => increment.items);
     expect(streamed).toHaveLength(12);
   });
 });

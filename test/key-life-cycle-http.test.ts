@@ -4,19 +4,29 @@ import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 interface GraphQLAnswer {
   readonly status: number;
   readonly headers: Headers;
-  readonly body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+  readonly body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
 }
 
-const REGISTER = 'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id name } } }';
+const REGISTER =
+  'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id name } } }';
 const ME = '{ me { id rateLimitPoints disabledAt } }';
 const OPERATOR = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-async function send(stack: Stack, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GraphQLAnswer> {
+async function send(
+  stack: Stack,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<GraphQLAnswer> {
   const response = await stack.post({ query, variables }, headers);
   return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLAnswer['body'] };
 }
 
-const codes = (answer: GraphQLAnswer): unknown[] => (answer.body.errors ?? []).map((error) => error.extensions?.['code']);
+const codes = (answer: GraphQLAnswer): unknown[] =>
+  (answer.body.errors ?? []).map((error) => error.extensions?.['code']);
 
 describe('key life cycle over HTTP', () => {
   let clock = Date.parse('2031-01-01T00:00:00Z');
@@ -27,9 +37,17 @@ describe('key life cycle over HTTP', () => {
   });
 
   let count = 0;
-  async function register(headers: Record<string, string> = {}, input?: { name: string; contactEmail: string }): Promise<GraphQLAnswer> {
+  async function register(
+    headers: Record<string, string> = {},
+    input?: { name: string; contactEmail: string },
+  ): Promise<GraphQLAnswer> {
     count += 1;
-    return send(stack(), REGISTER, { input: input ?? { name: `HTTP App ${count}`, contactEmail: `http${count}@example.org` } }, headers);
+    return send(
+      stack(),
+      REGISTER,
+      { input: input ?? { name: `HTTP App ${count}`, contactEmail: `http${count}@example.org` } },
+      headers,
+    );
   }
   async function newClient(): Promise<{ id: string; apiKey: string }> {
     const answer = await register();
@@ -42,12 +60,16 @@ describe('key life cycle over HTTP', () => {
     it('answers a retry with the same client and a working key, and never logs the header', async () => {
       const idempotencyKey = 'c0ffee00-1111-4222-8333-444455556666';
       const input = { name: 'แอปลงทะเบียนซ้ำ', contactEmail: 'retry@example.org' };
-      const [first, retry] = [await register({ 'idempotency-key': `"${idempotencyKey}"` }, input), await register({ 'idempotency-key': idempotencyKey }, input)];
+      const [first, retry] = [
+        await register({ 'idempotency-key': `"${idempotencyKey}"` }, input),
+        await register({ 'idempotency-key': idempotencyKey }, input),
+      ];
       expect([first.status, retry.status]).toEqual([200, 200]);
       const a = first.body.data?.['registerClient'] as { apiKey: string; client: { id: string } };
       const b = retry.body.data?.['registerClient'] as { apiKey: string; client: { id: string } };
       expect(b.client.id).toBe(a.client.id);
-      for (const key of [a.apiKey, b.apiKey]) expect((await send(stack(), ME, {}, as(key))).body.data).toMatchObject({ me: { id: a.client.id } });
+      for (const key of [a.apiKey, b.apiKey])
+        expect((await send(stack(), ME, {}, as(key))).body.data).toMatchObject({ me: { id: a.client.id } });
       expect(stack().logText()).not.toContain(idempotencyKey);
     });
 
@@ -77,11 +99,21 @@ describe('key life cycle over HTTP', () => {
   describe('rotateApiKey and deleteMyRegistration', () => {
     it('rotates with a day of grace by default, refuses a grace beyond the maximum, and only the current key may act', async () => {
       const { apiKey } = await newClient();
-      const tooLong = await send(stack(), 'mutation { rotateApiKey(input: { graceS: 604801 }) { apiKey } }', {}, as(apiKey));
+      const tooLong = await send(
+        stack(),
+        'mutation { rotateApiKey(input: { graceS: 604801 }) { apiKey } }',
+        {},
+        as(apiKey),
+      );
       expect(codes(tooLong)).toEqual(['BAD_USER_INPUT']);
       const rotated = await send(stack(), 'mutation { rotateApiKey { apiKey previousKeysExpireAt } }', {}, as(apiKey));
-      expect(rotated.body.data?.['rotateApiKey']).toMatchObject({ previousKeysExpireAt: new Date(clock + 86_400_000).toISOString() });
-      for (const mutation of ['mutation { rotateApiKey { apiKey } }', 'mutation { deleteMyRegistration { deletedAt } }']) {
+      expect(rotated.body.data?.['rotateApiKey']).toMatchObject({
+        previousKeysExpireAt: new Date(clock + 86_400_000).toISOString(),
+      });
+      for (const mutation of [
+        'mutation { rotateApiKey { apiKey } }',
+        'mutation { deleteMyRegistration { deletedAt } }',
+      ]) {
         const refused = await send(stack(), mutation, {}, as(apiKey));
         expect(codes(refused)).toEqual(['FORBIDDEN']);
       }
@@ -91,22 +123,36 @@ describe('key life cycle over HTTP', () => {
 
     it('deletes the registration: its keys answer 401 and the operator no longer lists it', async () => {
       const { id, apiKey } = await newClient();
-      await send(stack(), 'mutation { requestEndpointUse(input: { endpointId: 83, purpose: "Temporary study" }) { useRequest { id } } }', {}, as(apiKey));
+      await send(
+        stack(),
+        'mutation { requestEndpointUse(input: { endpointId: 83, purpose: "Temporary study" }) { useRequest { id } } }',
+        {},
+        as(apiKey),
+      );
       const deleted = await send(stack(), 'mutation { deleteMyRegistration { deletedAt } }', {}, as(apiKey));
       expect(deleted.body).toEqual({ data: { deleteMyRegistration: { deletedAt: new Date(clock).toISOString() } } });
       const after = await send(stack(), ME, {}, { ...as(apiKey), 'x-forwarded-for': '203.0.113.50' });
       expect(after.status).toBe(401);
       expect(codes(after)).toEqual(['UNAUTHENTICATED']);
       const listed = await send(stack(), '{ useRequests { client { id } } }', {}, OPERATOR);
-      expect((listed.body.data?.['useRequests'] as { client: { id: string } }[]).map((r) => r.client.id)).not.toContain(id);
+      expect((listed.body.data?.['useRequests'] as { client: { id: string } }[]).map((r) => r.client.id)).not.toContain(
+        id,
+      );
     });
   });
 
   describe('the operator: disable, enable, quotas', () => {
     it('refuses a disabled client with 403 CLIENT_DISABLED on every request, without counting it as a failed guess', async () => {
       const { id, apiKey } = await newClient();
-      const disabled = await send(stack(), 'mutation ($id: ID!) { disableClient(input: { id: $id }) { client { id disabledAt } } }', { id }, OPERATOR);
-      expect(disabled.body.data?.['disableClient']).toEqual({ client: { id, disabledAt: new Date(clock).toISOString() } });
+      const disabled = await send(
+        stack(),
+        'mutation ($id: ID!) { disableClient(input: { id: $id }) { client { id disabledAt } } }',
+        { id },
+        OPERATOR,
+      );
+      expect(disabled.body.data?.['disableClient']).toEqual({
+        client: { id, disabledAt: new Date(clock).toISOString() },
+      });
       // Three in a row from one IP: a budget of one failed authentication would have turned the second into 429.
       for (let i = 0; i < 3; i++) {
         const refused = await send(stack(), '{ datasets { no } }', {}, as(apiKey));
@@ -114,8 +160,15 @@ describe('key life cycle over HTTP', () => {
         expect(codes(refused)).toEqual(['CLIENT_DISABLED']);
         expect(refused.headers.get('www-authenticate')).toBeNull();
       }
-      await send(stack(), 'mutation ($id: ID!) { enableClient(input: { id: $id }) { client { id } } }', { id }, OPERATOR);
-      expect((await send(stack(), ME, {}, as(apiKey))).body.data).toEqual({ me: { id, rateLimitPoints: null, disabledAt: null } });
+      await send(
+        stack(),
+        'mutation ($id: ID!) { enableClient(input: { id: $id }) { client { id } } }',
+        { id },
+        OPERATOR,
+      );
+      expect((await send(stack(), ME, {}, as(apiKey))).body.data).toEqual({
+        me: { id, rateLimitPoints: null, disabledAt: null },
+      });
       // The client sees its own audit trail: who disabled it and when.
       const history = await send(stack(), '{ me { history { kind actor detail at } } }', {}, as(apiKey));
       expect(history.body.data).toEqual({
@@ -139,26 +192,51 @@ describe('key life cycle over HTTP', () => {
         expect(codes(await send(stack(), mutation, { id }, as(apiKey)))).toEqual(['FORBIDDEN']);
         expect(codes(await send(stack(), mutation, { id }))).toEqual(['UNAUTHENTICATED']);
       }
-      expect(codes(await send(stack(), 'mutation { disableClient(input: { id: "cl_nobody" }) { client { id } } }', {}, OPERATOR))).toEqual(['NOT_FOUND']);
+      expect(
+        codes(
+          await send(stack(), 'mutation { disableClient(input: { id: "cl_nobody" }) { client { id } } }', {}, OPERATOR),
+        ),
+      ).toEqual(['NOT_FOUND']);
     });
 
     it('sets a quota when approving, and later, bounded', async () => {
       const { id, apiKey } = await newClient();
-      const asked = await send(stack(), 'mutation { requestEndpointUse(input: { endpointId: 86, purpose: "Graduates app" }) { useRequest { id } } }', {}, as(apiKey));
+      const asked = await send(
+        stack(),
+        'mutation { requestEndpointUse(input: { endpointId: 86, purpose: "Graduates app" }) { useRequest { id } } }',
+        {},
+        as(apiKey),
+      );
       const requestId = (asked.body.data?.['requestEndpointUse'] as { useRequest: { id: string } }).useRequest.id;
-      const approve = 'mutation ($id: ID!, $points: Int) { reviewUseRequest(input: { id: $id, decision: APPROVE, rateLimitPoints: $points }) { useRequest { status client { rateLimitPoints } } } }';
+      const approve =
+        'mutation ($id: ID!, $points: Int) { reviewUseRequest(input: { id: $id, decision: APPROVE, rateLimitPoints: $points }) { useRequest { status client { rateLimitPoints } } } }';
       expect(codes(await send(stack(), approve, { id: requestId, points: 0 }, OPERATOR))).toEqual(['BAD_USER_INPUT']);
       const approved = await send(stack(), approve, { id: requestId, points: 2_400 }, OPERATOR);
-      expect(approved.body.data?.['reviewUseRequest']).toEqual({ useRequest: { status: 'APPROVED', client: { rateLimitPoints: 2_400 } } });
-      const setQuota = 'mutation ($id: ID!, $points: Int) { setClientQuota(input: { id: $id, rateLimitPoints: $points }) { client { rateLimitPoints } } }';
+      expect(approved.body.data?.['reviewUseRequest']).toEqual({
+        useRequest: { status: 'APPROVED', client: { rateLimitPoints: 2_400 } },
+      });
+      const setQuota =
+        'mutation ($id: ID!, $points: Int) { setClientQuota(input: { id: $id, rateLimitPoints: $points }) { client { rateLimitPoints } } }';
       expect(codes(await send(stack(), setQuota, { id, points: 1_000_001 }, OPERATOR))).toEqual(['BAD_USER_INPUT']);
-      expect((await send(stack(), setQuota, { id, points: null }, OPERATOR)).body.data).toEqual({ setClientQuota: { client: { rateLimitPoints: null } } });
+      expect((await send(stack(), setQuota, { id, points: null }, OPERATOR)).body.data).toEqual({
+        setClientQuota: { client: { rateLimitPoints: null } },
+      });
       // The operator reads every client's trail in one query (one store query for all of them).
-      const listed = await send(stack(), '{ useRequests(status: APPROVED) { client { id history { kind detail } } } }', {}, OPERATOR);
-      const mine = (listed.body.data?.['useRequests'] as { client: { id: string; history: { kind: string; detail: string | null }[] } }[]).find(
-        (r) => r.client.id === id,
+      const listed = await send(
+        stack(),
+        '{ useRequests(status: APPROVED) { client { id history { kind detail } } } }',
+        {},
+        OPERATOR,
       );
-      expect(mine?.client.history.filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual(['rateLimitPoints=2400', 'rateLimitPoints=default']);
+      const mine = (
+        listed.body.data?.['useRequests'] as {
+          client: { id: string; history: { kind: string; detail: string | null }[] };
+        }[]
+      ).find((r) => r.client.id === id);
+      expect(mine?.client.history.filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual([
+        'rateLimitPoints=2400',
+        'rateLimitPoints=default',
+      ]);
       clock += 1_000;
     });
   });

@@ -57,7 +57,13 @@ describe.each(stores)('key life cycle on $name', (store) => {
   let count = 0;
 
   beforeAll(async () => {
-    access = await openAccessService({ databaseUrl: store.url, adminToken: ADMIN_TOKEN, schema: store.schema, now, keys: KEYS });
+    access = await openAccessService({
+      databaseUrl: store.url,
+      adminToken: ADMIN_TOKEN,
+      schema: store.schema,
+      now,
+      keys: KEYS,
+    });
   });
   afterAll(async () => {
     await access.close();
@@ -78,9 +84,17 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const rotated = await access.rotateApiKey({ client, graceS: 600 });
       expect(rotated.apiKey).not.toBe(oldKey);
       expect(rotated.previousKeysExpireAt).toEqual(new Date(clock + 600_000));
-      expect(await access.authenticate(bearer(rotated.apiKey))).toMatchObject({ kind: 'client', client: { id: client.id }, currentKey: true });
+      expect(await access.authenticate(bearer(rotated.apiKey))).toMatchObject({
+        kind: 'client',
+        client: { id: client.id },
+        currentKey: true,
+      });
       clock += 599_000;
-      expect(await access.authenticate(bearer(oldKey))).toMatchObject({ kind: 'client', client: { id: client.id }, currentKey: false });
+      expect(await access.authenticate(bearer(oldKey))).toMatchObject({
+        kind: 'client',
+        client: { id: client.id },
+        currentKey: false,
+      });
       clock += 1_000;
       await refusal(access.authenticate(bearer(oldKey)), 'UNAUTHENTICATED');
       expect(await access.authenticate(bearer(rotated.apiKey))).toMatchObject({ currentKey: true });
@@ -101,7 +115,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
       expect(await access.authenticate(bearer(next))).toMatchObject({ currentKey: true });
     });
 
-    it('never lengthens a key\'s grace, and keeps at most API_KEYS_MAX_PER_CLIENT keys working', async () => {
+    it("never lengthens a key's grace, and keeps at most API_KEYS_MAX_PER_CLIENT keys working", async () => {
       const { client, apiKey: first } = await newClient();
       const { apiKey: second } = await access.rotateApiKey({ client, graceS: 60 });
       // A second rotation with a longer grace leaves the first key's end where it was.
@@ -113,7 +127,8 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const { apiKey: fifth } = await access.rotateApiKey({ client, graceS: 3_600 });
       // Three keys at most: the current one and the two that last longest; the one ending soonest stopped.
       await refusal(access.authenticate(bearer(second)), 'UNAUTHENTICATED');
-      for (const key of [third, fourth, fifth]) expect(await access.authenticate(bearer(key))).toMatchObject({ client: { id: client.id } });
+      for (const key of [third, fourth, fifth])
+        expect(await access.authenticate(bearer(key))).toMatchObject({ client: { id: client.id } });
       expect(await rawRows(store, `select key_hash from client_keys where client_id = '${client.id}'`)).toHaveLength(2);
     });
   });
@@ -123,8 +138,12 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const { client, apiKey } = await newClient();
       // Two rotations: with the first key, three keys, as many as a client may hold here.
       const rotations = await Promise.all([1, 2].map(() => access.rotateApiKey({ client, graceS: 600 })));
-      const callers = await Promise.all([apiKey, ...rotations.map((r) => r.apiKey)].map((key) => access.authenticate(bearer(key))));
-      expect(callers.map((caller) => (caller.kind === 'client' ? caller.client.id : undefined))).toEqual(Array(3).fill(client.id));
+      const callers = await Promise.all(
+        [apiKey, ...rotations.map((r) => r.apiKey)].map((key) => access.authenticate(bearer(key))),
+      );
+      expect(callers.map((caller) => (caller.kind === 'client' ? caller.client.id : undefined))).toEqual(
+        Array(3).fill(client.id),
+      );
       expect(callers.filter((caller) => caller.kind === 'client' && caller.currentKey)).toHaveLength(1);
       expect((await access.clientEvents([client.id])).filter((e) => e.kind === 'KEY_ROTATED')).toHaveLength(2);
     });
@@ -136,12 +155,13 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const retries = await Promise.all([register(key, input), register(key, input)]);
       const keys = new Set([first, ...retries].map((r) => r.apiKey));
       expect(keys.size).toBe(3);
-      for (const apiKey of keys) expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { id: first.client.id } });
+      for (const apiKey of keys)
+        expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { id: first.client.id } });
     });
   });
 
   describe('disable, enable and quotas (the operator)', () => {
-    it('refuses a disabled client\'s every key with CLIENT_DISABLED until it is enabled again, and records who did it', async () => {
+    it("refuses a disabled client's every key with CLIENT_DISABLED until it is enabled again, and records who did it", async () => {
       const { client, apiKey } = await newClient();
       const { apiKey: current } = await access.rotateApiKey({ client, graceS: 600 });
       const disabled = await access.setClientDisabled({ clientId: client.id, disabled: true, actor: 'operator' });
@@ -159,34 +179,70 @@ describe.each(stores)('key life cycle on $name', (store) => {
         'DISABLED operator',
         'ENABLED operator:cli',
       ]);
-      await refusal(access.setClientDisabled({ clientId: 'cl_unknown', disabled: true, actor: 'operator' }), 'NOT_FOUND');
+      await refusal(
+        access.setClientDisabled({ clientId: 'cl_unknown', disabled: true, actor: 'operator' }),
+        'NOT_FOUND',
+      );
     });
 
     it('sets a quota later or with an approval, bounded, and back to the default with null', async () => {
       const { client, apiKey } = await newClient();
-      expect((await access.setClientQuota({ clientId: client.id, rateLimitPoints: 120, actor: 'operator' })).rateLimitPoints).toBe(120);
+      expect(
+        (await access.setClientQuota({ clientId: client.id, rateLimitPoints: 120, actor: 'operator' })).rateLimitPoints,
+      ).toBe(120);
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { rateLimitPoints: 120 } });
       for (const bad of [0, -5, 1_000_001, 2.5]) {
-        await refusal(access.setClientQuota({ clientId: client.id, rateLimitPoints: bad, actor: 'operator' }), 'BAD_USER_INPUT');
+        await refusal(
+          access.setClientQuota({ clientId: client.id, rateLimitPoints: bad, actor: 'operator' }),
+          'BAD_USER_INPUT',
+        );
       }
       const request = await access.requestEndpointUse({ client, endpointId: 84, purpose: 'Dashboard' });
-      await refusal(access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: null, actor: 'operator', rateLimitPoints: 5 }), 'BAD_USER_INPUT');
-      await refusal(access.reviewUseRequest({ id: request.id, decision: 'APPROVE', note: null, actor: 'operator', rateLimitPoints: 0 }), 'BAD_USER_INPUT');
+      await refusal(
+        access.reviewUseRequest({
+          id: request.id,
+          decision: 'REJECT',
+          note: null,
+          actor: 'operator',
+          rateLimitPoints: 5,
+        }),
+        'BAD_USER_INPUT',
+      );
+      await refusal(
+        access.reviewUseRequest({
+          id: request.id,
+          decision: 'APPROVE',
+          note: null,
+          actor: 'operator',
+          rateLimitPoints: 0,
+        }),
+        'BAD_USER_INPUT',
+      );
       // Refused before anything was written: the request is still pending.
       expect((await access.findUseRequest(request.id))?.status).toBe('PENDING');
-      await access.reviewUseRequest({ id: request.id, decision: 'APPROVE', note: null, actor: 'operator', rateLimitPoints: 3_000 });
+      await access.reviewUseRequest({
+        id: request.id,
+        decision: 'APPROVE',
+        note: null,
+        actor: 'operator',
+        rateLimitPoints: 3_000,
+      });
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { rateLimitPoints: 3_000 } });
       await access.setClientQuota({ clientId: client.id, rateLimitPoints: null, actor: 'operator' });
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ client: { rateLimitPoints: null } });
-      expect((await access.clientEvents([client.id])).filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail)).toEqual([
-        'rateLimitPoints=120',
-        'rateLimitPoints=3000',
-        'rateLimitPoints=default',
-      ]);
+      expect(
+        (await access.clientEvents([client.id])).filter((e) => e.kind === 'QUOTA_SET').map((e) => e.detail),
+      ).toEqual(['rateLimitPoints=120', 'rateLimitPoints=3000', 'rateLimitPoints=default']);
     });
 
     it('shares the quota and the disabled state with every instance on the store', async () => {
-      const other = await openAccessService({ databaseUrl: store.url, adminToken: ADMIN_TOKEN, schema: store.schema, now, keys: KEYS });
+      const other = await openAccessService({
+        databaseUrl: store.url,
+        adminToken: ADMIN_TOKEN,
+        schema: store.schema,
+        now,
+        keys: KEYS,
+      });
       try {
         const { client, apiKey } = await newClient();
         await access.setClientQuota({ clientId: client.id, rateLimitPoints: 42, actor: 'operator' });
@@ -204,10 +260,18 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const name = 'โรงเรียนบ้านลบข้อมูล Erasable Org';
       const contactEmail = 'erase.me@example.ac.th';
       const purpose = 'Research by ครูสมศรี on dropout rates';
-      const { client, apiKey: graced } = await access.registerClient({ name, contactEmail }, { idempotencyKey: 'delete-me-idempotency-0001' });
+      const { client, apiKey: graced } = await access.registerClient(
+        { name, contactEmail },
+        { idempotencyKey: 'delete-me-idempotency-0001' },
+      );
       const { apiKey } = await access.rotateApiKey({ client, graceS: 600 });
       const request = await access.requestEndpointUse({ client, endpointId: 85, purpose });
-      await access.reviewUseRequest({ id: request.id, decision: 'APPROVE', note: 'Approved for ครูสมศรี', actor: 'operator' });
+      await access.reviewUseRequest({
+        id: request.id,
+        decision: 'APPROVE',
+        note: 'Approved for ครูสมศรี',
+        actor: 'operator',
+      });
       const pending = await access.requestEndpointUse({ client, endpointId: 86, purpose });
 
       const { deletedAt } = await access.deleteClient({ client });
@@ -218,14 +282,21 @@ describe.each(stores)('key life cycle on $name', (store) => {
       // Nothing it wrote, and nothing written about it, is left in any table.
       const everything = JSON.stringify(
         await Promise.all(
-          ['clients', 'use_requests', 'use_request_events', 'client_keys', 'client_events', 'registration_idempotency'].map((table) =>
-            rawRows(store, `select * from ${table}`),
-          ),
+          [
+            'clients',
+            'use_requests',
+            'use_request_events',
+            'client_keys',
+            'client_events',
+            'registration_idempotency',
+          ].map((table) => rawRows(store, `select * from ${table}`)),
         ),
       );
       for (const personal of [name, contactEmail, 'ครูสมศรี', 'erase.me']) expect(everything).not.toContain(personal);
       expect(await rawRows(store, `select * from client_keys where client_id = '${client.id}'`)).toEqual([]);
-      expect(await rawRows(store, `select * from registration_idempotency where client_id = '${client.id}'`)).toEqual([]);
+      expect(await rawRows(store, `select * from registration_idempotency where client_id = '${client.id}'`)).toEqual(
+        [],
+      );
 
       if (store.name === 'sqlite') {
         // Not in the file either, once the write-ahead log is checkpointed (SQLite does so every 1000 pages).
@@ -234,7 +305,8 @@ describe.each(stores)('key life cycle on $name', (store) => {
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
         const bytes = readFileSync(path);
-        for (const personal of [name, contactEmail, 'ครูสมศรี']) expect(bytes.includes(Buffer.from(personal, 'utf8')), personal).toBe(false);
+        for (const personal of [name, contactEmail, 'ครูสมศรี'])
+          expect(bytes.includes(Buffer.from(personal, 'utf8')), personal).toBe(false);
       }
 
       // The audit trails stay: transitions, times and pseudonymous actors.
@@ -243,15 +315,25 @@ describe.each(stores)('key life cycle on $name', (store) => {
         ['NOT_REQUESTED', 'PENDING', `client:${client.id}`, null],
         ['PENDING', 'APPROVED', 'operator', null],
       ]);
-      expect((await access.clientEvents([client.id])).map((e) => e.kind)).toEqual(['REGISTERED', 'KEY_ROTATED', 'DELETED']);
+      expect((await access.clientEvents([client.id])).map((e) => e.kind)).toEqual([
+        'REGISTERED',
+        'KEY_ROTATED',
+        'DELETED',
+      ]);
       // Out of every list, and no one's to decide on.
       expect(await access.findClients([client.id])).toEqual([]);
       expect((await access.listUseRequests({})).filter((r) => r.clientId === client.id)).toEqual([]);
       expect(await access.findUseRequest(pending.id)).toBeUndefined();
-      await refusal(access.reviewUseRequest({ id: pending.id, decision: 'APPROVE', note: null, actor: 'operator' }), 'NOT_FOUND');
+      await refusal(
+        access.reviewUseRequest({ id: pending.id, decision: 'APPROVE', note: null, actor: 'operator' }),
+        'NOT_FOUND',
+      );
       await refusal(access.setClientQuota({ clientId: client.id, rateLimitPoints: 5, actor: 'operator' }), 'NOT_FOUND');
       // Its Idempotency-Key is forgotten with it: the same request registers anew.
-      const again = await access.registerClient({ name, contactEmail }, { idempotencyKey: 'delete-me-idempotency-0001' });
+      const again = await access.registerClient(
+        { name, contactEmail },
+        { idempotencyKey: 'delete-me-idempotency-0001' },
+      );
       expect(again.client.id).not.toBe(client.id);
     });
   });
@@ -265,15 +347,25 @@ describe.each(stores)('key life cycle on $name', (store) => {
       expect(retry.client.id).toBe(first.client.id);
       expect(retry.apiKey).not.toBe(first.apiKey);
       // Both work: the first answer may have reached the client after all. The latest is the current one.
-      expect(await access.authenticate(bearer(first.apiKey))).toMatchObject({ client: { id: first.client.id }, currentKey: false });
-      expect(await access.authenticate(bearer(retry.apiKey))).toMatchObject({ client: { id: first.client.id }, currentKey: true });
-      const error = await refusal(register(key, { name: 'Someone Else', contactEmail: 'owner@example.org' }), 'IDEMPOTENCY_KEY_REUSED');
+      expect(await access.authenticate(bearer(first.apiKey))).toMatchObject({
+        client: { id: first.client.id },
+        currentKey: false,
+      });
+      expect(await access.authenticate(bearer(retry.apiKey))).toMatchObject({
+        client: { id: first.client.id },
+        currentKey: true,
+      });
+      const error = await refusal(
+        register(key, { name: 'Someone Else', contactEmail: 'owner@example.org' }),
+        'IDEMPOTENCY_KEY_REUSED',
+      );
       expect(error.httpStatus).toBe(422);
       expect(await rawRows(store, `select id from clients where id = '${first.client.id}'`)).toHaveLength(1);
       expect(JSON.stringify(await rawRows(store, 'select * from registration_idempotency'))).not.toContain(key);
       // A rotation retires the keys minted for retries too.
       const { apiKey } = await access.rotateApiKey({ client: first.client, graceS: 0 });
-      for (const old of [first.apiKey, retry.apiKey]) await refusal(access.authenticate(bearer(old)), 'UNAUTHENTICATED');
+      for (const old of [first.apiKey, retry.apiKey])
+        await refusal(access.authenticate(bearer(old)), 'UNAUTHENTICATED');
       expect(await access.authenticate(bearer(apiKey))).toMatchObject({ currentKey: true });
     });
 
@@ -285,7 +377,10 @@ describe.each(stores)('key life cycle on $name', (store) => {
       const error = await refusal(register(key, input), 'IDEMPOTENCY_RETRIES_EXHAUSTED');
       expect(error.httpStatus).toBe(409);
       // Three keys at most, all working.
-      for (const answer of answers) expect(await access.authenticate(bearer(answer.apiKey))).toMatchObject({ client: { id: answers[0]?.client.id } });
+      for (const answer of answers)
+        expect(await access.authenticate(bearer(answer.apiKey))).toMatchObject({
+          client: { id: answers[0]?.client.id },
+        });
     });
 
     it('forgets the key after the idempotency window: the same request then registers anew', async () => {
@@ -315,7 +410,10 @@ describe('migrating a store made before keys had a life cycle', () => {
     const all = await accessMigrations('sqlite').getMigrations();
     const first = all['0001_request_for_use'];
     if (first === undefined) throw new Error('the first migration is missing');
-    await new Migrator({ db, provider: { getMigrations: () => Promise.resolve({ '0001_request_for_use': first }) } }).migrateToLatest();
+    await new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ '0001_request_for_use': first }) },
+    }).migrateToLatest();
     const before = await openAccessServiceOnOldSchema(db);
     await db.destroy();
     const access = await openAccessService({ databaseUrl: `sqlite:${path}`, adminToken: ADMIN_TOKEN });
@@ -337,9 +435,17 @@ async function openAccessServiceOnOldSchema(db: Kysely<AccessTables>): Promise<{
   const apiKey = generateApiKey();
   const id = 'cl_before_life_cycle';
   await db
-    .withTables<{ clients: { id: string; name: string; contact_email: string; api_key_hash: string; created_at: string } }>()
+    .withTables<{
+      clients: { id: string; name: string; contact_email: string; api_key_hash: string; created_at: string };
+    }>()
     .insertInto('clients')
-    .values({ id, name: 'Old Org', contact_email: 'old@example.org', api_key_hash: hashApiKey(apiKey), created_at: new Date().toISOString() })
+    .values({
+      id,
+      name: 'Old Org',
+      contact_email: 'old@example.org',
+      api_key_hash: hashApiKey(apiKey),
+      created_at: new Date().toISOString(),
+    })
     .execute();
   return { id, apiKey };
 }

@@ -66,7 +66,10 @@ describe('labels and messages in Thai by default, in English on request', () => 
     const thai = await stack().execute(Labels);
     expect(thai.body.data).toEqual({
       summaryEndpoint: { status: 'NOT_REQUESTED', statusLabel: 'ยังไม่ได้ขอใช้งาน' },
-      dataset: { agencyName: 'สำนักงานคณะกรรมการการอาชีวศึกษา', agencyNameEn: 'Office of the Vocational Education Commission' },
+      dataset: {
+        agencyName: 'สำนักงานคณะกรรมการการอาชีวศึกษา',
+        agencyNameEn: 'Office of the Vocational Education Commission',
+      },
     });
     expect(thai.response.headers.get('content-language')).toBe('th');
     expect(thai.response.headers.get('vary')).toContain('accept-language');
@@ -74,7 +77,10 @@ describe('labels and messages in Thai by default, in English on request', () => 
     const english = await stack().execute(Labels, {}, { 'accept-language': 'en-GB,en;q=0.9,th;q=0.5' });
     expect(english.body.data).toEqual({
       summaryEndpoint: { status: 'NOT_REQUESTED', statusLabel: 'Not requested' },
-      dataset: { agencyName: 'สำนักงานคณะกรรมการการอาชีวศึกษา', agencyNameEn: 'Office of the Vocational Education Commission' },
+      dataset: {
+        agencyName: 'สำนักงานคณะกรรมการการอาชีวศึกษา',
+        agencyNameEn: 'Office of the Vocational Education Commission',
+      },
     });
     expect(english.response.headers.get('content-language')).toBe('en');
 
@@ -83,10 +89,17 @@ describe('labels and messages in Thai by default, in English on request', () => 
   });
 
   it('a resolver error: Thai lead and the English detail by default, the English message alone on request, same code', async () => {
-    const query = '{ dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) { records(first: 1, after: "not-a-cursor") { totalCount } } }';
-    const [thai, english] = await Promise.all([stack().post({ query }), stack().post({ query }, { 'accept-language': 'en' })]);
+    const query =
+      '{ dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) { records(first: 1, after: "not-a-cursor") { totalCount } } }';
+    const [thai, english] = await Promise.all([
+      stack().post({ query }),
+      stack().post({ query }, { 'accept-language': 'en' }),
+    ]);
     type Body = { errors: { message: string; extensions: { code: string } }[] };
-    const [thaiError, englishError] = [((await thai.json()) as Body).errors[0], ((await english.json()) as Body).errors[0]];
+    const [thaiError, englishError] = [
+      ((await thai.json()) as Body).errors[0],
+      ((await english.json()) as Body).errors[0],
+    ];
     expect(thaiError?.extensions.code).toBe('BAD_USER_INPUT');
     expect(englishError?.extensions).toEqual(thaiError?.extensions);
     expect(englishError?.message).not.toMatch(/[\u0E00-\u0E7F]/);
@@ -101,10 +114,16 @@ describe('labels and messages in Thai by default, in English on request', () => 
   });
 
   it('every answer of a batch is in the language', async () => {
-    const response = await stack().post([{ query: '{ dataset(code: ODS_NOPE) { code } }' }, { query: '{ summaryEndpoint(id: 83) { statusLabel } }' }], {
-      'accept-language': 'th-TH',
-    });
-    const [failed, labelled] = (await response.json()) as [{ errors: { message: string }[] }, { data: { summaryEndpoint: { statusLabel: string } } }];
+    const response = await stack().post(
+      [{ query: '{ dataset(code: ODS_NOPE) { code } }' }, { query: '{ summaryEndpoint(id: 83) { statusLabel } }' }],
+      {
+        'accept-language': 'th-TH',
+      },
+    );
+    const [failed, labelled] = (await response.json()) as [
+      { errors: { message: string }[] },
+      { data: { summaryEndpoint: { statusLabel: string } } },
+    ];
     expect(failed.errors[0]?.message).toMatch(/^คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา/);
     expect(labelled.data.summaryEndpoint.statusLabel).toBe('ยังไม่ได้ขอใช้งาน');
   });
@@ -125,51 +144,89 @@ describe('labels and messages in Thai by default, in English on request', () => 
     expect(thai.errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(english.errors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(thai.errors[0]?.message).toMatch(/^คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1"/);
-    expect(english.errors[0]?.message).toMatch(/^A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1"/);
+    expect(english.errors[0]?.message).toMatch(
+      /^A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1"/,
+    );
 
-    const unknownHash = await stack().post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } });
+    const unknownHash = await stack().post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+    });
     const apq = (await unknownHash.json()) as Body;
-    expect(apq.errors[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    expect(apq.errors[0]).toMatchObject({
+      message: 'PersistedQueryNotFound',
+      extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+    });
   });
 
   it('errors in a later part of an incremental answer carry their code and are in the language too', async () => {
     stack().simulator.setFault('ODS_COUNT_TEACHER_BY_YEAR', { status: 404, times: 1 });
     const response = await stack().post(
-      { query: '{ datasets(group: TEACHERS) { code } ... @defer { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } } }' },
+      {
+        query:
+          '{ datasets(group: TEACHERS) { code } ... @defer { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } } }',
+      },
       { accept: 'multipart/mixed' },
     );
     const text = await response.text();
     expect(text).toContain('"code":"UPSTREAM_HTTP_ERROR"');
-    expect(text).toContain('บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP 404 (Upstream dataset ODS_COUNT_TEACHER_BY_YEAR answered HTTP 404)');
+    expect(text).toContain(
+      'บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP 404 (Upstream dataset ODS_COUNT_TEACHER_BY_YEAR answered HTTP 404)',
+    );
   });
 });
 
 describe('the language over the socket: the request guard and the response cache', () => {
-  const started = useListeningStack({ cache: { ttlS: 60, swrS: 0, staleIfErrorS: 0 }, limits: { maxBodyBytes: 1_000 } });
+  const started = useListeningStack({
+    cache: { ttlS: 60, swrS: 0, staleIfErrorS: 0 },
+    limits: { maxBodyBytes: 1_000 },
+  });
 
-  const send = async (init: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }) => {
-    const answer = await undiciRequest(started().origin + init.path, { method: init.method, headers: init.headers, body: init.body });
+  const send = async (init: {
+    method: 'GET' | 'POST';
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }) => {
+    const answer = await undiciRequest(started().origin + init.path, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+    });
     return { status: answer.statusCode, headers: answer.headers, text: await answer.body.text() };
   };
 
   it("answers the request guard's refusals in the request's language", async () => {
     const body = JSON.stringify({ query: `{ __typename } #${'x'.repeat(2_000)}` });
-    const post = (headers: Record<string, string>) => send({ method: 'POST', path: GRAPHQL_PATH, headers: { 'content-type': 'application/json', ...headers }, body });
+    const post = (headers: Record<string, string>) =>
+      send({ method: 'POST', path: GRAPHQL_PATH, headers: { 'content-type': 'application/json', ...headers }, body });
     const [thai, english] = [await post({}), await post({ 'accept-language': 'en' })];
     expect(thai.status).toBe(413);
-    expect(JSON.parse(thai.text)).toEqual({ errors: [{ message: 'เนื้อหาของคำขอใหญ่เกิน 1000 ไบต์', extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes: 1000 } }] });
+    expect(JSON.parse(thai.text)).toEqual({
+      errors: [{ message: 'เนื้อหาของคำขอใหญ่เกิน 1000 ไบต์', extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes: 1000 } }],
+    });
     expect(thai.headers['content-language']).toBe('th');
-    expect(JSON.parse(english.text)).toMatchObject({ errors: [{ message: 'The request body is larger than 1000 bytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+    expect(JSON.parse(english.text)).toMatchObject({
+      errors: [{ message: 'The request body is larger than 1000 bytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+    });
     expect(english.headers['content-language']).toBe('en');
   });
 
   it('never serves a stored Thai answer to an English request: the language is part of the key', async () => {
     const path = `${GRAPHQL_PATH}?query=${encodeURIComponent('query Agencies { datasets { agencyName agencyNameEn } }')}`;
     const get = (acceptLanguage?: string) =>
-      send({ method: 'GET', path, headers: { 'x-graphql-yoga-csrf': '1', ...(acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage }) } });
+      send({
+        method: 'GET',
+        path,
+        headers: {
+          'x-graphql-yoga-csrf': '1',
+          ...(acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage }),
+        },
+      });
     const hits = async (): Promise<number> => {
       const metrics = await send({ method: 'GET', path: '/metrics' });
-      const line = metrics.text.split('\n').find((entry) => entry.startsWith('graphql_response_cache_total{') && entry.includes('result="hit"'));
+      const line = metrics.text
+        .split('\n')
+        .find((entry) => entry.startsWith('graphql_response_cache_total{') && entry.includes('result="hit"'));
       return Number(line?.split(' ').at(-1) ?? 0);
     };
     const thai = await get('th');

@@ -36,7 +36,9 @@ function layerOf(file: string): string {
 
 function imports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((match) => resolve(dirname(file), match[1] ?? '').replace(/\.js$/, '.ts'));
+  return [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((match) =>
+    resolve(dirname(file), match[1] ?? '').replace(/\.js$/, '.ts'),
+  );
 }
 
 describe('the layout', () => {
@@ -68,7 +70,8 @@ describe('the layout', () => {
     const visit = (file: string, path: string[]): void => {
       state.set(file, 'open');
       for (const target of graph.get(file) ?? []) {
-        if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map((node) => relative(SRC, node)).join(' -> '));
+        if (state.get(target) === 'open')
+          cycles.push([...path.slice(path.indexOf(target)), target].map((node) => relative(SRC, node)).join(' -> '));
         else if (state.get(target) === undefined) visit(target, [...path, target]);
       }
       state.set(file, 'done');

@@ -11,7 +11,12 @@ const CODE: DatasetCode = 'ODS_COUNT_SCHOOL_BY_JURISDICTION';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
-async function graphql(origin: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function graphql(
+  origin: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${origin}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -22,7 +27,9 @@ async function graphql(origin: string, query: string, variables: Record<string, 
 
 async function counter(stack: Stack, name: string, labels = ''): Promise<number> {
   const text = await stack.metrics.registry.getSingleMetricAsString(name);
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}${labels === '' ? ' ' : `{${labels}}`}`));
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${name}${labels === '' ? ' ' : `{${labels}}`}`));
   return Number(line?.split(' ').at(-1) ?? 0);
 }
 
@@ -36,7 +43,10 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
   let serverB: Listening;
   beforeAll(async () => {
     store = await openTestStore('sqlite');
-    const options = { sharedAccess: store.access, cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0, redisUrl, keyPrefix } };
+    const options = {
+      sharedAccess: store.access,
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0, redisUrl, keyPrefix },
+    };
     a = await startStack(options);
     // A holds the watcher's lease before B starts competing for it.
     await a.live.leadership.whenLeading();
@@ -59,21 +69,45 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
   });
 
   it('brings an approval made through one instance to the client subscribed on the other', async () => {
-    const registered = await graphql(serverA.origin, 'mutation { registerClient(input: { name: "Live app", contactEmail: "live@example.org" }) { apiKey } }');
+    const registered = await graphql(
+      serverA.origin,
+      'mutation { registerClient(input: { name: "Live app", contactEmail: "live@example.org" }) { apiKey } }',
+    );
     const apiKey = (registered.data?.['registerClient'] as { apiKey: string }).apiKey;
     const client = { authorization: `Bearer ${apiKey}` };
-    const stream = await subscribe(`${serverB.origin}/graphql`, 'subscription { useRequestChanged { id status statusLabel endpoint { id status } history { to } } }', {}, client);
+    const stream = await subscribe(
+      `${serverB.origin}/graphql`,
+      'subscription { useRequestChanged { id status statusLabel endpoint { id status } history { to } } }',
+      {},
+      client,
+    );
     expect(stream.status).toBe(200);
 
-    const asked = await graphql(serverA.origin, 'mutation { requestEndpointUse(input: { endpointId: 84, purpose: "dashboards" }) { useRequest { id } } }', {}, client);
+    const asked = await graphql(
+      serverA.origin,
+      'mutation { requestEndpointUse(input: { endpointId: 84, purpose: "dashboards" }) { useRequest { id } } }',
+      {},
+      client,
+    );
     const id = (asked.data?.['requestEndpointUse'] as { useRequest: { id: string } }).useRequest.id;
     expect((await stream.next()).data).toEqual({
-      useRequestChanged: { id, status: 'PENDING', statusLabel: 'รอการอนุมัติ', endpoint: { id: 84, status: 'PENDING' }, history: [{ to: 'PENDING' }] },
+      useRequestChanged: {
+        id,
+        status: 'PENDING',
+        statusLabel: 'รอการอนุมัติ',
+        endpoint: { id: 84, status: 'PENDING' },
+        history: [{ to: 'PENDING' }],
+      },
     });
 
-    await graphql(serverA.origin, 'mutation R($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { id } } }', { id }, {
-      authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
-    });
+    await graphql(
+      serverA.origin,
+      'mutation R($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { id } } }',
+      { id },
+      {
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+      },
+    );
     expect((await stream.next()).data).toEqual({
       useRequestChanged: {
         id,
@@ -88,10 +122,14 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
 
   it('tells every instance of a change the leader saw, and each serves the new data at once', async () => {
     const read = async (origin: string): Promise<unknown> =>
-      ((await graphql(origin, `{ dataset(code: ${CODE}) { payload } }`)).data?.['dataset'] as { payload: unknown }).payload;
+      ((await graphql(origin, `{ dataset(code: ${CODE}) { payload } }`)).data?.['dataset'] as { payload: unknown })
+        .payload;
     const original = await read(serverB.origin);
     expect(await read(serverB.origin)).toEqual(original);
-    const stream = await subscribe(`${serverB.origin}/graphql`, 'subscription { datasetChanged { dataset { code } version previousVersion } }');
+    const stream = await subscribe(
+      `${serverB.origin}/graphql`,
+      'subscription { datasetChanged { dataset { code } version previousVersion } }',
+    );
 
     await fetch(`${a.simulator.url}/__simulator/datasets/${CODE}/revisions`, { method: 'POST' });
     const report = await a.live.watcher.check();
@@ -108,7 +146,10 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
   });
 
   it('drops a message on the event channel that is not a valid event, and delivers the next valid one', async () => {
-    const stream = await subscribe(`${serverB.origin}/graphql`, 'subscription { datasetChanged { dataset { code } recordCount } }');
+    const stream = await subscribe(
+      `${serverB.origin}/graphql`,
+      'subscription { datasetChanged { dataset { code } recordCount } }',
+    );
     const raw = new Redis(redisUrl);
     try {
       const channel = `${keyPrefix}live:events`;
@@ -124,9 +165,21 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
       };
       const rejectedBefore = await counter(b, 'live_events_rejected_total');
       await raw.publish(channel, 'not json');
-      await raw.publish(channel, JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change: { ...change, dataset: 'NOT_A_DATASET' } } }));
-      await raw.publish(channel, JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change: { ...change, recordCount: -1 } } }));
-      await raw.publish(channel, JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change, padding: 'x'.repeat(20_000) } }));
+      await raw.publish(
+        channel,
+        JSON.stringify({
+          origin: 'x',
+          event: { topic: 'datasetChanged', change: { ...change, dataset: 'NOT_A_DATASET' } },
+        }),
+      );
+      await raw.publish(
+        channel,
+        JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change: { ...change, recordCount: -1 } } }),
+      );
+      await raw.publish(
+        channel,
+        JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change, padding: 'x'.repeat(20_000) } }),
+      );
       await raw.publish(channel, JSON.stringify({ origin: 'x', event: { topic: 'datasetChanged', change } }));
       expect((await stream.next()).data).toEqual({ datasetChanged: { dataset: { code: CODE }, recordCount: 7 } });
       expect((await counter(b, 'live_events_rejected_total')) - rejectedBefore).toBe(4);
@@ -140,11 +193,18 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
 describe.runIf(REDIS_URL !== undefined)('the watcher lease', () => {
   it('passes to another instance when the watching one is killed', async () => {
     // main.ts writes its Redis keys unprefixed (the payload cache adds its own prefix): this stack shares them.
-    const watching = await startServerProcess({ REDIS_URL: REDIS_URL as string, WATCH_INTERVAL_S: '300', LOG_LEVEL: 'info' });
+    const watching = await startServerProcess({
+      REDIS_URL: REDIS_URL as string,
+      WATCH_INTERVAL_S: '300',
+      LOG_LEVEL: 'info',
+    });
     let other: Stack | undefined;
     try {
       await watching.outputContains('watcher lease acquired');
-      other = await startStack({ cache: { ttlS: 0, swrS: 0, staleIfErrorS: 0, redisUrl: REDIS_URL, keyPrefix: '' }, live: { watchLeaseS: 3 } });
+      other = await startStack({
+        cache: { ttlS: 0, swrS: 0, staleIfErrorS: 0, redisUrl: REDIS_URL, keyPrefix: '' },
+        live: { watchLeaseS: 3 },
+      });
       expect(await other.live.watcher.check()).toMatchObject({ outcome: 'skipped' });
 
       await watching.stop('SIGKILL');

@@ -35,13 +35,26 @@ async function revise(simulator: Simulator, code: DatasetCode, body: unknown = {
   });
 }
 
-async function query(stack: Stack, text: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function query(
+  stack: Stack,
+  text: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const response = await stack.post({ query: text, variables }, headers);
-  return (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions: { code: string } }[] };
+  return (await response.json()) as {
+    data?: Record<string, unknown>;
+    errors?: { message: string; extensions: { code: string } }[];
+  };
 }
 
-async function versionOf(stack: Stack, code: DatasetCode): Promise<{ version: string | null; changedAt: string | null }> {
-  const answer = await query(stack, 'query V($code: DatasetCode!) { dataset(code: $code) { version changedAt } }', { code });
+async function versionOf(
+  stack: Stack,
+  code: DatasetCode,
+): Promise<{ version: string | null; changedAt: string | null }> {
+  const answer = await query(stack, 'query V($code: DatasetCode!) { dataset(code: $code) { version changedAt } }', {
+    code,
+  });
   return answer.data?.['dataset'] as { version: string | null; changedAt: string | null };
 }
 
@@ -239,7 +252,10 @@ describe('subscription limits and access', () => {
     const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
     open.push(await subscribe(endpoint, DATASET_CHANGED, {}, operator));
     const fourth = await subscribe(endpoint, DATASET_CHANGED, {}, operator);
-    expect((await fourth.next()).errors?.[0]?.extensions).toMatchObject({ code: 'SUBSCRIPTION_LIMIT', maxSubscriptions: 3 });
+    expect((await fourth.next()).errors?.[0]?.extensions).toMatchObject({
+      code: 'SUBSCRIPTION_LIMIT',
+      maxSubscriptions: 3,
+    });
 
     // Closing a stream gives its slot back.
     open.shift()?.close();
@@ -252,7 +268,11 @@ describe('subscription limits and access', () => {
 
   it('gives a slot back when the subscription is not answered as a stream (406, a batch)', async () => {
     const post = (accept: string, body: unknown): Promise<Response> =>
-      fetch(`${server.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+      fetch(`${server.origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept },
+        body: JSON.stringify(body),
+      });
     const subscription = { query: 'subscription { datasetChanged { version } }' };
     // More than the caller's 2 slots: a leak would refuse the later ones.
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -305,7 +325,10 @@ describe('a GraphQL client over SSE (graphql-sse)', () => {
       const events: unknown[] = [];
       const done = new Promise<void>((resolve, reject) => {
         const unsubscribe = client.subscribe(
-          { query: 'subscription { datasetChanged(codes: [ODS_COUNT_TEACHER_BY_YEAR]) { dataset { code } recordCount shapeChanged } }' },
+          {
+            query:
+              'subscription { datasetChanged(codes: [ODS_COUNT_TEACHER_BY_YEAR]) { dataset { code } recordCount shapeChanged } }',
+          },
           {
             next: (result) => {
               events.push(result.data);

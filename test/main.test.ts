@@ -42,7 +42,9 @@ describe('npm start (src/main.ts) with no configuration', () => {
     const result = await query(server.endpoint);
     expect(result.errors).toBeUndefined();
     expect(result.data.datasets).toHaveLength(13);
-    expect(result.data.datasets[0]?.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/services\/v1\/api\/ODS_COUNT_TEACHER_BY_YEAR$/);
+    expect(result.data.datasets[0]?.apiUrl).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/services\/v1\/api\/ODS_COUNT_TEACHER_BY_YEAR$/,
+    );
     expect(result.data.dataset.payload.data.every((row) => row.ACADEMIC_YEAR === '2566')).toBe(true);
   });
 
@@ -68,7 +70,10 @@ describe('npm start pointed at another upstream (UPSTREAM_BASE_URL)', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     upstream = await startSimulator({ apiKey: 'other-upstream-key', seed: 20_240_601 });
-    server = await startServerProcess({ UPSTREAM_BASE_URL: `${upstream.url}/`, UPSTREAM_API_KEY: 'other-upstream-key' });
+    server = await startServerProcess({
+      UPSTREAM_BASE_URL: `${upstream.url}/`,
+      UPSTREAM_API_KEY: 'other-upstream-key',
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -81,13 +86,19 @@ describe('npm start pointed at another upstream (UPSTREAM_BASE_URL)', () => {
     const result = await query(server.endpoint);
     expect(upstream.requestCount('ODS_COUNT_TEACHER_BY_YEAR')).toBe(1);
     expect(result.data.datasets.map((d) => d.apiUrl)).toContain(`${upstream.url}/services/v1/api/V10_DUPWITH`);
-    expect(result.data.summaryEndpoints[0]?.apiUrl).toBe(`${upstream.url}/services/api/ods_count_school_by_jurisdiction/83`);
+    expect(result.data.summaryEndpoints[0]?.apiUrl).toBe(
+      `${upstream.url}/services/api/ods_count_school_by_jurisdiction/83`,
+    );
   });
 });
 
 describe('npm start with a bad configuration', () => {
   it('lists every problem and exits 1 without listening', async () => {
-    const { code, output } = await runToExit({ PORT: 'abc', UPSTREAM_BASE_URL: 'not a url', UPSTREAM_TIMEOUT_MS: '-1' });
+    const { code, output } = await runToExit({
+      PORT: 'abc',
+      UPSTREAM_BASE_URL: 'not a url',
+      UPSTREAM_TIMEOUT_MS: '-1',
+    });
     expect(code).toBe(1);
     expect(output).toContain('invalid configuration');
     expect(output).toContain('PORT:');
@@ -96,12 +107,17 @@ describe('npm start with a bad configuration', () => {
     expect(output).not.toContain('ready at');
   });
 
-  it.each(['Aa1/Bb2#Cc3?Dd4', 'Aa1?Bb2@Cc3/Dd4'])('logs a store it cannot open without any part of its password %j', async (password) => {
-    const { code, output } = await runToExit({ DATABASE_URL: `postgres://app:${password}@127.0.0.1:1/edu?sslmode=disable` });
-    expect(code).toBe(1);
-    expect(output).toContain('cannot open the request-for-use store');
-    expect(output).not.toMatch(/Aa1|Bb2|Cc3|Dd4/);
-  });
+  it.each(['Aa1/Bb2#Cc3?Dd4', 'Aa1?Bb2@Cc3/Dd4'])(
+    'logs a store it cannot open without any part of its password %j',
+    async (password) => {
+      const { code, output } = await runToExit({
+        DATABASE_URL: `postgres://app:${password}@127.0.0.1:1/edu?sslmode=disable`,
+      });
+      expect(code).toBe(1);
+      expect(output).toContain('cannot open the request-for-use store');
+      expect(output).not.toMatch(/Aa1|Bb2|Cc3|Dd4/);
+    },
+  );
 });
 
 describe('npm start with CACHE_WARM=true', () => {
@@ -109,7 +125,11 @@ describe('npm start with CACHE_WARM=true', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     upstream = await startSimulator({ apiKey: 'warm-key' });
-    server = await startServerProcess({ UPSTREAM_BASE_URL: upstream.url, UPSTREAM_API_KEY: 'warm-key', CACHE_WARM: 'true' });
+    server = await startServerProcess({
+      UPSTREAM_BASE_URL: upstream.url,
+      UPSTREAM_API_KEY: 'warm-key',
+      CACHE_WARM: 'true',
+    });
   });
   afterAll(async () => {
     await server.stop();

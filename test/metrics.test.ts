@@ -12,7 +12,9 @@ function parsePrometheus(text: string): { name: string; labels: Record<string, s
       // Values as Prometheus reads them (Go's ParseFloat: NaN and Inf in any case).
       const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+-]+|nan|[+-]?inf)$/i.exec(line);
       if (match === null) throw new Error(`not Prometheus text: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']));
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
+      );
       return { name: match[1] ?? '', labels, value: Number(match[3]) };
     });
 }
@@ -27,7 +29,10 @@ describe('/metrics', () => {
     const samples = parsePrometheus(await response.text());
     return (name: string, labels: Record<string, string> = {}): number =>
       samples
-        .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+        .filter(
+          (sample) =>
+            sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+        )
         .reduce((sum, sample) => sum + sample.value, 0);
   }
 
@@ -39,11 +44,18 @@ describe('/metrics', () => {
     await stack().post({ query: '{ summaryEndpoint(id: 83) { payload } }' });
     const after = await scrape();
 
-    expect(after('graphql_envelop_request', { operationName: 'Teachers' }) - before('graphql_envelop_request', { operationName: 'Teachers' })).toBe(2);
-    expect(after('graphql_envelop_request_time_summary_count', { operationName: 'Teachers' })).toBeGreaterThanOrEqual(2);
+    expect(
+      after('graphql_envelop_request', { operationName: 'Teachers' }) -
+        before('graphql_envelop_request', { operationName: 'Teachers' }),
+    ).toBe(2);
+    expect(after('graphql_envelop_request_time_summary_count', { operationName: 'Teachers' })).toBeGreaterThanOrEqual(
+      2,
+    );
     expect(after('graphql_envelop_request_duration_count', { operationType: 'query' })).toBeGreaterThanOrEqual(3);
     expect(after('graphql_envelop_error_result', { code: 'USE_NOT_APPROVED' })).toBe(1);
-    expect(after('upstream_calls_total', { target: 'ODS_COUNT_TEACHER_BY_YEAR', outcome: 'ok', status: '200' })).toBe(1);
+    expect(after('upstream_calls_total', { target: 'ODS_COUNT_TEACHER_BY_YEAR', outcome: 'ok', status: '200' })).toBe(
+      1,
+    );
     expect(after('upstream_call_duration_seconds_count', { target: 'ODS_COUNT_TEACHER_BY_YEAR' })).toBe(1);
     expect(after('upstream_cache_reads_total', { kind: 'dataset', result: 'miss' })).toBe(1);
     expect(after('upstream_cache_reads_total', { kind: 'dataset', result: 'hit' })).toBe(1);
@@ -62,7 +74,9 @@ describe('/metrics', () => {
     } finally {
       label.mockRestore();
     }
-    const failures = stack().logLines.filter((line) => line['msg'] === 'metrics failed; the request goes on without them');
+    const failures = stack().logLines.filter(
+      (line) => line['msg'] === 'metrics failed; the request goes on without them',
+    );
     expect(failures.length).toBeGreaterThan(0);
     expect(failures[0]?.['err']).toMatchObject({ message: 'metrics broke' });
     expect((await stack().app.fetch('http://localhost/metrics')).status).toBe(200);
@@ -106,13 +120,18 @@ describe('/metrics under traffic it does not choose', () => {
   }
   async function inParallel(count: number, send: (i: number) => Promise<unknown>): Promise<void> {
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < count) await send(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < count) await send(next++);
+      }),
+    );
   }
   const total = (text: string, name: string, labels: Record<string, string>): number =>
     parsePrometheus(text)
-      .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+      .filter(
+        (sample) =>
+          sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+      )
       .reduce((sum, sample) => sum + sample.value, 0);
 
   it('shows the first operation names and `other` for the rest, whichever path answers, and nothing of the requests', async () => {
@@ -124,7 +143,9 @@ describe('/metrics under traffic it does not choose', () => {
     for (const [i, name] of shown.entries()) {
       expect(await post({ query: document(name, i), variables: { email: `p${i}@${SECRET}.example` } })).toBe(200);
       // The same name as a mutation too (refused, but executed): a name's series for both operation types.
-      await post({ query: `mutation ${name} { revokeUseRequest(input: { id: "${SECRET}${i}" }) { useRequest { id } } }` });
+      await post({
+        query: `mutation ${name} { revokeUseRequest(input: { id: "${SECRET}${i}" }) { useRequest { id } } }`,
+      });
     }
 
     // Then 3,000 requests, each unique: names, GET URLs, variables, operation names that name no operation.
@@ -148,7 +169,12 @@ describe('/metrics under traffic it does not choose', () => {
       ...SUMMARY_ENDPOINTS.map((endpoint) => `e${endpoint.id}: summaryEndpoint(id: ${endpoint.id}) { payload }`),
     ];
     expect(await post({ query: `query Everything { ${everything.join(' ')} }` })).toBe(200);
-    expect(await get(`mutation M${SECRET} { registerClient(input: { name: "x", contactEmail: "a@b.example" }) { apiKey } }`, {})).toBe(405);
+    expect(
+      await get(
+        `mutation M${SECRET} { registerClient(input: { name: "x", contactEmail: "a@b.example" }) { apiKey } }`,
+        {},
+      ),
+    ).toBe(405);
     expect(await post(Array.from({ length: 6 }, () => ({ query: '{ datasets { no } }' })))).toBe(413);
 
     // A cacheable query first seen now: its miss and its hits are both `other`.
@@ -157,7 +183,8 @@ describe('/metrics under traffic it does not choose', () => {
     for (let i = 0; i < 3; i++) expect(await get(late, {})).toBe(200);
     for (let i = 0; i < 2; i++) expect(await get(early, {})).toBe(200);
     const after = await scrape();
-    const moved = (name: string, labels: Record<string, string>): number => total(after, name, labels) - total(before, name, labels);
+    const moved = (name: string, labels: Record<string, string>): number =>
+      total(after, name, labels) - total(before, name, labels);
     expect(moved('graphql_response_cache_total', { result: 'hit' })).toBe(4);
     expect(moved('graphql_envelop_request', { operationName: 'other' })).toBe(3);
     expect(moved('graphql_envelop_request', { operationName: 'CachedLate' })).toBe(0);

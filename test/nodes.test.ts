@@ -71,8 +71,12 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
   const stack = useStack();
 
   /** A registered client that asked for endpoint 84: its key, its id and its request's id. */
-  async function clientWithRequest(name: string): Promise<{ headers: Record<string, string>; clientId: string; requestId: string }> {
-    const registered = await stack().execute(RegisterForNodes, { input: { name, contactEmail: `${name}@example.org` } });
+  async function clientWithRequest(
+    name: string,
+  ): Promise<{ headers: Record<string, string>; clientId: string; requestId: string }> {
+    const registered = await stack().execute(RegisterForNodes, {
+      input: { name, contactEmail: `${name}@example.org` },
+    });
     const registration = registered.body.data?.registerClient;
     if (registration == null) throw new Error(registered.text);
     const headers = { authorization: `Bearer ${registration.apiKey}` };
@@ -88,13 +92,24 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
 
     const { body: found } = await stack().execute(NodeById, { id: 'ds_ODS_COUNT_TEACHER_BY_YEAR' });
     expect(found.errors).toBeUndefined();
-    expect(found.data?.node).toMatchObject({ __typename: 'Dataset', id: 'ds_ODS_COUNT_TEACHER_BY_YEAR', code: 'ODS_COUNT_TEACHER_BY_YEAR' });
+    expect(found.data?.node).toMatchObject({
+      __typename: 'Dataset',
+      id: 'ds_ODS_COUNT_TEACHER_BY_YEAR',
+      code: 'ODS_COUNT_TEACHER_BY_YEAR',
+    });
   });
 
   it('answers nodes(ids:) in the order asked, null for a well-formed id of nothing', async () => {
-    const { body } = await stack().execute(NodesByIds, { ids: ['ds_V10_DUPWITH', 'ds_NO_SUCH_CODE', 'cl_unknown', 'ds_MV_DWH_SCHOOL1'] });
+    const { body } = await stack().execute(NodesByIds, {
+      ids: ['ds_V10_DUPWITH', 'ds_NO_SUCH_CODE', 'cl_unknown', 'ds_MV_DWH_SCHOOL1'],
+    });
     expect(body.errors).toBeUndefined();
-    expect(body.data?.nodes).toEqual([{ __typename: 'Dataset', id: 'ds_V10_DUPWITH' }, null, null, { __typename: 'Dataset', id: 'ds_MV_DWH_SCHOOL1' }]);
+    expect(body.data?.nodes).toEqual([
+      { __typename: 'Dataset', id: 'ds_V10_DUPWITH' },
+      null,
+      null,
+      { __typename: 'Dataset', id: 'ds_MV_DWH_SCHOOL1' },
+    ]);
   });
 
   it('shows a client only itself and its own requests, the operator everyone, and nobody else anything', async () => {
@@ -102,14 +117,21 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
     const bob = await clientWithRequest('bob');
     const asked = (id: string, headers?: Record<string, string>) => stack().execute(NodeById, { id }, headers);
 
-    expect((await asked(alice.clientId, alice.headers)).body.data?.node).toMatchObject({ __typename: 'Client', id: alice.clientId, name: 'alice' });
+    expect((await asked(alice.clientId, alice.headers)).body.data?.node).toMatchObject({
+      __typename: 'Client',
+      id: alice.clientId,
+      name: 'alice',
+    });
     expect((await asked(alice.requestId, alice.headers)).body.data?.node).toMatchObject({
       __typename: 'UseRequest',
       id: alice.requestId,
       status: 'PENDING',
       client: { id: alice.clientId },
     });
-    expect((await asked(bob.requestId, OPERATOR)).body.data?.node).toMatchObject({ __typename: 'UseRequest', client: { id: bob.clientId } });
+    expect((await asked(bob.requestId, OPERATOR)).body.data?.node).toMatchObject({
+      __typename: 'UseRequest',
+      client: { id: bob.clientId },
+    });
     expect((await asked(bob.clientId, OPERATOR)).body.data?.node).toMatchObject({ __typename: 'Client', name: 'bob' });
 
     // Another client's existing ids answer exactly as ids that do not exist: null, no error.
@@ -123,18 +145,31 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
       const { body } = await asked(id, headers);
       expect(body).toEqual({ data: { node: null } });
     }
-    const { body } = await stack().execute(NodesByIds, { ids: [alice.clientId, bob.clientId, bob.requestId, alice.requestId] }, alice.headers);
-    expect(body.data?.nodes).toEqual([{ __typename: 'Client', id: alice.clientId }, null, null, { __typename: 'UseRequest', id: alice.requestId }]);
+    const { body } = await stack().execute(
+      NodesByIds,
+      { ids: [alice.clientId, bob.clientId, bob.requestId, alice.requestId] },
+      alice.headers,
+    );
+    expect(body.data?.nodes).toEqual([
+      { __typename: 'Client', id: alice.clientId },
+      null,
+      null,
+      { __typename: 'UseRequest', id: alice.requestId },
+    ]);
   });
 
-  it('looks up a client\'s nodes with one store query per nodes field, whatever ids it sends, and none for strangers', async () => {
+  it("looks up a client's nodes with one store query per nodes field, whatever ids it sends, and none for strangers", async () => {
     const dave = await clientWithRequest('dave');
     const ids = [dave.requestId, ...Array.from({ length: 99 }, (_, index) => `ur_guess${index}`)];
     const lists = vi.spyOn(stack().access, 'listUseRequests');
     const finds = vi.spyOn(stack().access, 'findUseRequest');
     const clients = vi.spyOn(stack().access, 'findClients');
     try {
-      const { body } = await stack().execute(NodesByIds, { ids: [...ids.slice(0, 50), dave.clientId, ...ids.slice(50, 99)] }, dave.headers);
+      const { body } = await stack().execute(
+        NodesByIds,
+        { ids: [...ids.slice(0, 50), dave.clientId, ...ids.slice(50, 99)] },
+        dave.headers,
+      );
       expect(body.data?.nodes.filter((node) => node !== null)).toEqual([
         { __typename: 'UseRequest', id: dave.requestId },
         { __typename: 'Client', id: dave.clientId },
@@ -165,7 +200,16 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
   });
 
   it('refuses a string that is no Node id, and too many ids, with BAD_USER_INPUT', async () => {
-    for (const id of ['', 'ODS_COUNT_TEACHER_BY_YEAR', 'xx_1', 'ds_lower', 'cl_', `cl_${'a'.repeat(65)}`, 'ur_a b', 'RGF0YXNldDox']) {
+    for (const id of [
+      '',
+      'ODS_COUNT_TEACHER_BY_YEAR',
+      'xx_1',
+      'ds_lower',
+      'cl_',
+      `cl_${'a'.repeat(65)}`,
+      'ur_a b',
+      'RGF0YXNldDox',
+    ]) {
       const { body } = await stack().execute(NodeById, { id });
       expect(body.data).toEqual({ node: null });
       expect(body.errors?.[0]?.extensions?.['code'], id).toBe('BAD_USER_INPUT');

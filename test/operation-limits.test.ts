@@ -15,7 +15,8 @@ const README_EXAMPLE = `query {
 
 const aliases = (count: number, selection: (index: number) => string): string =>
   `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${selection(index)}`).join(' ')} }`;
-const payloads = (count: number): string => aliases(count, (index) => `dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { N: ${index} }) }`);
+const payloads = (count: number): string =>
+  aliases(count, (index) => `dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { N: ${index} }) }`);
 
 describe('operation limits: refused with HTTP 400 and a code before any upstream call', () => {
   const stack = useStack();
@@ -50,7 +51,10 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
   it('refuses a 1 MB body with 413 without reading it as GraphQL', async () => {
     const { status, body } = await refusal({ query: `{ datasets { no } }${' '.repeat(1_000_000)}` });
     expect(status).toBe(413);
-    expect(body.errors[0]?.extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', maxBytes: DEFAULT_OPERATION_LIMITS.maxBodyBytes });
+    expect(body.errors[0]?.extensions).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      maxBytes: DEFAULT_OPERATION_LIMITS.maxBodyBytes,
+    });
   });
 
   it('counts a body sent without Content-Length as it arrives', async () => {
@@ -74,7 +78,11 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
   it('prices payload fields: 40 in one operation run, 60 are refused by the cost limit', async () => {
     const { status, body } = await refusal({ query: payloads(60) });
     expect(status).toBe(400);
-    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost', maxCost: DEFAULT_OPERATION_LIMITS.maxCost });
+    expect(body.errors[0]?.extensions).toMatchObject({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      limit: 'cost',
+      maxCost: DEFAULT_OPERATION_LIMITS.maxCost,
+    });
     const admitted = await stack().post({ query: payloads(40) });
     const answer = (await admitted.json()) as { data: Record<string, { payload: unknown }>; errors?: unknown };
     expect(answer.errors).toBeUndefined();

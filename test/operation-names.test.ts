@@ -18,7 +18,8 @@ describe('OperationNames: the operation names metrics and spans may show', () =>
 
   it('never shows a name that is not a GraphQL name of at most 64 characters, nor lets it take a place', () => {
     const names = new OperationNames({ limit: 1 });
-    for (const name of ['a-b', '1st', 'has space', 'x'.repeat(65), 'ชื่อ', 'a"}\n']) expect(names.label(name), name).toBe('other');
+    for (const name of ['a-b', '1st', 'has space', 'x'.repeat(65), 'ชื่อ', 'a"}\n'])
+      expect(names.label(name), name).toBe('other');
     expect(names.label('x'.repeat(64))).toBe('x'.repeat(64));
   });
 

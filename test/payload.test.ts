@@ -54,7 +54,9 @@ describe('dataset payloads', () => {
     const datasets = body.data?.datasets ?? [];
     expect(datasets).toHaveLength(13);
     for (const dataset of datasets) {
-      expect(dataset.payload, dataset.code).toEqual(JSON.parse(stack().simulator.datasetBody(dataset.code).toString('utf8')));
+      expect(dataset.payload, dataset.code).toEqual(
+        JSON.parse(stack().simulator.datasetBody(dataset.code).toString('utf8')),
+      );
     }
     expect(stack().simulator.requestCount()).toBe(13);
   });
@@ -69,12 +71,14 @@ describe('dataset payloads', () => {
     const [request] = stack().simulator.requests;
     expect(request?.method).toBe('GET');
     expect(request?.path).toBe('/services/v1/api/ODS_COUNT_TEACHER_BY_JURISDICTION');
-    expect(request?.query).toBe(new URLSearchParams([
-      ['ACADEMIC_YEAR', '2566'],
-      ['JURISDICTION_ABBR', 'สพฐ.'],
-      ['JURISDICTION_ABBR', 'สช.'],
-      ['verbose', 'true'],
-    ]).toString());
+    expect(request?.query).toBe(
+      new URLSearchParams([
+        ['ACADEMIC_YEAR', '2566'],
+        ['JURISDICTION_ABBR', 'สพฐ.'],
+        ['JURISDICTION_ABBR', 'สช.'],
+        ['verbose', 'true'],
+      ]).toString(),
+    );
     // The simulator filters on the parameters it knows, so the answer proves they arrived intact.
     const payload = body.data?.dataset.payload as { data: { ACADEMIC_YEAR: string; JURISDICTION_ABBR: string }[] };
     expect(payload.data.length).toBe(2);
@@ -131,7 +135,9 @@ describe('dataset payloads', () => {
   });
 
   it('refuses a query that is not a JSON object in validation, with HTTP 400', async () => {
-    const response = await stack().post({ query: '{ dataset(code: V10_DUPWITH) { payload(query: "ACADEMIC_YEAR=2566") } }' });
+    const response = await stack().post({
+      query: '{ dataset(code: V10_DUPWITH) { payload(query: "ACADEMIC_YEAR=2566") } }',
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]?.message).toContain('ACADEMIC_YEAR=2566');

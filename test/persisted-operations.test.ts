@@ -73,19 +73,25 @@ describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', (
   const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
   // Payloads stay fresh for a minute, so answers are stored in the response cache.
   const stack = useStack({ trustedDocuments: manifest, cache: { ttlS: 60, swrS: 0, staleIfErrorS: 0 } });
-  const idOf = (name: string) => [...manifest].find(([, document]) => document.startsWith(`query ${name}`))?.[0] ?? 'missing';
+  const idOf = (name: string) =>
+    [...manifest].find(([, document]) => document.startsWith(`query ${name}`))?.[0] ?? 'missing';
 
   it('runs GET ?documentId=sha256:<hash>&variables=…, and refuses an unknown id', async () => {
     const variables = encodeURIComponent(JSON.stringify({ years: ['2566'] }));
-    const response = await stack().app.fetch(`http://localhost/graphql?documentId=sha256:${idOf('TeachersByYear')}&variables=${variables}`, {
-      headers: GET_HEADERS,
-    });
+    const response = await stack().app.fetch(
+      `http://localhost/graphql?documentId=sha256:${idOf('TeachersByYear')}&variables=${variables}`,
+      {
+        headers: GET_HEADERS,
+      },
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as Answer;
     expect(body.errors).toBeUndefined();
     expect(body.data?.['dataset']).toBeDefined();
 
-    const unknown = await stack().app.fetch(`http://localhost/graphql?documentId=sha256:${'b'.repeat(64)}`, { headers: GET_HEADERS });
+    const unknown = await stack().app.fetch(`http://localhost/graphql?documentId=sha256:${'b'.repeat(64)}`, {
+      headers: GET_HEADERS,
+    });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as Answer).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     const none = await stack().app.fetch('http://localhost/graphql?variables=%7B%7D', { headers: GET_HEADERS });
@@ -101,10 +107,20 @@ describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', (
       // The same variables for both (each ignores the other's), so only the document id tells them apart.
       const both = { years: ['2566'], year: '2566' };
       const byGet = (documentId: string, variables: unknown) =>
-        fetch(`${server.origin}/graphql?documentId=${documentId}&variables=${encodeURIComponent(JSON.stringify(variables))}`, { headers: GET_HEADERS });
+        fetch(
+          `${server.origin}/graphql?documentId=${documentId}&variables=${encodeURIComponent(JSON.stringify(variables))}`,
+          { headers: GET_HEADERS },
+        );
       const byPost = (documentId: string, variables: unknown) =>
-        fetch(`${server.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId, variables }) });
-      const hits = async () => /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(await (await fetch(`${server.origin}/metrics`)).text())?.[1];
+        fetch(`${server.origin}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ documentId, variables }),
+        });
+      const hits = async () =>
+        /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(
+          await (await fetch(`${server.origin}/metrics`)).text(),
+        )?.[1];
       const round = () =>
         Promise.all(
           [byGet(teachers, both), byGet(schools, both), byPost(teachers, both), byPost(schools, both)].map(
@@ -126,19 +142,65 @@ describe('no refusal of the persisted-operations plugins is kept by a cache', ()
   const apq = useStack();
   const trusted = useStack({ trustedDocuments: readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE) });
   const hash = (character: string) => character.repeat(64);
-  const apqExtensions = (sha256Hash: string) => encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));
-  const byGet = (app: () => Stack, query: string) => app().app.fetch(`http://localhost/graphql?${query}`, { headers: GET_HEADERS });
+  const apqExtensions = (sha256Hash: string) =>
+    encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));
+  const byGet = (app: () => Stack, query: string) =>
+    app().app.fetch(`http://localhost/graphql?${query}`, { headers: GET_HEADERS });
   const byPost = (app: () => Stack, body: unknown) => app().post(body);
 
   it.each([
-    ['APQ, unknown hash, GET', () => byGet(apq, `extensions=${apqExtensions(hash('a'))}`), 404, 'PERSISTED_QUERY_NOT_FOUND'],
-    ['APQ, unknown hash, POST', () => byPost(apq, { extensions: { persistedQuery: { version: 1, sha256Hash: hash('a') } } }), 404, 'PERSISTED_QUERY_NOT_FOUND'],
-    ['APQ, mismatch, GET', () => byGet(apq, `query=${encodeURIComponent('{ datasets { no } }')}&extensions=${apqExtensions(hash('b'))}`), 400, 'PERSISTED_QUERY_MISMATCH'],
-    ['APQ, mismatch, POST', () => byPost(apq, { query: '{ datasets { no } }', extensions: { persistedQuery: { version: 1, sha256Hash: hash('b') } } }), 400, 'PERSISTED_QUERY_MISMATCH'],
-    ['trusted, unknown id, GET', () => byGet(trusted, `documentId=sha256:${hash('c')}`), 400, 'PERSISTED_QUERY_NOT_FOUND'],
-    ['trusted, unknown id, POST', () => byPost(trusted, { documentId: `sha256:${hash('c')}` }), 400, 'PERSISTED_QUERY_NOT_FOUND'],
-    ['trusted, document text, GET', () => byGet(trusted, `query=${encodeURIComponent('{ datasets { no } }')}`), 400, 'PERSISTED_QUERY_ONLY'],
-    ['trusted, document text, POST', () => byPost(trusted, { query: '{ datasets { no } }' }), 400, 'PERSISTED_QUERY_ONLY'],
+    [
+      'APQ, unknown hash, GET',
+      () => byGet(apq, `extensions=${apqExtensions(hash('a'))}`),
+      404,
+      'PERSISTED_QUERY_NOT_FOUND',
+    ],
+    [
+      'APQ, unknown hash, POST',
+      () => byPost(apq, { extensions: { persistedQuery: { version: 1, sha256Hash: hash('a') } } }),
+      404,
+      'PERSISTED_QUERY_NOT_FOUND',
+    ],
+    [
+      'APQ, mismatch, GET',
+      () => byGet(apq, `query=${encodeURIComponent('{ datasets { no } }')}&extensions=${apqExtensions(hash('b'))}`),
+      400,
+      'PERSISTED_QUERY_MISMATCH',
+    ],
+    [
+      'APQ, mismatch, POST',
+      () =>
+        byPost(apq, {
+          query: '{ datasets { no } }',
+          extensions: { persistedQuery: { version: 1, sha256Hash: hash('b') } },
+        }),
+      400,
+      'PERSISTED_QUERY_MISMATCH',
+    ],
+    [
+      'trusted, unknown id, GET',
+      () => byGet(trusted, `documentId=sha256:${hash('c')}`),
+      400,
+      'PERSISTED_QUERY_NOT_FOUND',
+    ],
+    [
+      'trusted, unknown id, POST',
+      () => byPost(trusted, { documentId: `sha256:${hash('c')}` }),
+      400,
+      'PERSISTED_QUERY_NOT_FOUND',
+    ],
+    [
+      'trusted, document text, GET',
+      () => byGet(trusted, `query=${encodeURIComponent('{ datasets { no } }')}`),
+      400,
+      'PERSISTED_QUERY_ONLY',
+    ],
+    [
+      'trusted, document text, POST',
+      () => byPost(trusted, { query: '{ datasets { no } }' }),
+      400,
+      'PERSISTED_QUERY_ONLY',
+    ],
     ['trusted, no id, GET', () => byGet(trusted, 'variables=%7B%7D'), 400, 'PERSISTED_QUERY_ID_REQUIRED'],
     ['trusted, no id, POST', () => byPost(trusted, {}), 400, 'PERSISTED_QUERY_ID_REQUIRED'],
   ] as const)('%s: HTTP %i, %s, Cache-Control: no-store', async (_name, send, status, code) => {
@@ -152,7 +214,10 @@ describe('no refusal of the persisted-operations plugins is kept by a cache', ()
 describe('PERSISTED_OPERATIONS_ONLY at start-up', () => {
   it('refuses to start when the manifest cannot be read', async () => {
     const { runToExit } = await import('./helpers/server-process.js');
-    const { code, output } = await runToExit({ PERSISTED_OPERATIONS_ONLY: 'true', PERSISTED_OPERATIONS_FILE: '/nonexistent/persisted.json' });
+    const { code, output } = await runToExit({
+      PERSISTED_OPERATIONS_ONLY: 'true',
+      PERSISTED_OPERATIONS_FILE: '/nonexistent/persisted.json',
+    });
     expect(code).toBe(1);
     expect(output).toContain('/nonexistent/persisted.json');
   });

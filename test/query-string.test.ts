@@ -18,7 +18,7 @@ describe('canonicalQueryString', () => {
   });
 
   it('encodes Thai text and reserved characters', () => {
-    const text = canonicalQueryString({ 'ชื่อ': 'กรุงเทพ & ปริมณฑล' });
+    const text = canonicalQueryString({ ชื่อ: 'กรุงเทพ & ปริมณฑล' });
     expect(new URLSearchParams(text).get('ชื่อ')).toBe('กรุงเทพ & ปริมณฑล');
   });
 

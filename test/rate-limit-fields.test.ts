@@ -19,7 +19,13 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
     rateLimit: { points: 3, windowS: 60, trustProxy: true, now: () => clock },
   });
 
-  async function send(init: { ip: string; method?: 'GET' | 'POST'; query?: string; headers?: Record<string, string>; variables?: unknown }): Promise<Answer> {
+  async function send(init: {
+    ip: string;
+    method?: 'GET' | 'POST';
+    query?: string;
+    headers?: Record<string, string>;
+    variables?: unknown;
+  }): Promise<Answer> {
     const { origin } = listening();
     const query = init.query ?? CATALOGUE;
     const method = init.method ?? 'POST';
@@ -37,13 +43,16 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
       },
     );
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    for (const [name, value] of Object.entries(answer.headers))
+      headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
     return { status: answer.statusCode, headers, body: await answer.body.text() };
   }
 
   async function hits(): Promise<number> {
     const text = await (await fetch(`${listening().origin}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('graphql_response_cache_total{') && l.includes('result="hit"'));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('graphql_response_cache_total{') && l.includes('result="hit"'));
     return Number(line?.split(' ').at(-1) ?? 0);
   }
 
@@ -83,24 +92,33 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
     }
     expect(miss.headers['vary']).not.toMatch(/forwarded|ratelimit/i);
     // A 304 revalidation is an answer too.
-    const revalidated = await send({ ip: '198.51.100.4', method: 'GET', headers: { 'if-none-match': miss.headers['etag'] ?? '' } });
+    const revalidated = await send({
+      ip: '198.51.100.4',
+      method: 'GET',
+      headers: { 'if-none-match': miss.headers['etag'] ?? '' },
+    });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers['ratelimit']).toBe('"default";r=2;t=20');
   });
 
-  it('reports a client\'s own quota, set by the operator, applies it, and keeps its answers private', async () => {
+  it("reports a client's own quota, set by the operator, applies it, and keeps its answers private", async () => {
     const registered = await send({
       ip: '198.51.100.5',
       query: 'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id } } }',
       variables: { input: { name: 'Quota App', contactEmail: 'quota@example.org' } },
     });
-    const { apiKey, client } = (JSON.parse(registered.body) as { data: { registerClient: { apiKey: string; client: { id: string } } } }).data.registerClient;
+    const { apiKey, client } = (
+      JSON.parse(registered.body) as { data: { registerClient: { apiKey: string; client: { id: string } } } }
+    ).data.registerClient;
     const asClient = { authorization: `Bearer ${apiKey}` };
-    expect((await send({ ip: '198.51.100.6', headers: asClient })).headers['ratelimit-policy']).toBe('"default";q=3;w=60');
+    expect((await send({ ip: '198.51.100.6', headers: asClient })).headers['ratelimit-policy']).toBe(
+      '"default";q=3;w=60',
+    );
 
     const quota = await send({
       ip: '198.51.100.7',
-      query: 'mutation ($id: ID!) { setClientQuota(input: { id: $id, rateLimitPoints: 5 }) { client { rateLimitPoints } } }',
+      query:
+        'mutation ($id: ID!) { setClientQuota(input: { id: $id, rateLimitPoints: 5 }) { client { rateLimitPoints } } }',
       variables: { id: client.id },
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });

@@ -11,7 +11,11 @@ function fromIp(stack: Stack, ip: string, headers: Record<string, string> = {}):
   return Promise.resolve(
     stack.app.fetch(
       'http://localhost/graphql',
-      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ datasets { no } }' }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ datasets { no } }' }),
+      },
       { req: { socket: { remoteAddress: ip } } },
     ),
   );
@@ -46,7 +50,8 @@ describe('rate limit per IP for anonymous callers, per API key for clients', () 
     for (let i = 0; i < 3; i++) expect((await fromIp(stack(), '10.0.1.1', asClient)).status).toBe(200);
     await expectLimited(await fromIp(stack(), '10.0.1.2', asClient));
     expect((await fromIp(stack(), '10.0.1.3')).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await fromIp(stack(), '10.0.1.4', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await fromIp(stack(), '10.0.1.4', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).status).toBe(200);
   });
 });
 
@@ -65,7 +70,12 @@ describe('rate limit behind a trusted proxy', () => {
 describe.runIf(REDIS_URL !== undefined)('rate limit across two instances sharing Redis', () => {
   it('holds the limit over both, and recovers', async () => {
     // A long window, so that no token comes back while the test runs; the script reads Redis's own clock.
-    const rateLimit = { points: 4, windowS: 60, redisUrl: REDIS_URL, keyPrefix: `test-rate-${randomBytes(4).toString('hex')}` };
+    const rateLimit = {
+      points: 4,
+      windowS: 60,
+      redisUrl: REDIS_URL,
+      keyPrefix: `test-rate-${randomBytes(4).toString('hex')}`,
+    };
     const [first, second] = await Promise.all([startStack({ rateLimit }), startStack({ rateLimit })]);
     const redis = new Redis(REDIS_URL ?? '');
     try {
@@ -98,7 +108,13 @@ describe('the token bucket', () => {
     if (limiter === undefined) throw new Error('a limit of 2 is on');
     expect(await limiter.consume('ip:a')).toEqual({ allowed: true, quota: 2, remaining: 1, fullInMs: 1000 });
     expect(await limiter.consume('ip:a')).toEqual({ allowed: true, quota: 2, remaining: 0, fullInMs: 2000 });
-    expect(await limiter.consume('ip:a')).toEqual({ allowed: false, retryAfterMs: 1000, quota: 2, remaining: 0, fullInMs: 2000 });
+    expect(await limiter.consume('ip:a')).toEqual({
+      allowed: false,
+      retryAfterMs: 1000,
+      quota: 2,
+      remaining: 0,
+      fullInMs: 2000,
+    });
     now += 500;
     expect(await limiter.consume('ip:a')).toMatchObject({ allowed: false, retryAfterMs: 500 });
     now += 500;
@@ -116,7 +132,8 @@ describe('the token bucket', () => {
     let now = 1_000_000;
     const limiter = createRateLimiter({ points: 2, windowS: 2 }, undefined, 'unit', () => now);
     if (limiter === undefined) throw new Error('a limit of 2 is on');
-    for (let i = 4; i > 0; i--) expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, quota: 5, remaining: i });
+    for (let i = 4; i > 0; i--)
+      expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, quota: 5, remaining: i });
     expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: true, remaining: 0, fullInMs: 2000 });
     // Five per two seconds: a token every 400 ms.
     expect(await limiter.consume('client:q', 5)).toMatchObject({ allowed: false, retryAfterMs: 400 });

@@ -14,7 +14,9 @@ const NEEDS_MORE_THAN_ANONYMOUS = /useRequests|myUseRequests|@defer|@stream/;
 const anonymousQueries = BLOCKS.flatMap((block) =>
   parse(block).definitions.filter(
     (definition): definition is OperationDefinitionNode =>
-      definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.QUERY && !NEEDS_MORE_THAN_ANONYMOUS.test(print(definition)),
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      definition.operation === OperationTypeNode.QUERY &&
+      !NEEDS_MORE_THAN_ANONYMOUS.test(print(definition)),
   ),
 );
 
@@ -30,13 +32,15 @@ describe('the README examples', () => {
     }
   });
 
-  it.each(anonymousQueries.map((operation) => [operation.name?.value ?? print(operation).replace(/\s+/g, ' ').slice(0, 60), print(operation)]))(
-    '%s runs without errors',
-    async (_name, query) => {
-      const response = await stack().post({ query });
-      const body = (await response.json()) as { data?: unknown; errors?: unknown };
-      expect(body.errors).toBeUndefined();
-      expect(response.status).toBe(200);
-    },
-  );
+  it.each(
+    anonymousQueries.map((operation) => [
+      operation.name?.value ?? print(operation).replace(/\s+/g, ' ').slice(0, 60),
+      print(operation),
+    ]),
+  )('%s runs without errors', async (_name, query) => {
+    const response = await stack().post({ query });
+    const body = (await response.json()) as { data?: unknown; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(response.status).toBe(200);
+  });
 });

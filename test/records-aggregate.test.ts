@@ -25,7 +25,10 @@ describe('aggregate', () => {
   it('sums numbers and numeric strings per group, with counts, ordered by the group fields', () => {
     const rows = view.aggregate({ groupBy: ['ปีการศึกษา', 'JURISDICTION'], sum: ['MALE', 'FEMALE'] });
     const groups = ['2560', '2561', '2562', '2563'].flatMap((year) =>
-      [...JURISDICTIONS].sort(new Intl.Collator('th').compare).concat('null').map((j) => [year, j]),
+      [...JURISDICTIONS]
+        .sort(new Intl.Collator('th').compare)
+        .concat('null')
+        .map((j) => [year, j]),
     );
     expect(rows.map((row) => [row['ปีการศึกษา'], String(row.JURISDICTION)])).toEqual(groups);
     for (const row of rows) {
@@ -70,7 +73,14 @@ describe('aggregate', () => {
   });
 
   it('puts numbers and numeric strings that are equal in one group', () => {
-    const rows = recordsView([{ Y: 2566, N: 1 }, { Y: '2566', N: '2' }, { Y: '2565', N: 4 }], 'v1').aggregate({
+    const rows = recordsView(
+      [
+        { Y: 2566, N: 1 },
+        { Y: '2566', N: '2' },
+        { Y: '2565', N: 4 },
+      ],
+      'v1',
+    ).aggregate({
       groupBy: ['Y'],
       sum: ['N'],
     });

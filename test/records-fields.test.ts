@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { recordsView, type RecordField } from '../src/records/index.js';
 
 function fieldsOf(payload: unknown): Map<string, RecordField> {
-  return new Map(recordsView(payload, 'v1').fields().map((field) => [field.name, field]));
+  return new Map(
+    recordsView(payload, 'v1')
+      .fields()
+      .map((field) => [field.name, field]),
+  );
 }
 
 function field(payload: unknown, name: string): RecordField {

@@ -63,7 +63,14 @@ afterEach(() => {
 });
 
 const Page = graphql(`
-  query HardeningPage($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!], $select: [String!], $first: Int, $after: String) {
+  query HardeningPage(
+    $code: DatasetCode!
+    $where: [RecordFilter!]
+    $orderBy: [RecordOrder!]
+    $select: [String!]
+    $first: Int
+    $after: String
+  ) {
     dataset(code: $code) {
       records(where: $where, orderBy: $orderBy, select: $select, first: $first, after: $after) {
         totalCount
@@ -96,7 +103,13 @@ const Aggregate = graphql(`
 
 /** Every records field at once on the largest dataset, each with the most its arguments allow. */
 const Worst = graphql(`
-  query HardeningWorst($where: [RecordFilter!], $orderBy: [RecordOrder!], $select: [String!], $groupBy: [String!]!, $sum: [String!]!) {
+  query HardeningWorst(
+    $where: [RecordFilter!]
+    $orderBy: [RecordOrder!]
+    $select: [String!]
+    $groupBy: [String!]!
+    $sum: [String!]!
+  ) {
     dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) {
       recordCount(where: $where)
       records(where: $where, orderBy: $orderBy, select: $select, first: 500) {
@@ -224,7 +237,8 @@ const LARGEST = LARGEST_DATASET;
 const FIELDS = LARGEST_DATASET_FIELDS;
 
 /** `count` items, cycling through `items`. */
-const cycle = <T>(items: readonly T[], count: number): T[] => Array.from({ length: count }, (_, i) => items[i % items.length] as T);
+const cycle = <T>(items: readonly T[], count: number): T[] =>
+  Array.from({ length: count }, (_, i) => items[i % items.length] as T);
 
 /** An operand nested `depth` arrays deep. */
 function nested(depth: number): unknown {
@@ -252,7 +266,13 @@ describe('records arguments over the largest simulated dataset', () => {
 
   it('refuses the 1,000-segment path of issue 12 and any path of too many segments, in every argument, before any record is read', async () => {
     const asked = (path: string) => [
-      stack().execute(Count, { code: LARGEST, where: [{ field: 'TOTAL', gte: 1 }, { field: path, eq: 1 }] }),
+      stack().execute(Count, {
+        code: LARGEST,
+        where: [
+          { field: 'TOTAL', gte: 1 },
+          { field: path, eq: 1 },
+        ],
+      }),
       stack().execute(Page, { code: LARGEST, orderBy: [{ field: 'TOTAL' }, { field: path }] }),
       stack().execute(Page, { code: LARGEST, select: ['TOTAL', path] }),
       stack().execute(Aggregate, { code: LARGEST, groupBy: [path], sum: ['TOTAL'] }),
@@ -268,21 +288,36 @@ describe('records arguments over the largest simulated dataset', () => {
     for (const { body } of await Promise.all(asked(segments))) {
       const { extensions, message } = refusal(body);
       expect(extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'fieldPathSegments', max: MAX_FIELD_PATH_SEGMENTS });
-      expect(message).toContain(`has ${MAX_FIELD_PATH_SEGMENTS + 1} dot-separated parts; a field path has at most ${MAX_FIELD_PATH_SEGMENTS}`);
+      expect(message).toContain(
+        `has ${MAX_FIELD_PATH_SEGMENTS + 1} dot-separated parts; a field path has at most ${MAX_FIELD_PATH_SEGMENTS}`,
+      );
     }
     expect(spy.compiled).toEqual([]);
     expect(spy.reads).toBe(0);
   });
 
   it('refuses a path longer than the bound before looking it up', async () => {
-    const { body } = await stack().execute(Count, { code: LARGEST, where: [{ field: 'A'.repeat(MAX_FIELD_PATH_LENGTH + 1), eq: 1 }] });
-    expect(refusal(body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'fieldPathLength', max: MAX_FIELD_PATH_LENGTH });
+    const { body } = await stack().execute(Count, {
+      code: LARGEST,
+      where: [{ field: 'A'.repeat(MAX_FIELD_PATH_LENGTH + 1), eq: 1 }],
+    });
+    expect(refusal(body).extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      limit: 'fieldPathLength',
+      max: MAX_FIELD_PATH_LENGTH,
+    });
     expect(refusal(body).message).toContain(`is ${MAX_FIELD_PATH_LENGTH + 1} characters long`);
   });
 
   it('refuses an unknown field, naming it and the known ones, in every argument, before any record is read', async () => {
     const answers = [
-      await stack().execute(Count, { code: LARGEST, where: [{ field: 'TOTAL', gte: 1 }, { field: 'PROVINCE_NAEM', eq: 'น่าน' }] }),
+      await stack().execute(Count, {
+        code: LARGEST,
+        where: [
+          { field: 'TOTAL', gte: 1 },
+          { field: 'PROVINCE_NAEM', eq: 'น่าน' },
+        ],
+      }),
       await stack().execute(Page, { code: LARGEST, orderBy: [{ field: 'TOTAL' }, { field: 'PROVINCE_NAEM' }] }),
       await stack().execute(Page, { code: LARGEST, select: ['TOTAL', 'PROVINCE_NAEM'] }),
       await stack().execute(Aggregate, { code: LARGEST, groupBy: ['EDU_LEVEL', 'PROVINCE_NAEM'], sum: ['TOTAL'] }),
@@ -291,7 +326,9 @@ describe('records arguments over the largest simulated dataset', () => {
     const argumentsNamed = answers.map(({ body }) => {
       const { extensions, message } = refusal(body);
       expect(extensions).toEqual({ code: 'BAD_USER_INPUT' });
-      expect(message).toContain('no record has a field "PROVINCE_NAEM"; the fields are "ACADEMIC_YEAR", "PROVINCE_CODE", "PROVINCE_NAME"');
+      expect(message).toContain(
+        'no record has a field "PROVINCE_NAEM"; the fields are "ACADEMIC_YEAR", "PROVINCE_CODE", "PROVINCE_NAME"',
+      );
       return message.split(':')[0];
     });
     expect(argumentsNamed).toEqual(['where', 'orderBy', 'select', 'groupBy', 'sum']);
@@ -303,12 +340,49 @@ describe('records arguments over the largest simulated dataset', () => {
     Array.from({ length: count }, (_, i) => ({ field: cycle(FIELDS, count)[i] ?? 'TOTAL', ne: `not ${i}` }));
 
   it.each([
-    ['where', MAX_WHERE_FILTERS, 'whereFilters', (n: number) => stack().execute(Count, { code: LARGEST, where: filters(n) })],
-    ['orderBy', MAX_ORDER_BY_KEYS, 'orderByKeys', (n: number) => stack().execute(Page, { code: LARGEST, first: 1, orderBy: cycle(FIELDS, n).map((field) => ({ field })) })],
-    ['select', MAX_SELECT_FIELDS, 'selectFields', (n: number) => stack().execute(Page, { code: LARGEST, first: 1, select: cycle(FIELDS, n) })],
-    ['groupBy', MAX_GROUP_BY_FIELDS, 'groupByFields', (n: number) => stack().execute(Aggregate, { code: LARGEST, groupBy: cycle(['EDU_LEVEL', 'ACADEMIC_YEAR'], n), sum: [] })],
-    ['sum', MAX_SUM_FIELDS, 'sumFields', (n: number) => stack().execute(Aggregate, { code: LARGEST, groupBy: [], sum: cycle(['MALE', 'FEMALE', 'TOTAL'], n) })],
-    ['in', MAX_IN_VALUES, 'inValues', (n: number) => stack().execute(Count, { code: LARGEST, where: [{ field: 'TOTAL', in: Array.from({ length: n }, (_, i) => i) }] })],
+    [
+      'where',
+      MAX_WHERE_FILTERS,
+      'whereFilters',
+      (n: number) => stack().execute(Count, { code: LARGEST, where: filters(n) }),
+    ],
+    [
+      'orderBy',
+      MAX_ORDER_BY_KEYS,
+      'orderByKeys',
+      (n: number) =>
+        stack().execute(Page, { code: LARGEST, first: 1, orderBy: cycle(FIELDS, n).map((field) => ({ field })) }),
+    ],
+    [
+      'select',
+      MAX_SELECT_FIELDS,
+      'selectFields',
+      (n: number) => stack().execute(Page, { code: LARGEST, first: 1, select: cycle(FIELDS, n) }),
+    ],
+    [
+      'groupBy',
+      MAX_GROUP_BY_FIELDS,
+      'groupByFields',
+      (n: number) =>
+        stack().execute(Aggregate, { code: LARGEST, groupBy: cycle(['EDU_LEVEL', 'ACADEMIC_YEAR'], n), sum: [] }),
+    ],
+    [
+      'sum',
+      MAX_SUM_FIELDS,
+      'sumFields',
+      (n: number) =>
+        stack().execute(Aggregate, { code: LARGEST, groupBy: [], sum: cycle(['MALE', 'FEMALE', 'TOTAL'], n) }),
+    ],
+    [
+      'in',
+      MAX_IN_VALUES,
+      'inValues',
+      (n: number) =>
+        stack().execute(Count, {
+          code: LARGEST,
+          where: [{ field: 'TOTAL', in: Array.from({ length: n }, (_, i) => i) }],
+        }),
+    ],
   ] as const)('answers a %s of %i entries and refuses one more', async (_argument, max, limit, run) => {
     const atBound = await run(max);
     expect(atBound.body.errors).toBeUndefined();
@@ -318,11 +392,21 @@ describe('records arguments over the largest simulated dataset', () => {
 
   it('removes repeats: a field sorted by twice keeps its first key, repeated filters and fields count once', async () => {
     const year = { field: 'ACADEMIC_YEAR', eq: '2566' };
-    const first = await stack().execute(Page, { code: LARGEST, where: [year], orderBy: [{ field: 'TOTAL', direction: 'DESC' }], first: 3, select: ['TOTAL'] });
+    const first = await stack().execute(Page, {
+      code: LARGEST,
+      where: [year],
+      orderBy: [{ field: 'TOTAL', direction: 'DESC' }],
+      first: 3,
+      select: ['TOTAL'],
+    });
     const repeated = await stack().execute(Page, {
       code: LARGEST,
       where: [year, year, { ...year, eq: 2566 }],
-      orderBy: [{ field: 'TOTAL', direction: 'DESC' }, { field: 'TOTAL', direction: 'ASC' }, { field: 'TOTAL', direction: 'DESC' }],
+      orderBy: [
+        { field: 'TOTAL', direction: 'DESC' },
+        { field: 'TOTAL', direction: 'ASC' },
+        { field: 'TOTAL', direction: 'DESC' },
+      ],
       first: 3,
       select: ['TOTAL', 'TOTAL', 'TOTAL'],
     });
@@ -338,7 +422,8 @@ describe('records arguments over the largest simulated dataset', () => {
       after,
     });
     expect(next.body.errors).toBeUndefined();
-    const totals = (records: typeof first.body.data): unknown[] => records?.dataset.records?.edges.map((edge) => edge.node['TOTAL']) ?? [];
+    const totals = (records: typeof first.body.data): unknown[] =>
+      records?.dataset.records?.edges.map((edge) => edge.node['TOTAL']) ?? [];
     expect(Number(totals(next.body.data)[0])).toBeLessThanOrEqual(Number(totals(first.body.data)[2]));
   });
 
@@ -346,7 +431,11 @@ describe('records arguments over the largest simulated dataset', () => {
     const count = (filter: RecordFilter) => stack().execute(Count, { code: LARGEST, where: [filter] });
     // Within the nesting the request's shape allows (use-request-shape.ts), the engine's own bound refuses.
     for (const depth of [MAX_VALUE_DEPTH + 1, 50]) {
-      for (const filter of [{ field: 'TOTAL', eq: nested(depth) }, { field: 'TOTAL', in: [nested(depth)] }, { field: 'TOTAL', ne: { a: nested(depth) } }]) {
+      for (const filter of [
+        { field: 'TOTAL', eq: nested(depth) },
+        { field: 'TOTAL', in: [nested(depth)] },
+        { field: 'TOTAL', ne: { a: nested(depth) } },
+      ]) {
         const { body } = await count(filter);
         expect(refusal(body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'valueDepth', max: MAX_VALUE_DEPTH });
       }
@@ -357,30 +446,55 @@ describe('records arguments over the largest simulated dataset', () => {
     expect(refusal(issue.body).extensions).toEqual({ code: 'BAD_REQUEST' });
     expect((await count({ field: 'TOTAL', eq: nested(MAX_VALUE_DEPTH) })).body.data?.dataset.recordCount).toBe(0);
     const wide = await count({ field: 'TOTAL', eq: Array.from({ length: MAX_VALUE_NODES }, (_, i) => i) });
-    expect(refusal(wide.body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'valueNodes', max: MAX_VALUE_NODES });
+    expect(refusal(wide.body).extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      limit: 'valueNodes',
+      max: MAX_VALUE_NODES,
+    });
     const long = await count({ field: 'SUBDISTRICT_NAME', contains: 'ก'.repeat(MAX_VALUE_TEXT_LENGTH + 1) });
-    expect(refusal(long.body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'valueTextLength', max: MAX_VALUE_TEXT_LENGTH });
+    expect(refusal(long.body).extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      limit: 'valueTextLength',
+      max: MAX_VALUE_TEXT_LENGTH,
+    });
     const longest = await count({ field: 'SUBDISTRICT_NAME', contains: 'ก'.repeat(MAX_VALUE_TEXT_LENGTH) });
     expect(longest.body.data?.dataset.recordCount).toBe(0);
   });
 
   it(`refuses an aggregate of more than ${MAX_AGGREGATE_GROUPS} groups, and answers districts by level`, async () => {
-    const bySubdistrict = await stack().execute(Aggregate, { code: LARGEST, groupBy: ['SUBDISTRICT_CODE', 'EDU_LEVEL'], sum: ['TOTAL'] });
+    const bySubdistrict = await stack().execute(Aggregate, {
+      code: LARGEST,
+      groupBy: ['SUBDISTRICT_CODE', 'EDU_LEVEL'],
+      sum: ['TOTAL'],
+    });
     const { extensions, message } = refusal(bySubdistrict.body);
     expect(extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'aggregateGroups', max: MAX_AGGREGATE_GROUPS });
     expect(message).toContain('narrow with `where`');
-    const byDistrict = await stack().execute(Aggregate, { code: LARGEST, groupBy: ['DISTRICT_CODE', 'EDU_LEVEL'], sum: ['TOTAL'] });
+    const byDistrict = await stack().execute(Aggregate, {
+      code: LARGEST,
+      groupBy: ['DISTRICT_CODE', 'EDU_LEVEL'],
+      sum: ['TOTAL'],
+    });
     expect(byDistrict.body.errors).toBeUndefined();
     expect(byDistrict.body.data?.dataset.aggregate?.length).toBeGreaterThan(2_000);
   });
 
   it('refuses cursors too long or not ours, and pages beyond the largest', async () => {
     const tooLong = await stack().execute(Page, { code: LARGEST, after: 'x'.repeat(MAX_CURSOR_LENGTH + 1) });
-    expect(refusal(tooLong.body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'cursorLength', max: MAX_CURSOR_LENGTH });
+    expect(refusal(tooLong.body).extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      limit: 'cursorLength',
+      max: MAX_CURSOR_LENGTH,
+    });
     const notOurs = await stack().execute(Page, { code: LARGEST, after: 'x'.repeat(MAX_CURSOR_LENGTH) });
-    expect(refusal(notOurs.body)).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('not a cursor') as unknown });
+    expect(refusal(notOurs.body)).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('not a cursor') as unknown,
+    });
     const beyond = Buffer.from('rec1|000000000000|000000000000|9999999999').toString('base64url');
-    expect(refusal((await stack().execute(Page, { code: LARGEST, after: beyond })).body).extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    expect(refusal((await stack().execute(Page, { code: LARGEST, after: beyond })).body).extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+    });
     const tooMany = await stack().execute(Page, { code: LARGEST, first: MAX_PAGE_SIZE + 1 });
     expect(refusal(tooMany.body).extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'pageSize', max: MAX_PAGE_SIZE });
   });
@@ -404,17 +518,23 @@ describe('records arguments over the largest simulated dataset', () => {
       (field) => ({ field, gte: '1', lte: 'ฮ' }),
       (field, i) => ({ field, in: Array.from({ length: 40 }, (_, k) => `${k}${i}`).concat(['2566', 'ประถมศึกษา']) }),
     ];
-    const where = Array.from({ length: MAX_WHERE_FILTERS }, (_, i) => (operators[i % operators.length] ?? operators[0])?.(FIELDS[i % FIELDS.length] ?? 'TOTAL', i)) as RecordFilter[];
+    const where = Array.from({ length: MAX_WHERE_FILTERS }, (_, i) =>
+      (operators[i % operators.length] ?? operators[0])?.(FIELDS[i % FIELDS.length] ?? 'TOTAL', i),
+    ) as RecordFilter[];
     const { body } = await stack().execute(Worst, {
       where,
-      orderBy: cycle(FIELDS, MAX_ORDER_BY_KEYS).map((field, i) => ({ field, direction: i % 2 === 0 ? ('DESC' as const) : ('ASC' as const) })),
+      orderBy: cycle(FIELDS, MAX_ORDER_BY_KEYS).map((field, i) => ({
+        field,
+        direction: i % 2 === 0 ? ('DESC' as const) : ('ASC' as const),
+      })),
       select: cycle(FIELDS, MAX_SELECT_FIELDS),
       groupBy: cycle(['PROVINCE_NAME', 'EDU_LEVEL', 'ACADEMIC_YEAR'], MAX_GROUP_BY_FIELDS),
       sum: cycle(['MALE', 'FEMALE', 'TOTAL'], MAX_SUM_FIELDS),
     });
     expect(body.errors).toBeUndefined();
     expect(body.data?.dataset.records?.totalCount).toBe(body.data?.dataset.recordCount);
-    const recordCount = (JSON.parse(stack().simulator.datasetBody(LARGEST).toString('utf8')) as { data: unknown[] }).data.length;
+    const recordCount = (JSON.parse(stack().simulator.datasetBody(LARGEST).toString('utf8')) as { data: unknown[] })
+      .data.length;
     // One reader per field, compiled once for the three records fields, reading each record once.
     expect(spy.compiled.map(({ field }) => field).sort()).toEqual([...FIELDS].sort());
     expect(spy.reads).toBe(FIELDS.length * recordCount);
@@ -426,8 +546,14 @@ describe('field paths at their bounds', () => {
   // A stand-in upstream whose one dataset has a key as long as a path may be and a value as deep as one may go.
   const longKey = 'ก'.repeat(MAX_FIELD_PATH_LENGTH);
   const deepPath = Array.from({ length: MAX_FIELD_PATH_SEGMENTS }, (_, i) => `k${i}`);
-  const deepValue = (value: string): unknown => deepPath.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
-  const body = { data: [{ [longKey]: 1, ...(deepValue('deep') as object) }, { [longKey]: 2, ...(deepValue('deeper') as object) }] };
+  const deepValue = (value: string): unknown =>
+    deepPath.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+  const body = {
+    data: [
+      { [longKey]: 1, ...(deepValue('deep') as object) },
+      { [longKey]: 2, ...(deepValue('deeper') as object) },
+    ],
+  };
   let server: Server;
   let stack: Stack;
   beforeAll(async () => {

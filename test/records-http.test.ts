@@ -5,7 +5,14 @@ import { graphql } from './gql/index.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
 
 const Page = graphql(`
-  query RecordsPage($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!], $select: [String!], $first: Int, $after: String) {
+  query RecordsPage(
+    $code: DatasetCode!
+    $where: [RecordFilter!]
+    $orderBy: [RecordOrder!]
+    $select: [String!]
+    $first: Int
+    $after: String
+  ) {
     dataset(code: $code) {
       records(where: $where, orderBy: $orderBy, select: $select, first: $first, after: $after) {
         totalCount
@@ -65,7 +72,7 @@ const PayloadAndRecords = graphql(`
 
 type Row = Record<string, unknown>;
 
-describe('records over the simulator\'s datasets', () => {
+describe("records over the simulator's datasets", () => {
   const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 } });
 
   it('filters by year, orders and counts, Thai values included', async () => {
@@ -80,7 +87,9 @@ describe('records over the simulator\'s datasets', () => {
     const nodes = records?.edges.map((edge) => edge.node) ?? [];
     expect(nodes).toHaveLength(3);
     expect(nodes.every((node) => node['ACADEMIC_YEAR'] === '2566')).toBe(true);
-    expect(nodes.map((node) => node['TOTAL'])).toEqual([...nodes.map((node) => node['TOTAL'])].sort((a, b) => Number(b) - Number(a)));
+    expect(nodes.map((node) => node['TOTAL'])).toEqual(
+      [...nodes.map((node) => node['TOTAL'])].sort((a, b) => Number(b) - Number(a)),
+    );
     expect(nodes[0]?.['JURISDICTION_ABBR']).toBe('สพฐ.');
     expect(records?.totalCount).toBe(body.data?.dataset.recordCount);
     expect(records?.pageInfo.hasNextPage).toBe(true);
@@ -108,7 +117,9 @@ describe('records over the simulator\'s datasets', () => {
       if (records?.pageInfo.hasNextPage !== true) break;
       after = records.pageInfo.endCursor;
     }
-    const payload = JSON.parse(stack().simulator.datasetBody('ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST').toString('utf8')) as { data: Row[] };
+    const payload = JSON.parse(
+      stack().simulator.datasetBody('ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST').toString('utf8'),
+    ) as { data: Row[] };
     expect(total).toBe(payload.data.length);
     expect(seen).toEqual(payload.data.map((row) => `${String(row['SUBDISTRICT_CODE'])}/${String(row['EDU_LEVEL'])}`));
     expect(new Set(seen).size).toBe(seen.length);
@@ -122,17 +133,26 @@ describe('records over the simulator\'s datasets', () => {
       where: [{ field: 'ACADEMIC_YEAR', in: ['2565', '2566'] }],
     });
     expect(body.errors).toBeUndefined();
-    const rows = (body.data?.dataset.payload as { data: Row[] }).data.filter((row) => ['2565', '2566'].includes(String(row['ACADEMIC_YEAR'])));
+    const rows = (body.data?.dataset.payload as { data: Row[] }).data.filter((row) =>
+      ['2565', '2566'].includes(String(row['ACADEMIC_YEAR'])),
+    );
     const expected = new Map<string, { MALE: number; TOTAL: number; count: number }>();
     for (const row of rows) {
       const name = String(row['JURISDICTION_NAME']);
       const sums = expected.get(name) ?? { MALE: 0, TOTAL: 0, count: 0 };
-      expected.set(name, { MALE: sums.MALE + Number(row['MALE']), TOTAL: sums.TOTAL + Number(row['TOTAL']), count: sums.count + 1 });
+      expected.set(name, {
+        MALE: sums.MALE + Number(row['MALE']),
+        TOTAL: sums.TOTAL + Number(row['TOTAL']),
+        count: sums.count + 1,
+      });
     }
     const groups = body.data?.dataset.aggregate ?? [];
     expect(groups).toHaveLength(expected.size);
     for (const group of groups) {
-      expect(group).toEqual({ JURISDICTION_NAME: group['JURISDICTION_NAME'], ...expected.get(String(group['JURISDICTION_NAME'])) });
+      expect(group).toEqual({
+        JURISDICTION_NAME: group['JURISDICTION_NAME'],
+        ...expected.get(String(group['JURISDICTION_NAME'])),
+      });
     }
   });
 
@@ -142,7 +162,14 @@ describe('records over the simulator\'s datasets', () => {
     expect(body.data?.dataset.recordsPath).toBe('data');
     expect(body.data?.dataset.shapeFingerprint).toMatch(/^[0-9a-f]{16}$/);
     const year = body.data?.dataset.fields?.find((field) => field.name === 'ACADEMIC_YEAR');
-    expect(year).toMatchObject({ types: ['STRING'], nullable: false, distinctCount: 8, min: 2560, max: 2567, numericStrings: true });
+    expect(year).toMatchObject({
+      types: ['STRING'],
+      nullable: false,
+      distinctCount: 8,
+      min: 2560,
+      max: 2567,
+      numericStrings: true,
+    });
     const total = body.data?.dataset.fields?.find((field) => field.name === 'TOTAL');
     expect(total?.types).toEqual(['NUMBER']);
   });
@@ -152,8 +179,13 @@ describe('records over the simulator\'s datasets', () => {
     expect(tooMany.body.data?.dataset.records).toBeNull();
     expect(tooMany.body.data?.dataset.payload).not.toBeNull();
     expect(tooMany.body.data?.dataset.recordsPath).toBe('data');
-    expect(tooMany.body.errors?.map((error) => [error.path, error.extensions?.['code']])).toEqual([[['dataset', 'records'], 'BAD_USER_INPUT']]);
-    const typo = await stack().execute(Page, { code: 'ODS_COUNT_TEACHER_BY_YEAR', where: [{ field: 'ACADEMIC_YAER', eq: '2566' }] });
+    expect(tooMany.body.errors?.map((error) => [error.path, error.extensions?.['code']])).toEqual([
+      [['dataset', 'records'], 'BAD_USER_INPUT'],
+    ]);
+    const typo = await stack().execute(Page, {
+      code: 'ODS_COUNT_TEACHER_BY_YEAR',
+      where: [{ field: 'ACADEMIC_YAER', eq: '2566' }],
+    });
     expect(typo.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
     expect(typo.body.errors?.[0]?.message).toContain('ACADEMIC_YEAR');
   });
@@ -201,7 +233,10 @@ describe('records over payloads of every shape', () => {
       orderBy: [{ field: 'จำนวน', direction: 'ASC' }],
     });
     expect(result.errors).toBeUndefined();
-    expect(result.data?.dataset.records?.edges.map((edge) => (edge.node as Row)['จังหวัด'])).toEqual(['ขอนแก่น', 'เชียงใหม่']);
+    expect(result.data?.dataset.records?.edges.map((edge) => (edge.node as Row)['จังหวัด'])).toEqual([
+      'ขอนแก่น',
+      'เชียงใหม่',
+    ]);
   });
 
   it('answers NOT_TABULAR for a payload with no records, and payload still works', async () => {

@@ -26,7 +26,10 @@ vi.mock('../src/records/locate.js', async (importOriginal) => {
 vi.mock('../src/records/paths.js', async (importOriginal) => {
   const actual = await importOriginal<typeof Paths>();
   // A field's reader is compiled once; each record it reads counts.
-  return { ...actual, compileFieldPath: (routes: readonly Paths.Route[]) => counted('fieldsRead', actual.compileFieldPath(routes)) };
+  return {
+    ...actual,
+    compileFieldPath: (routes: readonly Paths.Route[]) => counted('fieldsRead', actual.compileFieldPath(routes)),
+  };
 });
 vi.mock('../src/records/filters.js', async (importOriginal) => {
   const actual = await importOriginal<typeof Filters>();

@@ -192,9 +192,7 @@ describe('ordering', () => {
     const collator = new Intl.Collator('th');
     expect([...new Set(provinces)]).toEqual([...PROVINCES].sort(collator.compare));
     expect(provinces[0]).toBe('กรุงเทพมหานคร');
-    const firstGroup = sorted.edges
-      .filter((edge) => edge.node.PROVINCE === 'กรุงเทพมหานคร')
-      .map((edge) => edge.node.ID);
+    const firstGroup = sorted.edges.filter((edge) => edge.node.PROVINCE === 'กรุงเทพมหานคร').map((edge) => edge.node.ID);
     expect(firstGroup).toEqual(expected((r) => r.PROVINCE === 'กรุงเทพมหานคร').reverse());
   });
 
@@ -265,7 +263,13 @@ describe('paging', () => {
   });
 
   it('refuses a cursor of another where or orderBy, and accepts the same one spelled otherwise', () => {
-    const args: RecordsPageArgs = { where: [{ field: 'YEAR', eq: '2561' }, { field: 'COUNT', gte: 10 }], first: 2 };
+    const args: RecordsPageArgs = {
+      where: [
+        { field: 'YEAR', eq: '2561' },
+        { field: 'COUNT', gte: 10 },
+      ],
+      first: 2,
+    };
     const after = view.page(args).pageInfo.endCursor;
     for (const other of [
       { where: [{ field: 'YEAR', eq: '2562' }] },

@@ -8,7 +8,9 @@ const REDIS_URL = process.env['REDIS_URL'];
 /** Resolves with the loss's reason once `lease.lost` aborts. */
 function lossOf(lease: Lease): Promise<unknown> {
   if (lease.lost.aborted) return Promise.resolve(lease.lost.reason);
-  return new Promise((resolve) => lease.lost.addEventListener('abort', () => resolve(lease.lost.reason), { once: true }));
+  return new Promise((resolve) =>
+    lease.lost.addEventListener('abort', () => resolve(lease.lost.reason), { once: true }),
+  );
 }
 
 describe.runIf(REDIS_URL !== undefined)('a lease in Redis', () => {

@@ -80,7 +80,16 @@ interface RawAnswer {
 // Set per request and by node:http itself: the only headers a hit may not repeat. Framing too: yoga streams a
 // compressed body (chunked) where a stored one is sent with its Content-Length (checked separately). The rate-limit
 // fields describe the caller's bucket at that moment (and the reference app has no limit): see rate-limit-fields.test.ts.
-const PER_REQUEST = new Set(['date', 'x-request-id', 'keep-alive', 'connection', 'content-length', 'transfer-encoding', 'ratelimit', 'ratelimit-policy']);
+const PER_REQUEST = new Set([
+  'date',
+  'x-request-id',
+  'keep-alive',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'ratelimit',
+  'ratelimit-policy',
+]);
 
 function comparable(answer: RawAnswer): { status: number; headers: Record<string, string>; body: string } {
   const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !PER_REQUEST.has(name)));
@@ -88,21 +97,30 @@ function comparable(answer: RawAnswer): { status: number; headers: Record<string
 }
 
 const firstStatus = (answer: RawAnswer): unknown =>
-  (JSON.parse(answer.body.toString('utf8')) as { data: { summaryEndpoints: { id: number; status: string }[] } }).data.summaryEndpoints[0];
+  (JSON.parse(answer.body.toString('utf8')) as { data: { summaryEndpoints: { id: number; status: string }[] } }).data
+    .summaryEndpoints[0];
 
 /** One request over a real socket, body and headers exactly as sent (undici does not decompress). */
-async function raw(origin: string, init: { method?: 'GET' | 'POST'; path?: string; headers?: Record<string, string>; body?: string }): Promise<RawAnswer> {
+async function raw(
+  origin: string,
+  init: { method?: 'GET' | 'POST'; path?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawAnswer> {
   const answer = await undiciRequest(origin + (init.path ?? GRAPHQL_PATH), {
     method: init.method ?? 'POST',
     headers: init.headers,
     body: init.body,
   });
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+  for (const [name, value] of Object.entries(answer.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
   return { status: answer.statusCode, headers, body: Buffer.from(await answer.body.arrayBuffer()) };
 }
 
-function postOf(document: Parameters<typeof print>[0], variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+function postOf(
+  document: Parameters<typeof print>[0],
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return {
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
@@ -150,38 +168,49 @@ describe('response cache: stored answers to anonymous queries, served before yog
     await stack.close();
   });
 
-  const metricsText = async (): Promise<string> => (await raw(cached.origin, { method: 'GET', path: '/metrics' })).body.toString('utf8');
+  const metricsText = async (): Promise<string> =>
+    (await raw(cached.origin, { method: 'GET', path: '/metrics' })).body.toString('utf8');
 
   it.each([
     ['identity', undefined, '2563'],
     ['gzip', 'gzip', '2564'],
     ['br', 'br, gzip', '2567'],
-  ])('a hit sends the same bytes and headers as the miss before it and as yoga without the cache (%s, POST)', async (_name, acceptEncoding, year) => {
-    // A year per case, so each case starts with a miss.
-    const request = postOf(PayloadWithQuery, { code: CODE, query: { ACADEMIC_YEAR: year } }, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
-    const expected = await raw(reference.origin, request);
-    expect(expected.status).toBe(200);
-    stack.simulator.resetRequests();
-    const hitsBefore = counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"');
+  ])(
+    'a hit sends the same bytes and headers as the miss before it and as yoga without the cache (%s, POST)',
+    async (_name, acceptEncoding, year) => {
+      // A year per case, so each case starts with a miss.
+      const request = postOf(
+        PayloadWithQuery,
+        { code: CODE, query: { ACADEMIC_YEAR: year } },
+        acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      );
+      const expected = await raw(reference.origin, request);
+      expect(expected.status).toBe(200);
+      stack.simulator.resetRequests();
+      const hitsBefore = counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"');
 
-    const miss = await raw(cached.origin, request);
-    const hit = await raw(cached.origin, request);
-    const secondHit = await raw(cached.origin, request);
+      const miss = await raw(cached.origin, request);
+      const hit = await raw(cached.origin, request);
+      const secondHit = await raw(cached.origin, request);
 
-    expect(comparable(miss)).toEqual(comparable(expected));
-    expect(comparable(hit)).toEqual(comparable(miss));
-    expect(comparable(secondHit)).toEqual(comparable(miss));
-    if (acceptEncoding !== undefined) expect(hit.headers['content-encoding']).toBe(acceptEncoding.split(',')[0]);
-    expect(Number(hit.headers['content-length'])).toBe(hit.body.length);
-    expect(hit.headers['vary']).toContain('accept-encoding');
-    // Every answer has its own request id; an acceptable one offered by the caller is kept.
-    expect(new Set([miss, hit, secondHit].map((answer) => answer.headers['x-request-id'])).size).toBe(3);
-    const offered = await raw(cached.origin, { ...request, headers: { ...request.headers, 'x-request-id': 'trace-42' } });
-    expect(offered.headers['x-request-id']).toBe('trace-42');
-    // The upstream entry was already cached by the reference request; the hits did not even enter GraphQL.
-    expect(stack.simulator.requestCount()).toBe(0);
-    expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"') - hitsBefore).toBe(3);
-  });
+      expect(comparable(miss)).toEqual(comparable(expected));
+      expect(comparable(hit)).toEqual(comparable(miss));
+      expect(comparable(secondHit)).toEqual(comparable(miss));
+      if (acceptEncoding !== undefined) expect(hit.headers['content-encoding']).toBe(acceptEncoding.split(',')[0]);
+      expect(Number(hit.headers['content-length'])).toBe(hit.body.length);
+      expect(hit.headers['vary']).toContain('accept-encoding');
+      // Every answer has its own request id; an acceptable one offered by the caller is kept.
+      expect(new Set([miss, hit, secondHit].map((answer) => answer.headers['x-request-id'])).size).toBe(3);
+      const offered = await raw(cached.origin, {
+        ...request,
+        headers: { ...request.headers, 'x-request-id': 'trace-42' },
+      });
+      expect(offered.headers['x-request-id']).toBe('trace-42');
+      // The upstream entry was already cached by the reference request; the hits did not even enter GraphQL.
+      expect(stack.simulator.requestCount()).toBe(0);
+      expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"') - hitsBefore).toBe(3);
+    },
+  );
 
   it('answers persisted GET queries (APQ) from the cache, with the ETag, Cache-Control and 304 yoga gives', async () => {
     const query = print(WarmPayload);
@@ -192,7 +221,11 @@ describe('response cache: stored answers to anonymous queries, served before yog
     const byHash = `${GRAPHQL_PATH}?extensions=${encodeURIComponent(extensions)}&variables=${encodeURIComponent(variables)}`;
     // Registration: the full query once, on each server.
     for (const origin of [cached.origin, reference.origin]) {
-      const registered = await raw(origin, { method: 'GET', path: `${byHash}&query=${encodeURIComponent(query)}`, headers });
+      const registered = await raw(origin, {
+        method: 'GET',
+        path: `${byHash}&query=${encodeURIComponent(query)}`,
+        headers,
+      });
       expect(registered.status).toBe(200);
     }
 
@@ -215,10 +248,16 @@ describe('response cache: stored answers to anonymous queries, served before yog
 
   it('keys by variables (in any key order) and operation: different questions get their own answers', async () => {
     const years = ['2565', '2566'];
-    const answers = await Promise.all(years.map((year) => raw(cached.origin, postOf(PayloadWithQuery, { code: CODE, query: { ACADEMIC_YEAR: year } }))));
-    const again = await Promise.all(years.map((year) => raw(cached.origin, postOf(PayloadWithQuery, { query: { ACADEMIC_YEAR: year }, code: CODE }))));
+    const answers = await Promise.all(
+      years.map((year) => raw(cached.origin, postOf(PayloadWithQuery, { code: CODE, query: { ACADEMIC_YEAR: year } }))),
+    );
+    const again = await Promise.all(
+      years.map((year) => raw(cached.origin, postOf(PayloadWithQuery, { query: { ACADEMIC_YEAR: year }, code: CODE }))),
+    );
     for (const [index, year] of years.entries()) {
-      const body = JSON.parse(answers[index]?.body.toString('utf8') ?? '') as { data: { dataset: { payload: { data: { ACADEMIC_YEAR: string }[] } } } };
+      const body = JSON.parse(answers[index]?.body.toString('utf8') ?? '') as {
+        data: { dataset: { payload: { data: { ACADEMIC_YEAR: string }[] } } };
+      };
       expect(new Set(body.data.dataset.payload.data.map((row) => row.ACADEMIC_YEAR))).toEqual(new Set([year]));
       expect(again[index]?.body.equals(answers[index]?.body ?? Buffer.alloc(0))).toBe(true);
     }
@@ -235,10 +274,16 @@ describe('response cache: stored answers to anonymous queries, served before yog
     expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"')).toBe(hitsBefore);
     expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="stored"')).toBe(storedBefore);
 
-    const { client, apiKey } = await stack.access.registerClient({ name: 'Cache Test Org', contactEmail: 'cache@example.org' });
+    const { client, apiKey } = await stack.access.registerClient({
+      name: 'Cache Test Org',
+      contactEmail: 'cache@example.org',
+    });
     const asked = await stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'dashboards' });
     await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
-    const authenticated = await raw(cached.origin, postOf(CatalogueStatus, undefined, { authorization: `Bearer ${apiKey}` }));
+    const authenticated = await raw(
+      cached.origin,
+      postOf(CatalogueStatus, undefined, { authorization: `Bearer ${apiKey}` }),
+    );
     expect(firstStatus(authenticated)).toEqual({ id: 83, status: 'APPROVED' });
     // The operator's token is a credential too.
     await raw(cached.origin, postOf(CatalogueStatus, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }));
@@ -259,12 +304,17 @@ describe('response cache: stored answers to anonymous queries, served before yog
   });
 
   it('hands mutations, batches and malformed bodies to yoga every time, as yoga alone would answer them', async () => {
-    const stored = async (): Promise<number> => counter(await metricsText(), 'graphql_response_cache_total', 'result="stored"');
+    const stored = async (): Promise<number> =>
+      counter(await metricsText(), 'graphql_response_cache_total', 'result="stored"');
     const before = await stored();
     // The same mutation twice registers two clients: never replayed from a stored answer.
     const register = postOf(RegisterForCacheTest, { input: { name: 'Twice Org', contactEmail: 'twice@example.org' } });
     const keys = await Promise.all([raw(cached.origin, register), raw(cached.origin, register)]).then((answers) =>
-      answers.map((answer) => (JSON.parse(answer.body.toString('utf8')) as { data: { registerClient: { apiKey: string } } }).data.registerClient.apiKey),
+      answers.map(
+        (answer) =>
+          (JSON.parse(answer.body.toString('utf8')) as { data: { registerClient: { apiKey: string } } }).data
+            .registerClient.apiKey,
+      ),
     );
     expect(new Set(keys).size).toBe(2);
 
@@ -286,12 +336,19 @@ describe('response cache: stored answers to anonymous queries, served before yog
     await raw(cached.origin, request);
     const hit = await raw(cached.origin, request);
     const after = await metricsText();
-    const moved = (name: string, ...labels: string[]): number => counter(after, name, ...labels) - counter(before, name, ...labels);
+    const moved = (name: string, ...labels: string[]): number =>
+      counter(after, name, ...labels) - counter(before, name, ...labels);
     expect(moved('graphql_response_cache_total', 'result="hit"')).toBe(1);
     expect(moved('graphql_envelop_request', 'operationName="WarmPayload"')).toBe(2);
     expect(moved('graphql_yoga_http_duration_count', 'method="POST"', 'statusCode="200"')).toBe(2);
     const line = stack.logLines.find((candidate) => candidate['requestId'] === hit.headers['x-request-id']);
-    expect(line).toMatchObject({ msg: 'graphql operation', operationName: 'WarmPayload', caller: 'anonymous', errorCodes: [], responseCache: 'hit' });
+    expect(line).toMatchObject({
+      msg: 'graphql operation',
+      operationName: 'WarmPayload',
+      caller: 'anonymous',
+      errorCodes: [],
+      responseCache: 'hit',
+    });
   });
 
   it('stops serving an answer once its upstream payload may have changed, and serves the revised data', async () => {
@@ -305,13 +362,18 @@ describe('response cache: stored answers to anonymous queries, served before yog
     expect(comparable(await raw(cached.origin, request))).toEqual(comparable(before));
     clock += TTL_S * 1_000;
     const after = await raw(cached.origin, request);
-    expect(JSON.parse(after.body.toString('utf8'))).toEqual({ data: { dataset: { code, payload: { status: 200, data: [{ ACADEMIC_YEAR: '2568', TOTAL: 1 }], total: 1 } } } });
+    expect(JSON.parse(after.body.toString('utf8'))).toEqual({
+      data: { dataset: { code, payload: { status: 200, data: [{ ACADEMIC_YEAR: '2568', TOTAL: 1 }], total: 1 } } },
+    });
     // The revised answer is stored in turn.
     expect(comparable(await raw(cached.origin, request))).toEqual(comparable(after));
   });
 
   it('applies the rate limit to hits as well', async () => {
-    const limited = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, rateLimit: { points: 3, windowS: 60 } });
+    const limited = await startStack({
+      cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 },
+      rateLimit: { points: 3, windowS: 60 },
+    });
     const server = await listen(limited.app);
     try {
       const request = postOf(CatalogueStatus);
@@ -333,13 +395,16 @@ describe('response cache: the byte bound counts what each entry holds, not just 
     const server = await listen(stack.app);
     try {
       // About 750 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
-      const asked = Array.from({ length: 900 }, (_, index) => postOf(CountOtherMajors, { other: `not-a-major-${index}` }));
+      const asked = Array.from({ length: 900 }, (_, index) =>
+        postOf(CountOtherMajors, { other: `not-a-major-${index}` }),
+      );
       for (let start = 0; start < asked.length; start += 10) {
         const answers = await Promise.all(asked.slice(start, start + 10).map((request) => raw(server.origin, request)));
         expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
       }
       const hits = async (requests: typeof asked): Promise<number> => {
-        const metrics = async (): Promise<string> => (await raw(server.origin, { method: 'GET', path: '/metrics' })).body.toString('utf8');
+        const metrics = async (): Promise<string> =>
+          (await raw(server.origin, { method: 'GET', path: '/metrics' })).body.toString('utf8');
         const before = counter(await metrics(), 'graphql_response_cache_total', 'result="hit"');
         for (const request of requests) await raw(server.origin, request);
         return counter(await metrics(), 'graphql_response_cache_total', 'result="hit"') - before;

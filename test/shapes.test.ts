@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { print } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { FIELD_NAMES, MAX_REPORTED_DRIFT_KEYS, SHAPES_FILE, ShapeDriftWatch, fallbackName, nameKeys, type RecordShape } from '../src/records/index.js';
+import {
+  FIELD_NAMES,
+  MAX_REPORTED_DRIFT_KEYS,
+  SHAPES_FILE,
+  ShapeDriftWatch,
+  fallbackName,
+  nameKeys,
+  type RecordShape,
+} from '../src/records/index.js';
 import { runShapes } from '../src/cli/shapes-commands.js';
 import type { DataRecord } from '../src/simulator/datasets.js';
 import { graphql } from './gql/index.js';
@@ -93,7 +101,7 @@ describe('GraphQL names for upstream keys', () => {
     expect(fallbackName('หมายเหตุ')).not.toBe(fallbackName('หมายเหตุอื่น'));
   });
 
-  it('keeps a fallback name short whatever the key: its start and the key\'s hash', () => {
+  it("keeps a fallback name short whatever the key: its start and the key's hash", () => {
     const name = fallbackName(`SCHOOL_${'X'.repeat(5_000)}`);
     expect(name).toHaveLength(64);
     expect(name).toMatch(/^schoolXx+[0-9a-f]{8}$/);
@@ -119,7 +127,11 @@ describe('drift reports are bounded whatever the upstream sends', () => {
     const lines: string[] = [];
     const watch = new ShapeDriftWatch(pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
     const expected: RecordShape = { recordsPath: 'data', keys: [{ key: 'TOTAL', type: 'number', nullable: false }] };
-    const keys = Array.from({ length: 10_000 }, (_, i) => ({ key: `K${String(i).padStart(5, '0')}${'ก'.repeat(1_000)}`, type: 'string' as const, nullable: false }));
+    const keys = Array.from({ length: 10_000 }, (_, i) => ({
+      key: `K${String(i).padStart(5, '0')}${'ก'.repeat(1_000)}`,
+      type: 'string' as const,
+      nullable: false,
+    }));
     const drift = watch.check('ODS_COUNT_TEACHER_BY_YEAR', 'v1', expected, () => ({ recordsPath: 'data', keys }));
     expect(drift?.vanished).toEqual(['TOTAL']);
     expect(drift?.added).toHaveLength(MAX_REPORTED_DRIFT_KEYS);
@@ -140,12 +152,22 @@ describe('a simulated upstream shape change: a key renamed, a key added, a key r
 
   beforeAll(() => {
     const { simulator } = started().stack;
-    const body = JSON.parse(simulator.datasetBody(DRIFTING).toString('utf8')) as { data: Record<string, string | number>[] };
-    const revised = body.data.map(({ TOTAL, ...rest }): DataRecord => ({ ...rest, FEMALE: 'ไม่ระบุ', GRAND_TOTAL: TOTAL ?? 0, หมายเหตุ: 'ปรับปรุง' }));
+    const body = JSON.parse(simulator.datasetBody(DRIFTING).toString('utf8')) as {
+      data: Record<string, string | number>[];
+    };
+    const revised = body.data.map(({ TOTAL, ...rest }): DataRecord => ({
+      ...rest,
+      FEMALE: 'ไม่ระบุ',
+      GRAND_TOTAL: TOTAL ?? 0,
+      หมายเหตุ: 'ปรับปรุง',
+    }));
     simulator.publish(DRIFTING, revised);
   });
 
-  const post = async (query: string, variables: Record<string, unknown>): Promise<{ text: string; headers: Headers }> => {
+  const post = async (
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ text: string; headers: Headers }> => {
     const response = await fetch(`${started().origin}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
@@ -161,11 +183,16 @@ describe('a simulated upstream shape change: a key renamed, a key added, a key r
     expect(body.errors).toBeUndefined();
     const rows = body.data?.typedRecords.odsCountTeacherByYear.rows;
     expect(rows?.totalCount).toBe(8);
-    expect(rows?.nodes.map((node) => [node.total, node.female])).toEqual([[null, null], [null, null]]);
+    expect(rows?.nodes.map((node) => [node.total, node.female])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
     expect(rows?.nodes[0]?.male).toBeGreaterThan(0);
     expect(rows?.nodes[0]?.node).toMatchObject({ ACADEMIC_YEAR: '2560', หมายเหตุ: 'ปรับปรุง' });
     expect(rows?.nodes[0]?.node['GRAND_TOTAL']).toBeGreaterThan(0);
-    expect(body.extensions).toEqual({ shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED }] });
+    expect(body.extensions).toEqual({
+      shapeDrift: [{ dataset: DRIFTING, vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED }],
+    });
   });
 
   it('keeps the extension in an answer served from the response cache', async () => {
@@ -180,7 +207,7 @@ describe('a simulated upstream shape change: a key renamed, a key added, a key r
     });
   });
 
-  it('leaves the untyped fields\' answers as they were: no extension', async () => {
+  it("leaves the untyped fields' answers as they were: no extension", async () => {
     const { body } = await started().stack.execute(UntypedTeachers);
     expect(body.errors).toBeUndefined();
     expect(body.extensions).toBeUndefined();
@@ -196,7 +223,9 @@ describe('a simulated upstream shape change: a key renamed, a key added, a key r
     expect(before).toBeGreaterThan(0);
     for (const first of [4, 5]) await stack.execute(TypedTeachers, { first });
     expect(await counted()).toBe(before + 2);
-    const warnings = stack.logLines.filter((line) => line['dataset'] === DRIFTING && String(line['msg']).includes('no longer match schema/shapes.json'));
+    const warnings = stack.logLines.filter(
+      (line) => line['dataset'] === DRIFTING && String(line['msg']).includes('no longer match schema/shapes.json'),
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ vanished: ['TOTAL'], added: ['GRAND_TOTAL', 'หมายเหตุ'], retyped: RETYPED });
   });

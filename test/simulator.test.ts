@@ -144,11 +144,15 @@ describe('simulated upstream over HTTP', () => {
     expect(ignored.equals(sim.datasetBody('ODS_COUNT_TEACHER_BY_YEAR'))).toBe(true);
 
     const both = await readEnvelope(
-      await fetch(`${sim.url}${datasetPath('ODS_COUNT_TEACHER_BY_JURISDICTION')}?ACADEMIC_YEAR=2565&JURISDICTION_CODE=BMA`),
+      await fetch(
+        `${sim.url}${datasetPath('ODS_COUNT_TEACHER_BY_JURISDICTION')}?ACADEMIC_YEAR=2565&JURISDICTION_CODE=BMA`,
+      ),
     );
     expect(both.total).toBe(1);
     const thai = new URLSearchParams({ DISTRICT_NAME: 'พระนคร' });
-    const bangkok = await readEnvelope(await fetch(`${sim.url}${datasetPath('ODS_COUNT_SCHOOL_BY_PROV_DIST_SUBDIST')}?${thai}`));
+    const bangkok = await readEnvelope(
+      await fetch(`${sim.url}${datasetPath('ODS_COUNT_SCHOOL_BY_PROV_DIST_SUBDIST')}?${thai}`),
+    );
     expect(bangkok.total).toBeGreaterThan(0);
     expect(bangkok.data.every((r) => r.DISTRICT_CODE === '1001')).toBe(true);
   });
@@ -206,7 +210,8 @@ describe('simulated upstream over HTTP', () => {
 describe('fault injection', () => {
   let sim: Simulator;
   const code: DatasetCode = 'ODS_COUNT_TEACHER_BY_YEAR';
-  const get = (c: DatasetCode = code, init?: RequestInit): Promise<Response> => fetch(`${sim.url}${datasetPath(c)}`, init);
+  const get = (c: DatasetCode = code, init?: RequestInit): Promise<Response> =>
+    fetch(`${sim.url}${datasetPath(c)}`, init);
 
   beforeAll(async () => {
     sim = await startSimulator({ apiKey: API_KEY });
@@ -353,7 +358,9 @@ describe('HTTPS', () => {
   it('is refused by a client that does not trust the certificate', async () => {
     const agent = new Agent();
     try {
-      await expect(undiciFetch(`${sim.url}${datasetPath('ZVIEW_CPS_SUMMARY_DATA')}`, { dispatcher: agent })).rejects.toThrow();
+      await expect(
+        undiciFetch(`${sim.url}${datasetPath('ZVIEW_CPS_SUMMARY_DATA')}`, { dispatcher: agent }),
+      ).rejects.toThrow();
     } finally {
       await agent.close();
     }
@@ -362,7 +369,11 @@ describe('HTTPS', () => {
 
 describe('determinism', () => {
   it('serves identical bytes for the same seed and different bytes for another seed', async () => {
-    const [a, b, c] = await Promise.all([startSimulator({ seed: 11 }), startSimulator({ seed: 11 }), startSimulator({ seed: 12 })]);
+    const [a, b, c] = await Promise.all([
+      startSimulator({ seed: 11 }),
+      startSimulator({ seed: 11 }),
+      startSimulator({ seed: 12 }),
+    ]);
     try {
       for (const code of DATASET_CODES) {
         expect(a.datasetBody(code).equals(b.datasetBody(code)), code).toBe(true);
@@ -380,10 +391,9 @@ describe('determinism', () => {
 });
 
 describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
-  const data = Object.fromEntries(DATASET_CODES.map((code) => [code, generateDataset(code, seed) as DataRecord[]])) as Record<
-    DatasetCode,
-    DataRecord[]
-  >;
+  const data = Object.fromEntries(
+    DATASET_CODES.map((code) => [code, generateDataset(code, seed) as DataRecord[]]),
+  ) as Record<DatasetCode, DataRecord[]>;
   const summary = (id: number): DataRecord[] => generateSummary(id, {}, seed);
   const key = (r: DataRecord, ...fields: string[]): string => fields.map((f) => String(r[f])).join('|');
   const byKey = (records: readonly DataRecord[], ...fields: string[]): Map<string, DataRecord> =>
@@ -402,7 +412,10 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
   it('uses academic years 2560 to 2567, all of them in the yearly datasets', () => {
     const years = new Set<unknown>(YEARS);
     for (const code of DATASET_CODES) {
-      expect(data[code].filter((r) => 'ACADEMIC_YEAR' in r && !years.has(r.ACADEMIC_YEAR)), code).toEqual([]);
+      expect(
+        data[code].filter((r) => 'ACADEMIC_YEAR' in r && !years.has(r.ACADEMIC_YEAR)),
+        code,
+      ).toEqual([]);
     }
     const yearly: DatasetCode[] = [
       'ODS_COUNT_TEACHER_BY_YEAR',
@@ -416,7 +429,9 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
       'OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER',
     ];
     for (const code of yearly) expect(distinct(data[code], 'ACADEMIC_YEAR'), code).toEqual(new Set(YEARS));
-    expect(distinct(data.ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST, 'ACADEMIC_YEAR')).toEqual(new Set([GEO_GRADUATES_YEAR]));
+    expect(distinct(data.ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST, 'ACADEMIC_YEAR')).toEqual(
+      new Set([GEO_GRADUATES_YEAR]),
+    );
   });
 
   it('teachers: dataset 1 = sum of dataset 4 per year = summary 84; ZVIEW agrees', () => {
@@ -446,7 +461,9 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
       expect(total).toBeGreaterThan(36_000);
       expect(total).toBeLessThan(40_000);
     }
-    expect(schools.find((r) => r.ACADEMIC_YEAR === '2565' && r.JURISDICTION_CODE === 'OBEC')?.SCHOOL_COUNT).toBe(29_449);
+    expect(schools.find((r) => r.ACADEMIC_YEAR === '2565' && r.JURISDICTION_CODE === 'OBEC')?.SCHOOL_COUNT).toBe(
+      29_449,
+    );
   });
 
   it('students: summary 85 adds up to the sourced totals and equals ZVIEW STUDENT_COUNT', () => {
@@ -458,7 +475,8 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
     }
     expect(sumBy(students, 'TOTAL', (r) => r.ACADEMIC_YEAR === '2566')).toBe(12_098_803);
     const zview = byKey(data.ZVIEW_CPS_SUMMARY_DATA, 'ACADEMIC_YEAR', 'JURISDICTION_NAME');
-    for (const r of students) expect(zview.get(key(r, 'ACADEMIC_YEAR', 'JURISDICTION_NAME'))?.STUDENT_COUNT).toBe(r.TOTAL);
+    for (const r of students)
+      expect(zview.get(key(r, 'ACADEMIC_YEAR', 'JURISDICTION_NAME'))?.STUDENT_COUNT).toBe(r.TOTAL);
   });
 
   it('graduates: summary 86 = dataset 5; dataset 7 adds up to dataset 5 for its year and levels', () => {
@@ -491,11 +509,15 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
     expect(byPlace.length).toBeGreaterThan(10_000);
     const misplaced = byPlace.filter(
       (r) =>
-        String(r.SUBDISTRICT_CODE).slice(0, 4) !== r.DISTRICT_CODE || String(r.DISTRICT_CODE).slice(0, 2) !== r.PROVINCE_CODE,
+        String(r.SUBDISTRICT_CODE).slice(0, 4) !== r.DISTRICT_CODE ||
+        String(r.DISTRICT_CODE).slice(0, 2) !== r.PROVINCE_CODE,
     );
     expect(misplaced).toEqual([]);
     const sizes = new Map(
-      DATASET_CODES.map((code) => [code, Buffer.byteLength(JSON.stringify({ status: 200, data: data[code], total: data[code].length }))]),
+      DATASET_CODES.map((code) => [
+        code,
+        Buffer.byteLength(JSON.stringify({ status: 200, data: data[code], total: data[code].length })),
+      ]),
     );
     const largest = [...sizes].sort((a, b) => b[1] - a[1])[0];
     expect(largest?.[0]).toBe('ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST');
@@ -527,8 +549,12 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
     const ovec = (code: DatasetCode): DataRecord | undefined =>
       data[code].find((r) => r.ACADEMIC_YEAR === COLLEGE_STAFF_YEAR && r.JURISDICTION_CODE === 'OVEC');
     expect(distinct(staff, 'SCHOOL_CODE').size).toBe(ovec('ODS_COUNT_SCHOOL_BY_JURISDICTION')?.SCHOOL_COUNT);
-    expect(sumBy(staff, 'TEACHER_COUNT', (r) => r.GENDER === 'ชาย')).toBe(ovec('ODS_COUNT_TEACHER_BY_JURISDICTION')?.MALE);
-    expect(sumBy(staff, 'TEACHER_COUNT', (r) => r.GENDER === 'หญิง')).toBe(ovec('ODS_COUNT_TEACHER_BY_JURISDICTION')?.FEMALE);
+    expect(sumBy(staff, 'TEACHER_COUNT', (r) => r.GENDER === 'ชาย')).toBe(
+      ovec('ODS_COUNT_TEACHER_BY_JURISDICTION')?.MALE,
+    );
+    expect(sumBy(staff, 'TEACHER_COUNT', (r) => r.GENDER === 'หญิง')).toBe(
+      ovec('ODS_COUNT_TEACHER_BY_JURISDICTION')?.FEMALE,
+    );
     expect(distinct(staff, 'PROVINCE_NAME').size).toBe(77);
     expect(staff.filter((r) => !String(r.SCHOOL_NAME).startsWith('วิทยาลัย'))).toEqual([]);
     expect([...distinct(staff, 'SCHOOL_NAME')].some((n) => String(n).startsWith('วิทยาลัยเกษตรและเทคโนโลยี'))).toBe(true);
@@ -548,12 +574,18 @@ describe.each([DEFAULT_SEED, 7])('data invariants (seed %i)', (seed) => {
   });
 
   it('other datasets use the sourced labels and magnitudes', () => {
-    const certificate2563 = data.ODS_COUNT_STUDENT_BY_MAJOR.filter((r) => r.ACADEMIC_YEAR === '2563' && r.EDU_LEVEL === 'ปวช.');
+    const certificate2563 = data.ODS_COUNT_STUDENT_BY_MAJOR.filter(
+      (r) => r.ACADEMIC_YEAR === '2563' && r.EDU_LEVEL === 'ปวช.',
+    );
     expect(sumBy(certificate2563, 'TOTAL')).toBe(668_500);
     const statuses = new Set(CHECK_STATUSES.map((s) => s.label));
     expect(data.V10_DUPWITH.filter((r) => !statuses.has(String(r.CHECK_STATUS)))).toEqual([]);
     for (const year of YEARS) {
-      const total = sumBy(data.OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER, 'STUDENT_COUNT', (r) => r.ACADEMIC_YEAR === year);
+      const total = sumBy(
+        data.OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER,
+        'STUDENT_COUNT',
+        (r) => r.ACADEMIC_YEAR === year,
+      );
       expect(total).toBeGreaterThanOrEqual(DISABLED_STUDENTS_RANGE.min);
       expect(total).toBeLessThanOrEqual(DISABLED_STUDENTS_RANGE.max);
     }
@@ -573,7 +605,14 @@ describe('simulator environment', () => {
     expect(simulatorSettingsFrom({})).toEqual({
       ok: true,
       settings: {
-        options: { host: '127.0.0.1', port: 8888, tls: false, apiKey: 'simulator-key', apiKeyHeader: 'api-key', seed: DEFAULT_SEED },
+        options: {
+          host: '127.0.0.1',
+          port: 8888,
+          tls: false,
+          apiKey: 'simulator-key',
+          apiKeyHeader: 'api-key',
+          seed: DEFAULT_SEED,
+        },
         faults: [],
       },
     });

@@ -98,7 +98,9 @@ describe('SQLite: waiting for another process’s write lock', () => {
       const { client } = valueOf(outcome);
       expect(events).toEqual(['released', 'settled']);
       expect(ticks).toBeGreaterThanOrEqual(RELEASE_AT_TICK);
-      expect(lock.db.prepare('select name from clients where id = ?').get(client.id)).toEqual({ name: 'Waiting school' });
+      expect(lock.db.prepare('select name from clients where id = ?').get(client.id)).toEqual({
+        name: 'Waiting school',
+      });
     } finally {
       lock.release();
       lock.db.close();
@@ -112,7 +114,10 @@ describe('SQLite: waiting for another process’s write lock', () => {
     const { client } = await access.registerClient({ name: 'Lab', contactEmail: 'lab@example.org' });
     const lock = holdWriteLock(path);
     try {
-      const asked = await whileTicking(() => access.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing' }), lock);
+      const asked = await whileTicking(
+        () => access.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing' }),
+        lock,
+      );
       expect(asked.events).toEqual(['released', 'settled']);
       const request = valueOf(asked.outcome);
 
@@ -141,8 +146,12 @@ describe('SQLite: waiting for another process’s write lock', () => {
     const request = await access.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing' });
     const lock = holdWriteLock(path);
     try {
-      const register = await whileTicking(() => access.registerClient({ name: 'Late', contactEmail: 'late@example.org' }));
-      const decide = await whileTicking(() => access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'no', actor: 'operator' }));
+      const register = await whileTicking(() =>
+        access.registerClient({ name: 'Late', contactEmail: 'late@example.org' }),
+      );
+      const decide = await whileTicking(() =>
+        access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'no', actor: 'operator' }),
+      );
       for (const { outcome, ticks } of [register, decide]) {
         const error = reasonOf(outcome);
         expect(error).toBeInstanceOf(AccessError);
@@ -157,7 +166,9 @@ describe('SQLite: waiting for another process’s write lock', () => {
       expect(await access.findUseRequest(request.id)).toMatchObject({ status: 'PENDING', note: null });
       expect(await access.historyOf([request.id])).toHaveLength(1);
       // No transaction was left open on the service's connection: the same decision now goes through.
-      await expect(access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'no', actor: 'operator' })).resolves.toMatchObject({
+      await expect(
+        access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'no', actor: 'operator' }),
+      ).resolves.toMatchObject({
         status: 'REJECTED',
       });
     } finally {
@@ -203,7 +214,11 @@ describe('SQLite: a locked store through GraphQL', () => {
     try {
       const response = await app.fetch(`http://localhost${GRAPHQL_PATH}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'accept-language': 'en' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          'accept-language': 'en',
+        },
         body: JSON.stringify({
           query: 'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey } }',
           variables: { input: { name: 'Locked out', contactEmail: 'locked@example.org' } },

@@ -7,7 +7,8 @@ import { compressStream } from '../src/http/content-encoding.js';
 import { useListeningStack } from './helpers/stack.js';
 
 // The README's own @defer example: the catalogue at once, the largest dataset's payload in a later part.
-const README_DEFER = 'query { datasets { code title } ... @defer { big: dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) { payload } } }';
+const README_DEFER =
+  'query { datasets { code title } ... @defer { big: dataset(code: ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST) { payload } } }';
 const HELD = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
 
 type Encoding = 'identity' | 'gzip' | 'br';
@@ -37,7 +38,12 @@ function open(origin: string, accept: string, encoding: Encoding): Promise<Strea
     const body = JSON.stringify({ query: README_DEFER });
     const request = httpRequest(`${origin}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept, 'accept-encoding': encoding, 'content-length': Buffer.byteLength(body) },
+      headers: {
+        'content-type': 'application/json',
+        accept,
+        'accept-encoding': encoding,
+        'content-length': Buffer.byteLength(body),
+      },
     });
     request.on('error', reject);
     request.on('response', (response) => {
@@ -58,7 +64,8 @@ function open(origin: string, accept: string, encoding: Encoding): Promise<Strea
       });
       const done = new Promise<string>((resolveDone, rejectDone) => {
         decoded.on('end', () => {
-          for (const waiter of waiters.splice(0)) waiter.reject(new Error(`the answer ended without it:\n${text.slice(0, 500)}`));
+          for (const waiter of waiters.splice(0))
+            waiter.reject(new Error(`the answer ended without it:\n${text.slice(0, 500)}`));
           resolveDone(text);
         });
         decoded.on('error', rejectDone);
@@ -68,7 +75,12 @@ function open(origin: string, accept: string, encoding: Encoding): Promise<Strea
         headers: response.headers,
         wireBytes: () => wire,
         text: () => text,
-        waitFor: (test) => (test(text) ? Promise.resolve() : new Promise((resolveWait, rejectWait) => waiters.push({ test, resolve: resolveWait, reject: rejectWait }))),
+        waitFor: (test) =>
+          test(text)
+            ? Promise.resolve()
+            : new Promise((resolveWait, rejectWait) =>
+                waiters.push({ test, resolve: resolveWait, reject: rejectWait }),
+              ),
         done,
       });
     });
@@ -98,23 +110,26 @@ const firstPartSent = (text: string): boolean => text.includes('"hasNext":true')
 describe('compressed streamed answers (@defer over multipart/mixed and text/event-stream)', () => {
   const started = useListeningStack();
 
-  it.each(['br', 'gzip'] as const)('%s moves far fewer bytes than identity and decodes to exactly the same parts', async (encoding) => {
-    const { origin } = started();
-    const identity = await open(origin, 'multipart/mixed', 'identity');
-    const identityText = await identity.done;
-    const compressed = await open(origin, 'multipart/mixed', encoding);
-    const compressedText = await compressed.done;
+  it.each(['br', 'gzip'] as const)(
+    '%s moves far fewer bytes than identity and decodes to exactly the same parts',
+    async (encoding) => {
+      const { origin } = started();
+      const identity = await open(origin, 'multipart/mixed', 'identity');
+      const identityText = await identity.done;
+      const compressed = await open(origin, 'multipart/mixed', encoding);
+      const compressedText = await compressed.done;
 
-    expect(identity.headers['content-encoding']).toBeUndefined();
-    expect(compressed.headers['content-encoding']).toBe(encoding);
-    expect(compressed.headers['vary']).toContain('accept-encoding');
-    const [identityParts, compressedParts] = [multipartParts(identityText), multipartParts(compressedText)];
-    expect(identityParts).toHaveLength(2);
-    expect(compressedParts).toEqual(identityParts);
-    // 3.66 MB as identity, 179 KB with brotli and 218 KB with gzip here; the figures are in the README.
-    expect(identity.wireBytes()).toBeGreaterThan(3_000_000);
-    expect(compressed.wireBytes() * 10).toBeLessThan(identity.wireBytes());
-  });
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(compressed.headers['content-encoding']).toBe(encoding);
+      expect(compressed.headers['vary']).toContain('accept-encoding');
+      const [identityParts, compressedParts] = [multipartParts(identityText), multipartParts(compressedText)];
+      expect(identityParts).toHaveLength(2);
+      expect(compressedParts).toEqual(identityParts);
+      // 3.66 MB as identity, 179 KB with brotli and 218 KB with gzip here; the figures are in the README.
+      expect(identity.wireBytes()).toBeGreaterThan(3_000_000);
+      expect(compressed.wireBytes() * 10).toBeLessThan(identity.wireBytes());
+    },
+  );
 
   it('flushes the first part to the client before the deferred part is produced', async () => {
     const { origin, stack } = started();
@@ -128,7 +143,10 @@ describe('compressed streamed answers (@defer over multipart/mixed and text/even
     await streamed.waitFor(firstPartSent);
     expect(streamed.text()).not.toContain('"incremental"');
     release();
-    const parts = multipartParts(await streamed.done) as [{ data: { datasets: unknown[] } }, { incremental: { data: { big: { payload: unknown } } }[] }];
+    const parts = multipartParts(await streamed.done) as [
+      { data: { datasets: unknown[] } },
+      { incremental: { data: { big: { payload: unknown } } }[] },
+    ];
     expect(parts[0].data.datasets).toHaveLength(13);
     expect(parts[1].incremental[0]?.data.big.payload).not.toBeNull();
   });
@@ -173,20 +191,23 @@ describe('compressStream', () => {
     for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
   };
 
-  it.each(['br', 'gzip'] as const)('%s: reads the producer only while the client takes what was sent', async (encoding) => {
-    const source = producer();
-    const compressed = compressStream(source.stream, encoding).getReader();
-    await turns(200);
-    const whileUnread = source.produced();
-    // What zlib and the web-stream adapters buffer before they ask to wait (16 kB on Node 20, 64 kB on Node 22 and
-    // later, in 1 kB parts) and one part queued: bounded, not the endless producer drained into memory.
-    expect(whileUnread).toBeLessThanOrEqual(80);
-    // Once the client takes what was queued, the producer is read again.
-    for (let read = 0; read < 100 && source.produced() === whileUnread; read++) {
-      await compressed.read();
-      await turns(5);
-    }
-    expect(source.produced()).toBeGreaterThan(whileUnread);
-    await compressed.cancel();
-  });
+  it.each(['br', 'gzip'] as const)(
+    '%s: reads the producer only while the client takes what was sent',
+    async (encoding) => {
+      const source = producer();
+      const compressed = compressStream(source.stream, encoding).getReader();
+      await turns(200);
+      const whileUnread = source.produced();
+      // What zlib and the web-stream adapters buffer before they ask to wait (16 kB on Node 20, 64 kB on Node 22 and
+      // later, in 1 kB parts) and one part queued: bounded, not the endless producer drained into memory.
+      expect(whileUnread).toBeLessThanOrEqual(80);
+      // Once the client takes what was queued, the producer is read again.
+      for (let read = 0; read < 100 && source.produced() === whileUnread; read++) {
+        await compressed.read();
+        await turns(5);
+      }
+      expect(source.produced()).toBeGreaterThan(whileUnread);
+      await compressed.cancel();
+    },
+  );
 });

@@ -51,9 +51,13 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       variables: { input: { contactEmail: `person.${secret}@example.org`, name: `App ${secret}` } },
     });
     expect(registered.status).toBe(200);
-    const { apiKey } = (JSON.parse(registered.text) as { data: { registerClient: { apiKey: string } } }).data.registerClient;
+    const { apiKey } = (JSON.parse(registered.text) as { data: { registerClient: { apiKey: string } } }).data
+      .registerClient;
     // An invalid value: graphql-js quotes it in the error the plugin records on the span.
-    await post({ query: 'query Coerced($code: DatasetCode!) { dataset(code: $code) { no } }', variables: { code: `X${secret}` } });
+    await post({
+      query: 'query Coerced($code: DatasetCode!) { dataset(code: $code) { no } }',
+      variables: { code: `X${secret}` },
+    });
     // A name longer than a label may be.
     await post({ query: `query ${'L'.repeat(65)} { datasets { no } }` });
 

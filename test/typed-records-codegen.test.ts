@@ -7,10 +7,16 @@ import {
 } from '../client/gql/graphql.js';
 import { useStack } from './helpers/stack.js';
 
-type TeacherRow = NonNullable<TypedTeachersByYearQuery['typedRecords']['odsCountTeacherByYear']['rows']>['nodes'][number];
-type GraduateRows = NonNullable<TypedGraduatesInProvinceQuery['typedRecords']['odsCountGraduateByProvDistSubdist']['rows']>;
+type TeacherRow = NonNullable<
+  TypedTeachersByYearQuery['typedRecords']['odsCountTeacherByYear']['rows']
+>['nodes'][number];
+type GraduateRows = NonNullable<
+  TypedGraduatesInProvinceQuery['typedRecords']['odsCountGraduateByProvDistSubdist']['rows']
+>;
 type GraduateRow = GraduateRows['edges'][number]['node'];
-type GraduateGroup = NonNullable<TypedGraduatesInProvinceQuery['typedRecords']['odsCountGraduateByProvDistSubdist']['aggregate']>[number];
+type GraduateGroup = NonNullable<
+  TypedGraduatesInProvinceQuery['typedRecords']['odsCountGraduateByProvDistSubdist']['aggregate']
+>[number];
 
 describe('codegen gives typed rows real TypeScript types (client/operations)', () => {
   it('types a row field as number or string, nullable, never unknown', () => {
@@ -26,7 +32,7 @@ describe('codegen gives typed rows real TypeScript types (client/operations)', (
 
   const stack = useStack();
 
-  it('runs the example client\'s typed operations, and their values have the types codegen promised', async () => {
+  it("runs the example client's typed operations, and their values have the types codegen promised", async () => {
     const teachers = await stack().execute(TypedTeachersByYearDocument, { years: ['2565', '2566'] });
     expect(teachers.body.errors).toBeUndefined();
     const rows = teachers.body.data?.typedRecords.odsCountTeacherByYear.rows;

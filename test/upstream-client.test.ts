@@ -8,7 +8,11 @@ import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions }
 import { UpstreamError } from '../src/upstream/errors.js';
 
 const CODE = 'ODS_COUNT_TEACHER_BY_YEAR';
-const OTHER_CODES = ['ODS_COUNT_STUDENT_BY_MAJOR', 'ODS_COUNT_SCHOOL_BY_JURISDICTION', 'ZVIEW_CPS_SUMMARY_DATA'] as const;
+const OTHER_CODES = [
+  'ODS_COUNT_STUDENT_BY_MAJOR',
+  'ODS_COUNT_SCHOOL_BY_JURISDICTION',
+  'ZVIEW_CPS_SUMMARY_DATA',
+] as const;
 
 let simulator: Simulator;
 const opened: UpstreamClient[] = [];
@@ -30,7 +34,9 @@ afterEach(async () => {
 });
 
 function newClient(options: Partial<UpstreamClientOptions> = {}): UpstreamClient {
-  const logger = createLogger('debug', { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = createLogger('debug', {
+    write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>),
+  });
   const client = createUpstreamClient({
     baseUrl: simulator.url,
     apiKey: simulator.apiKey,
@@ -186,7 +192,9 @@ describe('the circuit breaker of the origin', () => {
     clock.advanceMs(breakerCooldownS * 1_000 - 1);
     const refused = await failure(client.getDataset(CODE, ''));
     expect(refused).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    expect((refused as Error).message).toBe(`Upstream dataset ${CODE} is unavailable: calls are paused after repeated failures`);
+    expect((refused as Error).message).toBe(
+      `Upstream dataset ${CODE} is unavailable: calls are paused after repeated failures`,
+    );
     expect(client.breakerState()).toBe('open');
     // Refused without calling the upstream.
     expect(simulator.requestCount()).toBe(0);
@@ -208,7 +216,9 @@ describe('the circuit breaker of the origin', () => {
     expect(simulator.requestCount()).toBe(1);
     expect(simulator.requestCount(CODE)).toBe(1);
 
-    const transitions = logLines.filter((line) => typeof line['to'] === 'string').map((line) => [line['from'], line['to']]);
+    const transitions = logLines
+      .filter((line) => typeof line['to'] === 'string')
+      .map((line) => [line['from'], line['to']]);
     expect(transitions).toEqual([
       ['closed', 'open'],
       ['open', 'half-open'],
@@ -248,10 +258,15 @@ describe('conditional GETs', () => {
     const client = newClient();
     const first = await client.getDataset(CODE, '');
     if (first.kind !== 'body') throw new Error('expected a body');
-    expect(first.headers).toMatchObject({ cacheControl: 'public, max-age=300', lastModified: 'Mon, 01 Jul 2024 00:00:00 GMT' });
+    expect(first.headers).toMatchObject({
+      cacheControl: 'public, max-age=300',
+      lastModified: 'Mon, 01 Jul 2024 00:00:00 GMT',
+    });
     expect(first.text).toBe(simulator.datasetBody(CODE).toString('utf8'));
 
-    await expect(client.getDataset(CODE, '', { etag: first.headers.etag })).resolves.toMatchObject({ kind: 'not-modified' });
+    await expect(client.getDataset(CODE, '', { etag: first.headers.etag })).resolves.toMatchObject({
+      kind: 'not-modified',
+    });
     await expect(client.getDataset(CODE, '', { lastModified: first.headers.lastModified })).resolves.toMatchObject({
       kind: 'not-modified',
     });
@@ -261,6 +276,9 @@ describe('conditional GETs', () => {
 
   it('an unconditional GET answered 304 is an HTTP error, not a payload', async () => {
     simulator.setFault(CODE, { status: 304 });
-    await expect(newClient().getDataset(CODE, '')).rejects.toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 304 });
+    await expect(newClient().getDataset(CODE, '')).rejects.toMatchObject({
+      code: 'UPSTREAM_HTTP_ERROR',
+      upstreamStatus: 304,
+    });
   });
 });

@@ -67,10 +67,17 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
   }
 
   function newSource(
-    options: { cache?: PayloadCache; upstream?: Simulator; client?: Partial<UpstreamClientOptions>; ttlS?: number } = {},
+    options: {
+      cache?: PayloadCache;
+      upstream?: Simulator;
+      client?: Partial<UpstreamClientOptions>;
+      ttlS?: number;
+    } = {},
   ): UpstreamSource {
     const upstream = options.upstream ?? simulator;
-    const logger = createLogger('debug', { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logger = createLogger('debug', {
+      write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>),
+    });
     const client: UpstreamClient = createUpstreamClient({
       baseUrl: upstream.url,
       apiKey: upstream.apiKey,
@@ -89,7 +96,10 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
       staleIfErrorS: STALE_IF_ERROR_S,
       now: () => clock,
     });
-    closing.push(() => client.close(), () => source.close());
+    closing.push(
+      () => client.close(),
+      () => source.close(),
+    );
     return source;
   }
 
@@ -153,7 +163,12 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
     const again = await source.readDataset(CODE, '');
     expect(simulator.requests.map((request) => request.status)).toEqual([200, 304]);
     expect(simulator.requests[1]?.headers['if-none-match']).toBe(first.version);
-    expect(again).toMatchObject({ state: 'fresh', version: first.version, fetchedAt: new Date(START), validatedAt: new Date(clock) });
+    expect(again).toMatchObject({
+      state: 'fresh',
+      version: first.version,
+      fetchedAt: new Date(START),
+      validatedAt: new Date(clock),
+    });
     expect(again.freshUntil).toEqual(new Date(clock + TTL_S * 1_000));
     expect(again.value).toEqual(first.value);
     clock += 1_000;
@@ -170,7 +185,9 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
     expect(read).toMatchObject({ state: 'stale-if-error', staleSince: first.freshUntil, fetchedAt: new Date(START) });
     expect(read.refreshError).toMatchObject({ code: 'UPSTREAM_HTTP_ERROR', upstreamStatus: 503 });
     expect(read.value).toEqual(first.value);
-    expect(logLines.some((line) => line['msg'] === 'upstream refresh failed: serving the last good payload')).toBe(true);
+    expect(logLines.some((line) => line['msg'] === 'upstream refresh failed: serving the last good payload')).toBe(
+      true,
+    );
 
     clock = START + (TTL_S + STALE_IF_ERROR_S + 1) * 1_000;
     await expect(source.readDataset(CODE, '')).rejects.toMatchObject({ code: 'UPSTREAM_HTTP_ERROR' });
@@ -186,7 +203,9 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
 
   it('rejects with the UpstreamError when nothing is cached and the upstream fails', async () => {
     simulator.setFault(CODE, { malformedBody: true });
-    const error: unknown = await newSource().readDataset(CODE, '').catch((reason: unknown) => reason);
+    const error: unknown = await newSource()
+      .readDataset(CODE, '')
+      .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({
       code: 'UPSTREAM_BAD_RESPONSE',
@@ -219,7 +238,7 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
     expect(read.freshUntil).toEqual(new Date(START + 300_000));
   });
 
-  it('does not keep answers marked no-store (the simulator\'s summaries), but still shares one call', async () => {
+  it("does not keep answers marked no-store (the simulator's summaries), but still shares one call", async () => {
     const source = newSource();
     const endpoint = summaryEndpoint(84);
     await Promise.all([source.readSummary(endpoint, {}), source.readSummary(endpoint, {})]);

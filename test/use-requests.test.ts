@@ -123,7 +123,9 @@ const OPERATOR = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
 async function register(stack: Stack, name: string) {
-  const { body } = await stack.execute(Register, { input: { name, contactEmail: `${name.toLowerCase().replace(/\W+/g, '')}@example.co.th` } });
+  const { body } = await stack.execute(Register, {
+    input: { name, contactEmail: `${name.toLowerCase().replace(/\W+/g, '')}@example.co.th` },
+  });
   expect(body.errors).toBeUndefined();
   const registered = body.data?.registerClient;
   if (registered === undefined) throw new Error('registerClient answered nothing');
@@ -146,7 +148,10 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     const asSchool = bearer(schoolApp.apiKey);
     const asOther = bearer(otherApp.apiKey);
 
-    expect((await s.execute(Me, {}, asSchool)).body.data?.me).toEqual({ id: schoolApp.client.id, name: schoolApp.client.name });
+    expect((await s.execute(Me, {}, asSchool)).body.data?.me).toEqual({
+      id: schoolApp.client.id,
+      name: schoolApp.client.name,
+    });
     expect((await s.execute(Me)).body.data?.me).toBeNull();
     const initial = await s.execute(Statuses, {}, asSchool);
     expect(initial.body.data?.summaryEndpoints.map((e) => [e.id, e.status, e.statusLabel])).toEqual(
@@ -175,9 +180,20 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
 
     // The operator sees it and approves.
     const queue = await s.execute(All, { status: 'PENDING' }, OPERATOR);
-    expect(queue.body.data?.useRequests.map((r) => [r.id, r.client.name])).toContainEqual([requestId, schoolApp.client.name]);
-    const approved = await s.execute(Review, { input: { id: requestId, decision: 'APPROVE', note: 'ใช้เพื่อการศึกษา' } }, OPERATOR);
-    expect(approved.body.data?.reviewUseRequest.useRequest).toMatchObject({ status: 'APPROVED', statusLabel: 'อนุมัติแล้ว', note: 'ใช้เพื่อการศึกษา' });
+    expect(queue.body.data?.useRequests.map((r) => [r.id, r.client.name])).toContainEqual([
+      requestId,
+      schoolApp.client.name,
+    ]);
+    const approved = await s.execute(
+      Review,
+      { input: { id: requestId, decision: 'APPROVE', note: 'ใช้เพื่อการศึกษา' } },
+      OPERATOR,
+    );
+    expect(approved.body.data?.reviewUseRequest.useRequest).toMatchObject({
+      status: 'APPROVED',
+      statusLabel: 'อนุมัติแล้ว',
+      note: 'ใช้เพื่อการศึกษา',
+    });
 
     // Now the payload is exactly the upstream's JSON, fetched with the operator's upstream key.
     const readable = await s.execute(SummaryPayload84, { input: { ACADEMIC_YEAR: '2566' } }, asSchool);
@@ -199,10 +215,17 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
 
     // Revoke shuts the door; asking again reopens the same request; a rejection is recorded.
     const revoked = await s.execute(Revoke, { input: { id: requestId, note: 'ละเมิดเงื่อนไข' } }, OPERATOR);
-    expect(revoked.body.data?.revokeUseRequest.useRequest).toMatchObject({ status: 'REVOKED', statusLabel: 'ยกเลิกสิทธิ์การใช้งาน' });
+    expect(revoked.body.data?.revokeUseRequest.useRequest).toMatchObject({
+      status: 'REVOKED',
+      statusLabel: 'ยกเลิกสิทธิ์การใช้งาน',
+    });
     expect(codesOf((await s.execute(SummaryPayload84, {}, asSchool)).body)).toEqual(['USE_NOT_APPROVED']);
     const again = await s.execute(Ask, { input: { endpointId: 84, purpose: 'ขอใหม่' } }, asSchool);
-    expect(again.body.data?.requestEndpointUse.useRequest).toMatchObject({ id: requestId, status: 'PENDING', purpose: 'ขอใหม่' });
+    expect(again.body.data?.requestEndpointUse.useRequest).toMatchObject({
+      id: requestId,
+      status: 'PENDING',
+      purpose: 'ขอใหม่',
+    });
     await s.execute(Review, { input: { id: requestId, decision: 'REJECT', note: 'ไม่ครบ' } }, OPERATOR);
 
     const mine = await s.execute(Mine, {}, asSchool);
@@ -240,7 +263,9 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       expect(twice.body.errors?.[0]?.message).toContain('APPROVED');
       expect(twice.body.errors?.[0]?.extensions?.['status']).toBe('APPROVED');
     }
-    expect(codesOf((await s.execute(Ask, { input: { endpointId: 85, purpose: 'x' } }, asApp)).body)).toEqual(['INVALID_TRANSITION']);
+    expect(codesOf((await s.execute(Ask, { input: { endpointId: 85, purpose: 'x' } }, asApp)).body)).toEqual([
+      'INVALID_TRANSITION',
+    ]);
   });
 
   it('lets exactly one of 20 concurrent reviews of one request win', async () => {
@@ -250,12 +275,18 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     const id = asked.body.data?.requestEndpointUse.useRequest.id ?? '';
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        s.execute(Review, { input: { id, decision: i % 2 === 0 ? 'APPROVE' : 'REJECT', note: `reviewer ${i}` } }, OPERATOR),
+        s.execute(
+          Review,
+          { input: { id, decision: i % 2 === 0 ? 'APPROVE' : 'REJECT', note: `reviewer ${i}` } },
+          OPERATOR,
+        ),
       ),
     );
     const winners = results.filter((result) => result.body.errors === undefined);
     expect(winners).toHaveLength(1);
-    expect(results.flatMap((result) => codesOf(result.body))).toEqual(Array.from({ length: 19 }, () => 'INVALID_TRANSITION'));
+    expect(results.flatMap((result) => codesOf(result.body))).toEqual(
+      Array.from({ length: 19 }, () => 'INVALID_TRANSITION'),
+    );
     const [mine] = (await s.execute(Mine, {}, bearer(app.apiKey))).body.data?.myUseRequests ?? [];
     expect(mine?.history).toHaveLength(2);
     expect(mine?.status).toBe(winners[0]?.body.data?.reviewUseRequest.useRequest.status);
@@ -265,7 +296,9 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     const s = stack();
     const app = await register(s, 'Eager App');
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => s.execute(Ask, { input: { endpointId: 86, purpose: 'eager' } }, bearer(app.apiKey))),
+      Array.from({ length: 10 }, () =>
+        s.execute(Ask, { input: { endpointId: 86, purpose: 'eager' } }, bearer(app.apiKey)),
+      ),
     );
     expect(results.filter((result) => result.body.errors === undefined)).toHaveLength(1);
     const mine = (await s.execute(Mine, {}, bearer(app.apiKey))).body.data?.myUseRequests ?? [];
@@ -275,7 +308,12 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
 
   it('authenticates callers: a bad or malformed key refuses the whole request with HTTP 401', async () => {
     const s = stack();
-    for (const authorization of ['Bearer tegk_not-a-real-key', 'Bearer ', 'Basic dXNlcjpwYXNz', 'tegk_without_scheme']) {
+    for (const authorization of [
+      'Bearer tegk_not-a-real-key',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'tegk_without_scheme',
+    ]) {
       const response = await s.post({ query: '{ datasets { no } }' }, { authorization });
       expect(response.status, authorization).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Bearer');
@@ -292,12 +330,20 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     expect(codesOf((await s.execute(Mine)).body)).toEqual(['UNAUTHENTICATED']);
     expect(codesOf((await s.execute(All, {})).body)).toEqual(['UNAUTHENTICATED']);
     expect(codesOf((await s.execute(All, {}, asApp)).body)).toEqual(['FORBIDDEN']);
-    expect(codesOf((await s.execute(Ask, { input: { endpointId: 83, purpose: 'p' } })).body)).toEqual(['UNAUTHENTICATED']);
-    expect(codesOf((await s.execute(Ask, { input: { endpointId: 83, purpose: 'p' } }, OPERATOR)).body)).toEqual(['FORBIDDEN']);
+    expect(codesOf((await s.execute(Ask, { input: { endpointId: 83, purpose: 'p' } })).body)).toEqual([
+      'UNAUTHENTICATED',
+    ]);
+    expect(codesOf((await s.execute(Ask, { input: { endpointId: 83, purpose: 'p' } }, OPERATOR)).body)).toEqual([
+      'FORBIDDEN',
+    ]);
     const asked = await s.execute(Ask, { input: { endpointId: 83, purpose: 'p' } }, asApp);
     const id = asked.body.data?.requestEndpointUse.useRequest.id ?? '';
-    expect(codesOf((await s.execute(Review, { input: { id, decision: 'APPROVE' } }, asApp)).body)).toEqual(['FORBIDDEN']);
-    expect(codesOf((await s.execute(Review, { input: { id, decision: 'APPROVE' } })).body)).toEqual(['UNAUTHENTICATED']);
+    expect(codesOf((await s.execute(Review, { input: { id, decision: 'APPROVE' } }, asApp)).body)).toEqual([
+      'FORBIDDEN',
+    ]);
+    expect(codesOf((await s.execute(Review, { input: { id, decision: 'APPROVE' } })).body)).toEqual([
+      'UNAUTHENTICATED',
+    ]);
     expect(codesOf((await s.execute(Revoke, { input: { id } }, asApp)).body)).toEqual(['FORBIDDEN']);
     // The operator is not a client: it has no status of its own.
     const operatorView = await s.execute(Statuses, {}, OPERATOR);
@@ -321,8 +367,12 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       const { body } = await s.execute(Ask, { input: { endpointId: 83, purpose } }, asApp);
       expect(codesOf(body)).toEqual(['BAD_USER_INPUT']);
     }
-    expect(codesOf((await s.execute(Ask, { input: { endpointId: 99, purpose: 'p' } }, asApp)).body)).toEqual(['NOT_FOUND']);
-    expect(codesOf((await s.execute(Review, { input: { id: 'ur_nope', decision: 'APPROVE' } }, OPERATOR)).body)).toEqual(['NOT_FOUND']);
+    expect(codesOf((await s.execute(Ask, { input: { endpointId: 99, purpose: 'p' } }, asApp)).body)).toEqual([
+      'NOT_FOUND',
+    ]);
+    expect(
+      codesOf((await s.execute(Review, { input: { id: 'ur_nope', decision: 'APPROVE' } }, OPERATOR)).body),
+    ).toEqual(['NOT_FOUND']);
     expect(codesOf((await s.execute(Revoke, { input: { id: 'ur_nope' } }, OPERATOR)).body)).toEqual(['NOT_FOUND']);
   });
 
@@ -336,10 +386,19 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     const forged = 'Evil\u001b[2K\r\nur_forged  Trusted Org  84 ods_count_personal_by_year  APPROVED';
     const attempts = [
       { field: 'name', run: () => s.execute(Register, { input: { name: forged, contactEmail: 'evil@example.org' } }) },
-      { field: 'name', run: () => s.execute(Register, { input: { name: 'gpj.\u202eexe', contactEmail: 'evil@example.org' } }) },
-      { field: 'purpose', run: () => s.execute(Ask, { input: { endpointId: 83, purpose: `Research\u009b31m ${forged}` } }, asApp) },
+      {
+        field: 'name',
+        run: () => s.execute(Register, { input: { name: 'gpj.\u202eexe', contactEmail: 'evil@example.org' } }),
+      },
+      {
+        field: 'purpose',
+        run: () => s.execute(Ask, { input: { endpointId: 83, purpose: `Research\u009b31m ${forged}` } }, asApp),
+      },
       { field: 'purpose', run: () => s.execute(Ask, { input: { endpointId: 83, purpose: 'lone \ud800' } }, asApp) },
-      { field: 'note', run: () => s.execute(Review, { input: { id, decision: 'REJECT', note: 'no\u2066 thanks' } }, OPERATOR) },
+      {
+        field: 'note',
+        run: () => s.execute(Review, { input: { id, decision: 'REJECT', note: 'no\u2066 thanks' } }, OPERATOR),
+      },
     ];
     for (const { field, run } of attempts) {
       const { body } = await run();
@@ -349,6 +408,8 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       expect(body.errors?.[0]?.message).toMatch(new RegExp(`^ค่าที่ส่งมาไม่ถูกต้อง \\(${field} must not contain control`));
     }
     const { body: mine } = await s.execute(Mine, {}, asApp);
-    expect(mine.data?.myUseRequests.map((r) => [r.id, r.status, r.note, r.history.length])).toEqual([[id, 'PENDING', null, 1]]);
+    expect(mine.data?.myUseRequests.map((r) => [r.id, r.status, r.note, r.history.length])).toEqual([
+      [id, 'PENDING', null, 1],
+    ]);
   });
 });

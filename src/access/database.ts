@@ -59,7 +59,11 @@ export function describeDatabaseUrl(url: string): string {
   if (userPart !== undefined && /[?#]/.test(userPart)) return `${scheme}${REDACTED}`;
   const user = userPart?.split(':')[0];
   const shownUser = user === undefined ? '' : user.includes('/') ? `${REDACTED}@` : `${user}@`;
-  const [location = '', query = ''] = rest.slice(at + 1).split('#')[0]?.split('?') ?? [];
+  const [location = '', query = ''] =
+    rest
+      .slice(at + 1)
+      .split('#')[0]
+      ?.split('?') ?? [];
   const parameters: string[] = [];
   for (const parameter of query.split('&')) {
     const [name] = new URLSearchParams(parameter).keys();
@@ -82,7 +86,8 @@ export async function openDatabase(options: {
 }): Promise<OpenedDatabase> {
   const location = parseDatabaseUrl(options.databaseUrl);
   const { schema } = options;
-  if (schema !== undefined && location.dialect !== 'postgres') throw new Error('A schema can only be chosen on PostgreSQL');
+  if (schema !== undefined && location.dialect !== 'postgres')
+    throw new Error('A schema can only be chosen on PostgreSQL');
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error(`Schema name "${schema}" must be lower-case letters, digits and _ (at most 63)`);
   }
@@ -94,7 +99,9 @@ export async function openDatabase(options: {
       db = new Kysely<AccessTables>({ dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs) });
       await migrateSqlite(db);
     } else {
-      db = new Kysely<AccessTables>({ dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, schema) }) });
+      db = new Kysely<AccessTables>({
+        dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, schema) }),
+      });
       await migratePostgres(db, schema);
     }
     return { db, dialect: location.dialect };
@@ -180,7 +187,9 @@ async function migratePostgres(db: Kysely<AccessTables>, schema: string | undefi
     try {
       await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
     } catch (error) {
-      const { rows } = await sql<{ found: number }>`select 1 as found from pg_namespace where nspname = ${schema}`.execute(db);
+      const { rows } = await sql<{
+        found: number;
+      }>`select 1 as found from pg_namespace where nspname = ${schema}`.execute(db);
       if (rows.length === 0) throw error;
     }
   }

@@ -20,9 +20,12 @@ const BARE_KEY = /^[\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]+$/;
 export function parseIdempotencyKey(headerValue: string): string {
   const value = headerValue.trim();
   const quoted = SF_STRING.exec(value);
-  const key = quoted === null ? (BARE_KEY.test(value) ? value : undefined) : (quoted[1] ?? '').replace(/\\(["\\])/g, '$1');
+  const key =
+    quoted === null ? (BARE_KEY.test(value) ? value : undefined) : (quoted[1] ?? '').replace(/\\(["\\])/g, '$1');
   if (key === undefined) {
-    throw refusal('The Idempotency-Key header must be a quoted string of printable ASCII, e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324"');
+    throw refusal(
+      'The Idempotency-Key header must be a quoted string of printable ASCII, e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324"',
+    );
   }
   if (key.length < MIN_IDEMPOTENCY_KEY_LENGTH || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw refusal(

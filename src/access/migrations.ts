@@ -34,7 +34,11 @@ function requestForUse(dialect: Dialect): Migration {
         .addCheckConstraint('use_requests_status_check', sql`status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`)
         .execute();
       // The operator's list: newest first, optionally one status.
-      await db.schema.createIndex('use_requests_updated_idx').on('use_requests').columns(['updated_at', 'id']).execute();
+      await db.schema
+        .createIndex('use_requests_updated_idx')
+        .on('use_requests')
+        .columns(['updated_at', 'id'])
+        .execute();
       await db.schema
         .createIndex('use_requests_status_updated_idx')
         .on('use_requests')
@@ -57,7 +61,10 @@ function requestForUse(dialect: Dialect): Migration {
           'use_request_events_from_check',
           sql`from_status in ('NOT_REQUESTED', 'PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`,
         )
-        .addCheckConstraint('use_request_events_to_check', sql`to_status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`)
+        .addCheckConstraint(
+          'use_request_events_to_check',
+          sql`to_status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')`,
+        )
         .execute();
       await db.schema
         .createIndex('use_request_events_request_idx')
@@ -89,7 +96,11 @@ function keyLifeCycle(dialect: Dialect): Migration {
         // null: until the client rotates.
         .addColumn('expires_at', timestamp)
         .execute();
-      await db.schema.createIndex('client_keys_client_idx').on('client_keys').columns(['client_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('client_keys_client_idx')
+        .on('client_keys')
+        .columns(['client_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('client_events')
@@ -106,7 +117,11 @@ function keyLifeCycle(dialect: Dialect): Migration {
           sql`kind in ('REGISTERED', 'KEY_ISSUED_FOR_RETRY', 'KEY_ROTATED', 'DISABLED', 'ENABLED', 'QUOTA_SET', 'DELETED')`,
         )
         .execute();
-      await db.schema.createIndex('client_events_client_idx').on('client_events').columns(['client_id', 'seq']).execute();
+      await db.schema
+        .createIndex('client_events_client_idx')
+        .on('client_events')
+        .columns(['client_id', 'seq'])
+        .execute();
 
       await db.schema
         .createTable('registration_idempotency')
@@ -117,7 +132,11 @@ function keyLifeCycle(dialect: Dialect): Migration {
         .addColumn('retries', 'integer', (col) => col.notNull())
         .addColumn('created_at', timestamp, (col) => col.notNull())
         .execute();
-      await db.schema.createIndex('registration_idempotency_created_idx').on('registration_idempotency').columns(['created_at']).execute();
+      await db.schema
+        .createIndex('registration_idempotency_created_idx')
+        .on('registration_idempotency')
+        .columns(['created_at'])
+        .execute();
     },
   };
 }

@@ -20,7 +20,8 @@ export interface ClientRecord {
 }
 
 /** What happened to a client itself (its request-for-use transitions are UseRequestEventRecords). */
-export type ClientEventKind = 'REGISTERED' | 'KEY_ISSUED_FOR_RETRY' | 'KEY_ROTATED' | 'DISABLED' | 'ENABLED' | 'QUOTA_SET' | 'DELETED';
+export type ClientEventKind =
+  'REGISTERED' | 'KEY_ISSUED_FOR_RETRY' | 'KEY_ROTATED' | 'DISABLED' | 'ENABLED' | 'QUOTA_SET' | 'DELETED';
 
 /** One entry of a client's audit trail: pseudonymous ids and facts only, so it outlives the client's deletion. */
 export interface ClientEventRecord {
@@ -30,7 +31,6 @@ export interface ClientEventRecord {
   readonly detail: string | null;
   readonly at: Date;
 }
-
 
 /** One client's request to use one summary endpoint. There is at most one per (client, endpoint). */
 export interface UseRequestRecord {
@@ -83,7 +83,10 @@ export interface AccessService {
    * BAD_USER_INPUT; never longer than they already would), then stop. Beyond maxKeysPerClient, the keys expiring
    * soonest stop at once.
    */
-  rotateApiKey(input: { client: ClientRecord; graceS: number }): Promise<{ apiKey: string; previousKeysExpireAt: Date }>;
+  rotateApiKey(input: {
+    client: ClientRecord;
+    graceS: number;
+  }): Promise<{ apiKey: string; previousKeysExpireAt: Date }>;
   /** Operator only; NOT_FOUND for an unknown or deleted client. Disabling twice (or enabling twice) changes nothing. */
   setClientDisabled(input: { clientId: string; disabled: boolean; actor: string }): Promise<ClientRecord>;
   /** Operator only; points 1..MAX_QUOTA_POINTS or null for the global quota; NOT_FOUND for an unknown or deleted client. */
@@ -118,7 +121,10 @@ export interface AccessService {
   revokeUseRequest(input: { id: string; note: string | null; actor: string }): Promise<UseRequestRecord>;
   findUseRequest(id: string): Promise<UseRequestRecord | undefined>;
   /** Newest first by updatedAt, then id; deleted clients' requests are left out. */
-  listUseRequests(filter: { status?: UseRequestStatus | undefined; clientId?: string | undefined }): Promise<UseRequestRecord[]>;
+  listUseRequests(filter: {
+    status?: UseRequestStatus | undefined;
+    clientId?: string | undefined;
+  }): Promise<UseRequestRecord[]>;
   /** Events of these requests, oldest first within a request (batched: one query for all ids). */
   historyOf(requestIds: readonly string[]): Promise<UseRequestEventRecord[]>;
   /** Clients by id (batched: one query); deleted clients are left out. */

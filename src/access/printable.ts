@@ -27,6 +27,8 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE_OR_BACKSLASH, (character) => {
     if (character === '\\') return '\\\\';
     const code = character.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return code <= 0xff
+      ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+      : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
   });
 }

@@ -39,14 +39,25 @@ export interface AccessServiceOptions {
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db } = await openDatabase(options);
-  return new StoredAccessService(db, options.adminToken, options.now ?? (() => new Date()), options.keys ?? DEFAULT_KEY_POLICY);
+  return new StoredAccessService(
+    db,
+    options.adminToken,
+    options.now ?? (() => new Date()),
+    options.keys ?? DEFAULT_KEY_POLICY,
+  );
 }
 
 const DECISION_ACTIONS: Readonly<Record<ReviewDecision, UseRequestAction>> = { APPROVE: 'APPROVE', REJECT: 'REJECT' };
 
-type ClientRow = Pick<Selectable<ClientsTable>, 'id' | 'name' | 'contact_email' | 'created_at' | 'disabled_at' | 'rate_limit_points'>;
+type ClientRow = Pick<
+  Selectable<ClientsTable>,
+  'id' | 'name' | 'contact_email' | 'created_at' | 'disabled_at' | 'rate_limit_points'
+>;
 type UseRequestRow = Selectable<UseRequestsTable>;
-type EventRow = Pick<Selectable<UseRequestEventsTable>, 'request_id' | 'from_status' | 'to_status' | 'actor' | 'note' | 'at'>;
+type EventRow = Pick<
+  Selectable<UseRequestEventsTable>,
+  'request_id' | 'from_status' | 'to_status' | 'actor' | 'note' | 'at'
+>;
 
 const CLIENT_COLUMNS = ['id', 'name', 'contact_email', 'created_at', 'disabled_at', 'rate_limit_points'] as const;
 const QUALIFIED_CLIENT_COLUMNS = CLIENT_COLUMNS.map((column) => `clients.${column}` as const);
@@ -141,14 +152,19 @@ class StoredAccessService implements AccessService {
     const contactEmail = validEmail(input.contactEmail);
     const { idempotencyKey } = options;
     if (idempotencyKey === undefined) {
-      return { ...(await this.db.transaction().execute((trx) => this.#insertClient(trx, name, contactEmail))), retried: false };
+      return {
+        ...(await this.db.transaction().execute((trx) => this.#insertClient(trx, name, contactEmail))),
+        retried: false,
+      };
     }
     // Only digests are kept: the header value is a bearer of sorts (see README "Idempotency-Key").
     const keyHash = sha256Hex(idempotencyKey);
     const inputHash = sha256Hex(JSON.stringify([name, contactEmail]));
     for (;;) {
       try {
-        return await this.db.transaction().execute((trx) => this.#registerOnce(trx, { name, contactEmail, keyHash, inputHash }));
+        return await this.db
+          .transaction()
+          .execute((trx) => this.#registerOnce(trx, { name, contactEmail, keyHash, inputHash }));
       } catch (error) {
         // A concurrent registration with the same key committed first: this one is then its retry.
         if (!(error instanceof LostRace)) throw error;
@@ -156,7 +172,10 @@ class StoredAccessService implements AccessService {
     }
   }
 
-  async rotateApiKey(input: { client: ClientRecord; graceS: number }): Promise<{ apiKey: string; previousKeysExpireAt: Date }> {
+  async rotateApiKey(input: {
+    client: ClientRecord;
+    graceS: number;
+  }): Promise<{ apiKey: string; previousKeysExpireAt: Date }> {
     const graceS = validGrace(input.graceS, this.keys.maxGraceS);
     const clientId = input.client.id;
     const apiKey = generateApiKey();
@@ -166,7 +185,12 @@ class StoredAccessService implements AccessService {
       const until = new Date(now.getTime() + graceS * 1000);
       try {
         await this.db.transaction().execute(async (trx) => {
-          const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+          const current = await trx
+            .selectFrom('clients')
+            .select('api_key_hash')
+            .where('id', '=', clientId)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
           if (current === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
           await trx.deleteFrom('client_keys').where('client_id', '=', clientId).where('expires_at', '<=', at).execute();
           if (graceS === 0) {
@@ -183,7 +207,14 @@ class StoredAccessService implements AccessService {
             await this.#keepKeyBound(trx, clientId);
           }
           await replaceCurrentKey(trx, clientId, current.api_key_hash, hashApiKey(apiKey));
-          await recordClientEvent(trx, clientId, 'KEY_ROTATED', `client:${clientId}`, `previous keys stop at ${until.toISOString()}`, at);
+          await recordClientEvent(
+            trx,
+            clientId,
+            'KEY_ROTATED',
+            `client:${clientId}`,
+            `previous keys stop at ${until.toISOString()}`,
+            at,
+          );
         });
         return { apiKey, previousKeysExpireAt: until };
       } catch (error) {
@@ -205,7 +236,11 @@ class StoredAccessService implements AccessService {
     });
   }
 
-  async setClientQuota(input: { clientId: string; rateLimitPoints: number | null; actor: string }): Promise<ClientRecord> {
+  async setClientQuota(input: {
+    clientId: string;
+    rateLimitPoints: number | null;
+    actor: string;
+  }): Promise<ClientRecord> {
     const points = validQuota(input.rateLimitPoints);
     return this.db.transaction().execute(async (trx) => {
       const row = await this.#liveClient(trx, input.clientId);
@@ -221,7 +256,14 @@ class StoredAccessService implements AccessService {
     await this.db.transaction().execute(async (trx) => {
       const erased = await trx
         .updateTable('clients')
-        .set({ name: '', contact_email: '', api_key_hash: `erased:${clientId}`, deleted_at: at, disabled_at: null, rate_limit_points: null })
+        .set({
+          name: '',
+          contact_email: '',
+          api_key_hash: `erased:${clientId}`,
+          deleted_at: at,
+          disabled_at: null,
+          rate_limit_points: null,
+        })
         .where('id', '=', clientId)
         .where('deleted_at', 'is', null)
         .returning('id')
@@ -232,7 +274,11 @@ class StoredAccessService implements AccessService {
       const requests = trx.selectFrom('use_requests').select('id').where('client_id', '=', clientId);
       // The operator's notes go too: they are written about the client and may name it.
       await trx.updateTable('use_request_events').set({ note: null }).where('request_id', 'in', requests).execute();
-      await trx.updateTable('use_requests').set({ purpose: '', note: null }).where('client_id', '=', clientId).execute();
+      await trx
+        .updateTable('use_requests')
+        .set({ purpose: '', note: null })
+        .where('client_id', '=', clientId)
+        .execute();
       await recordClientEvent(trx, clientId, 'DELETED', `client:${clientId}`, null, at);
     });
     return { deletedAt };
@@ -246,7 +292,13 @@ class StoredAccessService implements AccessService {
       .where('client_id', 'in', [...new Set(clientIds)])
       .orderBy('seq')
       .execute();
-    return rows.map((row) => ({ clientId: row.client_id, kind: row.kind, actor: row.actor, detail: row.detail, at: toDate(row.at) }));
+    return rows.map((row) => ({
+      clientId: row.client_id,
+      kind: row.kind,
+      actor: row.actor,
+      detail: row.detail,
+      at: toDate(row.at),
+    }));
   }
 
   async authenticate(authorization: string | null): Promise<Caller> {
@@ -257,7 +309,11 @@ class StoredAccessService implements AccessService {
     // The lookup compares SHA-256 digests in the index, never the key: how long it takes depends on the digest
     // of the guess, which a guesser cannot steer, so timing reveals nothing about any stored key.
     const keyHash = hashApiKey(token);
-    const current = await this.db.selectFrom('clients').select(CLIENT_COLUMNS).where('api_key_hash', '=', keyHash).executeTakeFirst();
+    const current = await this.db
+      .selectFrom('clients')
+      .select(CLIENT_COLUMNS)
+      .where('api_key_hash', '=', keyHash)
+      .executeTakeFirst();
     const row =
       current ??
       (await this.db
@@ -265,17 +321,31 @@ class StoredAccessService implements AccessService {
         .innerJoin('clients', 'clients.id', 'client_keys.client_id')
         .select(QUALIFIED_CLIENT_COLUMNS)
         .where('client_keys.key_hash', '=', keyHash)
-        .where((eb) => eb.or([eb('client_keys.expires_at', 'is', null), eb('client_keys.expires_at', '>', this.now().toISOString())]))
+        .where((eb) =>
+          eb.or([
+            eb('client_keys.expires_at', 'is', null),
+            eb('client_keys.expires_at', '>', this.now().toISOString()),
+          ]),
+        )
         .where('clients.deleted_at', 'is', null)
         .executeTakeFirst());
     if (row === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
     if (row.disabled_at !== null) {
-      throw new AccessError('CLIENT_DISABLED', 'This client has been disabled by the operator: contact them to have it enabled again', {}, 403);
+      throw new AccessError(
+        'CLIENT_DISABLED',
+        'This client has been disabled by the operator: contact them to have it enabled again',
+        {},
+        403,
+      );
     }
     return { kind: 'client', client: toClient(row), currentKey: current !== undefined };
   }
 
-  async requestEndpointUse(input: { client: ClientRecord; endpointId: number; purpose: string }): Promise<UseRequestRecord> {
+  async requestEndpointUse(input: {
+    client: ClientRecord;
+    endpointId: number;
+    purpose: string;
+  }): Promise<UseRequestRecord> {
     const endpoint = knownEndpoint(input.endpointId);
     const purpose = validPurpose(input.purpose);
     const actor = `client:${input.client.id}`;
@@ -303,8 +373,12 @@ class StoredAccessService implements AccessService {
     rateLimitPoints?: number | null | undefined;
   }): Promise<UseRequestRecord> {
     const { rateLimitPoints } = input;
-    if (rateLimitPoints === undefined) return this.#decide(input.id, DECISION_ACTIONS[input.decision], input.note, input.actor);
-    if (input.decision !== 'APPROVE') throw new AccessError('BAD_USER_INPUT', 'rateLimitPoints is set only with an approval', { field: 'rateLimitPoints' });
+    if (rateLimitPoints === undefined)
+      return this.#decide(input.id, DECISION_ACTIONS[input.decision], input.note, input.actor);
+    if (input.decision !== 'APPROVE')
+      throw new AccessError('BAD_USER_INPUT', 'rateLimitPoints is set only with an approval', {
+        field: 'rateLimitPoints',
+      });
     return this.#decide(input.id, 'APPROVE', input.note, input.actor, validQuota(rateLimitPoints));
   }
 
@@ -317,7 +391,10 @@ class StoredAccessService implements AccessService {
     return row === undefined ? undefined : toUseRequest(row);
   }
 
-  async listUseRequests(filter: { status?: UseRequestStatus | undefined; clientId?: string | undefined }): Promise<UseRequestRecord[]> {
+  async listUseRequests(filter: {
+    status?: UseRequestStatus | undefined;
+    clientId?: string | undefined;
+  }): Promise<UseRequestRecord[]> {
     const { status, clientId } = filter;
     // No row is ever NOT_REQUESTED: that status is the absence of a request.
     if (status === 'NOT_REQUESTED') return [];
@@ -354,7 +431,11 @@ class StoredAccessService implements AccessService {
   }
 
   async statusesOf(clientId: string): Promise<ReadonlyMap<number, UseRequestRecord['status']>> {
-    const rows = await this.db.selectFrom('use_requests').select(['endpoint_id', 'status']).where('client_id', '=', clientId).execute();
+    const rows = await this.db
+      .selectFrom('use_requests')
+      .select(['endpoint_id', 'status'])
+      .where('client_id', '=', clientId)
+      .execute();
     return new Map(rows.map((row) => [row.endpoint_id, row.status]));
   }
 
@@ -368,11 +449,18 @@ class StoredAccessService implements AccessService {
   }
 
   /** An operator's decision on request `id`; refused unless the state machine allows it from the current status. */
-  async #decide(id: string, action: UseRequestAction, note: string | null, actor: string, rateLimitPoints?: number | null): Promise<UseRequestRecord> {
+  async #decide(
+    id: string,
+    action: UseRequestAction,
+    note: string | null,
+    actor: string,
+    rateLimitPoints?: number | null,
+  ): Promise<UseRequestRecord> {
     const validatedNote = validNote(note);
     for (;;) {
       const current = await this.#liveRequest(id);
-      if (current === undefined) throw new AccessError('NOT_FOUND', `There is no request for use with id "${id}"`, { id });
+      if (current === undefined)
+        throw new AccessError('NOT_FOUND', `There is no request for use with id "${id}"`, { id });
       const written = await this.#compareAndSet(current, {
         to: transition(current.status, action),
         actor,
@@ -388,7 +476,12 @@ class StoredAccessService implements AccessService {
    * The first ask of a client for an endpoint. ON CONFLICT DO NOTHING makes a concurrent first ask a no-op
    * (undefined) rather than a constraint error, so the caller re-reads and meets the state machine instead.
    */
-  #insertFirstRequest(clientId: string, endpointId: number, purpose: string, actor: string): Promise<UseRequestRow | undefined> {
+  #insertFirstRequest(
+    clientId: string,
+    endpointId: number,
+    purpose: string,
+    actor: string,
+  ): Promise<UseRequestRow | undefined> {
     const at = this.now().toISOString();
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -422,13 +515,19 @@ class StoredAccessService implements AccessService {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('use_requests')
-        .set({ status: change.to, note: change.note, updated_at: at, ...(change.purpose === undefined ? {} : { purpose: change.purpose }) })
+        .set({
+          status: change.to,
+          note: change.note,
+          updated_at: at,
+          ...(change.purpose === undefined ? {} : { purpose: change.purpose }),
+        })
         .where('id', '=', current.id)
         .where('status', '=', current.status)
         .returningAll()
         .executeTakeFirst();
       if (row !== undefined) await recordEvent(trx, row.id, current.status, change, at);
-      if (row !== undefined && change.rateLimitPoints !== undefined) await setQuota(trx, row.client_id, change.rateLimitPoints, change.actor, at);
+      if (row !== undefined && change.rateLimitPoints !== undefined)
+        await setQuota(trx, row.client_id, change.rateLimitPoints, change.actor, at);
       return row;
     });
   }
@@ -445,14 +544,31 @@ class StoredAccessService implements AccessService {
   }
 
   async #liveClient(trx: Transaction<AccessTables>, clientId: string): Promise<ClientRow> {
-    const row = await trx.selectFrom('clients').select(CLIENT_COLUMNS).where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (row === undefined) throw new AccessError('NOT_FOUND', `There is no client with id "${clientId}"`, { id: clientId });
+    const row = await trx
+      .selectFrom('clients')
+      .select(CLIENT_COLUMNS)
+      .where('id', '=', clientId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (row === undefined)
+      throw new AccessError('NOT_FOUND', `There is no client with id "${clientId}"`, { id: clientId });
     return row;
   }
 
-  async #insertClient(trx: Transaction<AccessTables>, name: string, contactEmail: string): Promise<{ client: ClientRecord; apiKey: string }> {
+  async #insertClient(
+    trx: Transaction<AccessTables>,
+    name: string,
+    contactEmail: string,
+  ): Promise<{ client: ClientRecord; apiKey: string }> {
     const apiKey = generateApiKey();
-    const row = { id: newId('cl'), name, contact_email: contactEmail, created_at: this.now().toISOString(), disabled_at: null, rate_limit_points: null };
+    const row = {
+      id: newId('cl'),
+      name,
+      contact_email: contactEmail,
+      created_at: this.now().toISOString(),
+      disabled_at: null,
+      rate_limit_points: null,
+    };
     await trx
       .insertInto('clients')
       .values({ ...row, api_key_hash: hashApiKey(apiKey), deleted_at: null })
@@ -475,12 +591,22 @@ class StoredAccessService implements AccessService {
     const windowStart = new Date(now.getTime() - this.keys.idempotencyWindowS * 1000).toISOString();
     // Forgotten once the window is over, so the table holds one window's registrations at most.
     await trx.deleteFrom('registration_idempotency').where('created_at', '<=', windowStart).execute();
-    const earlier = await trx.selectFrom('registration_idempotency').selectAll().where('key_hash', '=', request.keyHash).executeTakeFirst();
+    const earlier = await trx
+      .selectFrom('registration_idempotency')
+      .selectAll()
+      .where('key_hash', '=', request.keyHash)
+      .executeTakeFirst();
     if (earlier === undefined) {
       const registered = await this.#insertClient(trx, request.name, request.contactEmail);
       const remembered = await trx
         .insertInto('registration_idempotency')
-        .values({ key_hash: request.keyHash, input_hash: request.inputHash, client_id: registered.client.id, retries: 0, created_at: at })
+        .values({
+          key_hash: request.keyHash,
+          input_hash: request.inputHash,
+          client_id: registered.client.id,
+          retries: 0,
+          created_at: at,
+        })
         .onConflict((conflict) => conflict.column('key_hash').doNothing())
         .returning('key_hash')
         .executeTakeFirst();
@@ -505,7 +631,11 @@ class StoredAccessService implements AccessService {
         409,
       );
     }
-    const current = await trx.selectFrom('clients').select('api_key_hash').where('id', '=', row.id).executeTakeFirstOrThrow();
+    const current = await trx
+      .selectFrom('clients')
+      .select('api_key_hash')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     await retireCurrentKey(trx, row.id, current.api_key_hash, null, at);
     await this.#keepKeyBound(trx, row.id);
     const apiKey = generateApiKey();
@@ -539,7 +669,13 @@ class StoredAccessService implements AccessService {
  * keys. A concurrent writer that moved the same key first makes this a no-op (on PostgreSQL after waiting for it),
  * and replaceCurrentKey then finds the key changed.
  */
-async function retireCurrentKey(trx: Transaction<AccessTables>, clientId: string, keyHash: string, expiresAt: string | null, at: string): Promise<void> {
+async function retireCurrentKey(
+  trx: Transaction<AccessTables>,
+  clientId: string,
+  keyHash: string,
+  expiresAt: string | null,
+  at: string,
+): Promise<void> {
   await trx
     .insertInto('client_keys')
     .values({ key_hash: keyHash, client_id: clientId, created_at: at, expires_at: expiresAt })
@@ -548,8 +684,18 @@ async function retireCurrentKey(trx: Transaction<AccessTables>, clientId: string
 }
 
 /** Makes `next` the current key if `previous` still is (compare-and-set); LostRace otherwise. */
-async function replaceCurrentKey(trx: Transaction<AccessTables>, clientId: string, previous: string, next: string): Promise<void> {
-  const replaced = await trx.updateTable('clients').set({ api_key_hash: next }).where('id', '=', clientId).where('api_key_hash', '=', previous).executeTakeFirst();
+async function replaceCurrentKey(
+  trx: Transaction<AccessTables>,
+  clientId: string,
+  previous: string,
+  next: string,
+): Promise<void> {
+  const replaced = await trx
+    .updateTable('clients')
+    .set({ api_key_hash: next })
+    .where('id', '=', clientId)
+    .where('api_key_hash', '=', previous)
+    .executeTakeFirst();
   if (replaced.numUpdatedRows === 0n) throw new LostRace();
 }
 
@@ -558,9 +704,22 @@ function endOf(expiresAt: Date | string | null): number {
   return expiresAt === null ? Number.POSITIVE_INFINITY : toDate(expiresAt).getTime();
 }
 
-async function setQuota(trx: Transaction<AccessTables>, clientId: string, points: number | null, actor: string, at: string): Promise<void> {
+async function setQuota(
+  trx: Transaction<AccessTables>,
+  clientId: string,
+  points: number | null,
+  actor: string,
+  at: string,
+): Promise<void> {
   await trx.updateTable('clients').set({ rate_limit_points: points }).where('id', '=', clientId).execute();
-  await recordClientEvent(trx, clientId, 'QUOTA_SET', actor, points === null ? 'rateLimitPoints=default' : `rateLimitPoints=${points}`, at);
+  await recordClientEvent(
+    trx,
+    clientId,
+    'QUOTA_SET',
+    actor,
+    points === null ? 'rateLimitPoints=default' : `rateLimitPoints=${points}`,
+    at,
+  );
 }
 
 async function recordClientEvent(
@@ -583,6 +742,13 @@ async function recordEvent(
 ): Promise<void> {
   await trx
     .insertInto('use_request_events')
-    .values({ request_id: requestId, from_status: from, to_status: change.to, actor: change.actor, note: change.note, at })
+    .values({
+      request_id: requestId,
+      from_status: from,
+      to_status: change.to,
+      actor: change.actor,
+      note: change.note,
+      at,
+    })
     .execute();
 }

@@ -32,14 +32,21 @@ const MAX_PAUSE_MS = 25;
 
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_RECOVERY, SQLITE_BUSY_SNAPSHOT…). */
 function isBusy(error: unknown): boolean {
-  return error instanceof SqliteDatabase.SqliteError && (error.code === 'SQLITE_BUSY' || error.code.startsWith('SQLITE_BUSY_'));
+  return (
+    error instanceof SqliteDatabase.SqliteError &&
+    (error.code === 'SQLITE_BUSY' || error.code.startsWith('SQLITE_BUSY_'))
+  );
 }
 
 /**
  * Runs `statement`, trying again on SQLITE_BUSY for up to `maxWaitMs` while not in a transaction; then, or at once
  * inside a transaction, rejects with AccessError STORE_UNAVAILABLE. Other errors pass through unchanged.
  */
-export async function whenUnlocked<T>(sqlite: SqliteDatabase.Database, maxWaitMs: number, statement: () => T | Promise<T>): Promise<T> {
+export async function whenUnlocked<T>(
+  sqlite: SqliteDatabase.Database,
+  maxWaitMs: number,
+  statement: () => T | Promise<T>,
+): Promise<T> {
   const deadline = performance.now() + maxWaitMs;
   for (let attempt = 0; ; attempt++) {
     const repeatable = !sqlite.inTransaction;
@@ -48,7 +55,10 @@ export async function whenUnlocked<T>(sqlite: SqliteDatabase.Database, maxWaitMs
     } catch (error) {
       if (!isBusy(error)) throw error;
       if (!repeatable || performance.now() >= deadline) {
-        throw new AccessError('STORE_UNAVAILABLE', 'The request-for-use store is busy with another writer; try again shortly');
+        throw new AccessError(
+          'STORE_UNAVAILABLE',
+          'The request-for-use store is busy with another writer; try again shortly',
+        );
       }
     }
     await delay(Math.min(2 ** attempt, MAX_PAUSE_MS));

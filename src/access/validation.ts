@@ -44,7 +44,8 @@ export function validName(name: string): string {
 
 export function validEmail(contactEmail: string): string {
   const trimmed = requiredText('contactEmail', contactEmail, MAX_EMAIL_LENGTH);
-  if (!PLAUSIBLE_EMAIL.test(trimmed)) throw badInput('contactEmail', `contactEmail is not an email address: "${trimmed}"`);
+  if (!PLAUSIBLE_EMAIL.test(trimmed))
+    throw badInput('contactEmail', `contactEmail is not an email address: "${trimmed}"`);
   return trimmed;
 }
 
@@ -82,7 +83,10 @@ export const MAX_QUOTA_POINTS = 1_000_000;
 export function validQuota(points: number | null): number | null {
   if (points === null) return null;
   if (!Number.isInteger(points) || points < 1 || points > MAX_QUOTA_POINTS) {
-    throw badInput('rateLimitPoints', `rateLimitPoints must be a whole number from 1 to ${MAX_QUOTA_POINTS}, or null for the default quota (got ${points})`);
+    throw badInput(
+      'rateLimitPoints',
+      `rateLimitPoints must be a whole number from 1 to ${MAX_QUOTA_POINTS}, or null for the default quota (got ${points})`,
+    );
   }
   return points;
 }

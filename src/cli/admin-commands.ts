@@ -14,7 +14,12 @@ import { parseArgs } from 'node:util';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../access/model.js';
 import { printable } from '../access/printable.js';
-import { findSummaryEndpoint, USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from '../catalogue.js';
+import {
+  findSummaryEndpoint,
+  USE_REQUEST_STATUS_LABELS,
+  USE_REQUEST_STATUSES,
+  type UseRequestStatus,
+} from '../catalogue.js';
 import { DEFAULT_DATABASE_URL } from '../config.js';
 
 const ACTOR = 'operator:cli';
@@ -73,7 +78,8 @@ function parseCommand(argv: readonly string[]): Command {
   const [name, ...operands] = positionals;
   if (name === undefined) throw new UsageError('Missing command');
   if (values.status !== undefined && name !== 'list') throw new UsageError('--status applies only to list');
-  if (values.note !== undefined && !isDecision(name)) throw new UsageError('--note applies only to approve, reject and revoke');
+  if (values.note !== undefined && !isDecision(name))
+    throw new UsageError('--note applies only to approve, reject and revoke');
   if (name === 'list') {
     if (operands.length > 0) throw new UsageError(`list takes no arguments (got ${operands.join(' ')})`);
     return { name, status: values.status === undefined ? undefined : parseStatus(values.status) };
@@ -90,8 +96,10 @@ function parseCommand(argv: readonly string[]): Command {
   }
   if (name === 'quota') {
     const [clientId, points, ...rest] = operands;
-    if (clientId === undefined || points === undefined || rest.length > 0) throw new UsageError('quota takes a client id and a number of points (or "default")');
-    if (points !== 'default' && !/^\d{1,7}$/.test(points)) throw new UsageError(`quota: "${points}" is not a whole number or "default"`);
+    if (clientId === undefined || points === undefined || rest.length > 0)
+      throw new UsageError('quota takes a client id and a number of points (or "default")');
+    if (points !== 'default' && !/^\d{1,7}$/.test(points))
+      throw new UsageError(`quota: "${points}" is not a whole number or "default"`);
     return { name, clientId, points: points === 'default' ? null : Number(points) };
   }
   throw new UsageError(`Unknown command "${name}"`);
@@ -115,7 +123,9 @@ function displayWidth(text: string): number {
 function formatTable(headers: readonly string[], storedRows: readonly (readonly string[])[]): string {
   // Stored text may predate the refusal of control characters: escaped, a cell cannot forge a row or recolour one.
   const rows = storedRows.map((row) => row.map(printable));
-  const widths = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i] ?? ''))));
+  const widths = headers.map((header, i) =>
+    Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i] ?? ''))),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)))
@@ -143,7 +153,13 @@ async function formatRequests(access: AccessService, requests: readonly UseReque
   );
   return formatTable(
     ['ID', 'CLIENT', 'ENDPOINT', 'STATUS', 'UPDATED'],
-    requests.map((r) => [r.id, clients.get(r.clientId)?.name ?? r.clientId, formatEndpoint(r.endpointId), formatStatus(r.status), formatTime(r.updatedAt)]),
+    requests.map((r) => [
+      r.id,
+      clients.get(r.clientId)?.name ?? r.clientId,
+      formatEndpoint(r.endpointId),
+      formatStatus(r.status),
+      formatTime(r.updatedAt),
+    ]),
   );
 }
 
@@ -168,7 +184,8 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
       return formatRequests(access, await access.listUseRequests({ status: command.status }));
     case 'history': {
       const request = await access.findUseRequest(command.id);
-      if (request === undefined) throw new AccessError('NOT_FOUND', `There is no request for use with id "${command.id}"`);
+      if (request === undefined)
+        throw new AccessError('NOT_FOUND', `There is no request for use with id "${command.id}"`);
       return formatHistory(access, request);
     }
     case 'approve':
@@ -183,16 +200,31 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
     }
     case 'disable':
     case 'enable':
-      return formatClient(await access.setClientDisabled({ clientId: command.clientId, disabled: command.name === 'disable', actor: ACTOR }));
+      return formatClient(
+        await access.setClientDisabled({
+          clientId: command.clientId,
+          disabled: command.name === 'disable',
+          actor: ACTOR,
+        }),
+      );
     case 'quota':
-      return formatClient(await access.setClientQuota({ clientId: command.clientId, rateLimitPoints: command.points, actor: ACTOR }));
+      return formatClient(
+        await access.setClientQuota({ clientId: command.clientId, rateLimitPoints: command.points, actor: ACTOR }),
+      );
     case 'client': {
-      const [[client], events] = await Promise.all([access.findClients([command.clientId]), access.clientEvents([command.clientId])]);
-      if (client === undefined && events.length === 0) throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
+      const [[client], events] = await Promise.all([
+        access.findClients([command.clientId]),
+        access.clientEvents([command.clientId]),
+      ]);
+      if (client === undefined && events.length === 0)
+        throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
       return (
         (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +
         '\n' +
-        formatTable(['AT', 'EVENT', 'ACTOR', 'DETAIL'], events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '']))
+        formatTable(
+          ['AT', 'EVENT', 'ACTOR', 'DETAIL'],
+          events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '']),
+        )
       );
     }
   }
@@ -201,7 +233,14 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
 function formatClient(client: ClientRecord): string {
   return formatTable(
     ['CLIENT', 'NAME', 'STATUS', 'QUOTA'],
-    [[client.id, client.name, client.disabledAt === null ? 'enabled' : `disabled since ${formatTime(client.disabledAt)}`, client.rateLimitPoints?.toString() ?? 'default']],
+    [
+      [
+        client.id,
+        client.name,
+        client.disabledAt === null ? 'enabled' : `disabled since ${formatTime(client.disabledAt)}`,
+        client.rateLimitPoints?.toString() ?? 'default',
+      ],
+    ],
   );
 }
 

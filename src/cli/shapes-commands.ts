@@ -49,7 +49,10 @@ export interface ShapesIo {
 export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<number> {
   let check: boolean;
   try {
-    const { values } = parseArgs({ args: [...argv], options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({
+      args: [...argv],
+      options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
     if (values.help === true) {
       io.stdout.write(USAGE);
       return 0;
@@ -71,7 +74,12 @@ export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<
     if (baseUrl === undefined) {
       const { startSimulator } = await import('../simulator/server.js');
       apiKey ??= randomBytes(24).toString('base64url');
-      const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: settings.apiKeyHeader });
+      const simulator = await startSimulator({
+        host: '127.0.0.1',
+        port: 0,
+        apiKey,
+        apiKeyHeader: settings.apiKeyHeader,
+      });
       closers.push(() => simulator.close());
       baseUrl = simulator.url;
       io.stderr.write('UPSTREAM_BASE_URL is not set: reading the embedded simulated upstream\n');
@@ -86,7 +94,9 @@ export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<
       const text = formatShapesFile(file);
       parseShapesFile(text);
       writeFileSync(target, text);
-      io.stdout.write(`wrote ${String(target instanceof URL ? target.pathname : target)}: ${file.datasets.length} datasets\n`);
+      io.stdout.write(
+        `wrote ${String(target instanceof URL ? target.pathname : target)}: ${file.datasets.length} datasets\n`,
+      );
       return 0;
     }
     const differences = describeShapesDiff(readShapesFile(target), file);
@@ -120,7 +130,9 @@ async function sample(client: UpstreamClient): Promise<{ file: ShapesFile; unmap
     datasets.push(named.shape);
     for (const key of named.unmapped) {
       const name = named.shape.fields.find((field) => field.key === key)?.name ?? '';
-      unmapped.push(`${code}: the key ${JSON.stringify(key)} has no name in src/records/field-names.ts; it is called ${name}`);
+      unmapped.push(
+        `${code}: the key ${JSON.stringify(key)} has no name in src/records/field-names.ts; it is called ${name}`,
+      );
     }
   }
   return { file: { datasets }, unmapped };

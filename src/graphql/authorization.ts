@@ -5,7 +5,10 @@ import type { Caller, ClientRecord } from '../access/model.js';
 export function requireClient(caller: Caller): ClientRecord {
   if (caller.kind === 'client') return caller.client;
   if (caller.kind === 'anonymous') {
-    throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>" (registerClient gives you one)');
+    throw new AccessError(
+      'UNAUTHENTICATED',
+      'Send your API key as "Authorization: Bearer <key>" (registerClient gives you one)',
+    );
   }
   throw new AccessError('FORBIDDEN', 'The operator is not a client: use a client API key for this');
 }
@@ -26,7 +29,7 @@ export function requireOperator(caller: Caller): void {
 export function requireCurrentKey(caller: Caller): ClientRecord {
   const client = requireClient(caller);
   if (caller.kind === 'client' && !caller.currentKey) {
-    throw new AccessError('FORBIDDEN', 'This key has been replaced: only the client\'s current key may do this');
+    throw new AccessError('FORBIDDEN', "This key has been replaced: only the client's current key may do this");
   }
   return client;
 }
@@ -34,6 +37,7 @@ export function requireCurrentKey(caller: Caller): ClientRecord {
 /** Refuses everyone but the operator and the client `clientId` itself: for what is about one client only. */
 export function requireOperatorOrClient(caller: Caller, clientId: string): void {
   if (caller.kind === 'operator' || (caller.kind === 'client' && caller.client.id === clientId)) return;
-  if (caller.kind === 'anonymous') throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>"');
+  if (caller.kind === 'anonymous')
+    throw new AccessError('UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>"');
   throw new AccessError('FORBIDDEN', 'Only the operator and the client itself may see this');
 }

@@ -2,13 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import RelayPlugin from '@pothos/plugin-relay';
 import CallerDependencePlugin from './caller-dependence.js';
-import {
-  DateTimeResolver,
-  EmailAddressResolver,
-  JSONObjectResolver,
-  JSONResolver,
-  URLResolver,
-} from 'graphql-scalars';
+import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, JSONResolver, URLResolver } from 'graphql-scalars';
 import type { Context } from './context.js';
 import { LIST_MULTIPLIER } from './cost.js';
 import { decodeNodeId, encodeNodeId, markCallerDependentNodes, TooManyNodeIdsError } from './node-ids.js';
@@ -37,7 +31,7 @@ export const builder = new SchemaBuilder<{
     idFieldOptions: { description: 'The stable id, unique across all types; what node(id:) takes.' },
     nodeTypeOptions: {
       description:
-        'An object with a stable id, unique across all types (Relay\'s Node): `node(id:)` fetches it again. Ids say what they name: ds_<DatasetCode>, cl_… (Client), ur_… (UseRequest).',
+        "An object with a stable id, unique across all types (Relay's Node): `node(id:)` fetches it again. Ids say what they name: ds_<DatasetCode>, cl_… (Client), ur_… (UseRequest).",
     },
     nodeQueryOptions: {
       description:
@@ -54,7 +48,11 @@ export const builder = new SchemaBuilder<{
       args: { ids: { description: 'Node ids.' } },
       resolve: (_root, { ids }, context, info, resolveNodes) => {
         if (ids.length > context.maxNodeIds) throw new TooManyNodeIdsError(ids.length, context.maxNodeIds);
-        markCallerDependentNodes(ids.map((id) => id.typename), context, info);
+        markCallerDependentNodes(
+          ids.map((id) => id.typename),
+          context,
+          info,
+        );
         return resolveNodes(ids);
       },
     },
@@ -69,7 +67,7 @@ builder.addScalarType('EmailAddress', EmailAddressResolver);
 
 builder.queryType({
   description:
-    'สถิติการศึกษาแบบเปิดของประเทศไทย. Thailand\'s education open-data statistics: the 13 datasets and 4 summary endpoints of the upstream service.',
+    "สถิติการศึกษาแบบเปิดของประเทศไทย. Thailand's education open-data statistics: the 13 datasets and 4 summary endpoints of the upstream service.",
 });
 
 builder.mutationType({

@@ -32,6 +32,10 @@ export const maskError: MaskError = (error, message) => {
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
   const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1_000));
   return createGraphQLError(`Too many requests: try again in ${retryAfterS} s.`, {
-    extensions: { code: 'RATE_LIMITED', retryAfterS, http: { status: 429, headers: { 'retry-after': String(retryAfterS) } } },
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfterS,
+      http: { status: 429, headers: { 'retry-after': String(retryAfterS) } },
+    },
   });
 }

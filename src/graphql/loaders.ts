@@ -1,5 +1,12 @@
 import DataLoader from 'dataloader';
-import type { AccessService, Caller, ClientEventRecord, ClientRecord, UseRequestEventRecord, UseRequestRecord } from '../access/model.js';
+import type {
+  AccessService,
+  Caller,
+  ClientEventRecord,
+  ClientRecord,
+  UseRequestEventRecord,
+  UseRequestRecord,
+} from '../access/model.js';
 import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { stableJson } from '../upstream/query.js';
@@ -55,10 +62,10 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
       // not when the slowest read of its tick does.
       { cacheKeyFn: (key) => `${key.code}?${key.queryString}`, batch: false },
     ),
-    summaryPayload: new DataLoader(
-      (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)),
-      { cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`, batch: false },
-    ),
+    summaryPayload: new DataLoader((keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)), {
+      cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`,
+      batch: false,
+    }),
     callerUseStatus: new DataLoader(async (endpointIds) => {
       if (caller.kind !== 'client') return endpointIds.map(() => undefined);
       const statuses = await access.statusesOf(caller.client.id);
@@ -96,9 +103,7 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
  */
 async function settleEach<K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> {
   const settled = await Promise.allSettled(keys.map(load));
-  return settled.map((result) =>
-    result.status === 'fulfilled' ? result.value : toError(result.reason),
-  );
+  return settled.map((result) => (result.status === 'fulfilled' ? result.value : toError(result.reason)));
 }
 
 function toError(reason: unknown): Error {

@@ -10,13 +10,18 @@ type Facts = Readonly<Record<string, unknown>>;
  * (an argument, a value, a field of the document, a dataset): the English detail follows it, because translating
  * it would mean translating the caller's own input and graphql-js's wording.
  */
-type ThaiMessage = { readonly whole: (facts: Facts, message: string) => string } | { readonly lead: string | ((facts: Facts) => string) };
+type ThaiMessage =
+  | { readonly whole: (facts: Facts, message: string) => string }
+  | { readonly lead: string | ((facts: Facts) => string) };
 
 const statusLabel = (facts: Facts): string => {
   const status = facts['status'];
-  return typeof status === 'string' && status in USE_REQUEST_STATUS_LABELS ? ` (สถานะปัจจุบัน: ${USE_REQUEST_STATUS_LABELS[status as UseRequestStatus]})` : '';
+  return typeof status === 'string' && status in USE_REQUEST_STATUS_LABELS
+    ? ` (สถานะปัจจุบัน: ${USE_REQUEST_STATUS_LABELS[status as UseRequestStatus]})`
+    : '';
 };
-const quantity = (facts: Facts, name: string): number | undefined => (typeof facts[name] === 'number' ? facts[name] : undefined);
+const quantity = (facts: Facts, name: string): number | undefined =>
+  typeof facts[name] === 'number' ? facts[name] : undefined;
 
 /**
  * The one message catalogue: every `extensions.code` the server answers with (ERROR_CODES; a test keeps the two
@@ -30,7 +35,9 @@ export const THAI_MESSAGES: Readonly<Record<string, ThaiMessage>> = {
   UPSTREAM_HTTP_ERROR: {
     lead: (facts) => {
       const status = quantity(facts, 'upstreamStatus');
-      return status === undefined ? 'บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP ที่ผิดพลาด' : `บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP ${status}`;
+      return status === undefined
+        ? 'บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP ที่ผิดพลาด'
+        : `บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP ${status}`;
     },
   },
   UNAUTHENTICATED: { lead: 'ยืนยันตัวตนไม่สำเร็จ: ส่งคีย์ API ในส่วนหัว "Authorization: Bearer <คีย์>"' },
@@ -64,7 +71,9 @@ export const THAI_MESSAGES: Readonly<Record<string, ThaiMessage>> = {
   RATE_LIMITED: {
     whole: (facts) => {
       const retryAfterS = quantity(facts, 'retryAfterS');
-      return retryAfterS === undefined ? 'มีคำขอมากเกินกำหนด: โปรดลองใหม่ภายหลัง' : `มีคำขอมากเกินกำหนด: โปรดลองใหม่ในอีก ${retryAfterS} วินาที`;
+      return retryAfterS === undefined
+        ? 'มีคำขอมากเกินกำหนด: โปรดลองใหม่ภายหลัง'
+        : `มีคำขอมากเกินกำหนด: โปรดลองใหม่ในอีก ${retryAfterS} วินาที`;
     },
   },
   CSRF_HEADER_REQUIRED: {
@@ -83,10 +92,13 @@ export const THAI_MESSAGES: Readonly<Record<string, ThaiMessage>> = {
   },
   PERSISTED_QUERY_NOT_FOUND: {
     // Apollo Client and urql recognise an unknown APQ hash by this exact message: it is protocol, not prose.
-    whole: (_facts, message) => (message === 'PersistedQueryNotFound' ? message : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้'),
+    whole: (_facts, message) =>
+      message === 'PersistedQueryNotFound' ? message : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้',
   },
   PERSISTED_QUERY_MISMATCH: { whole: () => 'ค่าแฮช sha256 ใน extensions.persistedQuery ไม่ตรงกับเอกสาร query ที่ส่งมา' },
-  PERSISTED_QUERY_ONLY: { whole: () => 'เซิร์ฟเวอร์นี้ทำงานเฉพาะคำสั่งที่บันทึกไว้ล่วงหน้า: ส่ง documentId ของคำสั่งในรายการ (manifest) ของเซิร์ฟเวอร์' },
+  PERSISTED_QUERY_ONLY: {
+    whole: () => 'เซิร์ฟเวอร์นี้ทำงานเฉพาะคำสั่งที่บันทึกไว้ล่วงหน้า: ส่ง documentId ของคำสั่งในรายการ (manifest) ของเซิร์ฟเวอร์',
+  },
   PERSISTED_QUERY_ID_REQUIRED: { whole: () => 'ส่ง documentId ของคำสั่งที่บันทึกไว้ล่วงหน้า' },
   INTERNAL_SERVER_ERROR: { whole: () => 'เกิดข้อผิดพลาดที่ไม่คาดคิด' },
 };
@@ -111,4 +123,3 @@ export function localizedMessage(language: Language, message: string, extensions
 export function useRequestStatusLabel(status: UseRequestStatus, language: Language): string {
   return (language === 'en' ? USE_REQUEST_STATUS_LABELS_EN : USE_REQUEST_STATUS_LABELS)[status];
 }
-

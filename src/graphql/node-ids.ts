@@ -26,7 +26,10 @@ export class InvalidNodeIdError extends CodedError<'BAD_USER_INPUT'> {
   override readonly name = 'InvalidNodeIdError';
   constructor(id: string) {
     // Quoted only in part: the message must not carry a whole hostile string back.
-    super('BAD_USER_INPUT', `${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''} is not a Node id: ids look like ds_<DatasetCode>, cl_… or ur_….`);
+    super(
+      'BAD_USER_INPUT',
+      `${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''} is not a Node id: ids look like ds_<DatasetCode>, cl_… or ur_….`,
+    );
   }
 }
 
@@ -48,7 +51,11 @@ export function encodeNodeId(_typename: string, id: bigint | number | string): s
  * `extensions: CALLER_DEPENDENT` (a client sees only its own Client and requests), read here so that `node` and
  * `nodes` mark their response as the type's own root fields do.
  */
-export function markCallerDependentNodes(typenames: readonly string[], context: Context, info: GraphQLResolveInfo): void {
+export function markCallerDependentNodes(
+  typenames: readonly string[],
+  context: Context,
+  info: GraphQLResolveInfo,
+): void {
   if (typenames.some((typename) => info.schema.getType(typename)?.extensions['dependsOnCaller'] === true)) {
     context.ledger.markCallerDependent();
   }
@@ -57,6 +64,9 @@ export function markCallerDependentNodes(typenames: readonly string[], context: 
 export class TooManyNodeIdsError extends CodedError<'BAD_USER_INPUT'> {
   override readonly name = 'TooManyNodeIdsError';
   constructor(asked: number, max: number) {
-    super('BAD_USER_INPUT', `nodes(ids:) takes at most ${max} ids, got ${asked}: ask in several operations.`, { limit: 'nodeIds', max });
+    super('BAD_USER_INPUT', `nodes(ids:) takes at most ${max} ids, got ${asked}: ask in several operations.`, {
+      limit: 'nodeIds',
+      max,
+    });
   }
 }

@@ -25,24 +25,38 @@ export class PayloadSizes {
    * (BYTES_PER_COST_POINT a point), since each is serialised again. `dataset(code:)` names one dataset,
    * `datasets` all of them; a query-filtered payload is priced as the whole body (an upper bound).
    */
-  surcharge(document: DocumentNode, operationName: string | undefined, variables: Readonly<Record<string, unknown>>): number {
+  surcharge(
+    document: DocumentNode,
+    operationName: string | undefined,
+    variables: Readonly<Record<string, unknown>>,
+  ): number {
     const operation = document.definitions.find(
-      (definition) => definition.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || definition.name?.value === operationName),
+      (definition) =>
+        definition.kind === Kind.OPERATION_DEFINITION &&
+        (operationName === undefined || definition.name?.value === operationName),
     );
     if (operation?.kind !== Kind.OPERATION_DEFINITION) return 0;
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    for (const definition of document.definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     const codeOf = (value: ValueNode | undefined): DatasetCode | undefined => {
-      const code = value?.kind === Kind.ENUM ? value.value : value?.kind === Kind.VARIABLE ? variables[value.name.value] : undefined;
+      const code =
+        value?.kind === Kind.ENUM
+          ? value.value
+          : value?.kind === Kind.VARIABLE
+            ? variables[value.name.value]
+            : undefined;
       return DATASET_CODES.find((known) => known === code);
     };
     // Validation has already refused fragment cycles, and the depth limit bounds this recursion.
     const bytesIn = (selectionSet: SelectionSetNode | undefined, datasets: readonly DatasetCode[]): number => {
       let total = 0;
       for (const selection of selectionSet?.selections ?? []) {
-        if (selection.kind === Kind.FRAGMENT_SPREAD) total += bytesIn(fragments.get(selection.name.value)?.selectionSet, datasets);
+        if (selection.kind === Kind.FRAGMENT_SPREAD)
+          total += bytesIn(fragments.get(selection.name.value)?.selectionSet, datasets);
         else if (selection.kind === Kind.INLINE_FRAGMENT) total += bytesIn(selection.selectionSet, datasets);
-        else if (selection.name.value === 'payload') total += datasets.reduce((sum, code) => sum + this.bytesOf(code), 0);
+        else if (selection.name.value === 'payload')
+          total += datasets.reduce((sum, code) => sum + this.bytesOf(code), 0);
         else if (selection.name.value === 'datasets') total += bytesIn(selection.selectionSet, DATASET_CODES);
         else if (selection.name.value === 'dataset') {
           const code = codeOf(selection.arguments?.find((argument) => argument.name.value === 'code')?.value);

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 
 /** Adds tokens to a response's Vary header, each once. */
 export function addVary(headers: Headers, ...tokens: string[]): void {
-  const present = new Set((headers.get('vary') ?? '').split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+  const present = new Set(
+    (headers.get('vary') ?? '')
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
   const missing = tokens.filter((token) => !present.has(token));
   if (missing.length > 0) headers.set('vary', [...present, ...missing].join(', '));
 }

@@ -93,7 +93,9 @@ export function compressStream(source: ReadableStream<Uint8Array>, encoding: Enc
       compressor.once('error', (error) => {
         if (!cancelled) controller.error(error);
       });
-      pump().catch((error: unknown) => compressor.destroy(error instanceof Error ? error : new Error('the streamed answer failed')));
+      pump().catch((error: unknown) =>
+        compressor.destroy(error instanceof Error ? error : new Error('the streamed answer failed')),
+      );
     },
     pull() {
       resume?.();

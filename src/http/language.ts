@@ -23,7 +23,8 @@ export function negotiateLanguage(acceptLanguage: string | null | undefined): La
   for (const entry of acceptLanguage.split(',', MAX_RANGES)) {
     const [range = '', ...parameters] = entry.split(';').map((piece) => piece.trim().toLowerCase());
     if (!RANGE.test(range) || parameters.length > 1) continue;
-    const weight = parameters[0] === undefined ? 1 : WEIGHT.test(parameters[0]) ? Number(parameters[0].slice(2)) : undefined;
+    const weight =
+      parameters[0] === undefined ? 1 : WEIGHT.test(parameters[0]) ? Number(parameters[0].slice(2)) : undefined;
     if (weight === undefined) continue;
     const primary = range === '*' ? '*' : (range.split('-')[0] ?? '');
     // The most specific ranges would win by RFC 4647's lookup; for two languages the best weight of each is enough.

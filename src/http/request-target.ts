@@ -17,9 +17,17 @@ const FORBIDDEN_IN_TARGET = /[\\#]/;
 const MAX_TARGET_LENGTH = 16 * 1024;
 
 /** Why a request's target or Host is refused, or undefined when both are plain. */
-export function requestTargetProblem(target: string | undefined, host: string | string[] | undefined): string | undefined {
+export function requestTargetProblem(
+  target: string | undefined,
+  host: string | string[] | undefined,
+): string | undefined {
   if (typeof host !== 'string' || !HOST.test(host)) return 'The Host header must be a plain host[:port].';
-  if (target === undefined || target.length > MAX_TARGET_LENGTH || !ORIGIN_FORM.test(target) || FORBIDDEN_IN_TARGET.test(target)) {
+  if (
+    target === undefined ||
+    target.length > MAX_TARGET_LENGTH ||
+    !ORIGIN_FORM.test(target) ||
+    FORBIDDEN_IN_TARGET.test(target)
+  ) {
     return 'The request target must be an absolute path with an optional query (origin-form).';
   }
   return undefined;

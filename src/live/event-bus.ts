@@ -20,7 +20,10 @@ export type ReceiveEvent = (event: LiveEvent) => Promise<void>;
 /** One process: events go straight to `receive`. */
 export function createMemoryBus(receive: ReceiveEvent, logger: Logger): EventBus {
   return {
-    publish: (event) => void receive(event).catch((error: unknown) => logger.error({ err: error, topic: event.topic }, 'event not delivered')),
+    publish: (event) =>
+      void receive(event).catch((error: unknown) =>
+        logger.error({ err: error, topic: event.topic }, 'event not delivered'),
+      ),
     close: () => Promise.resolve(),
   };
 }
@@ -68,7 +71,10 @@ const messageSchema = z.object({
       request: z.object({
         id: text,
         clientId: text,
-        endpointId: z.number().int().refine((id) => SUMMARY_ENDPOINTS.some((endpoint) => endpoint.id === id), 'not a summary endpoint'),
+        endpointId: z
+          .number()
+          .int()
+          .refine((id) => SUMMARY_ENDPOINTS.some((endpoint) => endpoint.id === id), 'not a summary endpoint'),
         status: z.enum(USE_REQUEST_STATUSES).exclude(['NOT_REQUESTED']),
         purpose: text,
         note: text.nullable(),
@@ -93,7 +99,9 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
   publisher.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, publishing) unavailable'));
   subscriber.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, subscribed) unavailable'));
   const deliver = (event: LiveEvent): void => {
-    void receive(event).catch((error: unknown) => logger.error({ err: error, topic: event.topic }, 'event not delivered'));
+    void receive(event).catch((error: unknown) =>
+      logger.error({ err: error, topic: event.topic }, 'event not delivered'),
+    );
   };
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel) return;
@@ -101,7 +109,10 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
     const checked = parsed === undefined ? undefined : messageSchema.safeParse(parsed.value);
     if (checked?.success !== true) {
       options.onRejected?.();
-      logger.warn({ channel, bytes: message.length }, 'dropped a message on the event channel that is not a valid event');
+      logger.warn(
+        { channel, bytes: message.length },
+        'dropped a message on the event channel that is not a valid event',
+      );
       return;
     }
     if (checked.data.origin !== origin) deliver(checked.data.event);
@@ -115,7 +126,10 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
       });
     },
     async close() {
-      await Promise.all([subscriber.quit().catch(() => subscriber.disconnect()), publisher.quit().catch(() => publisher.disconnect())]);
+      await Promise.all([
+        subscriber.quit().catch(() => subscriber.disconnect()),
+        publisher.quit().catch(() => publisher.disconnect()),
+      ]);
     },
   };
 }

@@ -5,7 +5,10 @@ import type { AccessService, UseRequestRecord } from '../access/model.js';
  * resolve after their transaction), so that `useRequestChanged` never announces a status a reader cannot see yet
  * and a transition that failed announces nothing. Everything else is the store's own.
  */
-export function publishingTransitions(access: AccessService, published: (request: UseRequestRecord) => void): AccessService {
+export function publishingTransitions(
+  access: AccessService,
+  published: (request: UseRequestRecord) => void,
+): AccessService {
   const announce = (request: UseRequestRecord): UseRequestRecord => {
     published(request);
     return request;

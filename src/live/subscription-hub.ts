@@ -46,7 +46,11 @@ export function delivered<T>(value: T | typeof OVERFLOWED): T {
 
 /** Whose subscriptions count together against SUBSCRIPTION_MAX_PER_CALLER: a client, the operator, an anonymous IP. */
 export function subscriberKey(caller: Caller, clientIp: string): string {
-  return caller.kind === 'client' ? `client:${caller.client.id}` : caller.kind === 'operator' ? 'operator' : `ip:${clientIp}`;
+  return caller.kind === 'client'
+    ? `client:${caller.client.id}`
+    : caller.kind === 'operator'
+      ? 'operator'
+      : `ip:${clientIp}`;
 }
 
 /**
@@ -73,7 +77,11 @@ export class LiveHub {
    * Opens a subscription of `caller` to `topic`; `select` gives the value an event has for it, or undefined to
    * pass it by. Refused with SUBSCRIPTION_LIMIT beyond the caller's or the instance's bound.
    */
-  subscribe<T>(caller: string, topic: LiveTopic, select: (event: LiveEvent) => T | undefined): AsyncIterableIterator<T | typeof OVERFLOWED> {
+  subscribe<T>(
+    caller: string,
+    topic: LiveTopic,
+    select: (event: LiveEvent) => T | undefined,
+  ): AsyncIterableIterator<T | typeof OVERFLOWED> {
     const held = this.perCaller.get(caller) ?? 0;
     if (held >= this.limits.perCaller) {
       this.observer?.refused('caller');
@@ -85,9 +93,13 @@ export class LiveHub {
     }
     if (this.closed || this.feeds.size >= this.limits.total) {
       this.observer?.refused('total');
-      throw new SubscriptionError('SUBSCRIPTION_LIMIT', 'This server has as many subscriptions open as it may: try again shortly.', {
-        maxSubscriptions: this.limits.total,
-      });
+      throw new SubscriptionError(
+        'SUBSCRIPTION_LIMIT',
+        'This server has as many subscriptions open as it may: try again shortly.',
+        {
+          maxSubscriptions: this.limits.total,
+        },
+      );
     }
     this.perCaller.set(caller, held + 1);
     const feed = new Feed<T>(topic, select, this.limits.queue, () => {
@@ -151,7 +163,8 @@ class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
   }
 
   next(): Promise<IteratorResult<T | typeof OVERFLOWED>> {
-    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() as T | typeof OVERFLOWED });
+    if (this.queue.length > 0)
+      return Promise.resolve({ done: false, value: this.queue.shift() as T | typeof OVERFLOWED });
     if (this.done || this.overflowed) {
       this.end();
       return Promise.resolve({ done: true, value: undefined });

@@ -12,7 +12,11 @@ export interface Leadership {
 }
 
 /** Without Redis each instance watches for itself. */
-export const ALWAYS_LEADER: Leadership = { isLeader: () => true, whenLeading: () => Promise.resolve(), close: () => Promise.resolve() };
+export const ALWAYS_LEADER: Leadership = {
+  isLeader: () => true,
+  whenLeading: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
 
 export interface LeaseLeadershipOptions {
   readonly redis: Redis;
@@ -49,7 +53,10 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       lease = taken;
       logger.info({ lease: key, ttlMs }, 'this instance now watches the upstream (watcher lease acquired)');
       taken.lost.addEventListener('abort', () => {
-        logger.warn({ lease: key, reason: String(taken.lost.reason) }, 'watcher lease lost: another instance may watch now');
+        logger.warn(
+          { lease: key, reason: String(taken.lost.reason) },
+          'watcher lease lost: another instance may watch now',
+        );
         lease = undefined;
         void taken.release().catch(() => undefined);
       });
@@ -82,7 +89,11 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       await attempt;
       const held = lease;
       lease = undefined;
-      await held?.release().catch((error: unknown) => logger.warn({ err: error, lease: key }, 'watcher lease not released; it expires by itself'));
+      await held
+        ?.release()
+        .catch((error: unknown) =>
+          logger.warn({ err: error, lease: key }, 'watcher lease not released; it expires by itself'),
+        );
     },
   };
 }

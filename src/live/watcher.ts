@@ -100,7 +100,11 @@ export function createWatcher(options: WatcherOptions): Watcher {
       }
     }
     // One line per pass: an upstream that is down fails every dataset, and the breaker says so once already.
-    if (failed.length > 0) options.logger.warn({ failed, codes: [...codes] }, 'watcher could not check some datasets; it tries again next pass');
+    if (failed.length > 0)
+      options.logger.warn(
+        { failed, codes: [...codes] },
+        'watcher could not check some datasets; it tries again next pass',
+      );
     return report({ outcome: 'done', changes, unchanged, failed });
   }
 
@@ -112,19 +116,30 @@ export function createWatcher(options: WatcherOptions): Watcher {
   /** The change of one dataset, or undefined when there is none (or this was the first look). */
   async function look(code: DatasetCode): Promise<DatasetChange | undefined> {
     const previous = await options.versions.get(code);
-    const answer = await options.client.getDataset(code, '', previous && { etag: previous.etag, lastModified: previous.lastModified });
+    const answer = await options.client.getDataset(
+      code,
+      '',
+      previous && { etag: previous.etag, lastModified: previous.lastModified },
+    );
     if (answer.kind === 'not-modified') return undefined;
     const version = `sha256:${createHash('sha256').update(answer.text).digest('base64url')}`;
     const { etag, lastModified } = answer.headers;
     if (previous?.version === version) {
       // The same content: keep its record, with the validators the upstream gave this time.
-      if (previous.etag !== etag || previous.lastModified !== lastModified) await options.versions.set(code, { ...previous, etag, lastModified });
+      if (previous.etag !== etag || previous.lastModified !== lastModified)
+        await options.versions.set(code, { ...previous, etag, lastModified });
       return undefined;
     }
     const described = await options.describe(answer.value, version);
     const at = now();
     const firstSeen = lastModified === undefined ? at : Math.min(at, Date.parse(lastModified) || at);
-    const current: DatasetVersion = { version, ...described, changedAt: previous === undefined ? firstSeen : at, etag, lastModified };
+    const current: DatasetVersion = {
+      version,
+      ...described,
+      changedAt: previous === undefined ? firstSeen : at,
+      etag,
+      lastModified,
+    };
     await options.versions.set(code, current);
     if (previous === undefined) return undefined;
     const change: DatasetChange = {

@@ -101,7 +101,8 @@ export function fallbackName(key: string): string {
       return i === 0 ? lower : `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
     })
     .join('');
-  const base = camel.length === 0 || /^[0-9]/.test(camel) ? `field${camel.charAt(0).toUpperCase()}${camel.slice(1)}` : camel;
+  const base =
+    camel.length === 0 || /^[0-9]/.test(camel) ? `field${camel.charAt(0).toUpperCase()}${camel.slice(1)}` : camel;
   if (base.length > MAX_FALLBACK_LENGTH) return `${base.slice(0, MAX_FALLBACK_LENGTH - 8)}${shortHash(key, 8)}`;
   return /^[\x20-\x7e]*$/.test(key) ? base : `${base}${shortHash(key, 8)}`;
 }

@@ -6,13 +6,7 @@
 import { NULL_CODE } from './codes.js';
 import { NO_TEXT, type Column, type ColumnNeed } from './column.js';
 import { badUserInput, overLimit, quoted } from './errors.js';
-import {
-  MAX_IN_VALUES,
-  MAX_VALUE_DEPTH,
-  MAX_VALUE_NODES,
-  MAX_VALUE_TEXT_LENGTH,
-  MAX_WHERE_FILTERS,
-} from './limits.js';
+import { MAX_IN_VALUES, MAX_VALUE_DEPTH, MAX_VALUE_NODES, MAX_VALUE_TEXT_LENGTH, MAX_WHERE_FILTERS } from './limits.js';
 import { checkFieldPath } from './paths.js';
 import type { RecordFilter } from './types.js';
 import { equalityKey, isPlainObject, numericValue } from './values.js';
@@ -167,7 +161,9 @@ const NEEDS: Readonly<Record<Operator, ColumnNeed>> = {
 
 /** The fields `where` reads, and what of each. */
 export function whereNeeds(where: ParsedWhere): [string, ColumnNeed][] {
-  return where.filters.flatMap(({ field, conditions }) => conditions.map(({ op }): [string, ColumnNeed] => [field, NEEDS[op]]));
+  return where.filters.flatMap(({ field, conditions }) =>
+    conditions.map(({ op }): [string, ColumnNeed] => [field, NEEDS[op]]),
+  );
 }
 
 /** Binds the filters to their fields' columns; the fields must be known. */

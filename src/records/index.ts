@@ -17,8 +17,22 @@ export type {
   RecordsQuery,
   SortDirection,
 } from './types.js';
-export { shapeDrift, SHAPE_FIELD_TYPES, type RecordShape, type Retyped, type ShapeDrift, type ShapeFieldType, type ShapeKey } from './shapes.js';
-export { MAX_REPORTED_DRIFT_KEYS, MAX_REPORTED_KEY_LENGTH, ShapeDriftWatch, type DriftListener, type ReportedDrift } from './shape-drift.js';
+export {
+  shapeDrift,
+  SHAPE_FIELD_TYPES,
+  type RecordShape,
+  type Retyped,
+  type ShapeDrift,
+  type ShapeFieldType,
+  type ShapeKey,
+} from './shapes.js';
+export {
+  MAX_REPORTED_DRIFT_KEYS,
+  MAX_REPORTED_KEY_LENGTH,
+  ShapeDriftWatch,
+  type DriftListener,
+  type ReportedDrift,
+} from './shape-drift.js';
 export { FIELD_NAMES, fallbackName, nameKeys, type NamedKeys } from './field-names.js';
 export {
   SHAPES_FILE,

@@ -15,11 +15,13 @@ export interface ReportedDrift extends ShapeDrift {
 }
 
 function reported(drift: ShapeDrift): ReportedDrift {
-  const key = (text: string): string => (text.length > MAX_REPORTED_KEY_LENGTH ? `${text.slice(0, MAX_REPORTED_KEY_LENGTH)}…` : text);
+  const key = (text: string): string =>
+    text.length > MAX_REPORTED_KEY_LENGTH ? `${text.slice(0, MAX_REPORTED_KEY_LENGTH)}…` : text;
   const vanished = drift.vanished.slice(0, MAX_REPORTED_DRIFT_KEYS).map(key);
   const added = drift.added.slice(0, MAX_REPORTED_DRIFT_KEYS).map(key);
   const retyped = drift.retyped.slice(0, MAX_REPORTED_DRIFT_KEYS).map((entry) => ({ ...entry, key: key(entry.key) }));
-  const omitted = drift.vanished.length + drift.added.length + drift.retyped.length - vanished.length - added.length - retyped.length;
+  const omitted =
+    drift.vanished.length + drift.added.length + drift.retyped.length - vanished.length - added.length - retyped.length;
   return omitted > 0 ? { vanished, added, retyped, omitted } : { vanished, added, retyped };
 }
 
@@ -32,7 +34,10 @@ export type DriftListener = (dataset: string) => void;
  * memory is bounded by the catalogue whatever the upstream sends.
  */
 export class ShapeDriftWatch {
-  private readonly seen = new Map<string, { readonly version: string; readonly drift: ReportedDrift | undefined; readonly logged: string }>();
+  private readonly seen = new Map<
+    string,
+    { readonly version: string; readonly drift: ReportedDrift | undefined; readonly logged: string }
+  >();
 
   constructor(
     private readonly logger: Logger,

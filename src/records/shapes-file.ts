@@ -46,7 +46,10 @@ const fileSchema = z.object({
           )
           .max(10_000)
           .refine((fields) => new Set(fields.map((field) => field.key)).size === fields.length, 'a key is listed twice')
-          .refine((fields) => new Set(fields.map((field) => field.name)).size === fields.length, 'a name is given twice'),
+          .refine(
+            (fields) => new Set(fields.map((field) => field.name)).size === fields.length,
+            'a name is given twice',
+          ),
       }),
     )
     .refine(
@@ -59,7 +62,9 @@ const fileSchema = z.object({
 export function parseShapesFile(text: string): ShapesFile {
   const parsed = fileSchema.safeParse(JSON.parse(text));
   if (!parsed.success) {
-    throw new Error(`not a shapes file: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    throw new Error(
+      `not a shapes file: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -79,9 +84,17 @@ export function formatShapesFile(file: ShapesFile): string {
 }
 
 /** A dataset's entry from its live shape: each key named (see nameKeys). */
-export function datasetShape(code: DatasetCode, shape: RecordShape): { shape: DatasetShape; unmapped: readonly string[] } {
+export function datasetShape(
+  code: DatasetCode,
+  shape: RecordShape,
+): { shape: DatasetShape; unmapped: readonly string[] } {
   const { names, unmapped } = nameKeys(shape.keys.map((key) => key.key));
-  const fields = shape.keys.map((key) => ({ key: key.key, name: names.get(key.key) ?? key.key, type: key.type, nullable: key.nullable }));
+  const fields = shape.keys.map((key) => ({
+    key: key.key,
+    name: names.get(key.key) ?? key.key,
+    type: key.type,
+    nullable: key.nullable,
+  }));
   return { shape: { code, recordsPath: shape.recordsPath, fields }, unmapped };
 }
 
@@ -98,7 +111,9 @@ export function describeShapesDiff(expected: ShapesFile, actual: ShapesFile): st
       continue;
     }
     if (before.recordsPath !== now.recordsPath) {
-      lines.push(`~ ${now.code}: records at ${JSON.stringify(now.recordsPath)}, the file says ${JSON.stringify(before.recordsPath)}`);
+      lines.push(
+        `~ ${now.code}: records at ${JSON.stringify(now.recordsPath)}, the file says ${JSON.stringify(before.recordsPath)}`,
+      );
     }
     const field = (entry: ShapeFieldEntry): string =>
       `${JSON.stringify(entry.key)} → ${entry.name}: ${entry.type}${entry.nullable ? ', nullable' : ''}`;

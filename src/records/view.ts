@@ -127,7 +127,8 @@ class Table {
    * filter simply matches nothing). A field only some records have is fine: the others read as null.
    */
   checkKnown(field: string, argument: string): void {
-    if (this.located.records.length > 0 && !this.inference().routes.has(field)) throw this.unknownField(field, argument);
+    if (this.located.records.length > 0 && !this.inference().routes.has(field))
+      throw this.unknownField(field, argument);
   }
 
   private unknownField(field: string, argument: string): RecordsError {

@@ -4,7 +4,13 @@ import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import { DEFAULT_APQ_MAX_MB, DEFAULT_OPERATION_LIMITS, DEFAULT_SUBSCRIPTION_LIMITS, type HttpConfig, type OperationLimits } from '../config.js';
+import {
+  DEFAULT_APQ_MAX_MB,
+  DEFAULT_OPERATION_LIMITS,
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  type HttpConfig,
+  type OperationLimits,
+} from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
@@ -24,7 +30,11 @@ import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-err
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
-import { useAutomaticPersistedQueries, useTrustedDocuments, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import {
+  useAutomaticPersistedQueries,
+  useTrustedDocuments,
+  type PersistedManifest,
+} from './plugins/use-persisted-operations.js';
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
@@ -112,7 +122,8 @@ export function createApp(deps: AppDependencies): App {
   const payloadSizes = new PayloadSizes();
   const inFlightBodies = new InFlightBodies(limits.maxInFlightResponseBytes);
   const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
-  const responseCache = responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
+  const responseCache =
+    responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
@@ -139,51 +150,63 @@ export function createApp(deps: AppDependencies): App {
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
     // Served by useGraphiQLPage instead, which renders and compresses the page once.
     graphiql: false,
-    plugins: ([
-      useRequestId(),
-      useSecurityHeaders(),
-      useLanguage(GRAPHQL_PATH),
-      useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
-      useSubscriptionRelease(),
-      ...(http.graphiql
-        ? [
-            useGraphiQLPage({
-              graphqlPath: GRAPHQL_PATH,
-              graphiql: { title: 'thai-edu-graphql: สถิติการศึกษา', defaultQuery: GRAPHIQL_DEFAULT_QUERY, defaultTabs: GRAPHIQL_TABS },
-            }),
-          ]
-        : []),
-      useRequestDecompression(),
-      useBodyLimit(limits.maxBodyBytes),
-      useRequestShape(),
-      useMetrics(metrics),
-      ...(deps.tracing === undefined ? [] : [deps.tracing]),
-      useReadiness([
-        { name: 'store', check: () => deps.access.ping().then(() => true) },
-        {
-          // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
-          // from serving, so it is reported without failing the check.
-          name: 'upstream',
-          check: () => Promise.resolve(true),
-          describe: () => ({ breaker: deps.source.breakerState() }),
-        },
-        ...(deps.readinessChecks ?? []),
-      ]),
-      useCsrfPrevention(),
-      deps.trustedDocuments === undefined
-        ? useAutomaticPersistedQueries(
-            deps.persistedQueries ?? createPersistedQueryStore({ maxBytes: DEFAULT_APQ_MAX_MB * 1024 * 1024, maxDocumentBytes: limits.maxBodyBytes }),
-          )
-        : useTrustedDocuments(deps.trustedDocuments),
-      ...useOperationLimits(limits, payloadSizes),
-      ...(http.introspection ? [] : [useDisableIntrospection()]),
-      useDeferStream(),
-      useMaskedIncrementalErrors(maskError),
-      ...(deps.rateLimit === undefined ? [] : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
-      useOperationLog(),
-      // Last: freshness, then the response cache, then compression, each over the response the one before made.
-      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
-    ] as Plugin<Context>[]).map((plugin) => withErrorBoundary(plugin, deps.logger)),
+    plugins: (
+      [
+        useRequestId(),
+        useSecurityHeaders(),
+        useLanguage(GRAPHQL_PATH),
+        useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
+        useSubscriptionRelease(),
+        ...(http.graphiql
+          ? [
+              useGraphiQLPage({
+                graphqlPath: GRAPHQL_PATH,
+                graphiql: {
+                  title: 'thai-edu-graphql: สถิติการศึกษา',
+                  defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+                  defaultTabs: GRAPHIQL_TABS,
+                },
+              }),
+            ]
+          : []),
+        useRequestDecompression(),
+        useBodyLimit(limits.maxBodyBytes),
+        useRequestShape(),
+        useMetrics(metrics),
+        ...(deps.tracing === undefined ? [] : [deps.tracing]),
+        useReadiness([
+          { name: 'store', check: () => deps.access.ping().then(() => true) },
+          {
+            // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
+            // from serving, so it is reported without failing the check.
+            name: 'upstream',
+            check: () => Promise.resolve(true),
+            describe: () => ({ breaker: deps.source.breakerState() }),
+          },
+          ...(deps.readinessChecks ?? []),
+        ]),
+        useCsrfPrevention(),
+        deps.trustedDocuments === undefined
+          ? useAutomaticPersistedQueries(
+              deps.persistedQueries ??
+                createPersistedQueryStore({
+                  maxBytes: DEFAULT_APQ_MAX_MB * 1024 * 1024,
+                  maxDocumentBytes: limits.maxBodyBytes,
+                }),
+            )
+          : useTrustedDocuments(deps.trustedDocuments),
+        ...useOperationLimits(limits, payloadSizes),
+        ...(http.introspection ? [] : [useDisableIntrospection()]),
+        useDeferStream(),
+        useMaskedIncrementalErrors(maskError),
+        ...(deps.rateLimit === undefined
+          ? []
+          : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
+        useOperationLog(),
+        // Last: freshness, then the response cache, then compression, each over the response the one before made.
+        useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
+      ] as Plugin<Context>[]
+    ).map((plugin) => withErrorBoundary(plugin, deps.logger)),
   });
   return {
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).

@@ -89,7 +89,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const closers: (() => Promise<void>)[] = [];
   const close = async (): Promise<void> => {
-    for (const closer of closers.splice(0).reverse()) await closer().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
+    for (const closer of closers.splice(0).reverse())
+      await closer().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
   };
   const step = async <T>(message: string, facts: Record<string, unknown>, run: () => Promise<T>): Promise<T> => {
     try {
@@ -105,7 +106,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     // Imported only here: its geography data and certificate tooling weigh several MB that production never needs.
     const { startSimulator } = await import('../simulator/server.js');
     apiKey ??= randomBytes(24).toString('base64url');
-    const simulator = await startSimulator({ host: '127.0.0.1', port: 0, apiKey, apiKeyHeader: config.upstream.apiKeyHeader });
+    const simulator = await startSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      apiKey,
+      apiKeyHeader: config.upstream.apiKeyHeader,
+    });
     closers.push(() => simulator.close());
     baseUrl = simulator.url;
     logger.info(
@@ -121,15 +127,32 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         )
       : undefined);
   const metrics = createMetrics(
-    new OperationNames({ known: operationNamesIn(trustedDocuments?.values() ?? []), limit: config.metricsOperationNames }),
+    new OperationNames({
+      known: operationNamesIn(trustedDocuments?.values() ?? []),
+      limit: config.metricsOperationNames,
+    }),
   );
-  const tracing = config.otlpEndpoint === undefined ? undefined : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
+  const tracing =
+    config.otlpEndpoint === undefined
+      ? undefined
+      : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
   const redisKeyPrefix = overrides.redisKeyPrefix;
   const upstream = createUpstream({
-    client: { ...config.upstream, baseUrl, apiKey, logger: logger.child({ component: 'upstream' }), onCall: metrics.upstreamCall },
-    cache: { redisUrl: config.cache.redisUrl, maxMb: config.cache.maxMb, keyPrefix: redisKeyPrefix, lockLeaseMs: config.cache.lockLeaseMs },
+    client: {
+      ...config.upstream,
+      baseUrl,
+      apiKey,
+      logger: logger.child({ component: 'upstream' }),
+      onCall: metrics.upstreamCall,
+    },
+    cache: {
+      redisUrl: config.cache.redisUrl,
+      maxMb: config.cache.maxMb,
+      keyPrefix: redisKeyPrefix,
+      lockLeaseMs: config.cache.lockLeaseMs,
+    },
     source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
   });
   closers.push(upstream.close);
@@ -143,14 +166,19 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     );
     closers.push(() => opened.close());
     access = opened;
-    logger.info({ store, operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' }, 'request-for-use store ready');
+    logger.info(
+      { store, operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' },
+      'request-for-use store ready',
+    );
   }
 
   // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
   let redis: Redis | undefined;
   if (config.cache.redisUrl !== undefined) {
     const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    shared.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'));
+    shared.on('error', (error: unknown) =>
+      logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
+    );
     closers.push(() => shared.quit().then(() => undefined));
     // Commands fail fast until the connection is up (no offline queue), so give it a moment, but never hang on it.
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
@@ -194,7 +222,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({
     registration: createRateLimiter(rateLimit.registration, redis, redisKey('registration'), overrides.now),
-    authenticationFailures: createRateLimiter(rateLimit.authenticationFailures, redis, redisKey('auth-failures'), overrides.now),
+    authenticationFailures: createRateLimiter(
+      rateLimit.authenticationFailures,
+      redis,
+      redisKey('auth-failures'),
+      overrides.now,
+    ),
     onRefusal: (limit) => metrics.ipLimitRefused(limit),
   });
   const persistedQueries = createPersistedQueryStore({
@@ -269,7 +302,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       limits: config.limits,
       rateLimit,
       persistedOperations:
-        trustedDocuments === undefined ? `automatic (APQ, up to ${config.persistedOperations.apqMaxMb} MB)` : `trusted documents only (${trustedDocuments.size})`,
+        trustedDocuments === undefined
+          ? `automatic (APQ, up to ${config.persistedOperations.apqMaxMb} MB)`
+          : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       connections: config.connections,
       tracing: config.otlpEndpoint !== undefined,

@@ -47,7 +47,11 @@ export class GraphiQLPage {
   private async make(encoding: Encoding | 'identity'): Promise<PageVariant> {
     const body =
       encoding === 'identity'
-        ? Buffer.from((await import('@graphql-yoga/render-graphiql')).renderGraphiQL(this.options).replace('</head>', `${ONE_CLICK_TABS}</head>`))
+        ? Buffer.from(
+            (await import('@graphql-yoga/render-graphiql'))
+              .renderGraphiQL(this.options)
+              .replace('</head>', `${ONE_CLICK_TABS}</head>`),
+          )
         : await compressOnce(encoding, (await this.variant('identity')).body);
     return { body, etag: etagOf(body) };
   }

@@ -23,8 +23,10 @@ export function createIpLimits(options: IpLimitsOptions): IpLimits | undefined {
     return decision.retryAfterMs;
   };
   return {
-    authenticationRefusal: async (ip) => (failures === undefined ? undefined : refusal(await failures.peek(anonymousBucket(ip)), 'authentication')),
+    authenticationRefusal: async (ip) =>
+      failures === undefined ? undefined : refusal(await failures.peek(anonymousBucket(ip)), 'authentication'),
     authenticationFailed: async (ip) => failures?.charge(anonymousBucket(ip)),
-    registrationRefusal: async (ip) => (registration === undefined ? undefined : refusal(await registration.consume(anonymousBucket(ip)), 'registration')),
+    registrationRefusal: async (ip) =>
+      registration === undefined ? undefined : refusal(await registration.consume(anonymousBucket(ip)), 'registration'),
   };
 }

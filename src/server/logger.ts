@@ -24,7 +24,8 @@ export function yogaLoggerFrom(logger: Logger): YogaLogger {
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]): void => {
       const error = args.find((arg): arg is Error => arg instanceof Error);
-      const message = args.filter((arg): arg is string => typeof arg === 'string').join(' ') || error?.message || 'yoga';
+      const message =
+        args.filter((arg): arg is string => typeof arg === 'string').join(' ') || error?.message || 'yoga';
       if (error === undefined) logger[level](message);
       else logger[level]({ err: error }, message);
     };

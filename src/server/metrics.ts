@@ -213,7 +213,12 @@ export function createMetrics(operationNames = new OperationNames()): Metrics {
     operationNames,
     operations,
     upstreamCall: (event) => {
-      calls.inc({ target: event.target, method: event.method, outcome: event.outcome, status: String(event.status ?? 'none') });
+      calls.inc({
+        target: event.target,
+        method: event.method,
+        outcome: event.outcome,
+        status: String(event.status ?? 'none'),
+      });
       latency.observe({ target: event.target, method: event.method }, event.ms / 1_000);
     },
     payloadRead: (event) => {

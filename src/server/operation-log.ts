@@ -13,7 +13,11 @@ export interface OperationLogLine {
  * The one log line of an operation, whichever path answered it: a warning when its result has errors.
  * `bindings` are the request's fields for a logger that does not carry them already (no child per request).
  */
-export function logOperation(logger: Logger, line: OperationLogLine, bindings: Readonly<Record<string, unknown>> = {}): void {
+export function logOperation(
+  logger: Logger,
+  line: OperationLogLine,
+  bindings: Readonly<Record<string, unknown>> = {},
+): void {
   const level = line.errorCodes.length === 0 ? 'info' : 'warn';
   logger[level]({ ...bindings, ...line, ms: Math.round(line.ms) }, 'graphql operation');
 }

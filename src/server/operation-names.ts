@@ -53,7 +53,8 @@ export function operationNamesIn(documents: Iterable<string>): string[] {
       continue;
     }
     for (const definition of parsed.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name !== undefined) names.push(definition.name.value);
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name !== undefined)
+        names.push(definition.name.value);
     }
   }
   return names;

@@ -26,7 +26,10 @@ export function boundedParseCache(maxBytes: number) {
   });
   return {
     documentCache,
-    errorCache: { get: (source: string): unknown => errorCache.get(source), set: (source: string, error: unknown) => void errorCache.set(source, error as object) },
+    errorCache: {
+      get: (source: string): unknown => errorCache.get(source),
+      set: (source: string, error: unknown) => void errorCache.set(source, error as object),
+    },
     validationCache: true,
   };
 }

@@ -37,10 +37,14 @@ const DEFAULT_TTL_S = 7 * 24 * 3_600;
  */
 export function createPersistedQueryStore(options: PersistedQueryStoreOptions): PersistedQueryStore {
   const ttlMs = (options.ttlS ?? DEFAULT_TTL_S) * 1_000;
-  const store = options.redis === undefined ? memoryStore(options.maxBytes, ttlMs) : redisStore(options.redis, options.keyPrefix ?? 'apq', options.maxBytes, ttlMs);
+  const store =
+    options.redis === undefined
+      ? memoryStore(options.maxBytes, ttlMs)
+      : redisStore(options.redis, options.keyPrefix ?? 'apq', options.maxBytes, ttlMs);
   return {
     get: (hash) => store.get(hash),
-    set: (hash, document) => (Buffer.byteLength(document) > options.maxDocumentBytes ? Promise.resolve() : store.set(hash, document)),
+    set: (hash, document) =>
+      Buffer.byteLength(document) > options.maxDocumentBytes ? Promise.resolve() : store.set(hash, document),
   };
 }
 

@@ -15,7 +15,11 @@ export type RateLimitPolicyName = 'default' | 'client';
  * again (a token bucket has no single reset; full is when the whole quota is back). Computed from what the
  * limiter's one atomic step already answered, so they cost no extra round trip to Redis.
  */
-export function rateLimitFields(decision: RateDecision, policy: RateLimitPolicyName, windowS: number): Record<(typeof RATE_LIMIT_FIELDS)[number], string> {
+export function rateLimitFields(
+  decision: RateDecision,
+  policy: RateLimitPolicyName,
+  windowS: number,
+): Record<(typeof RATE_LIMIT_FIELDS)[number], string> {
   return {
     'ratelimit-policy': `"${policy}";q=${decision.quota};w=${windowS}`,
     ratelimit: `"${policy}";r=${decision.remaining};t=${Math.ceil(decision.fullInMs / 1000)}`,

@@ -16,7 +16,8 @@ export interface BucketState {
 }
 
 /** The answer for one operation: allowed, or refused with how long until a token is back; and the bucket after it. */
-export type RateDecision = ({ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }) & BucketState;
+export type RateDecision = ({ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }) &
+  BucketState;
 
 export interface RateLimiter {
   /** The window over which a bucket refills, in seconds. */
@@ -65,7 +66,11 @@ export function createRateLimiter(
 
 /** The decision for a bucket left with `tokens` after `use`; `retryAfterMs` when it was refused. */
 function decide(tokens: number, capacity: number, refillPerMs: number, retryAfterMs: number): RateDecision {
-  const state = { quota: capacity, remaining: Math.max(0, Math.floor(tokens)), fullInMs: Math.max(0, Math.ceil((capacity - tokens) / refillPerMs)) };
+  const state = {
+    quota: capacity,
+    remaining: Math.max(0, Math.floor(tokens)),
+    fullInMs: Math.max(0, Math.ceil((capacity - tokens) / refillPerMs)),
+  };
   return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
 
@@ -82,7 +87,11 @@ function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, 
 }
 
 /** Buckets in this process; bounded, since every anonymous IP gets one. */
-function memoryBuckets(config: Pick<RateLimitConfig, 'points' | 'windowS'>, windowMs: number, now: () => number): RateLimiter {
+function memoryBuckets(
+  config: Pick<RateLimitConfig, 'points' | 'windowS'>,
+  windowMs: number,
+  now: () => number,
+): RateLimiter {
   // A bucket is forgotten once it would be full again, which changes nothing; an indebted one is kept that long too.
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
   const use = (key: string, how: Use, capacity = config.points): RateDecision => {
@@ -93,7 +102,8 @@ function memoryBuckets(config: Pick<RateLimitConfig, 'points' | 'windowS'>, wind
     // nearly every request.
     const bucket = buckets.get(key, { allowStale: true, noDeleteOnStaleGet: true }) ?? { tokens: capacity, at };
     const decision = apply(bucket, how, capacity, refillPerMs, at);
-    if (bucket.tokens < capacity) buckets.set(key, bucket, { ttl: Math.ceil((capacity - bucket.tokens) / refillPerMs) });
+    if (bucket.tokens < capacity)
+      buckets.set(key, bucket, { ttl: Math.ceil((capacity - bucket.tokens) / refillPerMs) });
     return decision;
   };
   return {
@@ -159,9 +169,10 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota) => use(key, 'consume', quota).catch(() => fallback.consume(key, quota)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key) => use(key, 'charge').then(
-      () => undefined,
-      () => fallback.charge(key),
-    ),
+    charge: (key) =>
+      use(key, 'charge').then(
+        () => undefined,
+        () => fallback.charge(key),
+      ),
   };
 }

@@ -18,7 +18,14 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
     if (hasBody(request)) {
       const body = await readBounded(request, maxBodyBytes);
       if (body === undefined) {
-        return answerError(request, response, 413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`, { maxBytes: maxBodyBytes });
+        return answerError(
+          request,
+          response,
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The request body is larger than ${maxBodyBytes} bytes.`,
+          { maxBytes: maxBodyBytes },
+        );
       }
       request.body = body;
     }

@@ -18,7 +18,12 @@ const OPERATION_NAME = 'graphql.execute.operationName';
 const OPERATION_TYPE = 'graphql.execute.operationType';
 // What a span may carry: the operation's type and (bounded) name, a resolver's field and types, an error's kind.
 // Never the document, variables, resolver arguments, result or an error's message: they are the caller's data.
-const KEPT_ATTRIBUTES = [OPERATION_TYPE, 'graphql.resolver.fieldName', 'graphql.resolver.typeName', 'graphql.resolver.resultType'];
+const KEPT_ATTRIBUTES = [
+  OPERATION_TYPE,
+  'graphql.resolver.fieldName',
+  'graphql.resolver.typeName',
+  'graphql.resolver.resultType',
+];
 const KEPT_EVENT_ATTRIBUTES = ['exception.type'];
 
 /**
@@ -30,13 +35,17 @@ const KEPT_EVENT_ATTRIBUTES = ['exception.type'];
  * as they do in /metrics; a request id in the logs says more about one request.
  */
 export async function startTracing(endpoint: string, logger: Logger, operationNames: OperationNames): Promise<Tracing> {
-  const [{ useOpenTelemetry }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }] = await Promise.all([
-    import('@envelop/opentelemetry'),
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-  ]);
-  const exporter = withoutRequestContent(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }), operationNames);
+  const [{ useOpenTelemetry }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }] =
+    await Promise.all([
+      import('@envelop/opentelemetry'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+    ]);
+  const exporter = withoutRequestContent(
+    new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }),
+    operationNames,
+  );
   const provider = new BasicTracerProvider({
     resource: new Resource({ 'service.name': SERVICE_NAME }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
@@ -57,7 +66,11 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
 /** `exporter`, sent a copy of each span that keeps only what KEPT_ATTRIBUTES allows, its operation name bounded. */
 function withoutRequestContent(exporter: SpanExporter, operationNames: OperationNames): SpanExporter {
   return {
-    export: (spans, done) => exporter.export(spans.map((span) => redacted(span, operationNames)), done),
+    export: (spans, done) =>
+      exporter.export(
+        spans.map((span) => redacted(span, operationNames)),
+        done,
+      ),
     shutdown: () => exporter.shutdown(),
     forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
   };

@@ -348,7 +348,9 @@ function duplicates(world: World): DuplicateRecord[] {
   const cells = JURISDICTION_KEYS.flatMap((j) =>
     EDU_LEVEL_KEYS.flatMap((level) => {
       const odds = DUPLICATE_ODDS[j]?.[level];
-      return odds === undefined ? [] : CHECK_STATUSES.map((status) => ({ j, level, status, weight: odds * status.share }));
+      return odds === undefined
+        ? []
+        : CHECK_STATUSES.map((status) => ({ j, level, status, weight: odds * status.share }));
     }),
   );
   return YEARS.flatMap((year) =>

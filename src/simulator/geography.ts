@@ -21,8 +21,18 @@ export const BANGKOK_PROVINCE_CODE = '10';
  * newer code in the district carved out later (วัฒนา, บางแค, หนองแขม→บางแค, ทุ่งครุ, คันนายาว, สะพานสูง, สวนหลวง).
  */
 const RETIRED_SUBDISTRICT_CODES: ReadonlySet<string> = new Set([
-  '102203', '102204', '102205', '102301', '102403', '102404',
-  '102702', '102703', '103204', '103304', '103305', '103306',
+  '102203',
+  '102204',
+  '102205',
+  '102301',
+  '102403',
+  '102404',
+  '102702',
+  '102703',
+  '103204',
+  '103304',
+  '103305',
+  '103306',
 ]);
 
 /** Orders codes as plain strings: never locale-aware, so the order cannot depend on the ICU data of a Node build. */
@@ -67,7 +77,8 @@ interface RawSubDistrict {
 
 interface RawEntry {
   readonly subDistrictList: readonly RawSubDistrict[] | null;
-  readonly districtList: readonly { readonly districtId: string; readonly proviceId: string; readonly districtName: string }[] | null;
+  readonly districtList:
+    readonly { readonly districtId: string; readonly proviceId: string; readonly districtName: string }[] | null;
   readonly provinceList: readonly { readonly provinceId: string; readonly provinceName: string }[] | null;
 }
 

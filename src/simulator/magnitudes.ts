@@ -45,7 +45,13 @@ export interface JurisdictionProfile {
 }
 
 export const JURISDICTION_PROFILES: Readonly<Record<JurisdictionKey, JurisdictionProfile>> = {
-  OBEC: { studentShare: 54.5, studentMaleShare: 0.5, teacherShare: 47, teacherFemaleShare: 0.66, studentsPerRoom: 18.9 },
+  OBEC: {
+    studentShare: 54.5,
+    studentMaleShare: 0.5,
+    teacherShare: 47,
+    teacherFemaleShare: 0.66,
+    studentsPerRoom: 18.9,
+  },
   OPEC: { studentShare: 16, studentMaleShare: 0.49, teacherShare: 17, teacherFemaleShare: 0.78, studentsPerRoom: 29 },
   OVEC: { studentShare: 6, studentMaleShare: 0.6, teacherShare: 5, teacherFemaleShare: 0.52, studentsPerRoom: 33 },
   DLA: { studentShare: 5.5, studentMaleShare: 0.5, teacherShare: 5, teacherFemaleShare: 0.7, studentsPerRoom: 26 },

@@ -26,7 +26,13 @@ async function main(): Promise<void> {
     await writeFile(caFile, simulator.caCertPem);
   }
   logger.info(
-    { url: simulator.url, caFile, seed: options.seed, apiKeyHeader: options.apiKeyHeader, faults: faults.map(([r]) => r) },
+    {
+      url: simulator.url,
+      caFile,
+      seed: options.seed,
+      apiKeyHeader: options.apiKeyHeader,
+      faults: faults.map(([r]) => r),
+    },
     `simulated upstream listening on ${simulator.url}${caFile === undefined ? '' : ` (trust ${caFile})`}`,
   );
 

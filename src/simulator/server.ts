@@ -258,7 +258,12 @@ class SimulatorServer implements Simulator {
   revise(code: DatasetCode, step = 1): RevisionAnswer {
     const at = new Date();
     const records = this.store.revise(code, step, at);
-    return { dataset: code, etag: this.store.datasetBody(code).etag, lastModified: this.store.lastModified(code, LAST_MODIFIED), total: records.length };
+    return {
+      dataset: code,
+      etag: this.store.datasetBody(code).etag,
+      lastModified: this.store.lastModified(code, LAST_MODIFIED),
+      total: records.length,
+    };
   }
 
   close(): Promise<void> {
@@ -348,7 +353,9 @@ class SimulatorServer implements Simulator {
 
   private answerRevision(code: string, req: IncomingMessage, res: ServerResponse, body: string): void {
     if (req.method !== 'POST') {
-      sendError(res, 405, `${req.method ?? ''} is not allowed here: revisions are published with POST`, { allow: 'POST' });
+      sendError(res, 405, `${req.method ?? ''} is not allowed here: revisions are published with POST`, {
+        allow: 'POST',
+      });
       return;
     }
     const dataset = findDataset(code);
@@ -368,7 +375,9 @@ class SimulatorServer implements Simulator {
 
   private answerDataset(code: DatasetCode, req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(res, 405, `${req.method ?? ''} is not allowed here: datasets are read with GET`, { allow: 'GET, HEAD' });
+      sendError(res, 405, `${req.method ?? ''} is not allowed here: datasets are read with GET`, {
+        allow: 'GET, HEAD',
+      });
       return;
     }
     const records = this.store.datasetRecords(code);
@@ -378,7 +387,8 @@ class SimulatorServer implements Simulator {
     const headers: Record<string, string> = this.validators
       ? { 'cache-control': DATASET_CACHE_CONTROL, etag: served.etag, 'last-modified': lastModified }
       : { 'cache-control': DATASET_CACHE_CONTROL };
-    const notModified = matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, lastModified);
+    const notModified =
+      matchesIfNoneMatch(req.headers['if-none-match'], served.etag) || notModifiedSince(req, lastModified);
     if (this.validators && notModified) {
       send(res, 304, headers);
       return;

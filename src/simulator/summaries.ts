@@ -34,13 +34,15 @@ function studentsByJurisdiction(world: World): DataRecord[] {
 }
 
 function graduatesByLevel(world: World): DataRecord[] {
-  return datasetRecords('ODS_COUNT_GRADUATE_BY_YEAR', world).map(({ ACADEMIC_YEAR, EDU_LEVEL, MALE, FEMALE, TOTAL }) => ({
-    ACADEMIC_YEAR,
-    EDU_LEVEL,
-    MALE,
-    FEMALE,
-    TOTAL,
-  }));
+  return datasetRecords('ODS_COUNT_GRADUATE_BY_YEAR', world).map(
+    ({ ACADEMIC_YEAR, EDU_LEVEL, MALE, FEMALE, TOTAL }) => ({
+      ACADEMIC_YEAR,
+      EDU_LEVEL,
+      MALE,
+      FEMALE,
+      TOTAL,
+    }),
+  );
 }
 
 const SUMMARIES: Readonly<Record<number, (world: World) => DataRecord[]>> = {

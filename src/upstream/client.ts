@@ -1,12 +1,7 @@
 import { isBrokenCircuitError } from 'cockatiel';
 import type { Logger } from 'pino';
 import { errors, Pool } from 'undici';
-import {
-  datasetPath,
-  summaryEndpointPath,
-  type DatasetCode,
-  type SummaryEndpointEntry,
-} from '../catalogue.js';
+import { datasetPath, summaryEndpointPath, type DatasetCode, type SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { createBreaker, type Breaker, type BreakerState } from './breaker.js';
 import { UpstreamError } from './errors.js';
@@ -107,7 +102,8 @@ const USER_AGENT = 'thai-edu-graphql';
 const NOT_SENT_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 const isOutage = (error: Error): boolean =>
-  error instanceof AttemptError && (error.error.code === 'UPSTREAM_TIMEOUT' || error.error.code === 'UPSTREAM_UNAVAILABLE');
+  error instanceof AttemptError &&
+  (error.error.code === 'UPSTREAM_TIMEOUT' || error.error.code === 'UPSTREAM_UNAVAILABLE');
 
 interface CallTarget {
   /** How the target is named in messages and logs: "dataset ODS_…" or "summary endpoint 83". */
@@ -192,7 +188,11 @@ function datasetTarget(code: DatasetCode, queryString: string, validators: Valid
 }
 
 /** A POST of `input` to a summary endpoint, with the operator's key header (empty when there is no key). */
-function summaryTarget(endpoint: SummaryEndpointEntry, input: JsonObject, keyHeader: Record<string, string>): CallTarget {
+function summaryTarget(
+  endpoint: SummaryEndpointEntry,
+  input: JsonObject,
+  keyHeader: Record<string, string>,
+): CallTarget {
   return {
     label: `summary endpoint ${endpoint.id}`,
     name: endpoint.name,
@@ -240,7 +240,12 @@ async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswe
     // A call the open circuit refused never left: the opening was logged once, each refusal is only a detail.
     const level = lastFailure === undefined && isBrokenCircuitError(error) ? 'debug' : 'warn';
     logger[level](
-      { upstream: target.label, code: upstreamError.code, upstreamStatus: upstreamError.upstreamStatus, ms: elapsed(started) },
+      {
+        upstream: target.label,
+        code: upstreamError.code,
+        upstreamStatus: upstreamError.upstreamStatus,
+        ms: elapsed(started),
+      },
       'upstream call failed',
     );
     report(link, target, upstreamError.code, upstreamError.upstreamStatus, started);
@@ -248,7 +253,13 @@ async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswe
   }
 }
 
-function report(link: OriginLink, target: CallTarget, outcome: string, status: number | undefined, started: number): void {
+function report(
+  link: OriginLink,
+  target: CallTarget,
+  outcome: string,
+  status: number | undefined,
+  started: number,
+): void {
   link.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
 }
 
@@ -274,7 +285,11 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
     if (statusCode < 200 || statusCode > 299) {
       // The error body is neither shown nor needed; dump it so the connection goes back to the pool.
       await response.body.dump();
-      const error = new UpstreamError('UPSTREAM_HTTP_ERROR', `Upstream ${target.label} answered HTTP ${statusCode}`, statusCode);
+      const error = new UpstreamError(
+        'UPSTREAM_HTTP_ERROR',
+        `Upstream ${target.label} answered HTTP ${statusCode}`,
+        statusCode,
+      );
       throw new AttemptError(error, true, parseRetryAfter(response.headers['retry-after']));
     }
     text = await response.body.text();
@@ -285,7 +300,10 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
     const value: unknown = JSON.parse(text);
     return { kind: 'body', value, text, headers, status: statusCode };
   } catch {
-    const error = new UpstreamError('UPSTREAM_BAD_RESPONSE', `Upstream ${target.label} answered with a body that is not JSON`);
+    const error = new UpstreamError(
+      'UPSTREAM_BAD_RESPONSE',
+      `Upstream ${target.label} answered with a body that is not JSON`,
+    );
     throw new AttemptError(error, true);
   }
 }
@@ -307,7 +325,10 @@ function connectionError(error: unknown, signal: AbortSignal, target: CallTarget
       reached,
     );
   }
-  return new AttemptError(new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} could not be reached`), reached);
+  return new AttemptError(
+    new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} could not be reached`),
+    reached,
+  );
 }
 
 /** Whether the connection failed before a byte of the request was sent: then even a POST may be repeated. */
@@ -325,7 +346,10 @@ function finalError(error: unknown, lastFailure: AttemptError | undefined, targe
   if (isBrokenCircuitError(error)) {
     return (
       lastFailure?.error ??
-      new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} is unavailable: calls are paused after repeated failures`)
+      new UpstreamError(
+        'UPSTREAM_UNAVAILABLE',
+        `Upstream ${target.label} is unavailable: calls are paused after repeated failures`,
+      )
     );
   }
   throw error;

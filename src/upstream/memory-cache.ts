@@ -28,7 +28,11 @@ export function createMemoryCache({ maxBytes }: { maxBytes: number }): PayloadCa
       return Promise.resolve(entry && { meta: entry.meta, value: entry.value });
     },
     set(key, payload, keepMs) {
-      entries.set(key, { meta: payload.meta, value: payload.value, bytes: Buffer.byteLength(payload.body) }, { ttl: keepMs });
+      entries.set(
+        key,
+        { meta: payload.meta, value: payload.value, bytes: Buffer.byteLength(payload.body) },
+        { ttl: keepMs },
+      );
       return Promise.resolve();
     },
     touch(key, meta, keepMs) {

@@ -13,7 +13,9 @@ export class InvalidQueryError extends CodedError<'BAD_USER_INPUT'> {
 type QueryScalar = string | number | boolean;
 
 function isQueryScalar(value: unknown): value is QueryScalar {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /**

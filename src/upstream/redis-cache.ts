@@ -56,7 +56,10 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
   // Fail fast rather than queue: a cache that is down must cost a request little, the source then calls upstream.
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
   redis.on('error', (error: Error) => logger?.warn({ err: error, cache: 'redis' }, 'redis cache connection trouble'));
-  const parsed = new LRUCache<string, ParsedCopy>({ maxSize: maxBytes, sizeCalculation: (copy) => Math.max(1, copy.bytes) });
+  const parsed = new LRUCache<string, ParsedCopy>({
+    maxSize: maxBytes,
+    sizeCalculation: (copy) => Math.max(1, copy.bytes),
+  });
   const payloadKey = (key: string): string => `${keyPrefix}payload:${key}`;
   const lockKey = (key: string): string => `${keyPrefix}lock:${key}`;
 
@@ -103,12 +106,19 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
       const lease = await acquireLease(redis, lockKey(key), { ttlMs: lockLeaseMs });
       if (lease === undefined) return undefined;
       // The fetch goes on (its answer is still good); another instance may meanwhile fetch the same payload.
-      const warnLost = () => logger?.warn({ err: lease.lost.reason as unknown, cache: 'redis', key }, 'redis cache fill lock lost during the fetch');
+      const warnLost = () =>
+        logger?.warn(
+          { err: lease.lost.reason as unknown, cache: 'redis', key },
+          'redis cache fill lock lost during the fetch',
+        );
       lease.lost.addEventListener('abort', warnLost, { once: true });
       return async () => {
         lease.lost.removeEventListener('abort', warnLost);
         await lease.release().catch((error: unknown) => {
-          logger?.warn({ err: error, cache: 'redis', key }, 'redis cache fill lock not released; its lease runs out by itself');
+          logger?.warn(
+            { err: error, cache: 'redis', key },
+            'redis cache fill lock not released; its lease runs out by itself',
+          );
         });
       };
     },

@@ -94,8 +94,10 @@ return 0`;
  */
 export async function acquireLease(redis: Redis, key: string, options: LeaseOptions): Promise<Lease | undefined> {
   const { ttlMs, renewEveryMs = Math.floor(options.ttlMs / 3) } = options;
-  if (!Number.isInteger(ttlMs) || ttlMs < MIN_TTL_MS) throw new RangeError(`ttlMs must be an integer of at least ${MIN_TTL_MS}, not ${ttlMs}`);
-  if (!(renewEveryMs > 0 && renewEveryMs < ttlMs)) throw new RangeError(`renewEveryMs must be above 0 and below ttlMs, not ${renewEveryMs}`);
+  if (!Number.isInteger(ttlMs) || ttlMs < MIN_TTL_MS)
+    throw new RangeError(`ttlMs must be an integer of at least ${MIN_TTL_MS}, not ${ttlMs}`);
+  if (!(renewEveryMs > 0 && renewEveryMs < ttlMs))
+    throw new RangeError(`renewEveryMs must be above 0 and below ttlMs, not ${renewEveryMs}`);
   const token = randomUUID();
   const sentAt = performance.now();
   const claimed = await redis.set(key, token, 'PX', ttlMs, 'NX');

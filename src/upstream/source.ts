@@ -153,7 +153,8 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
   return {
     readDataset: (code, queryString) => read(source, datasetTarget(source.client, code, queryString)),
     readSummary: (endpoint, input) => read(source, summaryTarget(source.client, endpoint, input)),
-    warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) => source.background.track(warm(source, codes, concurrency)),
+    warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) =>
+      source.background.track(warm(source, codes, concurrency)),
     breakerState: () => source.client.breakerState(),
     forgetDataset: async (code, scope) => {
       const dropped = await source.cache.deletePrefix(datasetKeyPrefix(code), scope);
@@ -239,7 +240,8 @@ async function readThrough(source: Source, target: Target): Promise<{ payload: P
   try {
     return served(toRead(await refresh(source, target, entry), target, policy, 'fresh'), false);
   } catch (error) {
-    if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at)) throw error;
+    if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at))
+      throw error;
     source.logger.warn(
       { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
       'upstream refresh failed: serving the last good payload',
@@ -281,7 +283,11 @@ function refresh(source: Source, target: Target, previous: CachedPayload | undef
   );
 }
 
-async function fetchAndStore(source: Source, target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+async function fetchAndStore(
+  source: Source,
+  target: Target,
+  previous: CachedPayload | undefined,
+): Promise<CachedPayload> {
   const { cache, policy } = source;
   const answer = await target.fetch(previous === undefined ? undefined : validatorsOf(previous.meta));
   const at = source.now();
@@ -304,7 +310,13 @@ async function fetchAndStore(source: Source, target: Target, previous: CachedPay
   return { meta: payload.meta, value: payload.value };
 }
 
-function toRead(entry: CachedPayload, target: Target, policy: PayloadWindows, state: PayloadState, refreshError?: UpstreamError): PayloadRead {
+function toRead(
+  entry: CachedPayload,
+  target: Target,
+  policy: PayloadWindows,
+  state: PayloadState,
+  refreshError?: UpstreamError,
+): PayloadRead {
   const { meta } = entry;
   const freshUntil = new Date(payloadLifetime(meta, policy).freshUntil);
   return {

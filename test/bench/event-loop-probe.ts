@@ -35,7 +35,12 @@ setInterval(() => {
 }, 1).unref();
 
 process.on('SIGUSR2', () => {
-  const figures = { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, busyMaxMs, samples: histogram.count };
+  const figures = {
+    maxMs: histogram.max / 1e6,
+    p99Ms: histogram.percentile(99) / 1e6,
+    busyMaxMs,
+    samples: histogram.count,
+  };
   histogram.reset();
   busyMaxMs = 0;
   last = onCpuMs();

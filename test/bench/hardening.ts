@@ -46,7 +46,10 @@ const ORIGINAL_ATTACK_ALIASES = 45;
 const LARGEST: DatasetCode = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
 /** The defaults of RATE_LIMIT_POINTS and RATE_LIMIT_WINDOW_S; startApp raises the first, so it is set back here. */
 const RATE_LIMIT = { points: 600, windowS: 60 };
-const DEFAULT_RATE_LIMIT_ENV = { RATE_LIMIT_POINTS: String(RATE_LIMIT.points), RATE_LIMIT_WINDOW_S: String(RATE_LIMIT.windowS) };
+const DEFAULT_RATE_LIMIT_ENV = {
+  RATE_LIMIT_POINTS: String(RATE_LIMIT.points),
+  RATE_LIMIT_WINDOW_S: String(RATE_LIMIT.windowS),
+};
 /** Bounds the rate-limit loops should a limit not hold, so the run ends and reports it. */
 const DRAIN_MAX_MS = 30_000;
 /** The cheapest operation: it still takes a token from the caller's bucket. */
@@ -112,36 +115,64 @@ export async function measureHardening(start: StartServer): Promise<HardeningFig
   startedAt = performance.now();
   const failures: string[] = [];
   const metrics = await measureMetrics(start);
-  if (metrics.bytes >= METRICS_MAX_BYTES) failures.push(`/metrics is ${metrics.bytes} bytes, not under ${METRICS_MAX_BYTES}`);
+  if (metrics.bytes >= METRICS_MAX_BYTES)
+    failures.push(`/metrics is ${metrics.bytes} bytes, not under ${METRICS_MAX_BYTES}`);
   if (metrics.secretShown) failures.push('/metrics shows a secret sent in variables');
   progress(`metrics: ${metrics.bytes} bytes`);
 
   const maxAliasesAccepted = await findMaxAliases(start);
   progress(`max aliases of ${LARGEST} accepted: ${maxAliasesAccepted}`);
   const bursts: [string, string, 'identity' | 'gzip', boolean, BurstExpectation][] = [
-    [`${maxAliasesAccepted} aliases of the largest payload`, aliasQuery(maxAliasesAccepted), 'identity', true, 'accepted'],
+    [
+      `${maxAliasesAccepted} aliases of the largest payload`,
+      aliasQuery(maxAliasesAccepted),
+      'identity',
+      true,
+      'accepted',
+    ],
     [`${maxAliasesAccepted} aliases of the largest payload`, aliasQuery(maxAliasesAccepted), 'gzip', true, 'accepted'],
     ['all 13 payloads (datasets { payload })', '{ datasets { payload } }', 'identity', true, 'accepted'],
     ['all 13 payloads (datasets { payload })', '{ datasets { payload } }', 'gzip', true, 'accepted'],
-    [`${ORIGINAL_ATTACK_ALIASES} aliases of the largest payload`, aliasQuery(ORIGINAL_ATTACK_ALIASES), 'identity', true, 'refused'],
-    [`${ORIGINAL_ATTACK_ALIASES} aliases, cold server (no size known yet)`, aliasQuery(ORIGINAL_ATTACK_ALIASES), 'identity', false, 'either'],
+    [
+      `${ORIGINAL_ATTACK_ALIASES} aliases of the largest payload`,
+      aliasQuery(ORIGINAL_ATTACK_ALIASES),
+      'identity',
+      true,
+      'refused',
+    ],
+    [
+      `${ORIGINAL_ATTACK_ALIASES} aliases, cold server (no size known yet)`,
+      aliasQuery(ORIGINAL_ATTACK_ALIASES),
+      'identity',
+      false,
+      'either',
+    ],
   ];
   const burstFigures: BurstFigures[] = [];
   for (const [shape, query, encoding, warmFirst, expect] of bursts) {
     const burst = await measureBurst(start, shape, query, encoding, warmFirst, expect);
     burstFigures.push(burst);
-    progress(`${shape}, ${encoding}: peak ${burst.peakMb.toFixed(0)} MB, ${statusList(burst.statuses)} ${burst.outcome}`);
+    progress(
+      `${shape}, ${encoding}: peak ${burst.peakMb.toFixed(0)} MB, ${statusList(burst.statuses)} ${burst.outcome}`,
+    );
     if (burst.outcome.startsWith('unexpected')) failures.push(`${shape}, ${encoding}: ${burst.outcome}`);
   }
 
   const rateLimit = await measureRegistrationFlood(start);
-  progress(`rate limit: ${rateLimit.accepted} accepted with ${rateLimit.registrations} registrations in ${rateLimit.ms} ms`);
+  progress(
+    `rate limit: ${rateLimit.accepted} accepted with ${rateLimit.registrations} registrations in ${rateLimit.ms} ms`,
+  );
   if (rateLimit.accepted > rateLimit.ceiling + rateLimit.refill) {
-    failures.push(`one IP got ${rateLimit.accepted} requests accepted, over the ceiling ${rateLimit.ceiling} + ${rateLimit.refill} refilled`);
+    failures.push(
+      `one IP got ${rateLimit.accepted} requests accepted, over the ceiling ${rateLimit.ceiling} + ${rateLimit.refill} refilled`,
+    );
   }
   const authFailures = await measureAuthFailures(start);
-  progress(`random keys: ${authFailures.sequential401} 401 one at a time, ${authFailures.concurrent401} 401 16 at once`);
-  if (authFailures.validKeyAfter !== 429) failures.push(`a valid key from a locked-out IP answered ${authFailures.validKeyAfter}, not 429`);
+  progress(
+    `random keys: ${authFailures.sequential401} 401 one at a time, ${authFailures.concurrent401} 401 16 at once`,
+  );
+  if (authFailures.validKeyAfter !== 429)
+    failures.push(`a valid key from a locked-out IP answered ${authFailures.validKeyAfter}, not 429`);
   return { metrics, maxAliasesAccepted, bursts: burstFigures, rateLimit, authFailures, failures };
 }
 
@@ -171,7 +202,12 @@ export function hardeningTable(figures: HardeningFigures): string[] {
 }
 
 /** `BENCH_ONLY=hardening`: stores the figures under `hardening` in .bench/latest.json, keeping what else it holds. */
-export function mergeIntoLatest(file: string, figures: HardeningFigures, facts: Record<string, unknown>, table: string): void {
+export function mergeIntoLatest(
+  file: string,
+  figures: HardeningFigures,
+  facts: Record<string, unknown>,
+  table: string,
+): void {
   let latest: Record<string, unknown> = {};
   try {
     latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -205,7 +241,12 @@ interface Call {
 const ACCEPT = { accept: 'application/graphql-response+json' };
 
 function post(query: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): Call {
-  return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...ACCEPT, ...headers }, body: JSON.stringify({ query, ...extra }) };
+  return {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', ...ACCEPT, ...headers },
+    body: JSON.stringify({ query, ...extra }),
+  };
 }
 
 async function text(pool: Pool, call: Call): Promise<{ status: number; text: string }> {
@@ -226,7 +267,10 @@ async function counted(pool: Pool, call: Call): Promise<{ status: number; bytes:
     bytes += chunk.length;
   }
   const raw = Buffer.concat(head);
-  const decoded = response.headers['content-encoding'] === 'gzip' ? gunzipSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : raw;
+  const decoded =
+    response.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH })
+      : raw;
   return { status: response.statusCode, bytes, head: decoded.toString('utf8') };
 }
 
@@ -248,7 +292,11 @@ async function pooled(count: number, concurrency: number, job: (index: number) =
   );
 }
 
-async function withServer<T>(start: StartServer, env: Record<string, string>, use: (server: HardeningServer, pool: Pool) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  start: StartServer,
+  env: Record<string, string>,
+  use: (server: HardeningServer, pool: Pool) => Promise<T>,
+): Promise<T> {
   const server = await start(env);
   const pool = new Pool(server.origin, { connections: 32, pipelining: 1 });
   try {
@@ -280,13 +328,24 @@ function metricsProbe(i: number, secret: string): Call {
   });
   switch (i % 5) {
     case 0:
-      return get('/graphql', `query ${name}($s: JSON) { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { records(first: 1, where: [{ field: "ACADEMIC_YEAR", eq: $s }]) { totalCount } } }`, { s: value });
+      return get(
+        '/graphql',
+        `query ${name}($s: JSON) { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { records(first: 1, where: [{ field: "ACADEMIC_YEAR", eq: $s }]) { totalCount } } }`,
+        { s: value },
+      );
     case 1:
       return postTo(`query ${name}($code: DatasetCode!) { dataset(code: $code) { code } }`, { code: value });
     case 2:
-      return postTo(`mutation ${name}($n: String!) { registerClient(input: { name: $n, contactEmail: "bench@example.org" }) { apiKey } }`, { n: value });
+      return postTo(
+        `mutation ${name}($n: String!) { registerClient(input: { name: $n, contactEmail: "bench@example.org" }) { apiKey } }`,
+        { n: value },
+      );
     case 3:
-      return get('/graphql', `query ${name}($f: String!) { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { records(first: 1, where: [{ field: $f, eq: 1 }]) { totalCount } } }`, { f: value });
+      return get(
+        '/graphql',
+        `query ${name}($f: String!) { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { records(first: 1, where: [{ field: $f, eq: 1 }]) { totalCount } } }`,
+        { f: value },
+      );
     default:
       return get(`/p${i}/${value}`, `query ${name} { datasets { code } }`, { s: value });
   }
@@ -349,7 +408,8 @@ async function warm(pool: Pool): Promise<void> {
   await Promise.all(
     DATASET_CODES.map(async (code) => {
       const answer = await text(pool, post(`{ dataset(code: ${code}) { recordCount } }`));
-      if (answer.status !== 200 || answer.text.includes('"errors"')) throw new Error(`warming ${code}: ${answer.text.slice(0, 200)}`);
+      if (answer.status !== 200 || answer.text.includes('"errors"'))
+        throw new Error(`warming ${code}: ${answer.text.slice(0, 200)}`);
     }),
   );
 }
@@ -414,7 +474,10 @@ async function measureBurst(
         await Promise.all(
           Array.from({ length: BURST }, async () => {
             // A nonce makes every request a new response-cache key: executed and serialised each time.
-            const answer = await counted(pool, post(query, { 'accept-encoding': encoding }, { extensions: { nonce: randomUUID() } }));
+            const answer = await counted(
+              pool,
+              post(query, { 'accept-encoding': encoding }, { extensions: { nonce: randomUUID() } }),
+            );
             tally(statuses, answer.status);
             answerBytes = Math.max(answerBytes, answer.bytes);
             outcomes.add(outcomeOf(answer));
@@ -427,15 +490,28 @@ async function measureBurst(
       expect === 'either' ||
       // Accepted: answered 200 with data, or with SERVER_BUSY on the payloads that would have taken the answers in
       // flight past RESPONSE_IN_FLIGHT_MAX_MB (the bound that keeps this burst's memory down).
-      (expect === 'accepted' && Object.keys(statuses).join() === '200' && [...outcomes].every((outcome) => outcome === 'data' || outcome === 'SERVER_BUSY')) ||
+      (expect === 'accepted' &&
+        Object.keys(statuses).join() === '200' &&
+        [...outcomes].every((outcome) => outcome === 'data' || outcome === 'SERVER_BUSY')) ||
       (expect === 'refused' && Object.keys(statuses).join() === '400' && seen === 'limit cost');
-    return { shape, encoding, warm: warmFirst, idleMb, afterWarmMb, peakMb, statuses, outcome: expected ? seen : `unexpected: ${seen}`, answerBytes };
+    return {
+      shape,
+      encoding,
+      warm: warmFirst,
+      idleMb,
+      afterWarmMb,
+      peakMb,
+      statuses,
+      outcome: expected ? seen : `unexpected: ${seen}`,
+      answerBytes,
+    };
   });
 }
 
 // --- 3. Rate limits from one IP -------------------------------------------------------------------------------
 
-const isRateLimited = (answer: { status: number; text: string }): boolean => answer.status === 429 || answer.text.includes('"RATE_LIMITED"');
+const isRateLimited = (answer: { status: number; text: string }): boolean =>
+  answer.status === 429 || answer.text.includes('"RATE_LIMITED"');
 
 /**
  * Registers keys until the IP's registration budget refuses, then spends every bucket (the IP's and each key's)
@@ -448,13 +524,20 @@ async function measureRegistrationFlood(start: StartServer): Promise<RateLimitFi
     let refused = 0;
     const keys: string[] = [];
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const answer = await text(pool, post(`mutation { registerClient(input: { name: "flood ${attempt}", contactEmail: "flood@example.org" }) { apiKey } }`));
+      const answer = await text(
+        pool,
+        post(
+          `mutation { registerClient(input: { name: "flood ${attempt}", contactEmail: "flood@example.org" }) { apiKey } }`,
+        ),
+      );
       if (isRateLimited(answer)) {
         refused += 1;
         break;
       }
-      const apiKey = (JSON.parse(answer.text) as { data?: { registerClient?: { apiKey?: string } } }).data?.registerClient?.apiKey;
-      if (answer.status !== 200 || apiKey === undefined) throw new Error(`registration: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+      const apiKey = (JSON.parse(answer.text) as { data?: { registerClient?: { apiKey?: string } } }).data
+        ?.registerClient?.apiKey;
+      if (answer.status !== 200 || apiKey === undefined)
+        throw new Error(`registration: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
       accepted += 1;
       keys.push(apiKey);
     }
@@ -511,14 +594,25 @@ async function measureAuthFailures(start: StartServer): Promise<AuthFailureFigur
     return unauthenticated;
   };
   const sequential = await withServer(start, DEFAULT_RATE_LIMIT_ENV, async (_server, pool) => {
-    const registered = await text(pool, post('mutation { registerClient(input: { name: "guesser", contactEmail: "guesser@example.org" }) { apiKey } }'));
-    const apiKey = (JSON.parse(registered.text) as { data?: { registerClient?: { apiKey?: string } } }).data?.registerClient?.apiKey;
+    const registered = await text(
+      pool,
+      post('mutation { registerClient(input: { name: "guesser", contactEmail: "guesser@example.org" }) { apiKey } }'),
+    );
+    const apiKey = (JSON.parse(registered.text) as { data?: { registerClient?: { apiKey?: string } } }).data
+      ?.registerClient?.apiKey;
     if (apiKey === undefined) throw new Error(`registration: ${registered.text.slice(0, 200)}`);
     const count = await guess(pool, performance.now() + DRAIN_MAX_MS, 1);
     const validKeyAfter = (await text(pool, post(CHEAP_QUERY, { authorization: `Bearer ${apiKey}` }))).status;
     const anonymousAfter = (await text(pool, post(CHEAP_QUERY))).status;
     return { count, validKeyAfter, anonymousAfter };
   });
-  const concurrent401 = await withServer(start, DEFAULT_RATE_LIMIT_ENV, (_server, pool) => guess(pool, performance.now() + DRAIN_MAX_MS, CONCURRENCY));
-  return { sequential401: sequential.count, concurrent401, validKeyAfter: sequential.validKeyAfter, anonymousAfter: sequential.anonymousAfter };
+  const concurrent401 = await withServer(start, DEFAULT_RATE_LIMIT_ENV, (_server, pool) =>
+    guess(pool, performance.now() + DRAIN_MAX_MS, CONCURRENCY),
+  );
+  return {
+    sequential401: sequential.count,
+    concurrent401,
+    validKeyAfter: sequential.validKeyAfter,
+    anonymousAfter: sequential.anonymousAfter,
+  };
 }

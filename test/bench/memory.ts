@@ -75,24 +75,36 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryFigur
     await measureResident('embedded simulator', options.startEmbedded, options),
   ];
   const coldBursts = [await measureColdBurst('recordCount', options), await measureColdBurst('payload', options)];
-  return { cachedPayloadMb: options.cachedPayloadMb, budgetMb: 100 + 3 * options.cachedPayloadMb, resident, coldBursts };
+  return {
+    cachedPayloadMb: options.cachedPayloadMb,
+    budgetMb: 100 + 3 * options.cachedPayloadMb,
+    resident,
+    coldBursts,
+  };
 }
 
-async function measureResident(upstream: ResidentFigures['upstream'], start: () => Promise<MemoryServer>, options: MemoryOptions): Promise<ResidentFigures> {
+async function measureResident(
+  upstream: ResidentFigures['upstream'],
+  start: () => Promise<MemoryServer>,
+  options: MemoryOptions,
+): Promise<ResidentFigures> {
   const server = await start();
   try {
     const idleMb = server.rssMb();
     const pool = new Pool(server.origin);
     try {
       const answer = await post(pool, ALL_PAYLOADS);
-      if (answer.status !== 200 || answer.errors) throw new Error(`memory (${upstream}): the all-13 answer failed (HTTP ${answer.status})`);
+      if (answer.status !== 200 || answer.errors)
+        throw new Error(`memory (${upstream}): the all-13 answer failed (HTTP ${answer.status})`);
     } finally {
       await pool.close();
     }
     const cachedMb = server.rssMb();
     await options.load(server.origin, ALL_PAYLOADS);
     const figures = { upstream, idleMb, cachedMb, afterLoadMb: server.rssMb() };
-    progress(`${upstream}: idle ${idleMb.toFixed(0)} MB, cached ${cachedMb.toFixed(0)} MB, after load ${figures.afterLoadMb.toFixed(0)} MB`);
+    progress(
+      `${upstream}: idle ${idleMb.toFixed(0)} MB, cached ${cachedMb.toFixed(0)} MB, after load ${figures.afterLoadMb.toFixed(0)} MB`,
+    );
     return figures;
   } finally {
     await server.stop();
@@ -130,7 +142,9 @@ async function measureColdBurst(field: ColdBurstFigures['field'], options: Memor
       statuses,
       errors,
     };
-    progress(`cold burst, ${field}: ${figures.upstreamCalls} upstream calls, ${figures.ms} ms, peak ${peakMb.toFixed(0)} MB, ${errors} with errors`);
+    progress(
+      `cold burst, ${field}: ${figures.upstreamCalls} upstream calls, ${figures.ms} ms, peak ${peakMb.toFixed(0)} MB, ${errors} with errors`,
+    );
     return figures;
   } finally {
     await pool.close();
@@ -166,9 +180,13 @@ export function memoryTable(figures: MemoryFigures): string[] {
     '|---|---|---|---|---|---|---|',
     ...figures.coldBursts.map(
       (burst) =>
-        `| \`dataset(code) { ${burst.field} }\` | ${burst.upstreamCalls} | ${(burst.ms / 1000).toFixed(1)} s | ${mb(burst.idleMb)} | ${mb(burst.peakMb)} | ${Object.entries(burst.statuses)
+        `| \`dataset(code) { ${burst.field} }\` | ${burst.upstreamCalls} | ${(burst.ms / 1000).toFixed(1)} s | ${mb(burst.idleMb)} | ${mb(burst.peakMb)} | ${Object.entries(
+          burst.statuses,
+        )
           .map(([status, count]) => `${count}× ${status}`)
-          .join(', ')}${burst.errors > 0 ? `, ${burst.errors} with errors` : ''} | ${burst.upstreamCalls === 13 && burst.peakMb < COLD_BURST_PEAK_TARGET_MB && burst.errors === 0 ? 'yes' : 'NO'} |`,
+          .join(
+            ', ',
+          )}${burst.errors > 0 ? `, ${burst.errors} with errors` : ''} | ${burst.upstreamCalls === 13 && burst.peakMb < COLD_BURST_PEAK_TARGET_MB && burst.errors === 0 ? 'yes' : 'NO'} |`,
     ),
   ];
 }

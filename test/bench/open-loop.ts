@@ -40,7 +40,12 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
       const scheduledAt = start + sent * intervalMs;
       inFlight.push(
         pool
-          .request({ path: options.path, method: options.method, headers: options.headers, body: options.bodyPerRequest?.() ?? options.body })
+          .request({
+            path: options.path,
+            method: options.method,
+            headers: options.headers,
+            body: options.bodyPerRequest?.() ?? options.body,
+          })
           .then(async (response) => {
             await response.body.dump();
             if (response.statusCode !== 200) failed += 1;
@@ -52,11 +57,14 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
     // Timers fire a millisecond late or more; close to the next due time, yield with setImmediate instead, so
     // requests leave on schedule (answers are still read between turns) and the bias is microseconds.
     const untilNextMs = start + sent * intervalMs - performance.now();
-    await new Promise<void>((resolve) => (untilNextMs > 2 ? setTimeout(resolve, untilNextMs - 1.5) : setImmediate(resolve)));
+    await new Promise<void>((resolve) =>
+      untilNextMs > 2 ? setTimeout(resolve, untilNextMs - 1.5) : setImmediate(resolve),
+    );
   }
   await Promise.all(inFlight);
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  const at = (q: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
   return { sent: total, failed, p50Ms: at(0.5), p99Ms: at(0.99) };
 }

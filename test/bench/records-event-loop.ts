@@ -81,9 +81,11 @@ interface Case {
 }
 
 /** `value` in `depth` arrays. */
-const nested = (depth: number, value: unknown): unknown => Array.from({ length: depth }).reduce<unknown>((inner) => [inner], value);
+const nested = (depth: number, value: unknown): unknown =>
+  Array.from({ length: depth }).reduce<unknown>((inner) => [inner], value);
 
-const cycle = <T>(items: readonly T[], count: number): T[] => Array.from({ length: count }, (_, i) => items[i % items.length] as T);
+const cycle = <T>(items: readonly T[], count: number): T[] =>
+  Array.from({ length: count }, (_, i) => items[i % items.length] as T);
 
 /** 32 filters: every operator, Thai text included, `in` lists as long as the body limit leaves room for. */
 function hostileWhere(i: number, inValues = 300): unknown[] {
@@ -104,7 +106,10 @@ function hostileWhere(i: number, inValues = 300): unknown[] {
 
 /** Sort keys over every field, directions from the bits of i, so every operation sorts anew. */
 function hostileOrder(i: number): unknown[] {
-  return cycle(FIELDS, MAX_ORDER_BY_KEYS).map((field, k) => ({ field, direction: (i >> k % FIELDS.length) & 1 ? 'DESC' : 'ASC' }));
+  return cycle(FIELDS, MAX_ORDER_BY_KEYS).map((field, k) => ({
+    field,
+    direction: (i >> (k % FIELDS.length)) & 1 ? 'DESC' : 'ASC',
+  }));
 }
 
 const PAGE = `query($where: [RecordFilter!], $orderBy: [RecordOrder!], $select: [String!], $first: Int, $after: String) {
@@ -115,7 +120,10 @@ const AGGREGATE = `query($groupBy: [String!]!, $sum: [String!]!, $where: [Record
 }`;
 
 /** One operation with `count` records fields, each with its own variables. */
-function aliased(count: number, field: (k: number) => { selection: string; variables: Record<string, [string, unknown]> }): { query: string; variables: Record<string, unknown> } {
+function aliased(
+  count: number,
+  field: (k: number) => { selection: string; variables: Record<string, [string, unknown]> },
+): { query: string; variables: Record<string, unknown> } {
   const definitions: string[] = [];
   const selections: string[] = [];
   const variables: Record<string, unknown> = {};
@@ -127,7 +135,10 @@ function aliased(count: number, field: (k: number) => { selection: string; varia
       variables[name] = value;
     }
   }
-  return { query: `query(${definitions.join(', ')}) { dataset(code: ${DATASET}) { ${selections.join(' ')} } }`, variables };
+  return {
+    query: `query(${definitions.join(', ')}) { dataset(code: ${DATASET}) { ${selections.join(' ')} } }`,
+    variables,
+  };
 }
 
 /**
@@ -160,7 +171,10 @@ export const CASES: readonly Case[] = [
     name: 'orderBy 4,000 keys',
     about: 'orderBy with 4,000 repeated keys (issue 12): refused',
     refused: true,
-    operation: (i) => ({ query: PAGE, variables: { orderBy: cycle([FIELDS[i % FIELDS.length] ?? 'TOTAL', 'TOTAL'], 4_000).map((field) => ({ field })) } }),
+    operation: (i) => ({
+      query: PAGE,
+      variables: { orderBy: cycle([FIELDS[i % FIELDS.length] ?? 'TOTAL', 'TOTAL'], 4_000).map((field) => ({ field })) },
+    }),
   },
   {
     name: 'nested operand',
@@ -179,13 +193,24 @@ export const CASES: readonly Case[] = [
     name: 'unknown fields',
     about: `unknown fields of ${MAX_FIELD_PATH_LENGTH} characters, ${MAX_WHERE_FILTERS} filters: refused`,
     refused: true,
-    operation: (i) => ({ query: PAGE, variables: { where: Array.from({ length: MAX_WHERE_FILTERS }, (_, k) => ({ field: `${i}.${k}.`.padEnd(MAX_FIELD_PATH_LENGTH, 'x'), eq: k })) } }),
+    operation: (i) => ({
+      query: PAGE,
+      variables: {
+        where: Array.from({ length: MAX_WHERE_FILTERS }, (_, k) => ({
+          field: `${i}.${k}.`.padEnd(MAX_FIELD_PATH_LENGTH, 'x'),
+          eq: k,
+        })),
+      },
+    }),
   },
   {
     name: 'where',
     about: `${MAX_WHERE_FILTERS} filters of every operator (contains, gte/lte on Thai text, in lists), ${MAX_PAGE_SIZE} records of ${MAX_SELECT_FIELDS} selected fields`,
     refused: false,
-    operation: (i) => ({ query: PAGE, variables: { where: hostileWhere(i), select: cycle(FIELDS, MAX_SELECT_FIELDS), first: MAX_PAGE_SIZE } }),
+    operation: (i) => ({
+      query: PAGE,
+      variables: { where: hostileWhere(i), select: cycle(FIELDS, MAX_SELECT_FIELDS), first: MAX_PAGE_SIZE },
+    }),
   },
   {
     name: 'orderBy',
@@ -210,7 +235,14 @@ export const CASES: readonly Case[] = [
     name: 'aggregate over bound',
     about: 'groups by subdistrict and level: more than 5,000 groups, refused',
     refused: true,
-    operation: (i) => ({ query: AGGREGATE, variables: { groupBy: ['SUBDISTRICT_CODE', 'EDU_LEVEL'], sum: ['TOTAL'], where: [{ field: 'TOTAL', ne: -1 - i }] } }),
+    operation: (i) => ({
+      query: AGGREGATE,
+      variables: {
+        groupBy: ['SUBDISTRICT_CODE', 'EDU_LEVEL'],
+        sum: ['TOTAL'],
+        where: [{ field: 'TOTAL', ne: -1 - i }],
+      },
+    }),
   },
   {
     name: 'aliased pages',
@@ -245,7 +277,8 @@ export const CASES: readonly Case[] = [
   },
   {
     name: 'new payload',
-    about: 'a new payload every operation (an ignored upstream parameter): fetched, parsed, fields inferred, sorted by Thai text',
+    about:
+      'a new payload every operation (an ignored upstream parameter): fetched, parsed, fields inferred, sorted by Thai text',
     refused: false,
     operation: (i) => ({
       query: `query($q: JSONObject) { dataset(code: ${DATASET}) { records(query: $q, orderBy: [{ field: "SUBDISTRICT_NAME" }], first: 1) { totalCount } } }`,
@@ -279,9 +312,13 @@ async function readDelay(server: ProbedServer): Promise<Delay> {
   return figures;
 }
 
-async function post(origin: string, body: unknown): Promise<{ ms: number; errors: { extensions?: { code?: string } }[] | undefined }> {
+async function post(
+  origin: string,
+  body: unknown,
+): Promise<{ ms: number; errors: { extensions?: { code?: string } }[] | undefined }> {
   const text = JSON.stringify(body);
-  if (Buffer.byteLength(text) > BODY_LIMIT) throw new Error(`a bench operation is over the body limit (${Buffer.byteLength(text)} bytes)`);
+  if (Buffer.byteLength(text) > BODY_LIMIT)
+    throw new Error(`a bench operation is over the body limit (${Buffer.byteLength(text)} bytes)`);
   const started = performance.now();
   const response = await fetch(`${origin}/graphql`, {
     method: 'POST',
@@ -318,7 +355,11 @@ function pollHealth(origin: string): { stop(): Promise<number> } {
 }
 
 /** Sends a case's operations, CONCURRENCY at a time; fails on an answer the case does not expect. */
-async function send(origin: string, hostile: Case, indexes: readonly number[]): Promise<{ refused: number; slowestMs: number }> {
+async function send(
+  origin: string,
+  hostile: Case,
+  indexes: readonly number[],
+): Promise<{ refused: number; slowestMs: number }> {
   let next = 0;
   let refused = 0;
   let slowestMs = 0;
@@ -330,7 +371,9 @@ async function send(origin: string, hostile: Case, indexes: readonly number[]): 
         const codes = (errors ?? []).map((error) => error.extensions?.code);
         const refusal = hostile.refusedWith ?? 'BAD_USER_INPUT';
         if (hostile.refused ? codes.length === 0 || codes.some((code) => code !== refusal) : codes.length > 0) {
-          throw new Error(`records event loop, ${hostile.name}: unexpected answer ${JSON.stringify(errors)?.slice(0, 300)}`);
+          throw new Error(
+            `records event loop, ${hostile.name}: unexpected answer ${JSON.stringify(errors)?.slice(0, 300)}`,
+          );
         }
         if (codes.length > 0) refused += 1;
       }
@@ -357,26 +400,47 @@ export async function measureRecordsEventLoop(start: StartProbedServer): Promise
  */
 async function measureCases(server: ProbedServer): Promise<EventLoopRow[]> {
   const warm = await post(server.origin, { query: `{ dataset(code: ${DATASET}) { recordCount } }` });
-  if (warm.errors !== undefined) throw new Error(`records event loop: the warm-up failed: ${JSON.stringify(warm.errors)}`);
+  if (warm.errors !== undefined)
+    throw new Error(`records event loop: the warm-up failed: ${JSON.stringify(warm.errors)}`);
   const rows: EventLoopRow[] = [];
   const measured = Array.from({ length: OPERATIONS_PER_CASE }, (_, i) => i);
   let longestCaseMs = 0;
   for (const hostile of CASES) {
-    await send(server.origin, hostile, Array.from({ length: WARM_UP }, (_, i) => OPERATIONS_PER_CASE + i));
+    await send(
+      server.origin,
+      hostile,
+      Array.from({ length: WARM_UP }, (_, i) => OPERATIONS_PER_CASE + i),
+    );
     await readDelay(server);
     const started = performance.now();
     const health = pollHealth(server.origin);
     const { refused, slowestMs } = await send(server.origin, hostile, measured);
     const healthMaxMs = await health.stop();
     longestCaseMs = Math.max(longestCaseMs, performance.now() - started);
-    rows.push({ name: hostile.name, about: hostile.about, operations: measured.length, refused, ...(await readDelay(server)), healthMaxMs, operationMaxMs: slowestMs });
+    rows.push({
+      name: hostile.name,
+      about: hostile.about,
+      operations: measured.length,
+      refused,
+      ...(await readDelay(server)),
+      healthMaxMs,
+      operationMaxMs: slowestMs,
+    });
     process.stderr.write(`records event loop, ${hostile.name}: ${JSON.stringify(rows.at(-1))}\n`);
   }
   await readDelay(server);
   const health = pollHealth(server.origin);
   await new Promise((resolve) => setTimeout(resolve, longestCaseMs));
   const healthMaxMs = await health.stop();
-  rows.unshift({ name: 'idle', about: 'no operation, /health only: the noise of the machine', operations: 0, refused: 0, ...(await readDelay(server)), healthMaxMs, operationMaxMs: 0 });
+  rows.unshift({
+    name: 'idle',
+    about: 'no operation, /health only: the noise of the machine',
+    operations: 0,
+    refused: 0,
+    ...(await readDelay(server)),
+    healthMaxMs,
+    operationMaxMs: 0,
+  });
   return rows;
 }
 
@@ -404,7 +468,12 @@ export function recordsEventLoopTable(rows: readonly EventLoopRow[]): string[] {
 }
 
 /** `BENCH_ONLY=records-event-loop`: its figures stored under `recordsEventLoop`, keeping the rest of the file. */
-export function mergeRecordsEventLoop(file: string, rows: readonly EventLoopRow[], facts: Record<string, unknown>, table: string): void {
+export function mergeRecordsEventLoop(
+  file: string,
+  rows: readonly EventLoopRow[],
+  facts: Record<string, unknown>,
+  table: string,
+): void {
   let latest: Record<string, unknown> = {};
   try {
     latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -36,8 +36,18 @@ import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
 import { measureMemory, memoryTable, type MemoryFigures } from './memory.js';
-import { measureRecordsEventLoop, mergeRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
-import { measureSubscriptions, mergeSubscriptions, subscriptionsTable, type SubscriptionFigures } from './subscriptions.js';
+import {
+  measureRecordsEventLoop,
+  mergeRecordsEventLoop,
+  recordsEventLoopTable,
+  type EventLoopRow,
+} from './records-event-loop.js';
+import {
+  measureSubscriptions,
+  mergeSubscriptions,
+  subscriptionsTable,
+  type SubscriptionFigures,
+} from './subscriptions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -71,7 +81,9 @@ const graphqlPost = (query: string, headers: Record<string, string> = {}): Reque
 
 /** A persisted query over GET (APQ): the document's hash instead of its text, as mobile clients send it. */
 const persistedGet = (query: string, withDocument = false): Request => {
-  const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } });
+  const extensions = JSON.stringify({
+    persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') },
+  });
   const document = withDocument ? `&query=${encodeURIComponent(query)}` : '';
   return {
     method: 'GET',
@@ -95,7 +107,12 @@ function variablesBody(): () => string {
   // A prefix per server run: each scenario run is a fresh process, but the warm-up and the run share one.
   const run = Math.random().toString(36).slice(2, 8);
   let next = 0;
-  return () => JSON.stringify({ query: VARIABLES_QUERY, operationName: 'CountOther', variables: { other: `not-a-major-${run}-${(next += 1)}` } });
+  return () =>
+    JSON.stringify({
+      query: VARIABLES_QUERY,
+      operationName: 'CountOther',
+      variables: { other: `not-a-major-${run}-${(next += 1)}` },
+    });
 }
 function variablesRequest(): Request {
   const next = variablesBody();
@@ -114,7 +131,12 @@ interface Server {
  * Starts a process pinned to core 0 and waits until it serves: for the line that tells its port, or, given the
  * port, until GET /health answers.
  */
-async function startProcess(args: string[], env: Record<string, string>, portLine: RegExp | undefined, knownPort?: number): Promise<Server> {
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  portLine: RegExp | undefined,
+  knownPort?: number,
+): Promise<Server> {
   const command = PINNED ? 'taskset' : process.execPath;
   const fullArgs = PINNED ? ['-c', '0', process.execPath, ...args] : args;
   const child = spawn(command, fullArgs, {
@@ -131,7 +153,9 @@ async function startProcess(args: string[], env: Record<string, string>, portLin
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`)),
+    );
     if (knownPort !== undefined) {
       const poll = (): void => {
         fetch(`http://127.0.0.1:${knownPort}/health`).then(
@@ -205,7 +229,11 @@ function startBaseline(env: Record<string, string>): Promise<Server> {
 }
 
 async function send(origin: string, request: Request): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(origin + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const response = await fetch(origin + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -229,7 +257,12 @@ interface CpuMeter {
 }
 
 /** Throughput of one request for DURATION_S, after a discarded warm-up; fails on any non-2xx or mismatch. */
-async function throughput(origin: string, request: Request, expectBody: string | undefined, cpu?: CpuMeter): Promise<number> {
+async function throughput(
+  origin: string,
+  request: Request,
+  expectBody: string | undefined,
+  cpu?: CpuMeter,
+): Promise<number> {
   // autocannon refuses expectBody beside a request list, so bodies of per-request requests are compared here.
   let perRequestMismatches = 0;
   const options = {
@@ -284,9 +317,14 @@ interface Scenario {
 }
 
 // Every operation calls the upstream, and so nothing can be stored in the response cache either.
-const NO_UPSTREAM_CACHE = { UPSTREAM_CACHE_TTL_S: '0', UPSTREAM_CACHE_SWR_S: '0', UPSTREAM_CACHE_STALE_IF_ERROR_S: '0' };
+const NO_UPSTREAM_CACHE = {
+  UPSTREAM_CACHE_TTL_S: '0',
+  UPSTREAM_CACHE_SWR_S: '0',
+  UPSTREAM_CACHE_STALE_IF_ERROR_S: '0',
+};
 
-const CATALOGUE = '{ datasets { no code title titleEn group agency agencyName method apiUrl } summaryEndpoints { id name title status statusLabel } }';
+const CATALOGUE =
+  '{ datasets { no code title titleEn group agency agencyName method apiUrl } summaryEndpoints { id name title status statusLabel } }';
 const payloadQuery = (code: DatasetCode): string => `{ dataset(code: ${code}) { payload } }`;
 const ALL_PAYLOADS = '{ datasets { code payload } }';
 const RECORDS_PAGE = `{ dataset(code: ${LARGEST_DATASET}) { records(first: 20, where: [{ field: "PROVINCE_NAME", eq: "เชียงใหม่" }], orderBy: [{ field: "TOTAL", direction: DESC }]) { totalCount edges { node } } } }`;
@@ -297,7 +335,9 @@ const TYPED_PAGE = `{ typedRecords { odsCountGraduateByProvDistSubdist { rows(fi
 
 /** The response the server must give for a payload query: the simulator's body, as GraphQL serialises it. */
 function expectedPayloadResponse(simulator: Simulator, code: DatasetCode): string {
-  return JSON.stringify({ data: { dataset: { payload: JSON.parse(simulator.datasetBody(code).toString('utf8')) as unknown } } });
+  return JSON.stringify({
+    data: { dataset: { payload: JSON.parse(simulator.datasetBody(code).toString('utf8')) as unknown } },
+  });
 }
 
 interface AppScenarioOptions {
@@ -307,7 +347,13 @@ interface AppScenarioOptions {
 }
 
 /** Measures an app scenario: a fresh server, one checked answer, then load. */
-function appScenario(name: string, about: string, request: Request, reference: (simulator: Simulator) => string, options: AppScenarioOptions = {}): Scenario {
+function appScenario(
+  name: string,
+  about: string,
+  request: Request,
+  reference: (simulator: Simulator) => string,
+  options: AppScenarioOptions = {},
+): Scenario {
   return {
     name,
     about,
@@ -324,7 +370,10 @@ function appScenario(name: string, about: string, request: Request, reference: (
         // autocannon compares raw bytes, which for an encoded answer are not the reference text, and decodes a
         // large body chunk by chunk, splitting Thai characters; those are checked by the fetch above and after.
         const comparable = !('accept-encoding' in request.headers) && expected.length <= EXPECT_BODY_MAX;
-        const rps = await throughput(server.origin, request, comparable ? expected : undefined, { pid: server.child.pid, scenario: name });
+        const rps = await throughput(server.origin, request, comparable ? expected : undefined, {
+          pid: server.child.pid,
+          scenario: name,
+        });
         if (!comparable && (await send(server.origin, request)).bytes.toString('utf8') !== expected) {
           throw new Error(`${name}: the answer after the run differs from the reference`);
         }
@@ -392,14 +441,22 @@ async function main(): Promise<void> {
   writeFileSync(largestGzipFile, gzipSync(largestResponse));
   // The reference answers of the scenarios that have no simpler source of truth: one fresh server's answer.
   const referenceServer = await startApp(simulator);
-  const referenceOf = async (query: string): Promise<string> => (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
+  const referenceOf = async (query: string): Promise<string> =>
+    (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
   const catalogueReference = await referenceOf(CATALOGUE);
   const recordsReference = await referenceOf(RECORDS_PAGE);
   const variablesReference = (await send(referenceServer.origin, variablesRequest())).bytes.toString('utf8');
-  if (!/^\{"data":\{"dataset":\{"recordCount":\d+\}\}\}$/.test(variablesReference)) throw new Error(`variables miss: ${variablesReference.slice(0, 200)}`);
+  if (!/^\{"data":\{"dataset":\{"recordCount":\d+\}\}\}$/.test(variablesReference))
+    throw new Error(`variables miss: ${variablesReference.slice(0, 200)}`);
   await referenceServer.stop();
 
-  const baselineScenario = (name: string, about: string, env: Record<string, string>, request: Request, expected: string | undefined): Scenario => ({
+  const baselineScenario = (
+    name: string,
+    about: string,
+    env: Record<string, string>,
+    request: Request,
+    expected: string | undefined,
+  ): Scenario => ({
     name,
     about,
     async run() {
@@ -413,14 +470,48 @@ async function main(): Promise<void> {
   });
 
   const scenarios: Scenario[] = [
-    baselineScenario('raw', 'bare node:http writing the warm-payload response bytes', { BENCH_BASELINE: 'raw', BENCH_BODY_FILE: warmFile }, graphqlPost(payloadQuery(WARM_DATASET)), warmResponse),
-    baselineScenario('raw-gzip', 'bare node:http writing the largest response, pre-gzipped', { BENCH_BASELINE: 'raw', BENCH_BODY_FILE: largestGzipFile, BENCH_ENCODING: 'gzip' }, graphqlPost(payloadQuery(LARGEST_DATASET), { 'accept-encoding': 'gzip' }), undefined),
-    baselineScenario('hello', 'graphql-yoga hello-world', { BENCH_BASELINE: 'hello' }, graphqlPost('{ hello }'), '{"data":{"hello":"world"}}'),
-    appScenario('catalogue', 'catalogue query (13 datasets, 4 endpoints), response cache hit', graphqlPost(CATALOGUE), () => catalogueReference),
-    appScenario('warm-payload', `one warm dataset payload (${WARM_DATASET}, ${(Buffer.byteLength(warmResponse) / 1024).toFixed(0)} KB), POST, response cache hit`, graphqlPost(payloadQuery(WARM_DATASET)), () => warmResponse),
-    appScenario('warm-get', 'the same as a persisted query over GET (APQ hash), response cache hit', persistedGet(payloadQuery(WARM_DATASET)), () => warmResponse, {
-      setup: persistedGet(payloadQuery(WARM_DATASET), true),
-    }),
+    baselineScenario(
+      'raw',
+      'bare node:http writing the warm-payload response bytes',
+      { BENCH_BASELINE: 'raw', BENCH_BODY_FILE: warmFile },
+      graphqlPost(payloadQuery(WARM_DATASET)),
+      warmResponse,
+    ),
+    baselineScenario(
+      'raw-gzip',
+      'bare node:http writing the largest response, pre-gzipped',
+      { BENCH_BASELINE: 'raw', BENCH_BODY_FILE: largestGzipFile, BENCH_ENCODING: 'gzip' },
+      graphqlPost(payloadQuery(LARGEST_DATASET), { 'accept-encoding': 'gzip' }),
+      undefined,
+    ),
+    baselineScenario(
+      'hello',
+      'graphql-yoga hello-world',
+      { BENCH_BASELINE: 'hello' },
+      graphqlPost('{ hello }'),
+      '{"data":{"hello":"world"}}',
+    ),
+    appScenario(
+      'catalogue',
+      'catalogue query (13 datasets, 4 endpoints), response cache hit',
+      graphqlPost(CATALOGUE),
+      () => catalogueReference,
+    ),
+    appScenario(
+      'warm-payload',
+      `one warm dataset payload (${WARM_DATASET}, ${(Buffer.byteLength(warmResponse) / 1024).toFixed(0)} KB), POST, response cache hit`,
+      graphqlPost(payloadQuery(WARM_DATASET)),
+      () => warmResponse,
+    ),
+    appScenario(
+      'warm-get',
+      'the same as a persisted query over GET (APQ hash), response cache hit',
+      persistedGet(payloadQuery(WARM_DATASET)),
+      () => warmResponse,
+      {
+        setup: persistedGet(payloadQuery(WARM_DATASET), true),
+      },
+    ),
     appScenario(
       'response-miss',
       'the warm payload, a new response-cache key every request (an `extensions` nonce): executed, stored, upstream cache hit',
@@ -433,15 +524,43 @@ async function main(): Promise<void> {
       variablesRequest(),
       () => variablesReference,
     ),
-    appScenario('largest', `largest payload (${(Buffer.byteLength(largestResponse) / 1e6).toFixed(1)} MB), identity`, graphqlPost(payloadQuery(LARGEST_DATASET)), () => largestResponse),
-    appScenario('largest-gzip', 'largest payload, Accept-Encoding: gzip', graphqlPost(payloadQuery(LARGEST_DATASET), { 'accept-encoding': 'gzip' }), () => largestResponse),
-    appScenario('all-13', 'all 13 payloads in one operation', graphqlPost(ALL_PAYLOADS), (sim) =>
-      JSON.stringify({ data: { datasets: DATASET_CODES.map((code) => ({ code, payload: JSON.parse(sim.datasetBody(code).toString('utf8')) as unknown })) } }),
+    appScenario(
+      'largest',
+      `largest payload (${(Buffer.byteLength(largestResponse) / 1e6).toFixed(1)} MB), identity`,
+      graphqlPost(payloadQuery(LARGEST_DATASET)),
+      () => largestResponse,
     ),
-    appScenario('records-page', 'a filtered, ordered page of 20 of the largest dataset', graphqlPost(RECORDS_PAGE), () => recordsReference),
-    appScenario('cache-miss', 'warm payload with the upstream cache off (every operation calls the upstream)', graphqlPost(payloadQuery(WARM_DATASET)), () => warmResponse, {
-      env: NO_UPSTREAM_CACHE,
-    }),
+    appScenario(
+      'largest-gzip',
+      'largest payload, Accept-Encoding: gzip',
+      graphqlPost(payloadQuery(LARGEST_DATASET), { 'accept-encoding': 'gzip' }),
+      () => largestResponse,
+    ),
+    appScenario('all-13', 'all 13 payloads in one operation', graphqlPost(ALL_PAYLOADS), (sim) =>
+      JSON.stringify({
+        data: {
+          datasets: DATASET_CODES.map((code) => ({
+            code,
+            payload: JSON.parse(sim.datasetBody(code).toString('utf8')) as unknown,
+          })),
+        },
+      }),
+    ),
+    appScenario(
+      'records-page',
+      'a filtered, ordered page of 20 of the largest dataset',
+      graphqlPost(RECORDS_PAGE),
+      () => recordsReference,
+    ),
+    appScenario(
+      'cache-miss',
+      'warm payload with the upstream cache off (every operation calls the upstream)',
+      graphqlPost(payloadQuery(WARM_DATASET)),
+      () => warmResponse,
+      {
+        env: NO_UPSTREAM_CACHE,
+      },
+    ),
     ...(await typedRecordsScenarios(simulator)),
   ];
 
@@ -464,7 +583,14 @@ async function main(): Promise<void> {
   const subscriptions = await measureSubscriptions(startHardened, simulator);
   const typedCpu = await cpuPerOperation(simulator);
   await simulator.close();
-  report(scenarios, samples, { ...extra, variablesLatency, memory, typedCpu }, hardening, recordsEventLoop, subscriptions);
+  report(
+    scenarios,
+    samples,
+    { ...extra, variablesLatency, memory, typedCpu },
+    hardening,
+    recordsEventLoop,
+    subscriptions,
+  );
 }
 
 // The scenarios of `BENCH_ONLY=miss`: the misses and the baseline their target is a ratio to.
@@ -523,7 +649,11 @@ function missLatencyRow({ rate, direct, miss }: MissLatency): string {
 }
 
 /** `BENCH_ONLY=miss`: the misses against hello-world, and the added latency; printed, not stored. */
-function reportMisses(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, latency: MissLatency): void {
+function reportMisses(
+  scenarios: readonly Scenario[],
+  samples: ReadonlyMap<string, number[]>,
+  latency: MissLatency,
+): void {
   const med = (name: string): number => median(samples.get(name) ?? []);
   const lines = [
     '',
@@ -554,21 +684,43 @@ async function specialMeasurements(simulator: Simulator, missRps: number): Promi
   // An authenticated summary payload: register, ask, approve, then read.
   const summaryServer = await startApp(simulator);
   const register = JSON.parse(
-    (await send(summaryServer.origin, graphqlPost('mutation { registerClient(input: { name: "bench", contactEmail: "bench@example.org" }) { apiKey } }'))).bytes.toString('utf8'),
+    (
+      await send(
+        summaryServer.origin,
+        graphqlPost(
+          'mutation { registerClient(input: { name: "bench", contactEmail: "bench@example.org" }) { apiKey } }',
+        ),
+      )
+    ).bytes.toString('utf8'),
   ) as { data: { registerClient: { apiKey: string } } };
   const bearer = { authorization: `Bearer ${register.data.registerClient.apiKey}` };
   const asked = JSON.parse(
-    (await send(summaryServer.origin, graphqlPost('mutation { requestEndpointUse(input: { endpointId: 85, purpose: "bench" }) { useRequest { id } } }', bearer))).bytes.toString('utf8'),
+    (
+      await send(
+        summaryServer.origin,
+        graphqlPost(
+          'mutation { requestEndpointUse(input: { endpointId: 85, purpose: "bench" }) { useRequest { id } } }',
+          bearer,
+        ),
+      )
+    ).bytes.toString('utf8'),
   ) as { data: { requestEndpointUse: { useRequest: { id: string } } } };
   await send(
     summaryServer.origin,
-    graphqlPost(`mutation { reviewUseRequest(input: { id: "${asked.data.requestEndpointUse.useRequest.id}", decision: APPROVE }) { useRequest { status } } }`, {
-      authorization: `Bearer ${ADMIN_TOKEN}`,
-    }),
+    graphqlPost(
+      `mutation { reviewUseRequest(input: { id: "${asked.data.requestEndpointUse.useRequest.id}", decision: APPROVE }) { useRequest { status } } }`,
+      {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+      },
+    ),
   );
-  const summaryRequest = graphqlPost('{ summaryEndpoint(id: 85) { payload(input: { ACADEMIC_YEAR: "2566" }) } }', bearer);
+  const summaryRequest = graphqlPost(
+    '{ summaryEndpoint(id: 85) { payload(input: { ACADEMIC_YEAR: "2566" }) } }',
+    bearer,
+  );
   const summaryReference = (await send(summaryServer.origin, summaryRequest)).bytes.toString('utf8');
-  if (!summaryReference.includes('"ACADEMIC_YEAR":"2566"')) throw new Error(`summary payload: ${summaryReference.slice(0, 200)}`);
+  if (!summaryReference.includes('"ACADEMIC_YEAR":"2566"'))
+    throw new Error(`summary payload: ${summaryReference.slice(0, 200)}`);
   const summaryRps = await throughput(summaryServer.origin, summaryRequest, summaryReference);
   await summaryServer.stop();
 
@@ -618,11 +770,22 @@ async function runRounds(scenarios: readonly Scenario[], simulator: Simulator): 
 async function typedRecordsScenarios(simulator: Simulator): Promise<Scenario[]> {
   const referenceServer = await startApp(simulator);
   try {
-    const referenceOf = async (query: string): Promise<string> => (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
+    const referenceOf = async (query: string): Promise<string> =>
+      (await send(referenceServer.origin, graphqlPost(query))).bytes.toString('utf8');
     const [untyped, typed] = [await referenceOf(UNTYPED_PAGE), await referenceOf(TYPED_PAGE)];
     return [
-      appScenario('untyped-page-miss', 'the untyped `records` page of 20 of the largest dataset, a response-cache miss every request', { ...graphqlPost(UNTYPED_PAGE), bodyPerRequest: nonceBody(UNTYPED_PAGE) }, () => untyped),
-      appScenario('typed-page-miss', 'the same page as typed rows (11 typed fields a row), a response-cache miss every request', { ...graphqlPost(TYPED_PAGE), bodyPerRequest: nonceBody(TYPED_PAGE) }, () => typed),
+      appScenario(
+        'untyped-page-miss',
+        'the untyped `records` page of 20 of the largest dataset, a response-cache miss every request',
+        { ...graphqlPost(UNTYPED_PAGE), bodyPerRequest: nonceBody(UNTYPED_PAGE) },
+        () => untyped,
+      ),
+      appScenario(
+        'typed-page-miss',
+        'the same page as typed rows (11 typed fields a row), a response-cache miss every request',
+        { ...graphqlPost(TYPED_PAGE), bodyPerRequest: nonceBody(TYPED_PAGE) },
+        () => typed,
+      ),
     ];
   } finally {
     await referenceServer.stop();
@@ -658,13 +821,16 @@ async function cpuPerOperation(simulator: Simulator): Promise<CpuPerOperation> {
       { query: UNTYPED_PAGE, reference: '', ms: 0 },
       { query: TYPED_PAGE, reference: '', ms: 0 },
     ];
-    for (const kind of kinds) kind.reference = (await send(server.origin, graphqlPost(kind.query))).bytes.toString('utf8');
+    for (const kind of kinds)
+      kind.reference = (await send(server.origin, graphqlPost(kind.query))).bytes.toString('utf8');
     for (let block = 0; block < BLOCKS; block++) {
       for (const kind of block % 2 === 0 ? kinds : [...kinds].reverse()) {
         const body = nonceBody(kind.query);
         const before = cpuMs(pid);
         for (let sent = 0; sent < PER_BLOCK; sent += 4) {
-          const answers = await Promise.all(Array.from({ length: 4 }, () => send(server.origin, { ...graphqlPost(kind.query), body: body() })));
+          const answers = await Promise.all(
+            Array.from({ length: 4 }, () => send(server.origin, { ...graphqlPost(kind.query), body: body() })),
+          );
           if (answers.some((answer) => answer.status !== 200 || answer.bytes.toString('utf8') !== kind.reference)) {
             throw new Error('typed records: an answer differs from the reference');
           }
@@ -680,7 +846,10 @@ async function cpuPerOperation(simulator: Simulator): Promise<CpuPerOperation> {
 }
 
 /** What a typed page costs against the untyped one, by req/s and by the server's CPU time (target ≤ 1.2). */
-function typedCostRows(samples: ReadonlyMap<string, number[]>, cpu: CpuPerOperation): { cost: number; cpuCost: number; lines: string[] } {
+function typedCostRows(
+  samples: ReadonlyMap<string, number[]>,
+  cpu: CpuPerOperation,
+): { cost: number; cpuCost: number; lines: string[] } {
   const cost = median(samples.get('untyped-page-miss') ?? []) / median(samples.get('typed-page-miss') ?? []);
   const cpuCost = cpu.typedMs / cpu.untypedMs;
   return {
@@ -694,7 +863,11 @@ function typedCostRows(samples: ReadonlyMap<string, number[]>, cpu: CpuPerOperat
 }
 
 /** `BENCH_ONLY=typed-records`: the two scenarios and their ratio, stored under `typedRecords` beside the other figures. */
-function reportTypedRecords(scenarios: readonly Scenario[], samples: ReadonlyMap<string, number[]>, cpu: CpuPerOperation): void {
+function reportTypedRecords(
+  scenarios: readonly Scenario[],
+  samples: ReadonlyMap<string, number[]>,
+  cpu: CpuPerOperation,
+): void {
   const rows = scenarios.map((scenario) => {
     const values = samples.get(scenario.name) ?? [];
     return `| ${scenario.name} | ${Math.round(median(values))} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}) | ${scenario.about} |`;
@@ -722,19 +895,42 @@ function reportTypedRecords(scenarios: readonly Scenario[], samples: ReadonlyMap
   } catch {
     // No earlier run: the file holds these figures alone.
   }
-  writeFileSync(file, JSON.stringify({ ...latest, typedRecords: { ...runFacts(), cost, cpuCost, cpu, samples: Object.fromEntries(samples), table: lines.join('\n') } }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        ...latest,
+        typedRecords: {
+          ...runFacts(),
+          cost,
+          cpuCost,
+          cpu,
+          samples: Object.fromEntries(samples),
+          table: lines.join('\n'),
+        },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 function report(
   scenarios: readonly Scenario[],
   samples: ReadonlyMap<string, number[]>,
-  extra: SpecialMeasurements & { readonly variablesLatency: MissLatency; readonly memory: MemoryFigures; readonly typedCpu: CpuPerOperation },
+  extra: SpecialMeasurements & {
+    readonly variablesLatency: MissLatency;
+    readonly memory: MemoryFigures;
+    readonly typedCpu: CpuPerOperation;
+  },
   hardening: HardeningFigures,
   recordsEventLoop: readonly EventLoopRow[],
   subscriptions: SubscriptionFigures,
@@ -758,7 +954,11 @@ function report(
   const targets = [
     ['warm anonymous query, POST ≥ 0.5 × bare node:http (same bytes)', ratio('warm-payload', 'raw'), 0.5],
     ['warm anonymous query, persisted GET ≥ 0.5 × bare node:http (same bytes)', ratio('warm-get', 'raw'), 0.5],
-    ['largest payload with gzip ≥ 0.5 × bare node:http (same pre-compressed bytes)', ratio('largest-gzip', 'raw-gzip'), 0.5],
+    [
+      'largest payload with gzip ≥ 0.5 × bare node:http (same pre-compressed bytes)',
+      ratio('largest-gzip', 'raw-gzip'),
+      0.5,
+    ],
     ['response-cache miss, upstream-cache hit ≥ 0.7 × yoga hello-world', ratio('response-miss', 'hello'), 0.7],
     ['filtered page of the largest dataset vs the catalogue query', ratio('records-page', 'catalogue'), undefined],
   ] as const;
@@ -770,12 +970,16 @@ function report(
     '| scenario | req/s median (min–max) | × raw | × hello | server CPU µs/request | × hello by CPU | what |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
-      (row) => `| ${row.scenario} | ${row.medianRps} (${row.minRps}–${row.maxRps}) | ${row.vsRaw} | ${row.vsHello} | ${row.cpuUsPerRequest} | ${row.vsHelloByCpu} | ${row.about} |`,
+      (row) =>
+        `| ${row.scenario} | ${row.medianRps} (${row.minRps}–${row.maxRps}) | ${row.vsRaw} | ${row.vsHello} | ${row.cpuUsPerRequest} | ${row.vsHelloByCpu} | ${row.about} |`,
     ),
     '',
     '| target | measured | met |',
     '|---|---|---|',
-    ...targets.map(([what, value, goal]) => `| ${what} | ${value} | ${goal === undefined ? '(report)' : Number(value) >= goal ? 'yes' : 'NO'} |`),
+    ...targets.map(
+      ([what, value, goal]) =>
+        `| ${what} | ${value} | ${goal === undefined ? '(report)' : Number(value) >= goal ? 'yes' : 'NO'} |`,
+    ),
     variablesMissRow(Number(ratio('variables-miss', 'hello'))),
     missLatencyRow(variablesLatency),
     `| added latency at ${latency.rate} req/s (¼ of the miss max), upstream cache off: p50 ≤ +1 ms, p99 ≤ +5 ms | p50 +${(latency.miss.p50Ms - latency.direct.p50Ms).toFixed(2)} ms, p99 +${(latency.miss.p99Ms - latency.direct.p99Ms).toFixed(2)} ms (direct p50 ${latency.direct.p50Ms.toFixed(2)}, p99 ${latency.direct.p99Ms.toFixed(2)}) | ${latency.miss.p50Ms - latency.direct.p50Ms <= 1 && latency.miss.p99Ms - latency.direct.p99Ms <= 5 ? 'yes' : 'NO'} |`,
@@ -795,7 +999,21 @@ function report(
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(
     join(ROOT, '.bench', 'latest.json'),
-    JSON.stringify({ ...runFacts(), rounds: ROUNDS, durationS: DURATION_S, rows, extra, hardening, recordsEventLoop, subscriptions, table: lines.join('\n') }, null, 2),
+    JSON.stringify(
+      {
+        ...runFacts(),
+        rounds: ROUNDS,
+        durationS: DURATION_S,
+        rows,
+        extra,
+        hardening,
+        recordsEventLoop,
+        subscriptions,
+        table: lines.join('\n'),
+      },
+      null,
+      2,
+    ),
   );
   failOnBrokenLimits(hardening);
 }
@@ -808,7 +1026,13 @@ function runFacts(): Record<string, unknown> {
 
 /** `BENCH_ONLY=hardening`: its table alone, stored under `hardening` beside the last full run's figures. */
 function reportHardening(hardening: HardeningFigures): void {
-  const lines = ['', `thai-edu-graphql hardening figures: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...hardeningTable(hardening), ''];
+  const lines = [
+    '',
+    `thai-edu-graphql hardening figures: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...hardeningTable(hardening),
+    '',
+  ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeIntoLatest(join(ROOT, '.bench', 'latest.json'), hardening, runFacts(), lines.join('\n'));
@@ -817,7 +1041,13 @@ function reportHardening(hardening: HardeningFigures): void {
 
 /** `BENCH_ONLY=memory`: its table alone, stored under `memory` beside the other figures. */
 function reportMemory(memory: MemoryFigures): void {
-  const lines = ['', `thai-edu-graphql memory: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...memoryTable(memory), ''];
+  const lines = [
+    '',
+    `thai-edu-graphql memory: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...memoryTable(memory),
+    '',
+  ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   const file = join(ROOT, '.bench', 'latest.json');
@@ -827,12 +1057,20 @@ function reportMemory(memory: MemoryFigures): void {
   } catch {
     // No earlier run: the file holds the memory figures alone.
   }
-  writeFileSync(file, JSON.stringify({ ...latest, memory: { ...runFacts(), ...memory, table: lines.join('\n') } }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...latest, memory: { ...runFacts(), ...memory, table: lines.join('\n') } }, null, 2),
+  );
 }
 
 /** `BENCH_ONLY=records-event-loop`: its table alone, stored under `recordsEventLoop` beside the other figures. */
 function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void {
-  const lines = ['', `thai-edu-graphql records under hostile queries: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...recordsEventLoopTable(recordsEventLoop)];
+  const lines = [
+    '',
+    `thai-edu-graphql records under hostile queries: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...recordsEventLoopTable(recordsEventLoop),
+  ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
@@ -840,7 +1078,12 @@ function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void
 
 /** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */
 function reportSubscriptions(subscriptions: SubscriptionFigures): void {
-  const lines = ['', `thai-edu-graphql subscriptions: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`, '', ...subscriptionsTable(subscriptions)];
+  const lines = [
+    '',
+    `thai-edu-graphql subscriptions: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...subscriptionsTable(subscriptions),
+  ];
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeSubscriptions(join(ROOT, '.bench', 'latest.json'), subscriptions, runFacts(), lines.join('\n'));

@@ -15,7 +15,9 @@ export const SUBSCRIBERS = Number(process.env['BENCH_SUBSCRIBERS'] ?? 1_000);
 const CHANGES = Number(process.env['BENCH_SUBSCRIPTION_CHANGES'] ?? 10);
 // Small, so that finding the change (the watcher counts its records) is not what is measured.
 const CODE: DatasetCode = 'ODS_COUNT_TEACHER_BY_YEAR';
-const SUBSCRIPTION = JSON.stringify({ query: 'subscription { datasetChanged { dataset { code } version changedAt recordCount } }' });
+const SUBSCRIPTION = JSON.stringify({
+  query: 'subscription { datasetChanged { dataset { code } version changedAt recordCount } }',
+});
 
 export interface SubscriptionServer {
   readonly origin: string;
@@ -96,7 +98,12 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Opens `count` streams, then publishes CHANGES revisions one at a time, each once every stream got the last. */
-async function deliveries(server: SubscriptionServer, simulator: Simulator, count: number, afterOpen?: () => void): Promise<DeliverySummary> {
+async function deliveries(
+  server: SubscriptionServer,
+  simulator: Simulator,
+  count: number,
+  afterOpen?: () => void,
+): Promise<DeliverySummary> {
   let arrived = 0;
   let wake: (() => void) | undefined;
   const streams = Array.from({ length: count }, () =>
@@ -159,7 +166,10 @@ const SERVER_ENV = {
   RESPONSE_CACHE_MAX_MB: '0',
 };
 
-export async function measureSubscriptions(start: StartSubscriptionServer, simulator: Simulator): Promise<SubscriptionFigures> {
+export async function measureSubscriptions(
+  start: StartSubscriptionServer,
+  simulator: Simulator,
+): Promise<SubscriptionFigures> {
   const server = await start(SERVER_ENV);
   try {
     // The watcher's first pass (every dataset downloaded and counted) is behind us once a version shows.
@@ -170,7 +180,13 @@ export async function measureSubscriptions(start: StartSubscriptionServer, simul
     const many = await deliveries(server, simulator, SUBSCRIBERS, () => {
       rssWithSubscribersMb = server.rssMb();
     });
-    return { one, many, rssBeforeMb, rssWithSubscribersMb, kbPerSubscriber: ((rssWithSubscribersMb - rssBeforeMb) * 1024) / SUBSCRIBERS };
+    return {
+      one,
+      many,
+      rssBeforeMb,
+      rssWithSubscribersMb,
+      kbPerSubscriber: ((rssWithSubscribersMb - rssBeforeMb) * 1024) / SUBSCRIBERS,
+    };
   } finally {
     await server.stop();
   }
@@ -210,7 +226,12 @@ export function subscriptionsTable(figures: SubscriptionFigures): string[] {
 }
 
 /** `BENCH_ONLY=subscriptions`: its figures stored under `subscriptions`, keeping the rest of the file. */
-export function mergeSubscriptions(file: string, figures: SubscriptionFigures, facts: Record<string, unknown>, table: string): void {
+export function mergeSubscriptions(
+  file: string,
+  figures: SubscriptionFigures,
+  facts: Record<string, unknown>,
+  table: string,
+): void {
   let latest: Record<string, unknown> = {};
   try {
     latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -129,7 +129,10 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
   const listening = useListeningStack();
   const uri = () => `${listening().origin}/graphql`;
 
-  function client(options: { headers?: Record<string, string> } = {}): { apollo: ReturnType<typeof createApolloClient>; sent: SentRequest[] } {
+  function client(options: { headers?: Record<string, string> } = {}): {
+    apollo: ReturnType<typeof createApolloClient>;
+    sent: SentRequest[];
+  } {
     const sent: SentRequest[] = [];
     return { apollo: createApolloClient(uri(), { ...options, fetch: recordingFetch(sent) }), sent };
   }
@@ -145,7 +148,10 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       expect(key).toBe(`Dataset:ds_${dataset.code}`);
       expect(stored[key ?? '']).toMatchObject({ code: dataset.code, title: dataset.title });
     }
-    expect(stored['SummaryEndpoint:83']).toMatchObject({ name: 'ods_count_school_by_jurisdiction', status: 'NOT_REQUESTED' });
+    expect(stored['SummaryEndpoint:83']).toMatchObject({
+      name: 'ods_count_school_by_jurisdiction',
+      status: 'NOT_REQUESTED',
+    });
 
     await apollo.query({ query: ApolloNode, variables: { id: 'ds_V10_DUPWITH' } });
     expect(entries(apollo)['Dataset:ds_V10_DUPWITH']).toMatchObject({ code: 'V10_DUPWITH', titleEn: 'Duplicates' });
@@ -177,7 +183,15 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     const query = `query ApolloApqOvec { datasets(agency: OVEC) { id code } }`;
     const first = client();
     const answer = await first.apollo.query({ query: parse(query) });
-    expect(answer.data).toEqual({ datasets: [{ __typename: 'Dataset', id: 'ds_ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER', code: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER' }] });
+    expect(answer.data).toEqual({
+      datasets: [
+        {
+          __typename: 'Dataset',
+          id: 'ds_ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
+          code: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
+        },
+      ],
+    });
     expect(first.sent.map((request) => [request.method, request.status])).toEqual([
       ['GET', 404],
       ['POST', 200],
@@ -188,8 +202,12 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     const second = client();
     await second.apollo.query({ query: parse(query) });
     expect(second.sent.map((request) => [request.method, request.status])).toEqual([['GET', 200]]);
-    const extensions = JSON.parse(second.sent[0]?.url.searchParams.get('extensions') ?? '{}') as { persistedQuery?: { sha256Hash?: string } };
-    expect(extensions.persistedQuery?.sha256Hash).toBe(sha256(first.sent[1]?.body === undefined ? '' : (JSON.parse(first.sent[1].body) as { query: string }).query));
+    const extensions = JSON.parse(second.sent[0]?.url.searchParams.get('extensions') ?? '{}') as {
+      persistedQuery?: { sha256Hash?: string };
+    };
+    expect(extensions.persistedQuery?.sha256Hash).toBe(
+      sha256(first.sent[1]?.body === undefined ? '' : (JSON.parse(first.sent[1].body) as { query: string }).query),
+    );
   });
 
   it('receives @defer in parts through the incremental handler', async () => {
@@ -224,7 +242,9 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       expect(data?.graduates).toEqual({ __typename: 'Dataset', id: 'ds_ODS_COUNT_GRADUATE_BY_YEAR', payload: null });
       expect(CombinedGraphQLErrors.is(error)).toBe(true);
       const errors = CombinedGraphQLErrors.is(error) ? error.errors : [];
-      expect(errors.map((one) => [one.path, one.extensions?.['code']])).toEqual([[['graduates', 'payload'], 'UPSTREAM_HTTP_ERROR']]);
+      expect(errors.map((one) => [one.path, one.extensions?.['code']])).toEqual([
+        [['graduates', 'payload'], 'UPSTREAM_HTTP_ERROR'],
+      ]);
     } finally {
       listening().stack.simulator.clearFaults();
     }
@@ -242,15 +262,27 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     const app = client({ headers: { authorization: `Bearer ${apiKey}` } });
     const before = await app.apollo.query({ query: ApolloSummary });
     expect(before.data?.summaryEndpoint).toMatchObject({ status: 'NOT_REQUESTED', payload: null });
-    expect(CombinedGraphQLErrors.is(before.error) && before.error.errors[0]?.extensions?.['code']).toBe('USE_NOT_APPROVED');
+    expect(CombinedGraphQLErrors.is(before.error) && before.error.errors[0]?.extensions?.['code']).toBe(
+      'USE_NOT_APPROVED',
+    );
 
-    const asked = await app.apollo.mutate({ mutation: ApolloRequestUse, variables: { input: { endpointId: 85, purpose: 'a school dashboard' } } });
+    const asked = await app.apollo.mutate({
+      mutation: ApolloRequestUse,
+      variables: { input: { endpointId: 85, purpose: 'a school dashboard' } },
+    });
     const requestId = asked.data?.requestEndpointUse.useRequest.id ?? '';
     expect(asked.data?.requestEndpointUse.useRequest.status).toBe('PENDING');
 
     const operator = client({ headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    const reviewed = await operator.apollo.mutate({ mutation: ApolloReview, variables: { input: { id: requestId, decision: 'APPROVE', note: 'ok' } } });
-    expect(reviewed.data?.reviewUseRequest.useRequest).toMatchObject({ id: requestId, status: 'APPROVED', statusLabel: 'อนุมัติแล้ว' });
+    const reviewed = await operator.apollo.mutate({
+      mutation: ApolloReview,
+      variables: { input: { id: requestId, decision: 'APPROVE', note: 'ok' } },
+    });
+    expect(reviewed.data?.reviewUseRequest.useRequest).toMatchObject({
+      id: requestId,
+      status: 'APPROVED',
+      statusLabel: 'อนุมัติแล้ว',
+    });
 
     const after = await app.apollo.query({ query: ApolloSummary, fetchPolicy: 'network-only' });
     expect(after.error).toBeUndefined();

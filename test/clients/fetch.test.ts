@@ -17,7 +17,13 @@ describe('plain fetch against a listening server', () => {
     const raw = await fetch(`${url()}?query=${encodeURIComponent('{ datasets { id } }')}`);
     expect(raw.headers.get('cache-control')).toMatch(/^public/);
     const etag = raw.headers.get('etag') ?? '';
-    expect((await fetch(`${url()}?query=${encodeURIComponent('{ datasets { id } }')}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${url()}?query=${encodeURIComponent('{ datasets { id } }')}`, {
+          headers: { 'if-none-match': etag },
+        })
+      ).status,
+    ).toBe(304);
   });
 
   it('gets data and errors together when one payload fails', async () => {
@@ -47,9 +53,19 @@ describe('plain fetch against a listening server', () => {
       apiKey,
     );
     const id = asked.data?.requestEndpointUse.useRequest.id ?? '';
-    const approved = await request(url(), 'mutation($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { status } } }', { id }, TEST_ADMIN_TOKEN);
+    const approved = await request(
+      url(),
+      'mutation($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { status } } }',
+      { id },
+      TEST_ADMIN_TOKEN,
+    );
     expect(approved.errors).toBeUndefined();
-    const summary = await request<{ summaryEndpoint: { status: string; payload: unknown } }>(url(), '{ summaryEndpoint(id: 83) { status payload } }', {}, apiKey);
+    const summary = await request<{ summaryEndpoint: { status: string; payload: unknown } }>(
+      url(),
+      '{ summaryEndpoint(id: 83) { status payload } }',
+      {},
+      apiKey,
+    );
     expect(summary.errors).toBeUndefined();
     expect(summary.data?.summaryEndpoint.status).toBe('APPROVED');
     expect(summary.data?.summaryEndpoint.payload).toBeTruthy();
@@ -66,11 +82,14 @@ describe('the README\'s "Clients" set-ups', () => {
   });
 
   // The suites in this folder run setups.ts: a README line that is not there was never run.
-  it.each(blocks.map((block, index) => [index, block]))('block %i holds only lines of the tested set-ups', (_index, block) => {
-    const untested = block
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && !line.startsWith('//') && line !== '...' && !setupLines.has(line));
-    expect(untested).toEqual([]);
-  });
+  it.each(blocks.map((block, index) => [index, block]))(
+    'block %i holds only lines of the tested set-ups',
+    (_index, block) => {
+      const untested = block
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('//') && line !== '...' && !setupLines.has(line));
+      expect(untested).toEqual([]);
+    },
+  );
 });

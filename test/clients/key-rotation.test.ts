@@ -63,12 +63,18 @@ describe('key rotation through Apollo Client (core)', () => {
       link: ApolloLink.from([auth, new HttpLink({ uri: `${listening().origin}${GRAPHQL_PATH}` })]),
       cache: new InMemoryCache(),
       // setups.ts declares errorPolicy 'all' as every client's default (the README's set-up), so it is given here too.
-      defaultOptions: { watchQuery: { errorPolicy: 'all' }, query: { errorPolicy: 'all' }, mutate: { errorPolicy: 'all' } },
+      defaultOptions: {
+        watchQuery: { errorPolicy: 'all' },
+        query: { errorPolicy: 'all' },
+        mutate: { errorPolicy: 'all' },
+      },
     });
   }
 
   it('rotates: the old key works through the grace period, then stops with UNAUTHENTICATED', async () => {
-    const credentials: { apiKey?: string; idempotencyKey?: string } = { idempotencyKey: '6f1c0b9e-5a7d-4e21-9c3b-2d8f4a6e1b70' };
+    const credentials: { apiKey?: string; idempotencyKey?: string } = {
+      idempotencyKey: '6f1c0b9e-5a7d-4e21-9c3b-2d8f4a6e1b70',
+    };
     const app = appClient(credentials);
     const input = { name: 'แอปสถิติโรงเรียน Mobile', contactEmail: 'mobile-dev@example.co.th' };
 
@@ -103,6 +109,10 @@ describe('key rotation through Apollo Client (core)', () => {
     const afterGrace = await notYetUpdated.query({ query: Me, fetchPolicy: 'no-cache', errorPolicy: 'all' });
     expect(codesOf(afterGrace.error)).toEqual(['UNAUTHENTICATED']);
     expect(afterGrace.data).toBeUndefined();
-    expect((await app.query({ query: Me, fetchPolicy: 'no-cache' })).data?.me).toEqual({ __typename: 'Client', id: clientId, name: input.name });
+    expect((await app.query({ query: Me, fetchPolicy: 'no-cache' })).data?.me).toEqual({
+      __typename: 'Client',
+      id: clientId,
+      name: input.name,
+    });
   });
 });

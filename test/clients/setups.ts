@@ -30,7 +30,13 @@ export function recordingFetch(sent: SentRequest[]): typeof fetch {
     const request = new Request(input, { ...init, signal: null });
     const body = request.method === 'GET' ? undefined : await request.clone().text();
     const response = await fetch(request);
-    sent.push({ method: request.method, url: new URL(request.url), headers: request.headers, body, status: response.status });
+    sent.push({
+      method: request.method,
+      url: new URL(request.url),
+      headers: request.headers,
+      body,
+      status: response.status,
+    });
     return response;
   };
 }
@@ -58,7 +64,10 @@ declare module '@apollo/client' {
   }
 }
 
-export function createApolloClient(uri: string, options: { fetch?: typeof fetch; headers?: Record<string, string> } = {}) {
+export function createApolloClient(
+  uri: string,
+  options: { fetch?: typeof fetch; headers?: Record<string, string> } = {},
+) {
   return new ApolloClient({
     link: new PersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(
       new HttpLink({ uri, headers: options.headers, fetch: options.fetch }),
@@ -74,7 +83,11 @@ export function createApolloClient(uri: string, options: { fetch?: typeof fetch;
     // yoga sends @defer in the format of graphql-js 17 alpha 2 (the 2022-08-24 spec draft).
     incrementalHandler: new Defer20220824Handler(),
     // A payload whose upstream fails is null with its own error: keep the rest of the answer.
-    defaultOptions: { watchQuery: { errorPolicy: 'all' }, query: { errorPolicy: 'all' }, mutate: { errorPolicy: 'all' } },
+    defaultOptions: {
+      watchQuery: { errorPolicy: 'all' },
+      query: { errorPolicy: 'all' },
+      mutate: { errorPolicy: 'all' },
+    },
   });
 }
 
@@ -90,7 +103,10 @@ export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
 };
 
 // README: urql
-export function createUrqlClient(url: string, options: { fetch?: typeof fetch; headers?: Record<string, string> } = {}) {
+export function createUrqlClient(
+  url: string,
+  options: { fetch?: typeof fetch; headers?: Record<string, string> } = {},
+) {
   return new Client({
     url,
     exchanges: [
@@ -112,13 +128,25 @@ export interface GraphQLAnswer<Data> {
 }
 
 /** A query as GET (cacheable by HTTP caches, no CSRF header needed), anything else as a JSON POST. */
-export async function request<Data>(url: string, query: string, variables: Record<string, unknown> = {}, apiKey?: string): Promise<GraphQLAnswer<Data>> {
+export async function request<Data>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  apiKey?: string,
+): Promise<GraphQLAnswer<Data>> {
   const headers: Record<string, string> = { accept: 'application/graphql-response+json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
   const isQuery = !/^\s*mutation\b/.test(query);
   const response = isQuery
-    ? await fetch(`${url}?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`, { headers })
-    : await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    ? await fetch(
+        `${url}?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`,
+        { headers },
+      )
+    : await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
   // Refusals (400, 401, 403, 429…) carry a GraphQL body with a code too: read it rather than throw on the status.
   return (await response.json()) as GraphQLAnswer<Data>;
 }

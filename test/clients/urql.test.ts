@@ -140,7 +140,11 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
 
   it('works on first contact with the defaults: a query as GET, without any CSRF header', async () => {
     const sent: SentRequest[] = [];
-    const urql = new Client({ url: url(), exchanges: [documentCacheExchange, fetchExchange], fetch: recordingFetch(sent) });
+    const urql = new Client({
+      url: url(),
+      exchanges: [documentCacheExchange, fetchExchange],
+      fetch: recordingFetch(sent),
+    });
     const result = await urql.query(UrqlCatalogue, {}).toPromise();
     expect(result.error).toBeUndefined();
     expect(result.data?.datasets).toHaveLength(13);
@@ -170,7 +174,9 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
       exchanges: [
         cacheExchange({
           keys: URQL_EMBEDDED_TYPES,
-          resolvers: { Query: { dataset: (_parent, args) => ({ __typename: 'Dataset', id: `ds_${args['code'] as string}` }) } },
+          resolvers: {
+            Query: { dataset: (_parent, args) => ({ __typename: 'Dataset', id: `ds_${args['code'] as string}` }) },
+          },
         }),
         fetchExchange,
       ],
@@ -178,7 +184,11 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
     });
     await urql.query(UrqlCatalogue, {}).toPromise();
     const one = await urql.query(UrqlOneDataset, { code: 'ZVIEW_CPS_SUMMARY_DATA' }).toPromise();
-    expect(one.data?.dataset).toEqual({ id: 'ds_ZVIEW_CPS_SUMMARY_DATA', code: 'ZVIEW_CPS_SUMMARY_DATA', title: 'สถิติข้อมูลการศึกษา' });
+    expect(one.data?.dataset).toEqual({
+      id: 'ds_ZVIEW_CPS_SUMMARY_DATA',
+      code: 'ZVIEW_CPS_SUMMARY_DATA',
+      title: 'สถิติข้อมูลการศึกษา',
+    });
     expect(one.operation.context.meta?.cacheOutcome).toBe('hit');
     expect(sent).toHaveLength(1);
     expect(warnings).not.toHaveBeenCalled();
@@ -187,25 +197,31 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
   it('sends queries by hash over GET with persistedExchange: a miss is sent again with its document, the next client hits', async () => {
     const first = client();
     await first.urql.query(UrqlTwoPayloads, {}).toPromise();
-    expect(first.sent.map((request) => [request.method, request.status, request.url.searchParams.has('query')])).toEqual([
+    expect(
+      first.sent.map((request) => [request.method, request.status, request.url.searchParams.has('query')]),
+    ).toEqual([
       ['GET', 404, false],
       ['GET', 200, true],
     ]);
     const second = client();
     const hit = await second.urql.query(UrqlTwoPayloads, {}).toPromise();
     expect(hit.error).toBeUndefined();
-    expect(second.sent.map((request) => [request.method, request.status, request.url.searchParams.has('query')])).toEqual([['GET', 200, false]]);
+    expect(
+      second.sent.map((request) => [request.method, request.status, request.url.searchParams.has('query')]),
+    ).toEqual([['GET', 200, false]]);
     expect(second.sent.every((request) => !request.headers.has('x-graphql-yoga-csrf'))).toBe(true);
   });
 
-  it('keeps partial data with the failing payload\'s code', async () => {
+  it("keeps partial data with the failing payload's code", async () => {
     listening().stack.simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { status: 502 });
     try {
       const { urql } = client();
       const result = await urql.query(UrqlTwoPayloads, {}, { requestPolicy: 'network-only' }).toPromise();
       expect(result.data?.teachers.payload).toMatchObject({ data: [{ ACADEMIC_YEAR: '2566' }] });
       expect(result.data?.schools.payload).toBeNull();
-      expect(result.error?.graphQLErrors.map((error) => [error.path, error.extensions['code']])).toEqual([[['schools', 'payload'], 'UPSTREAM_HTTP_ERROR']]);
+      expect(result.error?.graphQLErrors.map((error) => [error.path, error.extensions['code']])).toEqual([
+        [['schools', 'payload'], 'UPSTREAM_HTTP_ERROR'],
+      ]);
     } finally {
       listening().stack.simulator.clearFaults();
     }
@@ -224,22 +240,31 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
       });
     });
     expect(results.length).toBeGreaterThanOrEqual(2);
-    expect(results[0]).toMatchObject({ hasNext: true, data: { datasets: [{ code: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER' }] } });
+    expect(results[0]).toMatchObject({
+      hasNext: true,
+      data: { datasets: [{ code: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER' }] },
+    });
     expect(results.at(-1)?.data).toMatchObject({ dataset: { payload: { data: [{ ACADEMIC_YEAR: '2564' }] } } });
     expect(warnings).not.toHaveBeenCalled();
   });
 
   it('goes through request for use to an approved summary payload', async () => {
-    const registered = await client().urql.mutation(UrqlRegister, { input: { name: 'urql app', contactEmail: 'urql@example.org' } }).toPromise();
+    const registered = await client()
+      .urql.mutation(UrqlRegister, { input: { name: 'urql app', contactEmail: 'urql@example.org' } })
+      .toPromise();
     const apiKey = registered.data?.registerClient.apiKey ?? '';
     const app = client({ headers: { authorization: `Bearer ${apiKey}` } });
-    const asked = await app.urql.mutation(UrqlRequestUse, { input: { endpointId: 86, purpose: 'graduation trends' } }).toPromise();
+    const asked = await app.urql
+      .mutation(UrqlRequestUse, { input: { endpointId: 86, purpose: 'graduation trends' } })
+      .toPromise();
     const request = asked.data?.requestEndpointUse.useRequest;
     expect(request?.status).toBe('PENDING');
     expect(request?.history).toEqual([{ from: 'NOT_REQUESTED', to: 'PENDING' }]);
 
     const operator = client({ headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    const approved = await operator.urql.mutation(UrqlApprove, { input: { id: request?.id ?? '', decision: 'APPROVE' } }).toPromise();
+    const approved = await operator.urql
+      .mutation(UrqlApprove, { input: { id: request?.id ?? '', decision: 'APPROVE' } })
+      .toPromise();
     expect(approved.data?.reviewUseRequest.useRequest.status).toBe('APPROVED');
 
     const summary = await app.urql.query(UrqlSummary, {}).toPromise();

@@ -54,8 +54,12 @@ export async function subscribe(
           const lines = message.split('\n');
           if (lines.every((line) => line.startsWith(':'))) comments += 1;
           const event = lines.find((line) => line.startsWith('event: '))?.slice('event: '.length);
-          const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
-          if (event === 'next' || (event === undefined && data !== '')) results.push(JSON.parse(data) as ExecutionResult);
+          const data = lines
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trimStart())
+            .join('\n');
+          if (event === 'next' || (event === undefined && data !== ''))
+            results.push(JSON.parse(data) as ExecutionResult);
           if (event === 'complete') completed = true;
           settleWaiters();
           boundary = buffer.indexOf('\n\n');

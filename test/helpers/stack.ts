@@ -55,7 +55,12 @@ export async function openTestStore(
   }
   if (POSTGRES_URL === undefined) throw new Error('set DATABASE_URL=postgres://… to test against PostgreSQL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const access = await openAccessService({ databaseUrl: POSTGRES_URL, adminToken: TEST_ADMIN_TOKEN, schema, ...options });
+  const access = await openAccessService({
+    databaseUrl: POSTGRES_URL,
+    adminToken: TEST_ADMIN_TOKEN,
+    schema,
+    ...options,
+  });
   return {
     access,
     databaseUrl: POSTGRES_URL,
@@ -256,7 +261,10 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
     },
     limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
     http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
-    persistedOperations: { ...base.persistedOperations, apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb },
+    persistedOperations: {
+      ...base.persistedOperations,
+      apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb,
+    },
     rateLimit: {
       points: options.rateLimit?.points ?? 0,
       windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,

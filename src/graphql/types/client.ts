@@ -9,7 +9,9 @@ export const ClientEventKind = builder.enumType('ClientEventKind', {
   description: 'What happened to a client (its requests for use have their own history).',
   values: {
     REGISTERED: { description: 'ลงทะเบียน: it registered.' },
-    KEY_ISSUED_FOR_RETRY: { description: 'A retried registration (same Idempotency-Key and input) was given a further key.' },
+    KEY_ISSUED_FOR_RETRY: {
+      description: 'A retried registration (same Idempotency-Key and input) was given a further key.',
+    },
     KEY_ROTATED: { description: 'It rotated its key; `detail` says when the replaced keys stop.' },
     DISABLED: { description: 'ระงับ: the operator disabled it.' },
     ENABLED: { description: 'The operator enabled it again.' },
@@ -19,7 +21,7 @@ export const ClientEventKind = builder.enumType('ClientEventKind', {
 });
 
 export const ClientEvent = builder.objectRef<ClientEventRecord>('ClientEvent').implement({
-  description: 'One entry of a client\'s audit trail: pseudonymous ids and facts, no personal data.',
+  description: "One entry of a client's audit trail: pseudonymous ids and facts, no personal data.",
   fields: (t) => ({
     kind: t.expose('kind', { type: ClientEventKind, description: 'What happened.' }),
     actor: t.exposeString('actor', { description: 'Who did it: client:<id>, operator or operator:cli.' }),
@@ -33,22 +35,28 @@ export const Client = builder.objectRef<ClientRecord>('Client').implement({
   // A client sees only itself: what node(id:) answers for a cl_ id depends on who asks.
   extensions: CALLER_DEPENDENT,
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'The application\'s name, as registered.' }),
-    contactEmail: t.expose('contactEmail', { type: 'EmailAddress', description: 'Where the operator can reach the client.' }),
+    name: t.exposeString('name', { description: "The application's name, as registered." }),
+    contactEmail: t.expose('contactEmail', {
+      type: 'EmailAddress',
+      description: 'Where the operator can reach the client.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the client registered.' }),
     disabledAt: t.expose('disabledAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When the operator disabled the client; null while it is enabled. A disabled client\'s keys are refused with CLIENT_DISABLED.',
+      description:
+        "When the operator disabled the client; null while it is enabled. A disabled client's keys are refused with CLIENT_DISABLED.",
     }),
     rateLimitPoints: t.exposeInt('rateLimitPoints', {
       nullable: true,
-      description: 'The client\'s own rate-limit quota, operations per rate-limit window; null when the server\'s default (RATE_LIMIT_POINTS) applies.',
+      description:
+        "The client's own rate-limit quota, operations per rate-limit window; null when the server's default (RATE_LIMIT_POINTS) applies.",
     }),
     history: t.field({
       extensions: CALLER_DEPENDENT,
       type: [ClientEvent],
-      description: 'Its audit trail, oldest first: registration, key rotations, disabling, quotas. For the operator and the client itself.',
+      description:
+        'Its audit trail, oldest first: registration, key rotations, disabling, quotas. For the operator and the client itself.',
       resolve: (client, _args, { caller, loaders }) => {
         requireOperatorOrClient(caller, client.id);
         return loaders.clientHistory.load(client.id);
@@ -71,7 +79,7 @@ builder.nodeRef<ClientRecord, string, typeof Client>(Client, {
 const RegisterClientInput = builder.inputType('RegisterClientInput', {
   description: 'Who is registering.',
   fields: (t) => ({
-    name: t.string({ required: true, description: 'The application\'s name, 1 to 200 characters.' }),
+    name: t.string({ required: true, description: "The application's name, 1 to 200 characters." }),
     contactEmail: t.field({ type: 'EmailAddress', required: true, description: 'A contact address for the operator.' }),
   }),
 });
@@ -102,7 +110,7 @@ const RotateApiKeyInput = builder.inputType('RotateApiKeyInput', {
 const RotateApiKeyPayload = builder
   .objectRef<{ client: ClientRecord; apiKey: string; previousKeysExpireAt: Date }>('RotateApiKeyPayload')
   .implement({
-    description: 'The client\'s new API key.',
+    description: "The client's new API key.",
     fields: (t) => ({
       client: t.field({ type: Client, description: 'The client.', resolve: (payload) => payload.client }),
       apiKey: t.exposeString('apiKey', { description: 'The new API key, shown this once and stored only as a hash.' }),
@@ -126,11 +134,12 @@ const ClientIdInput = builder.inputType('ClientIdInput', {
 });
 
 const SetClientQuotaInput = builder.inputType('SetClientQuotaInput', {
-  description: 'A client\'s own rate-limit quota.',
+  description: "A client's own rate-limit quota.",
   fields: (t) => ({
     id: t.id({ required: true, description: 'The client id.' }),
     rateLimitPoints: t.int({
-      description: 'Operations per rate-limit window (RATE_LIMIT_WINDOW_S), 1 to 1000000; null or absent for the server\'s default.',
+      description:
+        "Operations per rate-limit window (RATE_LIMIT_WINDOW_S), 1 to 1000000; null or absent for the server's default.",
     }),
   }),
 });
@@ -187,7 +196,7 @@ builder.mutationFields((t) => ({
   }),
   disableClient: t.field({
     type: ClientPayload,
-    description: 'ระงับ: refuse the client\'s keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.',
+    description: "ระงับ: refuse the client's keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.",
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
     resolve: (_root, { input }, { caller, access }) => {
       requireOperator(caller);
@@ -205,11 +214,16 @@ builder.mutationFields((t) => ({
   }),
   setClientQuota: t.field({
     type: ClientPayload,
-    description: 'Set the client\'s own rate-limit quota, or go back to the default. Applies from its next request, on every instance. Operator only.',
+    description:
+      "Set the client's own rate-limit quota, or go back to the default. Applies from its next request, on every instance. Operator only.",
     args: { input: t.arg({ type: SetClientQuotaInput, required: true, description: 'The client and its quota.' }) },
     resolve: (_root, { input }, { caller, access }) => {
       requireOperator(caller);
-      return access.setClientQuota({ clientId: String(input.id), rateLimitPoints: input.rateLimitPoints ?? null, actor: OPERATOR_ACTOR });
+      return access.setClientQuota({
+        clientId: String(input.id),
+        rateLimitPoints: input.rateLimitPoints ?? null,
+        actor: OPERATOR_ACTOR,
+      });
     },
   }),
 }));

@@ -1,4 +1,9 @@
-import { DATASET_CODES, findDataset, type DatasetCode as DatasetCodeValue, type DatasetEntry } from '../../catalogue.js';
+import {
+  DATASET_CODES,
+  findDataset,
+  type DatasetCode as DatasetCodeValue,
+  type DatasetEntry,
+} from '../../catalogue.js';
 import type { DatasetChange as DatasetChangeValue } from '../../live/watcher.js';
 import { builder } from '../builder.js';
 import { delivered, subscriberKey, SubscriptionError } from '../../live/subscription-hub.js';
@@ -18,15 +23,19 @@ export const DatasetChange = builder.objectRef<DatasetChangeValue>('DatasetChang
       },
     }),
     changedAt: t.expose('changedAt', { type: 'DateTime', description: 'When the server noticed the change.' }),
-    version: t.exposeString('version', { description: 'The new version: a content hash of the payload, as `Dataset.version` shows it.' }),
+    version: t.exposeString('version', {
+      description: 'The new version: a content hash of the payload, as `Dataset.version` shows it.',
+    }),
     previousVersion: t.exposeString('previousVersion', { description: 'The version before the change.' }),
     recordCount: t.exposeInt('recordCount', { description: 'How many records the new payload has.' }),
     previousRecordCount: t.exposeInt('previousRecordCount', { description: 'How many records it had before.' }),
     shapeFingerprint: t.exposeString('shapeFingerprint', {
-      description: 'The hash of the new payload\'s inferred fields and their types, as `Dataset.shapeFingerprint` gives it.',
+      description:
+        "The hash of the new payload's inferred fields and their types, as `Dataset.shapeFingerprint` gives it.",
     }),
     shapeChanged: t.exposeBoolean('shapeChanged', {
-      description: 'True when the fields or their types changed, not only the figures: clients built against the old fields should look.',
+      description:
+        'True when the fields or their types changed, not only the figures: clients built against the old fields should look.',
     }),
   }),
 });
@@ -37,15 +46,24 @@ builder.subscriptionField('datasetChanged', (t) =>
     description:
       'ชุดข้อมูลที่เปลี่ยน: an event each time the server notices that one of these datasets (every dataset when `codes` is omitted) changed upstream. The server revalidates every dataset each WATCH_INTERVAL_S seconds.',
     args: {
-      codes: t.arg({ type: [DatasetCode], required: false, description: `Only these datasets (at most ${DATASET_CODES.length} codes).` }),
+      codes: t.arg({
+        type: [DatasetCode],
+        required: false,
+        description: `Only these datasets (at most ${DATASET_CODES.length} codes).`,
+      }),
     },
     subscribe: (_root, { codes }, context) => {
       if (codes != null && codes.length > DATASET_CODES.length) {
-        throw new SubscriptionError('BAD_USER_INPUT', `codes: at most ${DATASET_CODES.length} dataset codes, got ${codes.length}.`);
+        throw new SubscriptionError(
+          'BAD_USER_INPUT',
+          `codes: at most ${DATASET_CODES.length} dataset codes, got ${codes.length}.`,
+        );
       }
       const wanted: ReadonlySet<DatasetCodeValue> | undefined = codes == null ? undefined : new Set(codes);
       return context.live.subscribe(subscriberKey(context.caller, context.clientIp), 'datasetChanged', (event) =>
-        event.topic === 'datasetChanged' && (wanted === undefined || wanted.has(event.change.dataset)) ? event.change : undefined,
+        event.topic === 'datasetChanged' && (wanted === undefined || wanted.has(event.change.dataset))
+          ? event.change
+          : undefined,
       );
     },
     resolve: (value, _args, { loaders }) => {

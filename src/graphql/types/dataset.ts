@@ -56,17 +56,20 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
     'ชุดข้อมูล: one of the 13 upstream datasets (group A), read with GET. Its records are not documented by the upstream, so `payload` is the body as JSON.',
   fields: (t) => ({
     no: t.exposeInt('no', { description: 'ลำดับ: position in the upstream catalogue, 1 to 13.' }),
-    code: t.expose('code', { type: DatasetCode, description: 'รหัสชุดข้อมูล: the dataset code, the last segment of `apiUrl`.' }),
+    code: t.expose('code', {
+      type: DatasetCode,
+      description: 'รหัสชุดข้อมูล: the dataset code, the last segment of `apiUrl`.',
+    }),
     title: t.exposeString('title', { description: 'ชื่อชุดข้อมูล: the Thai title, as the upstream catalogue lists it.' }),
     titleEn: t.exposeString('titleEn', { description: 'The English rendering of the title.' }),
     group: t.expose('group', { type: DataGroup, description: 'กลุ่มข้อมูล: the catalogue group.' }),
     agency: t.expose('agency', { type: Agency, description: 'หน่วยงาน: the publishing agency.' }),
     agencyName: t.string({
-      description: 'ชื่อหน่วยงาน: the agency\'s Thai name.',
+      description: "ชื่อหน่วยงาน: the agency's Thai name.",
       resolve: (dataset) => AGENCY_NAMES[dataset.agency],
     }),
     agencyNameEn: t.string({
-      description: 'The agency\'s English name, e.g. Ministry of Education.',
+      description: "The agency's English name, e.g. Ministry of Education.",
       resolve: (dataset) => AGENCY_NAMES_EN[dataset.agency],
     }),
     method: t.field({
@@ -117,7 +120,8 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
 
 builder.nodeRef<DatasetEntry, string, typeof Dataset>(Dataset, {
   id: {
-    description: 'The Node id, ds_ and the code (e.g. ds_ODS_COUNT_TEACHER_BY_YEAR): the key normalised caches store it under.',
+    description:
+      'The Node id, ds_ and the code (e.g. ds_ODS_COUNT_TEACHER_BY_YEAR): the key normalised caches store it under.',
     resolve: (dataset) => datasetNodeId(dataset.code),
   },
   loadWithoutCache: (id) => findDataset(id.slice('ds_'.length)) ?? null,
@@ -146,7 +150,9 @@ builder.queryFields((t) => ({
       agency: t.arg({ type: Agency, description: 'Only datasets of this agency.' }),
     },
     resolve: (_root, { group, agency }) =>
-      DATASETS.filter((dataset) => (group == null || dataset.group === group) && (agency == null || dataset.agency === agency)),
+      DATASETS.filter(
+        (dataset) => (group == null || dataset.group === group) && (agency == null || dataset.agency === agency),
+      ),
   }),
   dataset: t.field({
     type: Dataset,

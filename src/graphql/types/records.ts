@@ -25,12 +25,18 @@ import { describedValues } from './described-values.js';
 
 export const RecordValueType = builder.enumType('RecordValueType', {
   description: 'A JSON type seen among the values of a record field.',
-  values: describedValues(RECORD_VALUE_TYPES.map((type) => type.toUpperCase() as Uppercase<typeof type>), (type) => `JSON ${type.toLowerCase()}`),
+  values: describedValues(
+    RECORD_VALUE_TYPES.map((type) => type.toUpperCase() as Uppercase<typeof type>),
+    (type) => `JSON ${type.toLowerCase()}`,
+  ),
 });
 
 export const SortDirection = builder.enumType('SortDirection', {
   description: 'Ascending or descending.',
-  values: { ASC: { value: 'ASC', description: 'Smallest first.' }, DESC: { value: 'DESC', description: 'Largest first.' } } as const,
+  values: {
+    ASC: { value: 'ASC', description: 'Smallest first.' },
+    DESC: { value: 'DESC', description: 'Largest first.' },
+  } as const,
 });
 
 export const RecordFilter = builder.inputType('RecordFilter', {
@@ -41,7 +47,10 @@ export const RecordFilter = builder.inputType('RecordFilter', {
     eq: t.field({ type: 'JSON', description: 'Equal to (null: null or missing).' }),
     ne: t.field({ type: 'JSON', description: 'Not equal to (missing values match).' }),
     in: t.field({ type: ['JSON'], description: 'Equal to one of these.' }),
-    contains: t.field({ type: 'JSON', description: 'Text containing this (case-insensitive), or an array holding it.' }),
+    contains: t.field({
+      type: 'JSON',
+      description: 'Text containing this (case-insensitive), or an array holding it.',
+    }),
     gte: t.field({ type: 'JSON', description: 'Greater than or equal to (numbers, or text in Thai order).' }),
     lte: t.field({ type: 'JSON', description: 'Less than or equal to.' }),
   }),
@@ -65,20 +74,31 @@ const RecordField = builder.objectRef<RecordFieldShape>('RecordField').implement
       resolve: (field) => field.types.map((type) => type.toUpperCase() as Uppercase<typeof type>),
     }),
     nullable: t.exposeBoolean('nullable', { description: 'Null or missing in at least one record.' }),
-    examples: t.field({ type: ['JSON'], description: 'Up to 5 distinct values.', resolve: (field) => [...field.examples] }),
+    examples: t.field({
+      type: ['JSON'],
+      description: 'Up to 5 distinct values.',
+      resolve: (field) => [...field.examples],
+    }),
     distinctCount: t.exposeInt('distinctCount', { description: 'How many distinct non-null values.' }),
     min: t.exposeFloat('min', { nullable: true, description: 'The smallest numeric value (numeric strings count).' }),
     max: t.exposeFloat('max', { nullable: true, description: 'The largest numeric value (numeric strings count).' }),
-    numericStrings: t.exposeBoolean('numericStrings', { description: 'A text field whose values are all numbers written as text.' }),
+    numericStrings: t.exposeBoolean('numericStrings', {
+      description: 'A text field whose values are all numbers written as text.',
+    }),
   }),
 });
 
 export const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Where this page is in the whole list (Relay cursor connections).',
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'More records follow: ask again with `after: endCursor`.' }),
+    hasNextPage: t.exposeBoolean('hasNextPage', {
+      description: 'More records follow: ask again with `after: endCursor`.',
+    }),
     hasPreviousPage: t.exposeBoolean('hasPreviousPage', { description: 'Always false: paging is forward only.' }),
-    startCursor: t.exposeString('startCursor', { nullable: true, description: 'Cursor of the first record of the page.' }),
+    startCursor: t.exposeString('startCursor', {
+      nullable: true,
+      description: 'Cursor of the first record of the page.',
+    }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Cursor of the last record of the page.' }),
   }),
 });
@@ -86,15 +106,25 @@ export const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
 const RecordEdge = builder.objectRef<RecordEdgeShape>('RecordEdge').implement({
   description: 'One record and its cursor.',
   fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'Opaque; valid for this version of the data and this where/orderBy.' }),
-    node: t.field({ type: 'JSONObject', description: 'The record (only the `select`ed fields when given).', resolve: (edge) => edge.node }),
+    cursor: t.exposeString('cursor', {
+      description: 'Opaque; valid for this version of the data and this where/orderBy.',
+    }),
+    node: t.field({
+      type: 'JSONObject',
+      description: 'The record (only the `select`ed fields when given).',
+      resolve: (edge) => edge.node,
+    }),
   }),
 });
 
 const RecordConnection = builder.objectRef<RecordConnectionShape>('RecordConnection').implement({
   description: 'A page of records.',
   fields: (t) => ({
-    edges: t.field({ type: [RecordEdge], description: 'The records of this page.', resolve: (connection) => [...connection.edges] }),
+    edges: t.field({
+      type: [RecordEdge],
+      description: 'The records of this page.',
+      resolve: (connection) => [...connection.edges],
+    }),
     pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
     totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
   }),
@@ -113,7 +143,12 @@ function loadDataset(dataset: DatasetEntry, args: QueryArg, context: Context): P
  * the first only filters and pages; what is not built yet is built a piece per turn of the event loop, so that
  * neither a large payload nor many records fields in one operation hold the event loop.
  */
-async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg & RecordsQuery, context: Context): Promise<RecordsView> {
+async function viewOf(
+  read: PayloadRead,
+  dataset: DatasetEntry,
+  args: QueryArg & RecordsQuery,
+  context: Context,
+): Promise<RecordsView> {
   const queryString = canonicalQueryString(args.query);
   const view = recordsView(read.value, `${dataset.code}?${queryString}#${read.version}`);
   await view.prepare(args);
@@ -122,13 +157,19 @@ async function viewOf(read: PayloadRead, dataset: DatasetEntry, args: QueryArg &
 }
 
 /** The options of a records field: reads the dataset's payload, then answers from its records view. */
-function recordsField<Args extends QueryArg & RecordsQuery, Value>(answer: (view: RecordsView, args: Args, context: Context) => Value) {
-  return payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, dataset: DatasetEntry, args: Args, context) => answer(await viewOf(read, dataset, args, context), args, context));
+function recordsField<Args extends QueryArg & RecordsQuery, Value>(
+  answer: (view: RecordsView, args: Args, context: Context) => Value,
+) {
+  return payloadField(
+    { reads: 'dataset', wholeBody: false },
+    loadDataset,
+    async (read, dataset: DatasetEntry, args: Args, context) =>
+      answer(await viewOf(read, dataset, args, context), args, context),
+  );
 }
 
 builder.objectFields(Dataset, (t) => {
-  const queryArg = () =>
-    t.arg({ type: 'JSONObject', description: 'Upstream query parameters, as for `payload`.' });
+  const queryArg = () => t.arg({ type: 'JSONObject', description: 'Upstream query parameters, as for `payload`.' });
   const whereArg = () => t.arg({ type: [RecordFilter], description: 'Conditions that must all hold.' });
   return {
     records: t.field({
@@ -137,13 +178,24 @@ builder.objectFields(Dataset, (t) => {
       args: {
         query: queryArg(),
         where: whereArg(),
-        orderBy: t.arg({ type: [RecordOrder], description: 'Sort keys, most significant first; the upstream order breaks ties.' }),
+        orderBy: t.arg({
+          type: [RecordOrder],
+          description: 'Sort keys, most significant first; the upstream order breaks ties.',
+        }),
         select: t.arg.stringList({ description: 'Only these fields in each node (dotted paths become flat keys).' }),
         first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 0 to ${MAX_PAGE_SIZE}.` }),
         after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
       },
       ...recordsField((view, args: RecordsPageArgs & QueryArg, context) =>
-        budgetOf(context).charge(view.page({ where: args.where, orderBy: args.orderBy, select: args.select, first: args.first, after: args.after })),
+        budgetOf(context).charge(
+          view.page({
+            where: args.where,
+            orderBy: args.orderBy,
+            select: args.select,
+            first: args.first,
+            after: args.after,
+          }),
+        ),
       ),
     }),
     recordCount: t.int({

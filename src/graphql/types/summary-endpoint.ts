@@ -29,7 +29,10 @@ const SUBJECT_MEANINGS: Readonly<Record<SummarySubjectValue, string>> = {
 
 export const SummarySubject = builder.enumType('SummarySubject', {
   description: 'เรื่องของข้อมูลสรุป: what a summary endpoint counts.',
-  values: describedValues(SUMMARY_SUBJECTS, (subject) => `${SUMMARY_SUBJECT_TITLES[subject]}: ${SUBJECT_MEANINGS[subject]}`),
+  values: describedValues(
+    SUMMARY_SUBJECTS,
+    (subject) => `${SUMMARY_SUBJECT_TITLES[subject]}: ${SUBJECT_MEANINGS[subject]}`,
+  ),
 });
 
 const STATUS_MEANINGS: Readonly<Record<UseRequestStatusValue, string>> = {
@@ -42,7 +45,10 @@ const STATUS_MEANINGS: Readonly<Record<UseRequestStatusValue, string>> = {
 
 export const UseRequestStatus = builder.enumType('UseRequestStatus', {
   description: 'สถานะการขอใช้งาน: the status of request for use of a summary endpoint, for one client.',
-  values: describedValues(USE_REQUEST_STATUSES, (status) => `${USE_REQUEST_STATUS_LABELS[status]}: ${STATUS_MEANINGS[status]}`),
+  values: describedValues(
+    USE_REQUEST_STATUSES,
+    (status) => `${USE_REQUEST_STATUS_LABELS[status]}: ${STATUS_MEANINGS[status]}`,
+  ),
 });
 
 /** The calling client's status for an endpoint: NOT_REQUESTED when it never asked, or is not a client. */
@@ -61,7 +67,11 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       description: 'ชื่อ: the Thai name of the subject, as the upstream portal lists it.',
       resolve: (endpoint) => SUMMARY_SUBJECT_TITLES[endpoint.subject],
     }),
-    method: t.field({ type: HttpMethod, description: 'The HTTP method the upstream expects: POST.', resolve: () => SUMMARY_METHOD }),
+    method: t.field({
+      type: HttpMethod,
+      description: 'The HTTP method the upstream expects: POST.',
+      resolve: () => SUMMARY_METHOD,
+    }),
     apiUrl: t.field({
       type: 'URL',
       description: 'The upstream address of this endpoint, on the configured base address.',
@@ -71,13 +81,15 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
     status: t.field({
       type: UseRequestStatus,
       extensions: CALLER_DEPENDENT,
-      description: 'สถานะการขอใช้งาน: the calling client\'s status of request for use; NOT_REQUESTED when anonymous.',
+      description: "สถานะการขอใช้งาน: the calling client's status of request for use; NOT_REQUESTED when anonymous.",
       resolve: (endpoint, _args, context) => callerStatus(endpoint, context),
     }),
     statusLabel: t.string({
       extensions: CALLER_DEPENDENT,
-      description: 'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. ยังไม่ได้ขอใช้งาน / Not requested.',
-      resolve: async (endpoint, _args, context) => useRequestStatusLabel(await callerStatus(endpoint, context), context.language),
+      description:
+        'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. ยังไม่ได้ขอใช้งาน / Not requested.',
+      resolve: async (endpoint, _args, context) =>
+        useRequestStatusLabel(await callerStatus(endpoint, context), context.language),
     }),
     payload: t.field({
       type: 'JSON',
@@ -108,7 +120,7 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
 builder.queryFields((t) => ({
   summaryEndpoints: t.field({
     type: [SummaryEndpoint],
-    description: 'ข้อมูลสรุปทั้งหมด: the summary endpoints, ids 83 to 86, with the caller\'s status.',
+    description: "ข้อมูลสรุปทั้งหมด: the summary endpoints, ids 83 to 86, with the caller's status.",
     resolve: () => SUMMARY_ENDPOINTS,
   }),
   summaryEndpoint: t.field({

@@ -46,7 +46,13 @@ interface OrderShape {
 }
 
 /** The operator inputs, one per field type; the operators mean what they mean on RecordFilter. */
-function filterInput(name: string, scalar: 'String' | 'Float' | 'Boolean' | 'JSON', description: string, ordered: boolean, text: boolean) {
+function filterInput(
+  name: string,
+  scalar: 'String' | 'Float' | 'Boolean' | 'JSON',
+  description: string,
+  ordered: boolean,
+  text: boolean,
+) {
   return builder.inputType(name, {
     description: `${description} Every operator given must hold; the same rules as \`RecordFilter\` (numeric strings compare as numbers).`,
     fields: (t): InputFieldMap => ({
@@ -59,7 +65,9 @@ function filterInput(name: string, scalar: 'String' | 'Float' | 'Boolean' | 'JSO
             lte: t.field({ type: scalar, description: 'Less than or equal to.' }),
           }
         : {}),
-      ...(text ? { contains: t.field({ type: scalar, description: 'Text containing this, case-insensitively.' }) } : {}),
+      ...(text
+        ? { contains: t.field({ type: scalar, description: 'Text containing this, case-insensitively.' }) }
+        : {}),
     }),
   });
 }
@@ -96,7 +104,8 @@ function camel(code: string): string {
 }
 
 function fieldDescription(field: ShapeFieldEntry): string {
-  const kind = field.type === 'json' ? 'its value as JSON' : `null when a record lacks it or its value is not a ${field.type}`;
+  const kind =
+    field.type === 'json' ? 'its value as JSON' : `null when a record lacks it or its value is not a ${field.type}`;
   return `Upstream key \`${field.key}\`: ${kind}.`;
 }
 
@@ -107,7 +116,12 @@ function typedFields(shape: DatasetShape, t: PothosSchemaTypes.ObjectFieldBuilde
       const read = READERS[field.type];
       return [
         field.name,
-        t.field({ type: SCALARS[field.type], nullable: true, description: fieldDescription(field), resolve: (row) => read(row[field.key]) }),
+        t.field({
+          type: SCALARS[field.type],
+          nullable: true,
+          description: fieldDescription(field),
+          resolve: (row) => read(row[field.key]),
+        }),
       ];
     }),
   );
@@ -135,7 +149,13 @@ function expectedShape(shape: DatasetShape): RecordShape {
  * The records view of a read, as the untyped fields make it (the same version, so the same view, indexes and
  * cursors), with the drift of an unfiltered payload's keys from the checked-in shape recorded in the response.
  */
-async function typedView(read: PayloadRead, shape: DatasetShape, query: JsonObject | null | undefined, needs: RecordsQuery, context: Context): Promise<RecordsView> {
+async function typedView(
+  read: PayloadRead,
+  shape: DatasetShape,
+  query: JsonObject | null | undefined,
+  needs: RecordsQuery,
+  context: Context,
+): Promise<RecordsView> {
   const queryString = canonicalQueryString(query);
   const view = recordsView(read.value, `${shape.code}?${queryString}#${read.version}`);
   try {
@@ -150,7 +170,11 @@ async function typedView(read: PayloadRead, shape: DatasetShape, query: JsonObje
   return view;
 }
 
-function loadDataset(dataset: DatasetEntry, args: { readonly query?: JsonObject | null }, context: Context): Promise<PayloadRead> {
+function loadDataset(
+  dataset: DatasetEntry,
+  args: { readonly query?: JsonObject | null },
+  context: Context,
+): Promise<PayloadRead> {
   return context.loaders.datasetPayload.load({ code: dataset.code, queryString: canonicalQueryString(args.query) });
 }
 
@@ -189,21 +213,35 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
     description: `A record of ${shape.code}, ${about}, typed by schema/shapes.json. Every field is nullable: the upstream may drop or change a key; \`node\` always has the whole record.`,
     fields: (t) => ({
       ...typedFields(shape, t),
-      node: t.field({ type: 'JSONObject', description: 'The whole record as the upstream sent it, keys the typed fields do not know included.', resolve: (row) => row }),
+      node: t.field({
+        type: 'JSONObject',
+        description: 'The whole record as the upstream sent it, keys the typed fields do not know included.',
+        resolve: (row) => row,
+      }),
     }),
   });
   const Edge = builder.objectRef<RecordEdgeShape>(`${name}Edge`).implement({
     description: `A ${name}Row and its cursor.`,
     fields: (t) => ({
-      cursor: t.exposeString('cursor', { description: 'Opaque; the same cursor the untyped `records` field gives for this record, filters and order.' }),
+      cursor: t.exposeString('cursor', {
+        description: 'Opaque; the same cursor the untyped `records` field gives for this record, filters and order.',
+      }),
       node: t.field({ type: Row, description: 'The record.', resolve: (edge) => edge.node }),
     }),
   });
   const Connection = builder.objectRef<RecordConnectionShape>(`${name}Connection`).implement({
     description: `A page of ${name}Row.`,
     fields: (t) => ({
-      edges: t.field({ type: [Edge], description: 'The records of this page with their cursors.', resolve: (connection) => [...connection.edges] }),
-      nodes: t.field({ type: [Row], description: 'The records of this page.', resolve: (connection) => connection.edges.map((edge) => edge.node) }),
+      edges: t.field({
+        type: [Edge],
+        description: 'The records of this page with their cursors.',
+        resolve: (connection) => [...connection.edges],
+      }),
+      nodes: t.field({
+        type: [Row],
+        description: 'The records of this page.',
+        resolve: (connection) => connection.edges.map((edge) => edge.node),
+      }),
       pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
       totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
     }),
@@ -212,24 +250,43 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
     description: `One group of an aggregate of ${shape.code}: its group fields, each summed field's total, and \`count\`; the other fields are null.`,
     fields: (t) => ({
       ...typedFields(shape, t),
-      count: t.int({ description: 'How many records the group has.', resolve: (row) => (typeof row['count'] === 'number' ? row['count'] : 0) }),
-      node: t.field({ type: 'JSONObject', description: 'The group as the untyped `aggregate` field answers it.', resolve: (row) => row }),
+      count: t.int({
+        description: 'How many records the group has.',
+        resolve: (row) => (typeof row['count'] === 'number' ? row['count'] : 0),
+      }),
+      node: t.field({
+        type: 'JSONObject',
+        description: 'The group as the untyped `aggregate` field answers it.',
+        resolve: (row) => row,
+      }),
     }),
   });
   const fieldValues = (fields: readonly ShapeFieldEntry[]) =>
-    Object.fromEntries(fields.map((field) => [field.name, { value: field.key, description: `Upstream key \`${field.key}\`.` }]));
+    Object.fromEntries(
+      fields.map((field) => [field.name, { value: field.key, description: `Upstream key \`${field.key}\`.` }]),
+    );
   const hasFields = shape.fields.length > 0;
   const Field = hasFields
     ? builder.enumType(`${name}Field`, { description: `A field of ${name}Row.`, values: fieldValues(shape.fields) })
     : undefined;
   const summable = shape.fields.filter((field) => field.type === 'number');
   const SumField =
-    summable.length > 0 ? builder.enumType(`${name}SumField`, { description: `A number field of ${name}Row.`, values: fieldValues(summable) }) : undefined;
+    summable.length > 0
+      ? builder.enumType(`${name}SumField`, {
+          description: `A number field of ${name}Row.`,
+          values: fieldValues(summable),
+        })
+      : undefined;
   const Where = hasFields
     ? builder.inputType(`${name}Where`, {
         description: `Conditions on the fields of ${name}Row; all given must hold.`,
         fields: (t): InputFieldMap =>
-          Object.fromEntries(shape.fields.map((field) => [field.name, t.field({ type: FILTERS[field.type], description: `Upstream key \`${field.key}\`.` })])),
+          Object.fromEntries(
+            shape.fields.map((field) => [
+              field.name,
+              t.field({ type: FILTERS[field.type], description: `Upstream key \`${field.key}\`.` }),
+            ]),
+          ),
       })
     : undefined;
   const Order =
@@ -248,11 +305,20 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
     fields: (t): FieldMap => {
       const filters: InputFieldMap = {
         query: t.arg({ type: 'JSONObject', description: 'Upstream query parameters, as for `payload`.' }),
-        ...(Where === undefined ? {} : { where: t.arg({ type: Where, description: 'Conditions that must all hold.' }) }),
+        ...(Where === undefined
+          ? {}
+          : { where: t.arg({ type: Where, description: 'Conditions that must all hold.' }) }),
       };
       const rowsArgs: InputFieldMap = {
         ...filters,
-        ...(Order === undefined ? {} : { orderBy: t.arg({ type: [Order], description: 'Sort keys, most significant first; the upstream order breaks ties.' }) }),
+        ...(Order === undefined
+          ? {}
+          : {
+              orderBy: t.arg({
+                type: [Order],
+                description: 'Sort keys, most significant first; the upstream order breaks ties.',
+              }),
+            }),
         first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 0 to ${MAX_PAGE_SIZE}.` }),
         after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
       };
@@ -260,30 +326,44 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
         type: Connection,
         description: `The records, filtered, ordered and paged (at most ${MAX_PAGE_SIZE} a page), as \`records\` answers them.`,
         args: rowsArgs,
-        ...payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
-          const args = given as RowsArgs;
-          const where = whereOf(shape, args.where);
-          const orderBy: RecordOrder[] = (args.orderBy ?? []).map((order) => ({ field: order.field, direction: order.direction ?? null }));
-          const view = await typedView(read, shape, args.query, { where, orderBy }, context);
-          return budgetOf(context).charge(view.page({ where, orderBy, first: args.first, after: args.after }));
-        }),
+        ...payloadField(
+          { reads: 'dataset', wholeBody: false },
+          loadDataset,
+          async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
+            const args = given as RowsArgs;
+            const where = whereOf(shape, args.where);
+            const orderBy: RecordOrder[] = (args.orderBy ?? []).map((order) => ({
+              field: order.field,
+              direction: order.direction ?? null,
+            }));
+            const view = await typedView(read, shape, args.query, { where, orderBy }, context);
+            return budgetOf(context).charge(view.page({ where, orderBy, first: args.first, after: args.after }));
+          },
+        ),
       });
       if (Field === undefined) return { dataset: datasetField(t), rows };
       const aggregateArgs: InputFieldMap = {
         ...filters,
         groupBy: t.arg({ type: [Field], required: true, description: 'Fields to group by (none: one overall group).' }),
-        ...(SumField === undefined ? {} : { sum: t.arg({ type: [SumField], description: 'Number fields to add up.' }) }),
+        ...(SumField === undefined
+          ? {}
+          : { sum: t.arg({ type: [SumField], description: 'Number fields to add up.' }) }),
       };
       const aggregate = t.field({
         type: [Group],
-        description: 'Counts and sums per group, as `aggregate` answers them: groups in ascending order of their fields.',
+        description:
+          'Counts and sums per group, as `aggregate` answers them: groups in ascending order of their fields.',
         args: aggregateArgs,
-        ...payloadField({ reads: 'dataset', wholeBody: false }, loadDataset, async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
-          const args = given as AggregateArgs;
-          const query = { where: whereOf(shape, args.where), groupBy: args.groupBy ?? [], sum: args.sum ?? [] };
-          const view = await typedView(read, shape, args.query, query, context);
-          return budgetOf(context).charge(view.aggregate(query));
-        }),
+        ...payloadField(
+          { reads: 'dataset', wholeBody: false },
+          loadDataset,
+          async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
+            const args = given as AggregateArgs;
+            const query = { where: whereOf(shape, args.where), groupBy: args.groupBy ?? [], sum: args.sum ?? [] };
+            const view = await typedView(read, shape, args.query, query, context);
+            return budgetOf(context).charge(view.aggregate(query));
+          },
+        ),
       });
       return { dataset: datasetField(t), rows, aggregate };
     },
@@ -295,14 +375,23 @@ const SHAPES = readShapesFile();
 
 const TypedRecords = builder.objectRef<Record<string, never>>('TypedRecords').implement({
   description:
-    'ระเบียนแบบมีชนิด: each dataset\'s records as GraphQL types learned from the upstream\'s own answers (schema/shapes.json). When the upstream no longer matches, the answer says so in `extensions.shapeDrift`.',
+    "ระเบียนแบบมีชนิด: each dataset's records as GraphQL types learned from the upstream's own answers (schema/shapes.json). When the upstream no longer matches, the answer says so in `extensions.shapeDrift`.",
   fields: (t) =>
     Object.fromEntries(
       SHAPES.datasets.flatMap((shape) => {
         const dataset = DATASETS.find((entry) => entry.code === shape.code);
         if (dataset === undefined) return [];
         const Records = datasetTypes(shape, dataset);
-        return [[camel(shape.code), t.field({ type: Records, description: `${dataset.no}. ${dataset.title} (${dataset.titleEn})`, resolve: () => dataset })]];
+        return [
+          [
+            camel(shape.code),
+            t.field({
+              type: Records,
+              description: `${dataset.no}. ${dataset.title} (${dataset.titleEn})`,
+              resolve: () => dataset,
+            }),
+          ],
+        ];
       }),
     ),
 });
@@ -310,7 +399,7 @@ const TypedRecords = builder.objectRef<Record<string, never>>('TypedRecords').im
 builder.queryField('typedRecords', (t) =>
   t.field({
     type: TypedRecords,
-    description: 'ระเบียนแบบมีชนิด: typed access to every dataset\'s records (rows, filters, order, aggregates).',
+    description: "ระเบียนแบบมีชนิด: typed access to every dataset's records (rows, filters, order, aggregates).",
     resolve: () => ({}),
   }),
 );

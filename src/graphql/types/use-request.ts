@@ -9,7 +9,7 @@ import { Client } from './client.js';
 import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
 
 export const ReviewDecision = builder.enumType('ReviewDecision', {
-  description: 'ผลการพิจารณา: the operator\'s decision on a pending request for use.',
+  description: "ผลการพิจารณา: the operator's decision on a pending request for use.",
   values: {
     APPROVE: { value: 'APPROVE', description: 'อนุมัติ: approve; the client may read the payload.' },
     REJECT: { value: 'REJECT', description: 'ไม่อนุมัติ: reject; the client may ask again.' },
@@ -31,7 +31,7 @@ export const UseRequestEvent = builder.objectRef<UseRequestEventRecord>('UseRequ
 const OPERATOR_ACTOR = 'operator';
 
 export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').implement({
-  description: 'คำขอใช้งาน: one client\'s request to use one summary endpoint, with its audit trail.',
+  description: "คำขอใช้งาน: one client's request to use one summary endpoint, with its audit trail.",
   // Only its client and the operator see a request: what node(id:) answers for a ur_ id depends on who asks.
   extensions: CALLER_DEPENDENT,
   fields: (t) => ({
@@ -52,11 +52,12 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
     }),
     status: t.expose('status', { type: UseRequestStatus, description: 'สถานะ: the current status.' }),
     statusLabel: t.string({
-      description: 'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. รอการอนุมัติ / Awaiting approval.',
+      description:
+        'ป้ายสถานะ: the label of `status` in the language of the request, Thai unless `Accept-Language` prefers English, e.g. รอการอนุมัติ / Awaiting approval.',
       resolve: (request, _args, context) => useRequestStatusLabel(request.status, context.language),
     }),
     purpose: t.exposeString('purpose', { description: 'วัตถุประสงค์: why the client wants the data, in its own words.' }),
-    note: t.exposeString('note', { nullable: true, description: 'The operator\'s note on the latest decision.' }),
+    note: t.exposeString('note', { nullable: true, description: "The operator's note on the latest decision." }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was first asked.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its status last changed.' }),
     history: t.field({
@@ -68,13 +69,18 @@ export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').impl
 });
 
 builder.nodeRef<UseRequestRecord, string, typeof UseRequest>(UseRequest, {
-  id: { description: 'The request id (ur_…): what the operator reviews or revokes; also its Node id.', resolve: (request) => request.id },
+  id: {
+    description: 'The request id (ur_…): what the operator reviews or revokes; also its Node id.',
+    resolve: (request) => request.id,
+  },
   // One store query per nodes(ids:) field, whatever ids a client sends (it has at most one request per endpoint),
   // and none for anonymous callers, so ids of other clients' requests cost what unknown ids cost.
   loadManyWithoutCache: async (ids, { caller, access }) => {
     if (caller.kind === 'anonymous') return ids.map(() => null);
     if (caller.kind === 'client') {
-      const own = new Map((await access.listUseRequests({ clientId: caller.client.id })).map((request) => [request.id, request]));
+      const own = new Map(
+        (await access.listUseRequests({ clientId: caller.client.id })).map((request) => [request.id, request]),
+      );
       return ids.map((id) => own.get(id) ?? null);
     }
     return Promise.all(ids.map(async (id) => (await access.findUseRequest(id)) ?? null));
@@ -84,7 +90,11 @@ builder.nodeRef<UseRequestRecord, string, typeof UseRequest>(UseRequest, {
 const UseRequestPayload = builder.objectRef<UseRequestRecord>('UseRequestPayload').implement({
   description: 'The request for use after the change.',
   fields: (t) => ({
-    useRequest: t.field({ type: UseRequest, description: 'The request, with its new status.', resolve: (request) => request }),
+    useRequest: t.field({
+      type: UseRequest,
+      description: 'The request, with its new status.',
+      resolve: (request) => request,
+    }),
   }),
 });
 
@@ -92,19 +102,22 @@ const RequestEndpointUseInput = builder.inputType('RequestEndpointUseInput', {
   description: 'What to ask for, and why.',
   fields: (t) => ({
     endpointId: t.int({ required: true, description: 'The summary endpoint id, 83 to 86.' }),
-    purpose: t.string({ required: true, description: 'Why the data is needed, 1 to 2000 characters; the operator reads it.' }),
+    purpose: t.string({
+      required: true,
+      description: 'Why the data is needed, 1 to 2000 characters; the operator reads it.',
+    }),
   }),
 });
 
 const ReviewUseRequestInput = builder.inputType('ReviewUseRequestInput', {
-  description: 'The operator\'s decision on a pending request.',
+  description: "The operator's decision on a pending request.",
   fields: (t) => ({
     id: t.id({ required: true, description: 'The request id.' }),
     decision: t.field({ type: ReviewDecision, required: true, description: 'Approve or reject.' }),
     note: t.string({ description: 'Why, for the client and the audit trail (up to 2000 characters).' }),
     rateLimitPoints: t.int({
       description:
-        'With APPROVE only: the client\'s own rate-limit quota, operations per rate-limit window, 1 to 1000000 (null: back to the default). Absent: unchanged.',
+        "With APPROVE only: the client's own rate-limit quota, operations per rate-limit window, 1 to 1000000 (null: back to the default). Absent: unchanged.",
     }),
   }),
 });
@@ -121,13 +134,13 @@ builder.queryFields((t) => ({
   myUseRequests: t.field({
     extensions: CALLER_DEPENDENT,
     type: [UseRequest],
-    description: 'คำขอของฉัน: the calling client\'s requests for use, newest first. UNAUTHENTICATED when anonymous.',
+    description: "คำขอของฉัน: the calling client's requests for use, newest first. UNAUTHENTICATED when anonymous.",
     resolve: (_root, _args, { caller, access }) => access.listUseRequests({ clientId: requireClient(caller).id }),
   }),
   useRequests: t.field({
     extensions: CALLER_DEPENDENT,
     type: [UseRequest],
-    description: 'Every client\'s requests for use, newest first, optionally of one status. Operator only.',
+    description: "Every client's requests for use, newest first, optionally of one status. Operator only.",
     args: { status: t.arg({ type: UseRequestStatus, description: 'Only requests in this status.' }) },
     resolve: (_root, { status }, { caller, access }) => {
       requireOperator(caller);
@@ -144,7 +157,11 @@ builder.mutationFields((t) => ({
       'ขอใช้งาน: ask to use a summary endpoint (status becomes PENDING). Allowed when not yet asked, or after a rejection or revocation.',
     args: { input: t.arg({ type: RequestEndpointUseInput, required: true, description: 'Endpoint and purpose.' }) },
     resolve: (_root, { input }, { caller, access }) =>
-      access.requestEndpointUse({ client: requireClient(caller), endpointId: input.endpointId, purpose: input.purpose }),
+      access.requestEndpointUse({
+        client: requireClient(caller),
+        endpointId: input.endpointId,
+        purpose: input.purpose,
+      }),
   }),
   reviewUseRequest: t.field({
     type: UseRequestPayload,
@@ -177,12 +194,14 @@ builder.subscriptionField('useRequestChanged', (t) =>
   t.field({
     type: UseRequest,
     description:
-      'คำขอของฉันที่เปลี่ยน: an event each time one of your requests for use changes status (you ask, the operator approves, rejects or revokes), on whichever server instance it happened. Needs your API key, as `myUseRequests` does; with the ADMIN_TOKEN, every client\'s requests.',
+      "คำขอของฉันที่เปลี่ยน: an event each time one of your requests for use changes status (you ask, the operator approves, rejects or revokes), on whichever server instance it happened. Needs your API key, as `myUseRequests` does; with the ADMIN_TOKEN, every client's requests.",
     subscribe: (_root, _args, context) => {
       const { caller } = context;
       const clientId = caller.kind === 'operator' ? undefined : requireClient(caller).id;
       return context.live.subscribe(subscriberKey(caller, context.clientIp), 'useRequestChanged', (event) =>
-        event.topic === 'useRequestChanged' && (clientId === undefined || event.request.clientId === clientId) ? event.request : undefined,
+        event.topic === 'useRequestChanged' && (clientId === undefined || event.request.clientId === clientId)
+          ? event.request
+          : undefined,
       );
     },
     resolve: (value, _args, { loaders }) => {

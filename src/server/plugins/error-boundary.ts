@@ -5,7 +5,17 @@ import { LANGUAGES, negotiateLanguage, type Language } from '../../http/language
 
 const UNEXPECTED_EXTENSIONS = { code: 'INTERNAL_SERVER_ERROR' };
 const UNEXPECTED = Object.fromEntries(
-  LANGUAGES.map((language) => [language, JSON.stringify({ errors: [{ message: localizedMessage(language, 'Unexpected error.', UNEXPECTED_EXTENSIONS), extensions: UNEXPECTED_EXTENSIONS }] })]),
+  LANGUAGES.map((language) => [
+    language,
+    JSON.stringify({
+      errors: [
+        {
+          message: localizedMessage(language, 'Unexpected error.', UNEXPECTED_EXTENSIONS),
+          extensions: UNEXPECTED_EXTENSIONS,
+        },
+      ],
+    }),
+  ]),
 ) as Record<Language, string>;
 
 /**
@@ -13,13 +23,21 @@ const UNEXPECTED = Object.fromEntries(
  * answers a plain 500 with a code. The server adapter's own fallback writes the error's stack trace as the body,
  * which no caller may ever see. The error is logged here instead.
  */
-export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<PluginContext>, logger: Logger): Plugin<PluginContext> {
+export function withErrorBoundary<PluginContext extends object>(
+  plugin: Plugin<PluginContext>,
+  logger: Logger,
+): Plugin<PluginContext> {
   const unexpected = (request: Request, error: unknown): Response => {
     logger.error({ err: error }, 'a plugin failed while handling a request');
     const language = negotiateLanguage(request.headers.get('accept-language'));
     return new Response(UNEXPECTED[language], {
       status: 500,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-language': language, vary: 'accept-language' },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-language': language,
+        vary: 'accept-language',
+      },
     });
   };
   const { onRequest, onResponse, onPluginInit } = plugin;
@@ -31,7 +49,10 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
       onRequest(payload) {
         try {
           const done = onRequest(payload);
-          if (isThenable(done)) return Promise.resolve(done).catch((error: unknown) => payload.endResponse(unexpected(payload.request, error)));
+          if (isThenable(done))
+            return Promise.resolve(done).catch((error: unknown) =>
+              payload.endResponse(unexpected(payload.request, error)),
+            );
         } catch (error) {
           payload.endResponse(unexpected(payload.request, error));
         }
@@ -41,7 +62,10 @@ export function withErrorBoundary<PluginContext extends object>(plugin: Plugin<P
       onResponse(payload) {
         try {
           const done = onResponse(payload);
-          if (isThenable(done)) return Promise.resolve(done).catch((error: unknown) => payload.setResponse(unexpected(payload.request, error)));
+          if (isThenable(done))
+            return Promise.resolve(done).catch((error: unknown) =>
+              payload.setResponse(unexpected(payload.request, error)),
+            );
         } catch (error) {
           payload.setResponse(unexpected(payload.request, error));
         }

@@ -28,7 +28,12 @@ export function useBodyLimit(maxBytes: number): Plugin {
         );
       };
       const refuse = (): void =>
-        answer(413, createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, { extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes } }));
+        answer(
+          413,
+          createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, {
+            extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes },
+          }),
+        );
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
       if (declared > maxBytes) return refuse();
       // node:http's parser delivers exactly Content-Length bytes, so a plain body within it needs no counting.
@@ -49,9 +54,21 @@ export function useBodyLimit(maxBytes: number): Plugin {
         } catch {
           // The only reader that throws here is the decompressor: the body is not what its Content-Encoding says.
           const encoding = request.headers.get('content-encoding') ?? 'none';
-          return answer(400, createGraphQLError(`The request body is not valid ${encoding} data.`, { extensions: { code: 'BAD_REQUEST' } }));
+          return answer(
+            400,
+            createGraphQLError(`The request body is not valid ${encoding} data.`, {
+              extensions: { code: 'BAD_REQUEST' },
+            }),
+          );
         }
-        payload.setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal }));
+        payload.setRequest(
+          new fetchAPI.Request(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: Buffer.concat(chunks),
+            signal: request.signal,
+          }),
+        );
       };
       return count();
     },

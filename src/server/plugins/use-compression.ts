@@ -42,8 +42,12 @@ export function useResponseCompression<PluginContext extends object>(): Plugin<P
       headers.delete('content-length');
       const body = streamed
         ? compressStream(response.body, encoding)
-        : response.body.pipeThrough(Duplex.toWeb(createCompressor(encoding)) as ReadableWritablePair<Uint8Array, Uint8Array>);
-      payload.setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
+        : response.body.pipeThrough(
+            Duplex.toWeb(createCompressor(encoding)) as ReadableWritablePair<Uint8Array, Uint8Array>,
+          );
+      payload.setResponse(
+        new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }),
+      );
     },
   };
 }

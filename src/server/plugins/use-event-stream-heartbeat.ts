@@ -13,8 +13,14 @@ export function useEventStreamHeartbeat(intervalMs: number): Plugin<Context> {
   return {
     onResponse(payload) {
       const { response, fetchAPI } = payload;
-      if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return;
-      payload.setResponse(new fetchAPI.Response(withHeartbeat(response.body, intervalMs), { status: response.status, headers: response.headers }));
+      if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+        return;
+      payload.setResponse(
+        new fetchAPI.Response(withHeartbeat(response.body, intervalMs), {
+          status: response.status,
+          headers: response.headers,
+        }),
+      );
     },
   };
 }

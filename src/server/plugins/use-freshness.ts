@@ -51,7 +51,11 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
           if (stale.length === 0 && shapeDrift.length === 0) return;
           setResult({
             ...result,
-            extensions: { ...result.extensions, ...(stale.length > 0 ? { stale } : {}), ...(shapeDrift.length > 0 ? { shapeDrift } : {}) },
+            extensions: {
+              ...result.extensions,
+              ...(stale.length > 0 ? { stale } : {}),
+              ...(shapeDrift.length > 0 ? { shapeDrift } : {}),
+            },
           });
         },
       };
@@ -65,7 +69,8 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       if (request.method !== 'GET') {
         // No cache keeps a POST's answer without being told to; a refusal (a 404 for an unknown persisted query, a
         // 403 without the CSRF header) says so anyway, for caches that key by more than the method.
-        if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+        if (response.status >= 400 && !response.headers.has('cache-control'))
+          response.headers.set('cache-control', 'no-store');
         return;
       }
       addVary(response.headers, ...ANSWER_VARIES_BY);

@@ -33,7 +33,12 @@ export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
       return page.variant(encoding ?? 'identity').then(({ body, etag }) => {
         // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
         // choose GraphiQL's Content-Security-Policy by it.
-        const headers = new fetchAPI.Headers({ 'content-type': 'text/html; charset=utf-8', etag, 'cache-control': CACHE_CONTROL, vary: 'accept, accept-encoding' });
+        const headers = new fetchAPI.Headers({
+          'content-type': 'text/html; charset=utf-8',
+          etag,
+          'cache-control': CACHE_CONTROL,
+          vary: 'accept, accept-encoding',
+        });
         if (matchesEtag(request.headers.get('if-none-match'), etag)) {
           payload.endResponse(new fetchAPI.Response(null, { status: 304, headers }));
           return;

@@ -21,7 +21,11 @@ export function useLanguage(graphqlPath: string): Plugin {
     },
     onResponse({ request, response }) {
       // GraphiQL's page, served on the same path, is the same whatever the language.
-      if (new URL(request.url).pathname !== graphqlPath || (response.headers.get('content-type') ?? '').startsWith('text/html')) return;
+      if (
+        new URL(request.url).pathname !== graphqlPath ||
+        (response.headers.get('content-type') ?? '').startsWith('text/html')
+      )
+        return;
       addVary(response.headers, 'accept-language');
       response.headers.set('content-language', negotiateLanguage(request.headers.get('accept-language')));
     },
@@ -31,8 +35,10 @@ export function useLanguage(graphqlPath: string): Plugin {
 type Result = ExecutionResult | readonly ExecutionResult[] | AsyncIterable<ExecutionResult>;
 
 function localizedResult<R extends Result>(result: R, language: Language): R {
-  if (Array.isArray(result)) return (result as readonly ExecutionResult[]).map((one) => localizedPart(one, language)) as unknown as R;
-  if (Symbol.asyncIterator in result) return localizedParts(result as AsyncIterable<ExecutionResult>, language) as unknown as R;
+  if (Array.isArray(result))
+    return (result as readonly ExecutionResult[]).map((one) => localizedPart(one, language)) as unknown as R;
+  if (Symbol.asyncIterator in result)
+    return localizedParts(result as AsyncIterable<ExecutionResult>, language) as unknown as R;
   return localizedPart(result as ExecutionResult, language) as R;
 }
 
@@ -44,9 +50,13 @@ function localizedParts(parts: AsyncIterable<ExecutionResult>, language: Languag
 /** One result or incremental part, with the errors of its increments (@defer, @stream) too. */
 function localizedPart(part: ExecutionResult, language: Language): ExecutionResult {
   const incremental = (part as { incremental?: unknown }).incremental;
-  let localized = part.errors === undefined ? part : { ...part, errors: part.errors.map((error) => localizedError(error, language)) };
+  let localized =
+    part.errors === undefined ? part : { ...part, errors: part.errors.map((error) => localizedError(error, language)) };
   if (Array.isArray(incremental)) {
-    localized = { ...localized, incremental: incremental.map((increment: ExecutionResult) => localizedPart(increment, language)) } as ExecutionResult;
+    localized = {
+      ...localized,
+      incremental: incremental.map((increment: ExecutionResult) => localizedPart(increment, language)),
+    } as ExecutionResult;
   }
   return localized;
 }

@@ -17,7 +17,12 @@ export function useMaskedIncrementalErrors(maskError: MaskError): Plugin {
             setResult({
               ...result,
               incremental: incremental.map((increment) =>
-                increment.errors === undefined ? increment : { ...increment, errors: increment.errors.map((error) => maskError(error, 'Unexpected error.', false)) },
+                increment.errors === undefined
+                  ? increment
+                  : {
+                      ...increment,
+                      errors: increment.errors.map((error) => maskError(error, 'Unexpected error.', false)),
+                    },
               ),
             } as typeof result);
           });

@@ -1,4 +1,10 @@
-import { createCounter, createHistogram, createSummary, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
+import {
+  createCounter,
+  createHistogram,
+  createSummary,
+  usePrometheus,
+  type FillLabelsFnParams,
+} from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin, YogaLogger } from 'graphql-yoga';
 import { ERROR_CODES } from '../../graphql/error-codes.js';
@@ -23,10 +29,14 @@ export function useMetrics(metrics: Metrics): Plugin {
   const { registry, operationNames, operations } = metrics;
   // The operation execution picks, as yoga's HTTP histogram and the response cache name it.
   const labels = (params: FillLabelsFnParams, context: unknown): Record<OperationLabel, string> => {
-    const operation = params.document === undefined ? undefined : getOperationAST(params.document, requestedName(context));
-    return { operationName: operationNames.label(operation?.name?.value), operationType: operationTypeLabel(operation?.operation) };
+    const operation =
+      params.document === undefined ? undefined : getOperationAST(params.document, requestedName(context));
+    return {
+      operationName: operationNames.label(operation?.name?.value),
+      operationType: operationTypeLabel(operation?.operation),
+    };
   };
-  const phaseHistogram = <Phase,>(name: string, help: string, phases: [Phase, ...Phase[]]) =>
+  const phaseHistogram = <Phase>(name: string, help: string, phases: [Phase, ...Phase[]]) =>
     createHistogram({
       registry,
       histogram: { name, help, labelNames: ['operationType'] },
@@ -50,12 +60,21 @@ export function useMetrics(metrics: Metrics): Plugin {
         },
         fillLabelsFn: labels,
       }),
-      graphql_envelop_request_duration: phaseHistogram('graphql_envelop_request_duration', 'Time spent executing GraphQL operations.', [
-        'execute',
-        'subscribe',
-      ]),
-      graphql_envelop_phase_parse: phaseHistogram('graphql_envelop_phase_parse', 'Time spent parsing GraphQL documents.', ['parse']),
-      graphql_envelop_phase_validate: phaseHistogram('graphql_envelop_phase_validate', 'Time spent validating documents.', ['validate']),
+      graphql_envelop_request_duration: phaseHistogram(
+        'graphql_envelop_request_duration',
+        'Time spent executing GraphQL operations.',
+        ['execute', 'subscribe'],
+      ),
+      graphql_envelop_phase_parse: phaseHistogram(
+        'graphql_envelop_phase_parse',
+        'Time spent parsing GraphQL documents.',
+        ['parse'],
+      ),
+      graphql_envelop_phase_validate: phaseHistogram(
+        'graphql_envelop_phase_validate',
+        'Time spent validating documents.',
+        ['validate'],
+      ),
       graphql_yoga_http_duration: {
         histogram: operations.httpDuration,
         fillLabelsFn: (_params, { request, response }: { request: Request; response: Response }) =>
@@ -146,7 +165,9 @@ function guarded<T extends object>(plugin: T, report: (error: unknown) => void):
     }
     // A hook may return its later hooks as an object ({ onExecuteDone }, { onNext, onEnd }).
     if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, typeof entry === 'function' ? guard(entry) : entry]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, entry]) => [key, typeof entry === 'function' ? guard(entry) : entry]),
+      );
     }
     return value;
   };

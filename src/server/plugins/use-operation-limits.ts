@@ -55,13 +55,23 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
     onValidate({ params: { schema, documentAST }, context }) {
       return ({ valid, result, setResult }) => {
         if (!valid) return;
-        const request = (context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }).params;
+        const request = (
+          context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }
+        ).params;
         // envelop types these loosely (it supports several graphql versions); they are graphql 16's.
-        const [document, operationName, variables] = [documentAST as DocumentNode, request?.operationName ?? undefined, request?.variables ?? {}];
+        const [document, operationName, variables] = [
+          documentAST as DocumentNode,
+          request?.operationName ?? undefined,
+          request?.variables ?? {},
+        ];
         const cost =
-          operationCost(schema as GraphQLSchema, document, operationName, variables) + (payloadSizes?.surcharge(document, operationName, variables) ?? 0);
+          operationCost(schema as GraphQLSchema, document, operationName, variables) +
+          (payloadSizes?.surcharge(document, operationName, variables) ?? 0);
         if (cost > maxCost) {
-          setResult([...result, limitError('cost', `Operation cost limit of ${maxCost} exceeded, found ${cost}.`, { cost, maxCost })]);
+          setResult([
+            ...result,
+            limitError('cost', `Operation cost limit of ${maxCost} exceeded, found ${cost}.`, { cost, maxCost }),
+          ]);
         }
       };
     },
@@ -75,14 +85,16 @@ function operationCost(
   variables: Record<string, unknown>,
 ): number {
   const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  const selected = operations.find((operation) => operationName === undefined || operation.name?.value === operationName);
+  const selected = operations.find(
+    (operation) => operationName === undefined || operation.name?.value === operationName,
+  );
   if (selected === undefined) return 0;
   const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
   try {
-    return complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [selected, ...fragments] }, { schema, variables }).complexity;
+    return complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [selected, ...fragments] }, { schema, variables })
+      .complexity;
   } catch {
     // Variables that do not fit: execution reports them with its own error, and runs nothing.
     return 0;
   }
 }
-

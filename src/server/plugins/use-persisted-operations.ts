@@ -13,7 +13,9 @@ export function readPersistedManifest(path: string): PersistedManifest {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read the persisted operations file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `cannot read the persisted operations file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${path} is not an object of hash → document`);
@@ -97,13 +99,17 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       if (params.query == null) {
         return store.get(hash).then((document) => {
           if (document === undefined) {
-            throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } });
+            throw createGraphQLError('PersistedQueryNotFound', {
+              extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } },
+            });
           }
           setParams({ ...params, query: document });
         });
       }
       if (createHash('sha256').update(params.query).digest('hex') !== hash) {
-        throw createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } } });
+        throw createGraphQLError('PersistedQueryMismatch', {
+          extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } },
+        });
       }
       pending.set(context, { hash, document: params.query });
     },

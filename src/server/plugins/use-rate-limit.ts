@@ -43,7 +43,8 @@ export function useRateLimit(options: RateLimitOptions): Plugin<Context & { req?
     onResponse({ request, response }) {
       const used = decisions.get(request);
       if (used === undefined) return;
-      for (const [name, value] of Object.entries(rateLimitFields(used.decision, used.policy, limiter.windowS))) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(rateLimitFields(used.decision, used.policy, limiter.windowS)))
+        response.headers.set(name, value);
     },
   };
 }

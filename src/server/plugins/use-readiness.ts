@@ -47,7 +47,10 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
         const body = {
           status: ready ? 'ready' : 'not_ready',
           checks: Object.fromEntries(
-            results.map(({ name, facts, ok }) => [name, ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts }]),
+            results.map(({ name, facts, ok }) => [
+              name,
+              ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts },
+            ]),
           ),
         };
         payload.endResponse(

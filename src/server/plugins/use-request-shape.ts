@@ -29,7 +29,9 @@ export function useRequestShape(): Plugin {
           return await requestParser(request);
         } catch (error) {
           if (error instanceof GraphQLError) throw error;
-          throw badRequest('The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.');
+          throw badRequest(
+            'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
+          );
         }
       });
       return {
@@ -41,10 +43,17 @@ export function useRequestShape(): Plugin {
       };
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const negative = negativeStreamCount(args.document as DocumentNode, (args.variableValues ?? {}) as Record<string, unknown>);
+      const negative = negativeStreamCount(
+        args.document as DocumentNode,
+        (args.variableValues ?? {}) as Record<string, unknown>,
+      );
       if (negative !== undefined) {
         setResultAndStopExecution({
-          errors: [createGraphQLError(`@stream(initialCount:) must be 0 or more, got ${negative}.`, { extensions: { code: 'BAD_USER_INPUT' } })],
+          errors: [
+            createGraphQLError(`@stream(initialCount:) must be 0 or more, got ${negative}.`, {
+              extensions: { code: 'BAD_USER_INPUT' },
+            }),
+          ],
         });
         return undefined;
       }
@@ -63,7 +72,12 @@ export function useRequestShape(): Plugin {
 function withCode(code: string): (error: GraphQLError) => GraphQLError {
   return (error) =>
     error.extensions['code'] === undefined
-      ? createGraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } })
+      ? createGraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          extensions: { ...error.extensions, code },
+        })
       : error;
 }
 
@@ -79,8 +93,10 @@ function checkParameters(parameters: unknown): void {
   // Checked here, before any plugin reads them: the APQ plugin hashes `query` and reads `extensions` first.
   if (!isAbsentOr(query, 'string')) throw badRequest('"query" must be a string.');
   if (!isAbsentOr(operationName, 'string')) throw badRequest('"operationName" must be a string.');
-  if (!isAbsentOr(variables, 'object') || !isAbsentOr(extensions, 'object')) throw badRequest('"variables" and "extensions" must be JSON objects.');
-  const persisted = (extensions as { persistedQuery?: { sha256Hash?: unknown } | null } | null | undefined)?.persistedQuery;
+  if (!isAbsentOr(variables, 'object') || !isAbsentOr(extensions, 'object'))
+    throw badRequest('"variables" and "extensions" must be JSON objects.');
+  const persisted = (extensions as { persistedQuery?: { sha256Hash?: unknown } | null } | null | undefined)
+    ?.persistedQuery;
   if (persisted !== undefined && (!isAbsentOr(persisted, 'object') || !isAbsentOr(persisted?.sha256Hash, 'string'))) {
     throw badRequest('"extensions.persistedQuery" must be { "version": 1, "sha256Hash": "<hex>" }.');
   }
@@ -146,7 +162,10 @@ function negativeStreamCount(document: DocumentNode, variables: Record<string, u
     const found: ValueNode[] = [];
     visit(document, {
       Directive(node) {
-        const argument = node.name.value === 'stream' ? node.arguments?.find((candidate) => candidate.name.value === 'initialCount') : undefined;
+        const argument =
+          node.name.value === 'stream'
+            ? node.arguments?.find((candidate) => candidate.name.value === 'initialCount')
+            : undefined;
         if (argument !== undefined) found.push(argument.value);
       },
     });
@@ -154,7 +173,12 @@ function negativeStreamCount(document: DocumentNode, variables: Record<string, u
     streamCounts.set(document, counts);
   }
   for (const count of counts) {
-    const value = count.kind === Kind.INT ? Number(count.value) : count.kind === Kind.VARIABLE ? variables[count.name.value] : undefined;
+    const value =
+      count.kind === Kind.INT
+        ? Number(count.value)
+        : count.kind === Kind.VARIABLE
+          ? variables[count.name.value]
+          : undefined;
     if (typeof value === 'number' && value < 0) return value;
   }
   return undefined;

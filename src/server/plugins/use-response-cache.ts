@@ -36,7 +36,10 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       return {
         onRequestParseDone({ requestParserResult }) {
           if (Array.isArray(requestParserResult)) return;
-          parsedKeys.set(request, requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined));
+          parsedKeys.set(
+            request,
+            requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined),
+          );
         },
       };
     },
@@ -44,7 +47,12 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined);
       return {
         onExecuteDone({ result }) {
-          if (operation?.operation !== OperationTypeNode.QUERY || !isSingleResult(result) || (result.errors?.length ?? 0) > 0) return;
+          if (
+            operation?.operation !== OperationTypeNode.QUERY ||
+            !isSingleResult(result) ||
+            (result.errors?.length ?? 0) > 0
+          )
+            return;
           reusable.set(args.contextValue.request, operation.name?.value);
         },
       };
@@ -55,8 +63,10 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const key = nodeRequest instanceof IncomingMessage ? cache.candidateKey(nodeRequest) : undefined;
       // Stored only under the key of what yoga itself parsed: a request that the hot path and yoga read differently
       // (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
-      if (key === undefined || parsedKeys.get(request) !== key || !reusable.has(request) || response.status !== 200) return;
-      if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding')) return;
+      if (key === undefined || parsedKeys.get(request) !== key || !reusable.has(request) || response.status !== 200)
+        return;
+      if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
+        return;
       const ledger = ledgerOf(request);
       if (ledger.dependsOnCaller || ledger.staleFields.length > 0) return;
       const now = cache.now();
@@ -69,7 +79,9 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       addVary(headers, 'accept-encoding');
       const etag = headers.get('etag');
       const httpCaching: HttpCaching | undefined =
-        request.method === 'GET' && etag !== null ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS } : undefined;
+        request.method === 'GET' && etag !== null
+          ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS }
+          : undefined;
       const entry = cache.store(key, {
         body: Buffer.from(await response.arrayBuffer()),
         headers,

@@ -45,7 +45,8 @@ function useLedgerRelease(): Plugin<Context> {
       const ledger = existingLedgerOf(request);
       if (ledger === undefined) return;
       const socketResponse = (serverContext as { res?: unknown }).res;
-      if (socketResponse instanceof ServerResponse && !socketResponse.writableFinished) socketResponse.once('close', () => ledger.release());
+      if (socketResponse instanceof ServerResponse && !socketResponse.writableFinished)
+        socketResponse.once('close', () => ledger.release());
       else ledger.release();
     },
   };

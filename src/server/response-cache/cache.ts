@@ -82,7 +82,10 @@ export class StoredResponse {
   private encodedBytes = 0;
   private readonly headerBytes: number;
 
-  constructor(init: StoredResponseInit, private readonly onEncoded: (entry: StoredResponse) => void) {
+  constructor(
+    init: StoredResponseInit,
+    private readonly onEncoded: (entry: StoredResponse) => void,
+  ) {
     this.body = init.body;
     this.operationName = init.operationName;
     this.expiresAt = init.expiresAt;
@@ -105,11 +108,18 @@ export class StoredResponse {
   }
 
   async render(options: RenderOptions): Promise<RenderedResponse> {
-    const headers: Record<string, string> = { ...this.headers, ...options.callerHeaders, [REQUEST_ID_HEADER]: options.requestId };
+    const headers: Record<string, string> = {
+      ...this.headers,
+      ...options.callerHeaders,
+      [REQUEST_ID_HEADER]: options.requestId,
+    };
     const caching = this.httpCaching;
     if (caching !== undefined) {
       headers['etag'] = caching.etag;
-      headers['cache-control'] = publicCacheControl(maxAgeS(caching.lifetime, options.now), caching.staleWhileRevalidateS);
+      headers['cache-control'] = publicCacheControl(
+        maxAgeS(caching.lifetime, options.now),
+        caching.staleWhileRevalidateS,
+      );
       if (matchesEtag(options.ifNoneMatch, caching.etag)) return { status: 304, headers, body: undefined };
     }
     const body = options.encoding === undefined ? this.body : await this.encode(options.encoding);

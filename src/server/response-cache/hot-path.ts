@@ -57,7 +57,9 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
   async function withinRateLimit(request: IncomingMessage): Promise<Record<string, string> | undefined> {
     if (options.rateLimit === undefined) return {};
     const { limiter, trustProxy } = options.rateLimit;
-    const decision = await limiter.consume(anonymousBucket(clientIp(header(request, 'x-forwarded-for') ?? null, request, trustProxy)));
+    const decision = await limiter.consume(
+      anonymousBucket(clientIp(header(request, 'x-forwarded-for') ?? null, request, trustProxy)),
+    );
     return decision.allowed ? rateLimitFields(decision, 'default', limiter.windowS) : undefined;
   }
 
@@ -86,7 +88,11 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       status: rendered.status,
       seconds: ms / 1_000,
     });
-    logOperation(logger, { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' }, { requestId, caller: 'anonymous' });
+    logOperation(
+      logger,
+      { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' },
+      { requestId, caller: 'anonymous' },
+    );
   }
 
   return serve;

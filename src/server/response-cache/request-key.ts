@@ -30,7 +30,11 @@ export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETE
  *
  * Undefined (not cacheable) when the parameters cannot be written as a key (nested too deeply to serialise).
  */
-export function requestKey(method: string, parameters: GraphQLParameters, header: (name: string) => string | undefined): string | undefined {
+export function requestKey(
+  method: string,
+  parameters: GraphQLParameters,
+  header: (name: string) => string | undefined,
+): string | undefined {
   let material: string;
   try {
     material = stableJson([
@@ -72,7 +76,12 @@ export function keyRequest(request: IncomingMessage & { body?: Buffer }, options
     return parameters && requestKey('GET', parameters, header);
   }
   const contentType = request.headers['content-type'] ?? '';
-  if (request.method !== 'POST' || request.body === undefined || request.headers['content-encoding'] !== undefined || !contentType.includes('json')) {
+  if (
+    request.method !== 'POST' ||
+    request.body === undefined ||
+    request.headers['content-encoding'] !== undefined ||
+    !contentType.includes('json')
+  ) {
     return undefined;
   }
   const parameters = postParameters(request.body);
@@ -91,7 +100,7 @@ function getParameters(search: string): GraphQLParameters | undefined {
 
 function postParameters(body: Buffer): GraphQLParameters | undefined {
   const parsed = parseJson(body.toString('utf8'));
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed) : undefined;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
 }
 
 function parseJson(text: string): unknown {
