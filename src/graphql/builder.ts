@@ -1,6 +1,8 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { refusalError, scopesOf, type AuthContexts, type AuthScopes } from './authorization.js';
 import CallerDependencePlugin from './caller-dependence.js';
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, JSONResolver, URLResolver } from 'graphql-scalars';
 import type { Context } from './context.js';
@@ -11,6 +13,8 @@ import type { JsonObject } from '../json.js';
 /** The one Pothos schema builder. Each module under ./types registers its GraphQL type on it. */
 export const builder = new SchemaBuilder<{
   Context: Context;
+  AuthScopes: AuthScopes;
+  AuthContexts: AuthContexts;
   DefaultFieldNullability: false;
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
@@ -21,7 +25,15 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin],
+  // Caller dependence before scope-auth: its wrapper is then the outer one, so that even a refused answer is marked.
+  plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
+  scopeAuth: {
+    authScopes: (context) => scopesOf(context.caller),
+    unauthorizedError: (_parent, context, _info, result) =>
+      refusalError(context.caller, result.failure, result.message),
+    // A subscription is authorized once, when it starts, as any other operation; its events are not asked again.
+    authorizeOnSubscribe: true,
+  },
   // Costs only: the limit is checked before execution by server/plugins/use-operation-limits.ts, with the configured budget.
   complexity: { defaultComplexity: 1, defaultListMultiplier: LIST_MULTIPLIER },
   // Only Node and node/nodes: the records connection keeps its own PageInfo (graphql/types/records.ts).

@@ -3,7 +3,6 @@ import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import { spendRegistration } from '../ip-budgets.js';
 import { parseIdempotencyKey } from '../../access/idempotency.js';
 import type { ClientEventRecord, ClientRecord } from '../../access/model.js';
-import { requireCurrentKey, requireOperator, requireOperatorOrClient } from '../authorization.js';
 
 export const ClientEventKind = builder.enumType('ClientEventKind', {
   description: 'What happened to a client (its requests for use have their own history).',
@@ -53,14 +52,11 @@ export const Client = builder.objectRef<ClientRecord>('Client').implement({
         "The client's own rate-limit quota, operations per rate-limit window; null when the server's default (RATE_LIMIT_POINTS) applies.",
     }),
     history: t.field({
-      extensions: CALLER_DEPENDENT,
+      authScopes: (client) => ({ operatorOrOwnClient: client.id }),
       type: [ClientEvent],
       description:
         'Its audit trail, oldest first: registration, key rotations, disabling, quotas. For the operator and the client itself.',
-      resolve: (client, _args, { caller, loaders }) => {
-        requireOperatorOrClient(caller, client.id);
-        return loaders.clientHistory.load(client.id);
-      },
+      resolve: (client, _args, { loaders }) => loaders.clientHistory.load(client.id),
     }),
   }),
 });
@@ -177,53 +173,51 @@ builder.mutationFields((t) => ({
       return context.access.registerClient(input, { idempotencyKey });
     },
   }),
-  rotateApiKey: t.field({
+  rotateApiKey: t.authField({
+    authScopes: { currentKey: true },
     type: RotateApiKeyPayload,
     description:
       'A new API key for the calling client; the replaced keys keep working for the grace period, then stop. Only the current key may rotate.',
     args: { input: t.arg({ type: RotateApiKeyInput, description: 'The grace period.' }) },
-    resolve: async (_root, { input }, { caller, access }) => {
-      const client = requireCurrentKey(caller);
+    resolve: async (_root, { input }, { caller: { client }, access }) => {
       const graceS = input?.graceS ?? Math.min(DEFAULT_GRACE_S, access.keyPolicy.maxGraceS);
       return { client, ...(await access.rotateApiKey({ client, graceS })) };
     },
   }),
-  deleteMyRegistration: t.field({
+  deleteMyRegistration: t.authField({
+    authScopes: { currentKey: true },
     type: DeleteMyRegistrationPayload,
     description:
       'ลบข้อมูล: delete the calling client (PDPA): every key stops at once; name, contact address and purposes are erased; the audit trail keeps its events with pseudonymous ids only. Only the current key may do this.',
-    resolve: (_root, _args, { caller, access }) => access.deleteClient({ client: requireCurrentKey(caller) }),
+    resolve: (_root, _args, { caller, access }) => access.deleteClient({ client: caller.client }),
   }),
   disableClient: t.field({
+    authScopes: { operator: true },
     type: ClientPayload,
     description: "ระงับ: refuse the client's keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.",
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
-    resolve: (_root, { input }, { caller, access }) => {
-      requireOperator(caller);
-      return access.setClientDisabled({ clientId: String(input.id), disabled: true, actor: OPERATOR_ACTOR });
-    },
+    resolve: (_root, { input }, { access }) =>
+      access.setClientDisabled({ clientId: String(input.id), disabled: true, actor: OPERATOR_ACTOR }),
   }),
   enableClient: t.field({
+    authScopes: { operator: true },
     type: ClientPayload,
     description: 'Serve a disabled client again. Operator only.',
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
-    resolve: (_root, { input }, { caller, access }) => {
-      requireOperator(caller);
-      return access.setClientDisabled({ clientId: String(input.id), disabled: false, actor: OPERATOR_ACTOR });
-    },
+    resolve: (_root, { input }, { access }) =>
+      access.setClientDisabled({ clientId: String(input.id), disabled: false, actor: OPERATOR_ACTOR }),
   }),
   setClientQuota: t.field({
+    authScopes: { operator: true },
     type: ClientPayload,
     description:
       "Set the client's own rate-limit quota, or go back to the default. Applies from its next request, on every instance. Operator only.",
     args: { input: t.arg({ type: SetClientQuotaInput, required: true, description: 'The client and its quota.' }) },
-    resolve: (_root, { input }, { caller, access }) => {
-      requireOperator(caller);
-      return access.setClientQuota({
+    resolve: (_root, { input }, { access }) =>
+      access.setClientQuota({
         clientId: String(input.id),
         rateLimitPoints: input.rateLimitPoints ?? null,
         actor: OPERATOR_ACTOR,
-      });
-    },
+      }),
   }),
 }));

@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
-import { requireClient, requireOperator } from '../authorization.js';
 import { delivered, subscriberKey } from '../../live/subscription-hub.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
 import { useRequestStatusLabel } from '../messages.js';
@@ -131,19 +130,18 @@ const RevokeUseRequestInput = builder.inputType('RevokeUseRequestInput', {
 });
 
 builder.queryFields((t) => ({
-  myUseRequests: t.field({
-    extensions: CALLER_DEPENDENT,
+  myUseRequests: t.authField({
+    authScopes: { client: true },
     type: [UseRequest],
     description: "คำขอของฉัน: the calling client's requests for use, newest first. UNAUTHENTICATED when anonymous.",
-    resolve: (_root, _args, { caller, access }) => access.listUseRequests({ clientId: requireClient(caller).id }),
+    resolve: (_root, _args, { caller, access }) => access.listUseRequests({ clientId: caller.client.id }),
   }),
   useRequests: t.field({
-    extensions: CALLER_DEPENDENT,
+    authScopes: { operator: true },
     type: [UseRequest],
     description: "Every client's requests for use, newest first, optionally of one status. Operator only.",
     args: { status: t.arg({ type: UseRequestStatus, description: 'Only requests in this status.' }) },
-    resolve: (_root, { status }, { caller, access }) => {
-      requireOperator(caller);
+    resolve: (_root, { status }, { access }) => {
       // NOT_REQUESTED means "no request", so no stored request has it.
       return status === 'NOT_REQUESTED' ? [] : access.listUseRequests({ status: status ?? undefined });
     },
@@ -151,53 +149,52 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  requestEndpointUse: t.field({
+  requestEndpointUse: t.authField({
+    authScopes: { client: true },
     type: UseRequestPayload,
     description:
       'ขอใช้งาน: ask to use a summary endpoint (status becomes PENDING). Allowed when not yet asked, or after a rejection or revocation.',
     args: { input: t.arg({ type: RequestEndpointUseInput, required: true, description: 'Endpoint and purpose.' }) },
     resolve: (_root, { input }, { caller, access }) =>
       access.requestEndpointUse({
-        client: requireClient(caller),
+        client: caller.client,
         endpointId: input.endpointId,
         purpose: input.purpose,
       }),
   }),
   reviewUseRequest: t.field({
+    authScopes: { operator: true },
     type: UseRequestPayload,
     description: 'พิจารณา: approve or reject a PENDING request. Operator only.',
     args: { input: t.arg({ type: ReviewUseRequestInput, required: true, description: 'Request, decision and note.' }) },
-    resolve: (_root, { input }, { caller, access }) => {
-      requireOperator(caller);
-      return access.reviewUseRequest({
+    resolve: (_root, { input }, { access }) =>
+      access.reviewUseRequest({
         id: String(input.id),
         decision: input.decision,
         note: input.note ?? null,
         actor: OPERATOR_ACTOR,
         // Absent leaves the quota as it is; an explicit null goes back to the default.
         rateLimitPoints: input.rateLimitPoints,
-      });
-    },
+      }),
   }),
   revokeUseRequest: t.field({
+    authScopes: { operator: true },
     type: UseRequestPayload,
     description: 'ยกเลิกสิทธิ์: withdraw an APPROVED request. Operator only.',
     args: { input: t.arg({ type: RevokeUseRequestInput, required: true, description: 'Request and note.' }) },
-    resolve: (_root, { input }, { caller, access }) => {
-      requireOperator(caller);
-      return access.revokeUseRequest({ id: String(input.id), note: input.note ?? null, actor: OPERATOR_ACTOR });
-    },
+    resolve: (_root, { input }, { access }) =>
+      access.revokeUseRequest({ id: String(input.id), note: input.note ?? null, actor: OPERATOR_ACTOR }),
   }),
 }));
 
 builder.subscriptionField('useRequestChanged', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: UseRequest,
     description:
       "คำขอของฉันที่เปลี่ยน: an event each time one of your requests for use changes status (you ask, the operator approves, rejects or revokes), on whichever server instance it happened. Needs your API key, as `myUseRequests` does; with the ADMIN_TOKEN, every client's requests.",
     subscribe: (_root, _args, context) => {
       const { caller } = context;
-      const clientId = caller.kind === 'operator' ? undefined : requireClient(caller).id;
+      const clientId = caller.kind === 'operator' ? undefined : caller.client.id;
       return context.live.subscribe(subscriberKey(caller, context.clientIp), 'useRequestChanged', (event) =>
         event.topic === 'useRequestChanged' && (clientId === undefined || event.request.clientId === clientId)
           ? event.request
