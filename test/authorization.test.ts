@@ -1,4 +1,16 @@
+import {
+  getNamedType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { AccessError } from '../src/access/errors.js';
+import type { Caller, ClientRecord } from '../src/access/model.js';
+import type { Context } from '../src/graphql/context.js';
+import { authorizeFieldFor, declaredScopes } from '../src/graphql/field-authorization.js';
+import { schema } from '../src/graphql/schema.js';
 import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 
 interface Answer {
@@ -146,5 +158,124 @@ describe('who may read and run what, over HTTP', () => {
     expect(body.errors?.[0]?.message).toBe(
       `ยืนยันตัวตนไม่สำเร็จ: ส่งคีย์ API ในส่วนหัว "Authorization: Bearer <คีย์>" (${OPERATOR_TOKEN_WANTED})`,
     );
+  });
+});
+
+describe('the scopes declared on the schema', () => {
+  const PARENT = { id: 'cl_parent' };
+  const anonymous: Caller = { kind: 'anonymous' };
+  const operator: Caller = { kind: 'operator' };
+  const clientCaller = (id: string, currentKey = true): Caller => ({
+    kind: 'client',
+    client: { id } as ClientRecord,
+    currentKey,
+  });
+
+  /** A context with nothing but a caller and a ledger that remembers being marked: resolvers reached past a scope fail. */
+  function contextOf(caller: Caller): { context: Context; marked: () => boolean } {
+    let marked = false;
+    const ledger = { markCallerDependent: () => void (marked = true) };
+    return { context: { caller, ledger } as unknown as Context, marked: () => marked };
+  }
+
+  const infoOf = (type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): GraphQLResolveInfo =>
+    ({
+      schema,
+      parentType: type,
+      fieldName: field.name,
+      returnType: field.type,
+      path: { prev: undefined, key: field.name, typename: type.name },
+    }) as unknown as GraphQLResolveInfo;
+
+  const fields = Object.values(schema.getTypeMap())
+    .filter(isObjectType)
+    .filter((type) => !type.name.startsWith('__'))
+    .flatMap((type) =>
+      Object.values(type.getFields()).map((field) => ({ type, field, name: `${type.name}.${field.name}` })),
+    );
+  const guarded = fields.filter(({ field }) => declaredScopes(field) !== undefined);
+
+  it('says who may read or run each field that is not for everyone', async () => {
+    const declared = Object.fromEntries(
+      await Promise.all(
+        guarded.map(async ({ type, field, name }) => {
+          const scopes = declaredScopes(field);
+          const { context } = contextOf(anonymous);
+          const map = typeof scopes === 'function' ? await scopes(PARENT, {}, context, infoOf(type, field)) : scopes;
+          return [name, map] as const;
+        }),
+      ),
+    );
+    expect(declared).toEqual({
+      'Client.history': { operatorOrOwnClient: PARENT.id },
+      'Mutation.deleteMyRegistration': { currentKey: true },
+      'Mutation.disableClient': { operator: true },
+      'Mutation.enableClient': { operator: true },
+      'Mutation.requestEndpointUse': { client: true },
+      'Mutation.reviewUseRequest': { operator: true },
+      'Mutation.revokeUseRequest': { operator: true },
+      'Mutation.rotateApiKey': { currentKey: true },
+      'Mutation.setClientQuota': { operator: true },
+      'Query.myUseRequests': { client: true },
+      'Query.useRequests': { operator: true },
+      'Subscription.useRequestChanged': { authenticated: true },
+    });
+  });
+
+  it('leaves no mutation but registration open, nor a root field of clients or requests undeclared', () => {
+    const open = fields
+      .filter(({ type }) => type === schema.getMutationType())
+      .filter(({ field }) => declaredScopes(field) === undefined)
+      .map(({ name }) => name);
+    expect(open).toEqual(['Mutation.registerClient']);
+    const roots = [schema.getQueryType(), schema.getSubscriptionType()];
+    const undeclared = fields
+      .filter(
+        ({ type, field }) => roots.includes(type) && ['Client', 'UseRequest'].includes(getNamedType(field.type).name),
+      )
+      .filter(({ field }) => declaredScopes(field) === undefined && field.extensions['dependsOnCaller'] !== true)
+      .map(({ name }) => name);
+    expect(undeclared).toEqual([]);
+  });
+
+  /** What running a resolver came to: its value, or what it threw or rejected with. */
+  const settle = (run: () => unknown): Promise<unknown> =>
+    Promise.resolve()
+      .then(run)
+      .catch((error: unknown) => error);
+
+  it.each(guarded.map(({ type, field, name }) => [name, type, field] as const))(
+    '%s refuses an anonymous caller, and marks its answer as depending on the caller',
+    async (_name, type, field) => {
+      const info = infoOf(type, field);
+      // A subscription is authorized when it starts, by its subscribe; any other field when it resolves.
+      const guard = type === schema.getSubscriptionType() ? field.subscribe : field.resolve;
+      const refusal = await settle(() => guard?.(PARENT, {}, contextOf(anonymous).context, info));
+      expect(refusal).toBeInstanceOf(AccessError);
+      expect((refusal as AccessError).code).toBe('UNAUTHENTICATED');
+      // Refused or not, the answer is never stored nor public; a subscription marks each event's.
+      const { context, marked } = contextOf(anonymous);
+      await settle(() => field.resolve?.(PARENT, {}, context, info));
+      expect(marked()).toBe(true);
+    },
+  );
+
+  it('asks the declared scopes again for another caller (what a stream asks of each event)', async () => {
+    const ask = async (typeName: string, fieldName: string, caller: Caller): Promise<unknown> => {
+      const type = schema.getType(typeName) as GraphQLObjectType;
+      const field = type.getFields()[fieldName] as GraphQLField<unknown, unknown>;
+      const { context } = contextOf(clientCaller(PARENT.id));
+      return authorizeFieldFor(caller, context, infoOf(type, field), PARENT, {}).then(
+        () => 'allowed',
+        (error: unknown) => (error instanceof AccessError ? [error.code, error.message] : error),
+      );
+    };
+    expect(await ask('Client', 'history', operator)).toBe('allowed');
+    expect(await ask('Client', 'history', clientCaller(PARENT.id))).toBe('allowed');
+    expect(await ask('Client', 'history', clientCaller('cl_other'))).toEqual(['FORBIDDEN', OPERATOR_OR_ITSELF]);
+    expect(await ask('Subscription', 'useRequestChanged', clientCaller('cl_other'))).toBe('allowed');
+    expect(await ask('Subscription', 'useRequestChanged', anonymous)).toEqual(['UNAUTHENTICATED', CLIENT_KEY_WANTED]);
+    expect(await ask('Mutation', 'rotateApiKey', clientCaller(PARENT.id, false))).toEqual(['FORBIDDEN', KEY_REPLACED]);
+    expect(await ask('Query', 'summaryEndpoints', anonymous)).toBe('allowed');
   });
 });
