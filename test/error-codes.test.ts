@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/graphql/error-codes.js';
 import { THAI_MESSAGES } from '../src/graphql/messages.js';
+import { readDoc } from './helpers/docs.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
@@ -41,10 +42,11 @@ function codesInSource(): Map<string, string[]> {
   return found;
 }
 
-/** The codes of the README's table under "The contract": each row's first cell. */
-function codesInReadme(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const table = /\| code \| when \|\n\|---\|---\|\n((?:\|.*\n)+)/.exec(readme)?.[1] ?? '';
+const ERRORS_DOC = 'docs/app-developers/errors.md';
+
+/** The codes of the table between the error-codes markers of the errors page: each row's first cell. */
+function codesInDocs(): string[] {
+  const table = /<!-- error-codes:begin -->([\s\S]*?)<!-- error-codes:end -->/.exec(readDoc(ERRORS_DOC))?.[1] ?? '';
   return [...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map(([, code]) => code ?? '');
 }
 
@@ -66,8 +68,8 @@ describe('error codes', () => {
     expect(Object.keys(THAI_MESSAGES).sort()).toEqual([...ERROR_CODES].sort());
   });
 
-  it("the README's table lists exactly ERROR_CODES, each once", () => {
-    const documented = codesInReadme();
+  it(`the table of ${ERRORS_DOC} lists exactly ERROR_CODES, each once`, () => {
+    const documented = codesInDocs();
     expect(documented.length).toBeGreaterThan(10);
     expect(new Set(documented).size).toBe(documented.length);
     expect([...documented].sort()).toEqual([...ERROR_CODES].sort());

@@ -98,7 +98,7 @@ describe('HTTP surface', () => {
     }
   });
 
-  it('answers any method but GET and POST with 405 and BAD_REQUEST, as the README says, whatever headers it lacks', async () => {
+  it('answers any method but GET and POST with 405 and BAD_REQUEST, as docs/app-developers/errors.md says, whatever headers it lacks', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
       const response = await stack().app.fetch(
         `http://localhost/graphql?query=${encodeURIComponent('{ datasets { no } }')}`,

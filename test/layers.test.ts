@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../src');
 
-// Each layer imports only from layers of a lower rank (README "Layout"). Files at the top of src/ are ranked
+// Each layer imports only from layers of a lower rank (docs/contributors/layout.md). Files at the top of src/ are ranked
 // by name: the process entry on top (the command-line programs in cli/ beside it), the leaf facts (catalogue, config, JSON types, the error base) at the bottom.
 const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,

@@ -26,7 +26,7 @@ interface Change {
   shapeChanged: boolean;
 }
 
-/** Publishes revised figures through the simulator's own HTTP route, as the README's walk-through does. */
+/** Publishes revised figures through the simulator's own HTTP route, as the walk-through of docs/app-developers/subscriptions.md does. */
 async function revise(simulator: Simulator, code: DatasetCode, body: unknown = {}): Promise<Response> {
   return fetch(`${simulator.url}/__simulator/datasets/${code}/revisions`, {
     method: 'POST',
@@ -316,7 +316,7 @@ describe('subscriptions and the response cache', () => {
 });
 
 describe('a GraphQL client over SSE (graphql-sse)', () => {
-  it('receives datasetChanged as the README shows', async () => {
+  it('receives datasetChanged as docs/app-developers/subscriptions.md shows', async () => {
     const stack = await startStack();
     const server = await listen(stack.app);
     const client = createClient({ url: `${server.origin}/graphql` });

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
+import { fencedBlocks, readDoc } from './helpers/docs.js';
 import { useStack } from './helpers/stack.js';
 
 interface Refusal {
   errors: { message: string; extensions: { code: string; limit?: string } }[];
 }
 
-// The README's first example: what a newcomer pastes first.
-const README_EXAMPLE = `query {
-  datasets(group: TEACHERS) { no code title titleEn apiUrl }
-  teachers2566: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { ACADEMIC_YEAR: "2566" }) }
-  summaryEndpoints { id name title status statusLabel }
-}`;
+// The README's example: what a newcomer pastes first.
+const README_EXAMPLE = fencedBlocks(readDoc('README.md'), 'graphql')[0] ?? '';
 
 const aliases = (count: number, selection: (index: number) => string): string =>
   `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${selection(index)}`).join(' ')} }`;

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fencedBlocks, readDoc } from '../helpers/docs.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import { request } from './setups.js';
 
 const SETUPS = readFileSync(new URL('./setups.ts', import.meta.url), 'utf8');
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const CLIENTS_DOC = 'docs/app-developers/clients.md';
 
 describe('plain fetch against a listening server', () => {
   const listening = useListeningStack();
@@ -72,16 +73,15 @@ describe('plain fetch against a listening server', () => {
   });
 });
 
-describe('the README\'s "Clients" set-ups', () => {
-  const section = /\n## Clients\n([\s\S]*?)\n## /.exec(README)?.[1] ?? '';
-  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+describe(`the client set-ups of ${CLIENTS_DOC}`, () => {
+  const blocks = fencedBlocks(readDoc(CLIENTS_DOC), 'ts');
   const setupLines = new Set(SETUPS.split('\n').map((line) => line.trim()));
 
   it('shows Apollo Client, urql and plain fetch', () => {
     expect(blocks).toHaveLength(3);
   });
 
-  // The suites in this folder run setups.ts: a README line that is not there was never run.
+  // The suites in this folder run setups.ts: a line of the docs that is not there was never run.
   it.each(blocks.map((block, index) => [index, block]))(
     'block %i holds only lines of the tested set-ups',
     (_index, block) => {

@@ -62,7 +62,7 @@ describe('key rotation through Apollo Client (core)', () => {
     return new ApolloClient({
       link: ApolloLink.from([auth, new HttpLink({ uri: `${listening().origin}${GRAPHQL_PATH}` })]),
       cache: new InMemoryCache(),
-      // setups.ts declares errorPolicy 'all' as every client's default (the README's set-up), so it is given here too.
+      // setups.ts declares errorPolicy 'all' as every client's default (the set-up of docs/app-developers/clients.md), so it is given here too.
       defaultOptions: {
         watchQuery: { errorPolicy: 'all' },
         query: { errorPolicy: 'all' },

@@ -8,8 +8,8 @@ import { persistedExchange } from '@urql/exchange-persisted';
 import { Client, fetchExchange } from '@urql/core';
 
 /*
- * The client set-ups the README's "Clients" section shows, as the suites in this folder run them: when one of
- * these changes, the README changes with it.
+ * The client set-ups docs/app-developers/clients.md shows, as the suites in this folder run them: when one of
+ * these changes, that page changes with it.
  */
 
 /** What one request looked like on the wire, for suites that assert how a client talks to the server. */
@@ -44,7 +44,7 @@ export function recordingFetch(sent: SentRequest[]): typeof fetch {
 /** SHA-256 in hex, as APQ wants it (in a browser: crypto.subtle.digest). */
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-// README: Apollo Client
+// docs/app-developers/clients.md: Apollo Client
 declare module '@apollo/client' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   export namespace ApolloClient {
@@ -102,7 +102,7 @@ export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
   UseRequestPayload: () => null,
 };
 
-// README: urql
+// docs/app-developers/clients.md: urql
 export function createUrqlClient(
   url: string,
   options: { fetch?: typeof fetch; headers?: Record<string, string> } = {},
@@ -120,7 +120,7 @@ export function createUrqlClient(
   });
 }
 
-// README: plain fetch
+// docs/app-developers/clients.md: plain fetch
 /** An answer as the server sends it: `data` and `errors` may both be there (a payload failed, the rest did not). */
 export interface GraphQLAnswer<Data> {
   data?: Data | null;

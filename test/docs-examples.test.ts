@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Kind, OperationTypeNode, parse, print, validate, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/graphql/schema.js';
+import { documentationFiles, fencedBlocks, readDoc } from './helpers/docs.js';
 import { useStack } from './helpers/stack.js';
 
-// Every GraphQL example in the README is what a newcomer pastes first: it must fit the schema, and the
+// Every GraphQL example in the README and docs/ is what a newcomer pastes first: it must fit the schema, and the
 // anonymous queries among them must run without an error.
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const BLOCKS = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+const BLOCKS = documentationFiles().flatMap((path) => fencedBlocks(readDoc(path), 'graphql'));
 // Operator-only and client-only fields, and incremental delivery, are exercised by their own suites.
 const NEEDS_MORE_THAN_ANONYMOUS = /useRequests|myUseRequests|@defer|@stream/;
 
@@ -20,12 +19,12 @@ const anonymousQueries = BLOCKS.flatMap((block) =>
   ),
 );
 
-describe('the README examples', () => {
+describe('the examples of the README and docs/', () => {
   const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 } });
 
   it('has examples, and every one fits the schema', () => {
-    expect(BLOCKS.length).toBeGreaterThanOrEqual(5);
-    expect(anonymousQueries.length).toBeGreaterThanOrEqual(3);
+    expect(BLOCKS.length).toBeGreaterThanOrEqual(11);
+    expect(anonymousQueries.length).toBeGreaterThanOrEqual(5);
     // @defer and @stream are added to the served schema by yoga's plugin, not printed in ours.
     for (const block of BLOCKS.filter((text) => !/@defer|@stream/.test(text))) {
       expect(validate(schema, parse(block)).map((error) => error.message)).toEqual([]);
