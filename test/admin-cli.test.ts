@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
 import { runAdmin } from '../src/cli/admin-commands.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'teg-admin-'));
@@ -61,7 +62,7 @@ describe('admin CLI (npm run admin)', () => {
     // A clock a second apart per reading: "newest first" must not depend on two requests falling in one millisecond.
     let tick = 0;
     const now = (): Date => new Date(Date.UTC(2026, 10, 23, 9, 0, tick++));
-    access = await openAccessService({ databaseUrl: DATABASE_URL, adminToken: undefined, now });
+    access = await openAccessService({ ...STORE_SETTINGS, databaseUrl: DATABASE_URL, adminToken: undefined, now });
     school = (await access.registerClient({ name: 'โรงเรียนสาธิต', contactEmail: 'it@school.example.org' })).client;
     const lab = (await access.registerClient({ name: 'Data Lab', contactEmail: 'lab@example.org' })).client;
     pending = await access.requestEndpointUse({ client: school, endpointId: 83, purpose: 'School map' });
@@ -243,7 +244,7 @@ describe('admin CLI on text stored before control characters were refused', () =
   const forgedName = 'Evil\u001b[2K\r\nur_forged  Trusted Org  84 ods_count_personal_by_year  APPROVED อนุมัติแล้ว';
 
   beforeAll(async () => {
-    const access = await openAccessService({ databaseUrl: `sqlite:${path}`, adminToken: undefined });
+    const access = await openAccessService({ ...STORE_SETTINGS, databaseUrl: `sqlite:${path}`, adminToken: undefined });
     const { client } = await access.registerClient({ name: 'placeholder', contactEmail: 'evil@example.org' });
     const request = await access.requestEndpointUse({ client, endpointId: 84, purpose: 'placeholder' });
     await access.reviewUseRequest({ id: request.id, decision: 'REJECT', note: 'placeholder', actor: 'operator' });

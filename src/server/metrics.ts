@@ -78,8 +78,8 @@ export function httpLabels(method: string, status: number): Record<HttpLabel, st
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
-/** `operationNames` bounds the operation-name labels; 100 names first come, first served unless given. */
-export function createMetrics(operationNames = new OperationNames()): Metrics {
+/** `operationNames` bounds the operation-name labels. */
+export function createMetrics(operationNames: OperationNames): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const operations: OperationMetrics = {
