@@ -32,8 +32,11 @@ async function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr: withoutStoreLine(stderr) };
 }
+
+/** The line naming the store every opening run writes first (test/settings.test.ts checks it). */
+const withoutStoreLine = (stderr: string): string => stderr.replace(/^admin: store \S+\n/, '');
 
 /** `npm run admin -- ...args`, without npm: the CLI as its own process, as an operator runs it. */
 function adminProcess(...args: string[]): Promise<Run> {
@@ -44,7 +47,7 @@ function adminProcess(...args: string[]): Promise<Run> {
       { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        done({ code, stdout, stderr });
+        done({ code, stdout, stderr: withoutStoreLine(stderr) });
       },
     );
   });
