@@ -4,7 +4,7 @@ import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
 import type { WatchReport } from '../live/watcher.js';
 import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
-import { OperationNames } from './operation-names.js';
+import type { OperationNames } from './operation-names.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
