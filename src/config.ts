@@ -2,508 +2,773 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
- * The whole environment, read and validated once at start-up. Every other module receives this typed object
- * and never reads `process.env`, so a bad setting is found before the server listens, not on the first request.
+ * Every setting, declared once: its environment variable, its type and bounds, its default (written as an operator
+ * would write it) and one line for the operators' table. The typed `Config`, the list of known names, the checks
+ * of misspelt names and the table in docs/operators/configuration.md (`npm run docs:settings`) all derive from it.
+ * Nothing else reads `process.env`, so a bad setting is found before the server listens.
  */
-export interface Config {
-  readonly host: string;
-  readonly port: number;
-  readonly logLevel: LogLevel;
-  readonly upstream: UpstreamConfig;
-  /** Where requests for use are stored: `sqlite:<path>` or a `postgres://` URL. */
-  readonly databaseUrl: string;
-  /** The operator's bearer token; undefined means nobody can act as the operator over HTTP. */
-  readonly adminToken: string | undefined;
-  readonly keys: KeyPolicy;
-  readonly cache: CacheConfig;
-  readonly limits: OperationLimits;
-  readonly persistedOperations: PersistedOperationsConfig;
-  readonly rateLimit: RateLimitConfig;
-  readonly http: HttpConfig;
-  readonly connections: ConnectionLimits;
-  /** OTLP/HTTP collector base address; undefined means no tracing (and no OpenTelemetry SDK loaded). */
-  readonly otlpEndpoint: string | undefined;
-  /**
-   * How many operation names /metrics and trace spans show as themselves besides the persisted manifest's, first
-   * come first served; every later name is `other`, so callers cannot grow the metrics.
-   */
-  readonly metricsOperationNames: number;
-  /** Change detection and subscriptions. */
-  readonly live: LiveConfig;
+export interface Setting<T> {
+  readonly env: string;
+  /** Parses the variable's trimmed, non-empty text. */
+  readonly schema: z.ZodType<T, string>;
+  /** The text used when the variable is unset or empty; undefined: the setting is off unless given. */
+  readonly default: string | undefined;
+  readonly description: string;
+  /** Only meaningful beside REDIS_URL. */
+  readonly redisOnly: boolean;
 }
 
-export interface LiveConfig {
-  /** Seconds between the watcher's passes over the datasets; 0 turns the watcher off. */
-  readonly watchIntervalS: number;
-  /** With Redis: how long the watcher's lease outlives its last renewal, the longest a dead leader delays another. */
-  readonly watchLeaseS: number;
-  readonly subscriptions: SubscriptionConfig;
+interface SettingOptions {
+  readonly redisOnly?: boolean;
 }
 
-/** What subscriptions may hold of one instance (see live/subscription-hub.ts). */
-export interface SubscriptionConfig {
-  /** Open subscriptions of one caller: a client's key, the operator, or one IP for anonymous callers. */
-  readonly perCaller: number;
-  /** Open subscriptions of the instance, everyone's together. */
-  readonly total: number;
-  /** Events waiting for one slow reader; one more ends its subscription with SUBSCRIPTION_OVERFLOW. */
-  readonly queue: number;
-  /** Seconds between the comment lines that keep an idle stream open through proxies. */
-  readonly heartbeatS: number;
+function setting<T>(
+  env: string,
+  schema: z.ZodType<T, string>,
+  fallback: string | number | boolean,
+  description: string,
+  options: SettingOptions = {},
+): Setting<T> {
+  return { env, schema, default: String(fallback), description, redisOnly: options.redisOnly ?? false };
 }
 
-/** The bounds of client keys and registrations. */
-export interface KeyPolicy {
-  /** The longest grace period a key rotation may give the keys it replaces. */
-  readonly maxGraceS: number;
-  /** How long a registration's Idempotency-Key is remembered. */
-  readonly idempotencyWindowS: number;
-  /** Keys one client may hold at once: its current key, keys in grace and keys minted for retried registrations. */
-  readonly maxKeysPerClient: number;
-}
-
-/**
- * A week of grace covers a backend's roll-out and most app-store reviews; a day of idempotency covers any retry a
- * client makes of one registration; five keys leave room for a rotation or two plus a few retries.
- */
-export const DEFAULT_KEY_POLICY: KeyPolicy = { maxGraceS: 7 * 86_400, idempotencyWindowS: 86_400, maxKeysPerClient: 5 };
-
-/** What one HTTP request may ask of the server, checked before any upstream call. */
-export interface OperationLimits {
-  readonly maxDepth: number;
-  readonly maxAliases: number;
-  readonly maxTokens: number;
-  readonly maxDirectives: number;
-  /** Cost budget of one operation; each upstream payload field costs UPSTREAM_FIELD_COST (see cost.ts). */
-  readonly maxCost: number;
-  readonly maxBodyBytes: number;
-  /** Operations in one batched (JSON array) request. */
-  readonly maxBatch: number;
-  /** Ids one `nodes(ids:)` field may ask for; more is BAD_USER_INPUT. */
-  readonly maxNodeIds: number;
-  /** Upstream body bytes one response may carry (each payload field counts its body); more is RESPONSE_TOO_LARGE. */
-  readonly maxResponseBytes: number;
-  /** Upstream body bytes all responses not yet sent may carry together; more is SERVER_BUSY. */
-  readonly maxInFlightResponseBytes: number;
-}
-
-export interface PersistedOperationsConfig {
-  /** Refuse every document that is not in the manifest (trusted documents); APQ registration is then off. */
-  readonly only: boolean;
-  /** The manifest generated by codegen from client/operations: `{ "<sha256>": "<document>" }`. */
-  readonly manifestPath: string;
-  /** Bound on the automatic persisted queries remembered (in memory, or in Redis when it is configured), in MB. */
-  readonly apqMaxMb: number;
-}
-
-/** A token bucket: `points` burst, refilled over `windowS`; 0 points turns it off. */
-export interface BucketConfig {
-  readonly points: number;
-  readonly windowS: number;
-}
-
-/** Token bucket per caller (API key, or IP for anonymous callers): `points` burst, refilled over `windowS`; 0 turns it off. */
-export interface RateLimitConfig extends BucketConfig {
-  /** Take the client IP from the last X-Forwarded-For entry (one trusted proxy in front). */
-  readonly trustProxy: boolean;
-  /** Client registrations per IP, whoever calls; on even when the rate limit of operations is off. */
-  readonly registration: BucketConfig;
-  /** Failed authentications per IP; once spent, any request with credentials from it is refused unread. */
-  readonly authenticationFailures: BucketConfig;
-}
-
-export interface HttpConfig {
-  /** Origins allowed cross-origin: `'*'` for any, an empty list for none. */
-  readonly corsOrigins: '*' | readonly string[];
-  readonly graphiql: boolean;
-  readonly introspection: boolean;
-}
-
-/**
- * What one client connection may hold of the server (node:http's settings; see server/http-server.ts). Node's
- * own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s, each
- * checked only every 30 s, and accept connections without bound.
- */
-export interface ConnectionLimits {
-  /** From a request's first byte until its headers are complete; then 408 and the connection is closed. */
-  readonly headersTimeoutMs: number;
-  /** From a request's first byte until its body is complete (not the answer); then 408 and close. */
-  readonly requestTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open between requests (node adds 1 s to what it advertises). */
-  readonly keepAliveTimeoutMs: number;
-  /** Open connections at most; one more is closed as soon as it is accepted. 0: no bound. */
-  readonly maxConnections: number;
-}
-
-/** The cross-request cache of upstream payloads, shared through Redis when `redisUrl` is set. */
-export interface CacheConfig {
-  readonly ttlS: number;
-  readonly swrS: number;
-  readonly staleIfErrorS: number;
-  readonly maxMb: number;
-  /** Bound on the response cache (serialised answers to anonymous queries); 0 turns it off. */
-  readonly responseMaxMb: number;
-  readonly redisUrl: string | undefined;
-  /**
-   * With Redis: the lease of the lock an instance holds while it fetches a payload for all of them, renewed every
-   * third of it while the fetch runs. When the holder dies the others wait at most this long before fetching.
-   */
-  readonly lockLeaseMs: number;
-  /** Fetch every dataset in the background at start-up. */
-  readonly warm: boolean;
-}
-
-export interface UpstreamConfig {
-  /** The upstream base address without a trailing slash; undefined means "start the embedded simulator". */
-  readonly baseUrl: string | undefined;
-  /** Credential for the summary endpoints; never logged, never sent to clients. */
-  readonly apiKey: string | undefined;
-  readonly apiKeyHeader: string;
-  /** Bound on one whole upstream call: connect, headers and body together. */
-  readonly timeoutMs: number;
-  /** PEM of an extra CA to trust for an HTTPS upstream with a private or self-signed certificate. */
-  readonly caPem: string | undefined;
-  /** Extra attempts of an idempotent call, all within `timeoutMs`. */
-  readonly retries: number;
-  readonly breakerCooldownS: number;
+function optional<T>(
+  env: string,
+  schema: z.ZodType<T, string>,
+  description: string,
+  options: SettingOptions = {},
+): Setting<T | undefined> {
+  return { env, schema, default: undefined, description, redisOnly: options.redisOnly ?? false };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const optionalText = z
-  .string()
-  .transform((value) => value.trim())
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
+const integer = (min: number, max: number) => z.coerce.number<string>().int().min(min).max(max);
+const flag = () => z.stringbool({ error: 'must be true or false' });
+const text = () => z.string();
+const megabytes = (min: number, max: number) => integer(min, max).transform((mb) => mb * 1_048_576);
+const httpUrl = (example: string) =>
+  z.url({ protocol: /^https?$/, error: `must be an http:// or https:// URL, for example ${example}` });
 
-const upstreamBaseUrl = optionalText.pipe(
-  z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example https://host:8888' })
-    .refine((value) => {
-      // zod runs refinements even after the URL check failed; that failure is already reported.
-      if (!URL.canParse(value)) return true;
-      const url = new URL(value);
-      return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-    }, 'must be a base address without query, fragment or credentials')
-    .transform((value) => value.replace(/\/+$/, ''))
-    .optional(),
-);
+const upstreamBaseUrl = httpUrl('https://host:8888')
+  .refine((value) => {
+    // zod runs refinements even after the URL check failed; that failure is already reported.
+    if (!URL.canParse(value)) return true;
+    const url = new URL(value);
+    return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  }, 'must be a base address without query, fragment or credentials')
+  .transform((value) => value.replace(/\/+$/, ''));
 
 // RFC 9110 token characters: what an HTTP header name may contain.
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-const seconds = (fallback: number) =>
-  optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(31_536_000).default(fallback));
+const corsOrigins = z.string().transform((value, ctx): '*' | string[] => {
+  if (value === '*') return '*';
+  if (value === 'none') return [];
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      ctx.issues.push({
+        code: 'custom',
+        input: origin,
+        message: `${origin} is not an origin such as https://app.example.org`,
+      });
+    }
+  }
+  return origins;
+});
 
-const positive = (fallback: number, max: number) =>
-  optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(max).default(fallback));
-// The size of a token bucket; 0 turns that limit off.
-const tokens = (fallback: number) =>
-  optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(1_000_000).default(fallback));
-const flag = (fallback: boolean) =>
-  optionalText.pipe(z.stringbool({ error: 'must be true or false' }).default(fallback));
+/**
+ * A PostgreSQL URL whose user name or password holds `@ : / ? #` unencoded is read differently by each parser (the
+ * driver took part of a password for the host name and printed it). Such a URL is refused, never echoed.
+ */
+const databaseUrl = z.string().superRefine((value, ctx) => {
+  if (value.startsWith('sqlite:')) {
+    if (value.length === 'sqlite:'.length) ctx.addIssue({ code: 'custom', message: 'sqlite: needs a path' });
+    return;
+  }
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    ctx.addIssue({ code: 'custom', message: 'must be sqlite:<path> or a postgres:// URL' });
+    return;
+  }
+  const ambiguous = (value.match(/@/g)?.length ?? 0) > 1 || !URL.canParse(value) || /[@]/.test(new URL(value).pathname);
+  if (ambiguous) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is not a URL every reader parses the same way: percent-encode the user name and password ' +
+        '(@ as %40, : as %3A, / as %2F, ? as %3F, # as %23), for example with encodeURIComponent',
+    });
+  }
+});
 
-const corsOrigins = optionalText.pipe(
-  z
-    .string()
-    .default('*')
-    .transform((value, ctx): '*' | string[] => {
-      if (value === '*') return '*';
-      if (value === 'none') return [];
-      const origins = value
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter((origin) => origin !== '');
-      for (const origin of origins) {
-        if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
-          ctx.issues.push({
-            code: 'custom',
-            input: origin,
-            message: `${origin} is not an origin such as https://app.example.org`,
-          });
-        }
-      }
-      return origins;
-    }),
-);
+const caFile = z.string().transform((path, ctx) => {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+    ctx.issues.push({ code: 'custom', input: path, message: `cannot read ${path} (${reason})` });
+    return z.NEVER;
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    ctx.issues.push({ code: 'custom', input: path, message: `${path} holds no PEM certificate` });
+    return z.NEVER;
+  }
+  return pem;
+});
 
+/** Where requests for use are stored when DATABASE_URL is unset. */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/thai-edu-graphql.db';
 
-/** Generous for real clients (the README's and GraphiQL's examples, 40 payloads in one operation), strict for abuse. */
-export const DEFAULT_OPERATION_LIMITS: OperationLimits = {
-  maxDepth: 12,
-  maxAliases: 64,
-  maxTokens: 5_000,
-  maxDirectives: 50,
-  maxCost: 2_500,
-  maxBodyBytes: 102_400,
-  maxBatch: 5,
-  maxNodeIds: 100,
-  maxResponseBytes: 32 * 1024 * 1024,
-  maxInFlightResponseBytes: 64 * 1024 * 1024,
-};
-/**
- * A real client sends its headers in one packet and its body (at most LIMIT_MAX_BODY_BYTES, 100 KB) in well
- * under a second; 10 s and 30 s leave room for a bad mobile link (100 KB in 30 s is 27 kbit/s) while a client
- * that trickles bytes loses its socket quickly. 5 s of keep-alive is node's own default. 1 000 connections is far
- * above what one instance serves behind a proxy or to browsers (6 connections each) and far below the file
- * descriptors and memory (about 64 KB of buffers each) a process can spend.
- */
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_000,
-};
-/**
- * Each subscription holds a connection (SSE, one stream per request), so the total stays under the default
- * HTTP_MAX_CONNECTIONS with room for ordinary requests; 10 per caller is a few tabs of an app; 100 queued events is
- * far more than a healthy reader ever has waiting (changes come minutes apart); 15 s is under the 30-60 s idle
- * time-outs of common proxies.
- */
-export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionConfig = {
-  perCaller: 10,
-  total: 800,
-  queue: 100,
-  heartbeatS: 15,
-};
-export const DEFAULT_WATCH_INTERVAL_S = 300;
-/** A dead leader is replaced within this plus a third of it (4 s); renewals every second cost Redis nothing. */
-export const DEFAULT_WATCH_LEASE_S = 3;
-
-export const DEFAULT_PERSISTED_OPERATIONS_FILE = 'client/gql/persisted-documents.json';
-export const DEFAULT_METRICS_OPERATION_NAMES = 100;
-
-const milliseconds = (fallback: number) =>
-  optionalText.pipe(z.coerce.number<string | undefined>().int().min(100).max(600_000).default(fallback));
-/** Some hundreds of real operations' documents, with room to spare; a flood of registrations evicts, never grows. */
-export const DEFAULT_APQ_MAX_MB = 16;
-
-const environmentSchema = z
-  .object({
-    DATABASE_URL: optionalText.pipe(
-      z
-        .string()
-        .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or a postgres:// URL')
-        .default(DEFAULT_DATABASE_URL),
+export const SETTINGS = {
+  /** `production` makes the checks strict (see `loadConfig`); anything else is development. */
+  nodeEnv: setting(
+    'NODE_ENV',
+    text(),
+    'development',
+    'production: misspelt names stop the start, the simulator runs only when UPSTREAM=simulator.',
+  ),
+  host: setting('HOST', text(), '127.0.0.1', 'Address the server listens on.'),
+  port: setting('PORT', integer(0, 65_535), 4000, 'Port the server listens on; 0 picks a free one.'),
+  logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
+  portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/.'),
+  databaseUrl: setting(
+    'DATABASE_URL',
+    databaseUrl,
+    DEFAULT_DATABASE_URL,
+    'Request-for-use store: sqlite:<path> or a postgres:// URL (percent-encode the password).',
+  ),
+  database: {
+    poolMax: setting('DATABASE_POOL_MAX', integer(1, 1_000), 10, 'PostgreSQL: connections of the pool at most.'),
+    connectTimeoutMs: setting(
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      integer(100, 120_000),
+      5_000,
+      'PostgreSQL: how long a new connection waits for the server.',
     ),
-    // Long enough that guessing it is hopeless; `openssl rand -base64 32` makes a good one.
-    ADMIN_TOKEN: optionalText.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
-    HOST: optionalText.pipe(z.string().default('127.0.0.1')),
-    PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
-    LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS).default('info')),
-    UPSTREAM_BASE_URL: upstreamBaseUrl,
-    UPSTREAM_API_KEY: optionalText,
-    UPSTREAM_API_KEY_HEADER: optionalText.pipe(
-      z.string().regex(headerName, 'must be a valid HTTP header name').default('api-key'),
+    statementTimeoutMs: setting(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      integer(100, 600_000),
+      5_000,
+      'PostgreSQL: longest statement (a held lock ends in an error, not a stalled request).',
     ),
-    UPSTREAM_TIMEOUT_MS: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(100).max(300_000).default(10_000),
+    migrateOnStart: setting(
+      'MIGRATE_ON_START',
+      flag(),
+      true,
+      'Apply the store migrations at start; false: run npm run migrate (node dist/cli/migrate.js) instead.',
     ),
-    UPSTREAM_RETRIES: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(10).default(2)),
-    UPSTREAM_BREAKER_COOLDOWN_S: seconds(10),
-    UPSTREAM_CACHE_TTL_S: seconds(300),
-    UPSTREAM_CACHE_SWR_S: seconds(3600),
-    UPSTREAM_CACHE_STALE_IF_ERROR_S: seconds(86_400),
-    UPSTREAM_CACHE_MAX_MB: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(1).max(65_536).default(256),
+  },
+  // Long enough that guessing it is hopeless; `openssl rand -base64 32` makes a good one.
+  adminToken: optional(
+    'ADMIN_TOKEN',
+    z.string().min(24, 'must be at least 24 characters'),
+    "The operator's bearer token (24 characters or more); unset: no operator over HTTP.",
+  ),
+  keys: {
+    maxGraceS: setting(
+      'KEY_ROTATION_MAX_GRACE_S',
+      integer(0, 90 * 86_400),
+      7 * 86_400,
+      'Longest grace a key rotation may give the keys it replaces (a week covers an app-store review).',
     ),
-    RESPONSE_CACHE_MAX_MB: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(0).max(65_536).default(64),
+    idempotencyWindowS: setting(
+      'IDEMPOTENCY_WINDOW_S',
+      integer(1, 7 * 86_400),
+      86_400,
+      "How long a registration's Idempotency-Key is remembered.",
     ),
-    REDIS_URL: optionalText.pipe(
-      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    maxKeysPerClient: setting(
+      'API_KEYS_MAX_PER_CLIENT',
+      integer(2, 50),
+      5,
+      'Keys one client may hold at once (current, in grace, minted for retried registrations).',
+    ),
+  },
+  upstream: {
+    simulator: optional(
+      'UPSTREAM',
+      z.enum(['simulator']),
+      'simulator: serve the embedded simulated upstream (required in production when UPSTREAM_BASE_URL is unset).',
+    ),
+    baseUrl: optional(
+      'UPSTREAM_BASE_URL',
+      upstreamBaseUrl,
+      'Upstream base address, e.g. https://host:8888; unset in development: the embedded simulator.',
+    ),
+    apiKey: optional(
+      'UPSTREAM_API_KEY',
+      text(),
+      'Credential for the summary endpoints; never logged or sent to clients.',
+    ),
+    apiKeyHeader: setting(
+      'UPSTREAM_API_KEY_HEADER',
+      z.string().regex(headerName, 'must be a valid HTTP header name'),
+      'api-key',
+      'Header that carries UPSTREAM_API_KEY.',
+    ),
+    timeoutMs: setting(
+      'UPSTREAM_TIMEOUT_MS',
+      integer(100, 300_000),
+      10_000,
+      'Bound on one whole upstream call, retries included.',
+    ),
+    caPem: optional('UPSTREAM_CA_FILE', caFile, 'PEM file of an extra CA to trust for an HTTPS upstream.'),
+    retries: setting(
+      'UPSTREAM_RETRIES',
+      integer(0, 10),
+      2,
+      'Extra attempts of an idempotent upstream call, within UPSTREAM_TIMEOUT_MS.',
+    ),
+    breakerCooldownS: setting(
+      'UPSTREAM_BREAKER_COOLDOWN_S',
+      integer(0, 31_536_000),
+      10,
+      'How long the breaker stays open after an upstream outage before it tries again.',
+    ),
+    maxBodyMb: setting(
+      'UPSTREAM_MAX_BODY_MB',
+      integer(1, 4_096),
+      64,
+      'Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE.',
+    ),
+  },
+  cache: {
+    ttlS: setting('UPSTREAM_CACHE_TTL_S', integer(0, 31_536_000), 300, 'How long an upstream payload is fresh.'),
+    swrS: setting(
+      'UPSTREAM_CACHE_SWR_S',
+      integer(0, 31_536_000),
+      3_600,
+      'How long after that a stale payload is served while it is refreshed.',
+    ),
+    staleIfErrorS: setting(
+      'UPSTREAM_CACHE_STALE_IF_ERROR_S',
+      integer(0, 31_536_000),
+      86_400,
+      'How long a stale payload is served while the upstream fails.',
+    ),
+    maxMb: setting(
+      'UPSTREAM_CACHE_MAX_MB',
+      integer(1, 65_536),
+      256,
+      'Upstream payload bytes one instance holds in memory.',
+    ),
+    responseMaxMb: setting(
+      'RESPONSE_CACHE_MAX_MB',
+      integer(0, 65_536),
+      64,
+      'Bound on the cache of answers to anonymous queries; 0 turns it off.',
+    ),
+    redisUrl: optional(
+      'REDIS_URL',
+      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }),
+      'redis:// or rediss:// URL: caches, limits, APQ and live events shared by every instance.',
+    ),
+    redisKeyPrefix: optional(
+      'REDIS_KEY_PREFIX',
+      z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . : -'),
+      'Prefix of every Redis key; unset: derived per deployment, so deployments sharing a Redis do not mix.',
+      { redisOnly: true },
     ),
     // Renewed every third of it: short enough that a dead holder costs the others little, long enough that two
     // renewals may be late (a busy Redis, a long garbage collection) before the lease is lost.
-    UPSTREAM_LOCK_LEASE_MS: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(300).max(60_000).default(2_000),
+    lockLeaseMs: setting(
+      'UPSTREAM_LOCK_LEASE_MS',
+      integer(300, 60_000),
+      2_000,
+      'With Redis: lease of the lock an instance holds while it fetches a payload for all.',
+      { redisOnly: true },
     ),
-    CACHE_WARM: flag(false),
-    LIMIT_MAX_DEPTH: positive(DEFAULT_OPERATION_LIMITS.maxDepth, 1_000),
-    LIMIT_MAX_ALIASES: positive(DEFAULT_OPERATION_LIMITS.maxAliases, 100_000),
-    LIMIT_MAX_TOKENS: positive(DEFAULT_OPERATION_LIMITS.maxTokens, 1_000_000),
-    LIMIT_MAX_DIRECTIVES: positive(DEFAULT_OPERATION_LIMITS.maxDirectives, 100_000),
-    LIMIT_MAX_COST: positive(DEFAULT_OPERATION_LIMITS.maxCost, 10_000_000),
-    LIMIT_MAX_BODY_BYTES: positive(DEFAULT_OPERATION_LIMITS.maxBodyBytes, 100 * 1024 * 1024),
-    LIMIT_MAX_BATCH: positive(DEFAULT_OPERATION_LIMITS.maxBatch, 1_000),
-    LIMIT_MAX_NODE_IDS: positive(DEFAULT_OPERATION_LIMITS.maxNodeIds, 10_000),
-    RESPONSE_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxResponseBytes / 1_048_576, 4_096),
-    RESPONSE_IN_FLIGHT_MAX_MB: positive(DEFAULT_OPERATION_LIMITS.maxInFlightResponseBytes / 1_048_576, 65_536),
-    PERSISTED_OPERATIONS_ONLY: flag(false),
-    PERSISTED_OPERATIONS_FILE: optionalText.pipe(z.string().default(DEFAULT_PERSISTED_OPERATIONS_FILE)),
-    KEY_ROTATION_MAX_GRACE_S: optionalText.pipe(
-      z.coerce
-        .number<string | undefined>()
-        .int()
-        .min(0)
-        .max(90 * 86_400)
-        .default(DEFAULT_KEY_POLICY.maxGraceS),
+    warm: setting('CACHE_WARM', flag(), false, 'Fetch every dataset in the background at start.'),
+  },
+  /** Generous for real clients (the docs' and GraphiQL's examples, 40 payloads in one operation), strict for abuse. */
+  limits: {
+    maxDepth: setting('LIMIT_MAX_DEPTH', integer(1, 1_000), 12, 'Depth of an operation at most.'),
+    maxAliases: setting('LIMIT_MAX_ALIASES', integer(1, 100_000), 64, 'Aliases in an operation at most.'),
+    maxTokens: setting('LIMIT_MAX_TOKENS', integer(1, 1_000_000), 5_000, 'Tokens in a document at most.'),
+    maxDirectives: setting('LIMIT_MAX_DIRECTIVES', integer(1, 100_000), 50, 'Directives in an operation at most.'),
+    maxCost: setting(
+      'LIMIT_MAX_COST',
+      integer(1, 10_000_000),
+      2_500,
+      'Cost budget of one operation (each upstream payload field counts).',
     ),
-    IDEMPOTENCY_WINDOW_S: positive(DEFAULT_KEY_POLICY.idempotencyWindowS, 7 * 86_400),
-    API_KEYS_MAX_PER_CLIENT: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(2).max(50).default(DEFAULT_KEY_POLICY.maxKeysPerClient),
+    maxBodyBytes: setting(
+      'LIMIT_MAX_BODY_BYTES',
+      integer(1, 100 * 1_048_576),
+      102_400,
+      'Bytes of a request body at most.',
     ),
-    RATE_LIMIT_POINTS: tokens(600),
-    RATE_LIMIT_WINDOW_S: positive(60, 86_400),
-    REGISTRATION_RATE_LIMIT_POINTS: tokens(5),
-    REGISTRATION_RATE_LIMIT_WINDOW_S: positive(3_600, 31_536_000),
-    AUTH_FAILURE_RATE_LIMIT_POINTS: tokens(10),
-    AUTH_FAILURE_RATE_LIMIT_WINDOW_S: positive(60, 86_400),
-    APQ_MAX_MB: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(1).max(65_536).default(DEFAULT_APQ_MAX_MB),
+    maxBatch: setting('LIMIT_MAX_BATCH', integer(1, 1_000), 5, 'Operations in one batched request at most.'),
+    maxNodeIds: setting('LIMIT_MAX_NODE_IDS', integer(1, 10_000), 100, 'Ids one nodes(ids:) field may ask for.'),
+    maxResponseBytes: setting(
+      'RESPONSE_MAX_MB',
+      megabytes(1, 4_096),
+      32,
+      'Upstream body bytes one response may carry; more is RESPONSE_TOO_LARGE.',
     ),
-    TRUST_PROXY: flag(false),
-    CORS_ORIGINS: corsOrigins,
-    GRAPHIQL: flag(true),
-    INTROSPECTION: flag(true),
-    HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
-    HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
-    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
-    HTTP_MAX_CONNECTIONS: optionalText.pipe(
-      z.coerce
-        .number<string | undefined>()
-        .int()
-        .min(0)
-        .max(1_000_000)
-        .default(DEFAULT_CONNECTION_LIMITS.maxConnections),
+    maxInFlightResponseBytes: setting(
+      'RESPONSE_IN_FLIGHT_MAX_MB',
+      megabytes(1, 65_536),
+      64,
+      'Upstream body bytes all unsent responses may carry together; more is SERVER_BUSY.',
     ),
-    OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
-      z
-        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, for example http://127.0.0.1:4318' })
-        .optional(),
+  },
+  persistedOperations: {
+    only: setting(
+      'PERSISTED_OPERATIONS_ONLY',
+      flag(),
+      false,
+      'Refuse every document not in the manifest (trusted documents); APQ is then off.',
     ),
-    // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB whatever the traffic.
-    METRICS_OPERATION_NAMES: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(0).max(150).default(DEFAULT_METRICS_OPERATION_NAMES),
+    manifestPath: setting(
+      'PERSISTED_OPERATIONS_FILE',
+      text(),
+      'client/gql/persisted-documents.json',
+      'The persisted-operations manifest generated by codegen.',
     ),
-    WATCH_INTERVAL_S: optionalText.pipe(
-      z.coerce.number<string | undefined>().int().min(0).max(86_400).default(DEFAULT_WATCH_INTERVAL_S),
+    apqMaxMb: setting('APQ_MAX_MB', integer(1, 65_536), 16, 'Bound on the automatic persisted queries remembered.'),
+  },
+  rateLimit: {
+    points: setting(
+      'RATE_LIMIT_POINTS',
+      integer(0, 1_000_000),
+      600,
+      'Operations per caller (key, or IP when anonymous) per window; 0 turns it off.',
     ),
-    WATCH_LEASE_S: positive(DEFAULT_WATCH_LEASE_S, 60),
-    SUBSCRIPTION_MAX_PER_CALLER: positive(DEFAULT_SUBSCRIPTION_LIMITS.perCaller, 10_000),
-    SUBSCRIPTION_MAX_TOTAL: positive(DEFAULT_SUBSCRIPTION_LIMITS.total, 1_000_000),
-    SUBSCRIPTION_QUEUE_MAX: positive(DEFAULT_SUBSCRIPTION_LIMITS.queue, 10_000),
-    SUBSCRIPTION_HEARTBEAT_S: positive(DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS, 300),
-    UPSTREAM_CA_FILE: optionalText.transform((path, ctx) => {
-      if (path === undefined) return undefined;
-      let pem: string;
-      try {
-        pem = readFileSync(path, 'utf8');
-      } catch (error) {
-        const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
-        ctx.issues.push({ code: 'custom', input: path, message: `cannot read ${path} (${reason})` });
-        return z.NEVER;
-      }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-        ctx.issues.push({ code: 'custom', input: path, message: `${path} holds no PEM certificate` });
-        return z.NEVER;
-      }
-      return pem;
-    }),
-  })
-  .refine((values) => values.HTTP_HEADERS_TIMEOUT_MS <= values.HTTP_REQUEST_TIMEOUT_MS, {
-    path: ['HTTP_HEADERS_TIMEOUT_MS'],
-    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
-    // Listed beside every other problem, once both values parsed.
-    when: ({ issues }) =>
-      !issues.some(({ path }) => path?.[0] === 'HTTP_HEADERS_TIMEOUT_MS' || path?.[0] === 'HTTP_REQUEST_TIMEOUT_MS'),
-  });
-
-export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
-
-/** Parses the environment; on failure lists every problem at once, each naming its variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
-  const parsed = environmentSchema.safeParse(env);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    };
-  }
-  const values = parsed.data;
-  return {
-    ok: true,
-    config: {
-      host: values.HOST,
-      port: values.PORT,
-      logLevel: values.LOG_LEVEL,
-      databaseUrl: values.DATABASE_URL,
-      adminToken: values.ADMIN_TOKEN,
-      keys: {
-        maxGraceS: values.KEY_ROTATION_MAX_GRACE_S,
-        idempotencyWindowS: values.IDEMPOTENCY_WINDOW_S,
-        maxKeysPerClient: values.API_KEYS_MAX_PER_CLIENT,
-      },
-      upstream: {
-        baseUrl: values.UPSTREAM_BASE_URL,
-        apiKey: values.UPSTREAM_API_KEY,
-        apiKeyHeader: values.UPSTREAM_API_KEY_HEADER,
-        timeoutMs: values.UPSTREAM_TIMEOUT_MS,
-        caPem: values.UPSTREAM_CA_FILE,
-        retries: values.UPSTREAM_RETRIES,
-        breakerCooldownS: values.UPSTREAM_BREAKER_COOLDOWN_S,
-      },
-      cache: {
-        ttlS: values.UPSTREAM_CACHE_TTL_S,
-        swrS: values.UPSTREAM_CACHE_SWR_S,
-        staleIfErrorS: values.UPSTREAM_CACHE_STALE_IF_ERROR_S,
-        maxMb: values.UPSTREAM_CACHE_MAX_MB,
-        responseMaxMb: values.RESPONSE_CACHE_MAX_MB,
-        redisUrl: values.REDIS_URL,
-        lockLeaseMs: values.UPSTREAM_LOCK_LEASE_MS,
-        warm: values.CACHE_WARM,
-      },
-      limits: {
-        maxDepth: values.LIMIT_MAX_DEPTH,
-        maxAliases: values.LIMIT_MAX_ALIASES,
-        maxTokens: values.LIMIT_MAX_TOKENS,
-        maxDirectives: values.LIMIT_MAX_DIRECTIVES,
-        maxCost: values.LIMIT_MAX_COST,
-        maxBodyBytes: values.LIMIT_MAX_BODY_BYTES,
-        maxBatch: values.LIMIT_MAX_BATCH,
-        maxNodeIds: values.LIMIT_MAX_NODE_IDS,
-        maxResponseBytes: values.RESPONSE_MAX_MB * 1_048_576,
-        maxInFlightResponseBytes: Math.max(values.RESPONSE_IN_FLIGHT_MAX_MB, values.RESPONSE_MAX_MB) * 1_048_576,
-      },
-      persistedOperations: {
-        only: values.PERSISTED_OPERATIONS_ONLY,
-        manifestPath: values.PERSISTED_OPERATIONS_FILE,
-        apqMaxMb: values.APQ_MAX_MB,
-      },
-      rateLimit: {
-        points: values.RATE_LIMIT_POINTS,
-        windowS: values.RATE_LIMIT_WINDOW_S,
-        trustProxy: values.TRUST_PROXY,
-        registration: {
-          points: values.REGISTRATION_RATE_LIMIT_POINTS,
-          windowS: values.REGISTRATION_RATE_LIMIT_WINDOW_S,
-        },
-        authenticationFailures: {
-          points: values.AUTH_FAILURE_RATE_LIMIT_POINTS,
-          windowS: values.AUTH_FAILURE_RATE_LIMIT_WINDOW_S,
-        },
-      },
-      http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
-      connections: {
-        headersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
-        requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
-        keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-        maxConnections: values.HTTP_MAX_CONNECTIONS,
-      },
-      otlpEndpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT,
-      metricsOperationNames: values.METRICS_OPERATION_NAMES,
-      live: {
-        watchIntervalS: values.WATCH_INTERVAL_S,
-        watchLeaseS: values.WATCH_LEASE_S,
-        subscriptions: {
-          perCaller: values.SUBSCRIPTION_MAX_PER_CALLER,
-          total: values.SUBSCRIPTION_MAX_TOTAL,
-          queue: values.SUBSCRIPTION_QUEUE_MAX,
-          heartbeatS: values.SUBSCRIPTION_HEARTBEAT_S,
-        },
-      },
+    windowS: setting('RATE_LIMIT_WINDOW_S', integer(1, 86_400), 60, 'Window over which RATE_LIMIT_POINTS refill.'),
+    trustProxy: setting(
+      'TRUST_PROXY',
+      flag(),
+      false,
+      'Take the client IP from the last X-Forwarded-For entry (one trusted proxy in front).',
+    ),
+    registration: {
+      points: setting(
+        'REGISTRATION_RATE_LIMIT_POINTS',
+        integer(0, 1_000_000),
+        5,
+        'Client registrations per IP per window; 0 turns it off.',
+      ),
+      windowS: setting(
+        'REGISTRATION_RATE_LIMIT_WINDOW_S',
+        integer(1, 31_536_000),
+        3_600,
+        'Window of REGISTRATION_RATE_LIMIT_POINTS.',
+      ),
     },
-  };
+    authenticationFailures: {
+      points: setting(
+        'AUTH_FAILURE_RATE_LIMIT_POINTS',
+        integer(0, 1_000_000),
+        10,
+        'Failed authentications per IP per window before its credentials are refused unread; 0: off.',
+      ),
+      windowS: setting(
+        'AUTH_FAILURE_RATE_LIMIT_WINDOW_S',
+        integer(1, 86_400),
+        60,
+        'Window of AUTH_FAILURE_RATE_LIMIT_POINTS.',
+      ),
+    },
+  },
+  http: {
+    corsOrigins: setting(
+      'CORS_ORIGINS',
+      corsOrigins,
+      '*',
+      'Origins allowed cross-origin: *, none, or a comma-separated list.',
+    ),
+    graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
+    introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
+  },
+  /**
+   * Node's own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s.
+   * 10 s and 30 s leave room for a bad mobile link (100 KB in 30 s is 27 kbit/s); 1 000 connections is far above
+   * what one instance serves behind a proxy and far below what a process can hold (about 64 KB of buffers each).
+   */
+  connections: {
+    headersTimeoutMs: setting(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      integer(100, 600_000),
+      10_000,
+      "From a request's first byte until its headers are complete; then 408.",
+    ),
+    requestTimeoutMs: setting(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      integer(100, 600_000),
+      30_000,
+      "From a request's first byte until its body is complete; then 408.",
+    ),
+    keepAliveTimeoutMs: setting(
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      integer(100, 600_000),
+      5_000,
+      'How long an idle keep-alive connection stays open.',
+    ),
+    maxConnections: setting(
+      'HTTP_MAX_CONNECTIONS',
+      integer(0, 1_000_000),
+      1_000,
+      'Open connections at most; 0: no bound.',
+    ),
+    // Behind a proxy or a load balancer every connection comes from its few addresses: off unless asked for.
+    maxConnectionsPerIp: setting(
+      'HTTP_MAX_CONNECTIONS_PER_IP',
+      integer(0, 1_000_000),
+      0,
+      'Open connections of one peer address at most; 0: no bound (behind a proxy all come from it).',
+    ),
+  },
+  otlpEndpoint: optional(
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    httpUrl('http://127.0.0.1:4318'),
+    'OTLP/HTTP collector; unset: no tracing (and no tracing SDK loaded).',
+  ),
+  // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB.
+  metricsOperationNames: setting(
+    'METRICS_OPERATION_NAMES',
+    integer(0, 150),
+    100,
+    'Operation names metrics show as themselves besides the manifest\'s; later ones are "other".',
+  ),
+  live: {
+    watchIntervalS: setting(
+      'WATCH_INTERVAL_S',
+      integer(0, 86_400),
+      300,
+      "Seconds between the watcher's passes over the datasets; 0 turns it off.",
+    ),
+    /** A dead leader is replaced within this plus a third of it (4 s); renewals every second cost Redis nothing. */
+    watchLeaseS: setting(
+      'WATCH_LEASE_S',
+      integer(1, 60),
+      3,
+      "With Redis: how long the watcher's lease outlives its last renewal.",
+      { redisOnly: true },
+    ),
+    /**
+     * Each subscription over SSE holds a connection, so the total stays under HTTP_MAX_CONNECTIONS with room for
+     * ordinary requests; 15 s of heartbeat is under the 30-60 s idle time-outs of common proxies.
+     */
+    subscriptions: {
+      perCaller: setting(
+        'SUBSCRIPTION_MAX_PER_CALLER',
+        integer(1, 10_000),
+        10,
+        'Open subscriptions of one caller (key, operator, or IP when anonymous).',
+      ),
+      total: setting(
+        'SUBSCRIPTION_MAX_TOTAL',
+        integer(1, 1_000_000),
+        800,
+        'Open subscriptions of the instance; at most HTTP_MAX_CONNECTIONS.',
+      ),
+      queue: setting(
+        'SUBSCRIPTION_QUEUE_MAX',
+        integer(1, 10_000),
+        100,
+        'Events waiting for one slow reader; one more ends it with SUBSCRIPTION_OVERFLOW.',
+      ),
+      heartbeatS: setting(
+        'SUBSCRIPTION_HEARTBEAT_S',
+        integer(1, 300),
+        15,
+        'Seconds between the comment lines that keep an idle stream open through proxies.',
+      ),
+    },
+  },
+  shutdown: {
+    graceS: setting(
+      'SHUTDOWN_GRACE_S',
+      integer(1, 3_600),
+      25,
+      "Bound on a graceful shutdown, whatever the state (under Kubernetes' 30 s termination grace).",
+    ),
+    readinessDelayS: setting(
+      'SHUTDOWN_READINESS_DELAY_S',
+      integer(0, 600),
+      5,
+      'How long /ready answers 503 before the listener closes.',
+    ),
+  },
+} as const;
+
+type SettingTree = { readonly [key: string]: Setting<unknown> | SettingTree };
+type ValuesOf<Tree> = { readonly [K in keyof Tree]: Tree[K] extends Setting<infer T> ? T : ValuesOf<Tree[K]> };
+
+/** The whole environment, typed and camelCase. */
+export type Config = ValuesOf<typeof SETTINGS>;
+export type UpstreamConfig = Config['upstream'];
+export type CacheConfig = Config['cache'];
+export type OperationLimits = Config['limits'];
+export type PersistedOperationsConfig = Config['persistedOperations'];
+export type RateLimitConfig = Config['rateLimit'];
+export type BucketConfig = RateLimitConfig['registration'];
+export type HttpConfig = Config['http'];
+export type ConnectionLimits = Config['connections'];
+export type KeyPolicy = Config['keys'];
+export type LiveConfig = Config['live'];
+export type SubscriptionConfig = LiveConfig['subscriptions'];
+export type DatabaseConfig = Config['database'];
+export type ShutdownConfig = Config['shutdown'];
+
+const isSetting = (node: Setting<unknown> | SettingTree): node is Setting<unknown> =>
+  typeof (node as Setting<unknown>).env === 'string' && 'schema' in node;
+
+function flatten(tree: SettingTree): Setting<unknown>[] {
+  return Object.values(tree).flatMap((node) => (isSetting(node) ? [node] : flatten(node)));
+}
+
+/** Every setting, in declaration order. */
+export const SETTING_LIST: readonly Setting<unknown>[] = flatten(SETTINGS);
+/** The environment variable names we read. */
+export const KNOWN_NAMES: ReadonlySet<string> = new Set(SETTING_LIST.map((s) => s.env));
+
+/**
+ * Families of our names: the first word of each (UPSTREAM_, DATABASE_, LIMIT_…). A variable in a family that is not
+ * one of ours is a misspelling. OTEL_ is the OpenTelemetry specification's family (OTEL_SERVICE_NAME…), not ours.
+ */
+export const KNOWN_PREFIXES: readonly string[] = [
+  ...new Set(
+    SETTING_LIST.filter((s) => s.env.includes('_'))
+      .map((s) => `${s.env.split('_')[0]}_`)
+      .filter((prefix) => prefix !== 'OTEL_' && prefix !== 'NODE_'),
+  ),
+];
+
+/** Variables of other software that share a family with ours. */
+const FOREIGN_NAMES = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS']);
+/**
+ * Kubernetes injects `<SERVICE>_SERVICE_HOST`, `<SERVICE>_PORT`, `<SERVICE>_PORT_6379_TCP_ADDR`… for every service in
+ * the namespace (a service named redis gives REDIS_PORT): they are not misspellings of ours.
+ */
+const SERVICE_LINK =
+  /^[A-Z0-9_]+_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_\d+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)$/;
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j += 1) (rows[0] as number[])[j] = j;
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (rows[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/** The known name nearest to `name`, with its distance. */
+export function nearestKnownName(name: string): { name: string; distance: number } {
+  let nearest = { name: '', distance: Number.POSITIVE_INFINITY };
+  for (const known of KNOWN_NAMES) {
+    const distance = editDistance(name.toUpperCase(), known);
+    if (distance < nearest.distance) nearest = { name: known, distance };
+  }
+  return nearest;
+}
+
+// Short names (HOST, PORT) are a letter or two away from many unrelated variables (HOME, POST…): exact only.
+const allowedDistance = (known: string): number => (known.length < 6 ? 0 : known.length < 10 ? 1 : 2);
+
+/** Variables that look like ours but are not, each with the nearest known name. */
+export function unknownNames(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(env)) {
+    const upper = name.toUpperCase();
+    if (KNOWN_NAMES.has(name) || FOREIGN_NAMES.has(upper) || SERVICE_LINK.test(name)) continue;
+    const nearest = nearestKnownName(name);
+    const inFamily = KNOWN_PREFIXES.some((prefix) => upper.startsWith(prefix));
+    if (inFamily || nearest.distance <= allowedDistance(nearest.name)) {
+      problems.push(`${name}: not a setting of this server; did you mean ${nearest.name}?`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Settings that cannot all be honoured together. Each names the variables it reads: it is checked only when they
+ * all parsed, so it is listed beside every other problem, never instead of it.
+ */
+interface Conflict {
+  readonly reads: readonly string[];
+  /** `error` stops the start; `warning` is logged at start. */
+  readonly check: (
+    config: Config,
+    env: NodeJS.ProcessEnv,
+  ) => { level: 'error' | 'warning'; message: string } | undefined;
+}
+
+const isSet = (env: NodeJS.ProcessEnv, name: string): boolean => (env[name]?.trim() ?? '') !== '';
+
+const CONFLICTS: readonly Conflict[] = [
+  {
+    reads: ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'],
+    check: ({ connections }) =>
+      connections.headersTimeoutMs <= connections.requestTimeoutMs
+        ? undefined
+        : {
+            level: 'error',
+            message:
+              'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+          },
+  },
+  {
+    reads: ['SUBSCRIPTION_MAX_TOTAL', 'HTTP_MAX_CONNECTIONS'],
+    check: ({ connections, live }) =>
+      connections.maxConnections === 0 || live.subscriptions.total <= connections.maxConnections
+        ? undefined
+        : {
+            level: 'error',
+            message: `SUBSCRIPTION_MAX_TOTAL: ${live.subscriptions.total} is above HTTP_MAX_CONNECTIONS (${connections.maxConnections}); each subscription stream holds a connection, so streams could take every connection and ordinary requests would be refused`,
+          },
+  },
+  {
+    reads: ['RESPONSE_IN_FLIGHT_MAX_MB', 'RESPONSE_MAX_MB'],
+    check: ({ limits }) =>
+      limits.maxInFlightResponseBytes >= limits.maxResponseBytes
+        ? undefined
+        : {
+            level: 'error',
+            message:
+              'RESPONSE_IN_FLIGHT_MAX_MB: must be at least RESPONSE_MAX_MB (the budget of all unsent answers must hold one whole answer)',
+          },
+  },
+  {
+    reads: ['UPSTREAM_TIMEOUT_MS', 'SHUTDOWN_GRACE_S', 'SHUTDOWN_READINESS_DELAY_S'],
+    check: ({ upstream, shutdown }) => {
+      const drainMs = (shutdown.graceS - shutdown.readinessDelayS) * 1_000;
+      if (drainMs <= 0) {
+        return {
+          level: 'error',
+          message:
+            'SHUTDOWN_READINESS_DELAY_S: must be below SHUTDOWN_GRACE_S (requests in flight need time to finish)',
+        };
+      }
+      return upstream.timeoutMs <= drainMs
+        ? undefined
+        : {
+            level: 'error',
+            message: `UPSTREAM_TIMEOUT_MS: ${upstream.timeoutMs} ms is longer than a shutdown leaves requests to finish (SHUTDOWN_GRACE_S minus SHUTDOWN_READINESS_DELAY_S: ${drainMs} ms); a request waiting on the upstream would be cut`,
+          };
+    },
+  },
+  {
+    reads: ['UPSTREAM', 'UPSTREAM_BASE_URL'],
+    check: ({ upstream }) =>
+      upstream.simulator !== undefined && upstream.baseUrl !== undefined
+        ? {
+            level: 'error',
+            message:
+              'UPSTREAM: simulator asks for the simulator, but UPSTREAM_BASE_URL names a real upstream; set one of them',
+          }
+        : undefined,
+  },
+  {
+    reads: ['UPSTREAM', 'UPSTREAM_BASE_URL', 'NODE_ENV'],
+    check: ({ upstream, nodeEnv }) =>
+      nodeEnv === 'production' && upstream.baseUrl === undefined && upstream.simulator === undefined
+        ? {
+            level: 'error',
+            message:
+              'UPSTREAM_BASE_URL: required in production; the simulator serves made-up figures and runs only when asked for by name (UPSTREAM=simulator)',
+          }
+        : undefined,
+  },
+  {
+    reads: ['UPSTREAM_BASE_URL', 'UPSTREAM_API_KEY'],
+    check: ({ upstream }) =>
+      upstream.baseUrl !== undefined && upstream.apiKey === undefined
+        ? {
+            level: 'warning',
+            message:
+              'UPSTREAM_API_KEY: unset while UPSTREAM_BASE_URL names a real upstream; the summary endpoints (83 to 86) will be refused by it',
+          }
+        : undefined,
+  },
+];
+
+export type ConfigResult =
+  { ok: true; config: Config; warnings: string[] } | { ok: false; problems: string[]; warnings: string[] };
+
+function parseTree(tree: SettingTree, env: NodeJS.ProcessEnv, problems: string[], failed: Set<string>): unknown {
+  const values: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(tree)) {
+    if (!isSetting(node)) {
+      values[key] = parseTree(node, env, problems, failed);
+      continue;
+    }
+    const given = env[node.env]?.trim();
+    const text = given === undefined || given === '' ? node.default : given;
+    if (text === undefined) {
+      values[key] = undefined;
+      continue;
+    }
+    const parsed = node.schema.safeParse(text);
+    if (parsed.success) {
+      values[key] = parsed.data;
+      continue;
+    }
+    problems.push(...parsed.error.issues.map((issue) => `${node.env}: ${issue.message}`));
+    failed.add(node.env);
+    // The default stands in, so the checks of conflicts get a whole Config; they skip what reads this one.
+    values[key] = node.default === undefined ? undefined : node.schema.parse(node.default);
+  }
+  return values;
+}
+
+/**
+ * Parses the environment; on failure lists every problem at once, each naming its variable. In production
+ * (NODE_ENV=production) a variable that looks like ours but is not, or a Redis-only setting without REDIS_URL,
+ * stops the start; in development it is a warning, because a developer's shell carries other projects' variables
+ * (CACHE_DIR, HTTP_PORT…) and a default there costs nothing but the warning the start prints.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const failed = new Set<string>();
+  // Parsed from the tree it declares, so the value has the shape ValuesOf<typeof SETTINGS> says.
+  const config = parseTree(SETTINGS, env, problems, failed) as Config;
+  const production = config.nodeEnv === 'production';
+  const suspicious = [
+    ...unknownNames(env),
+    ...SETTING_LIST.filter((s) => s.redisOnly && isSet(env, s.env) && !isSet(env, 'REDIS_URL')).map(
+      (s) => `${s.env}: only used with Redis, and REDIS_URL is unset (each instance would keep its own state)`,
+    ),
+  ];
+  (production ? problems : warnings).push(...suspicious);
+  for (const conflict of CONFLICTS) {
+    if (conflict.reads.some((name) => failed.has(name))) continue;
+    const found = conflict.check(config, env);
+    if (found !== undefined) (found.level === 'error' ? problems : warnings).push(found.message);
+  }
+  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, config, warnings };
+}
+
+/** The operators' table of variables, as docs/operators/configuration.md holds it between its markers. */
+export function settingsTable(): string {
+  const escape = (value: string): string => value.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  const rows = SETTING_LIST.map((s) => {
+    const fallback = s.default === undefined ? 'unset' : `\`${s.default}\``;
+    return `| \`${s.env}\` | ${escape(fallback)} | ${escape(allowedValues(s.schema))} | ${escape(s.description)} |`;
+  });
+  return ['| Variable | Default | Allowed | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** What the table says a variable accepts, read from its schema: bounds, choices, or nothing for free text. */
+function allowedValues(schema: z.ZodType): string {
+  if (schema instanceof z.ZodPipe && schema.out instanceof z.ZodBoolean) return 'true, false';
+  const inner = schema instanceof z.ZodPipe ? (schema.in as z.ZodType) : schema;
+  if (inner instanceof z.ZodNumber) return `${inner.minValue ?? ''} to ${inner.maxValue ?? ''}`;
+  if (inner instanceof z.ZodEnum) return inner.options.join(', ');
+  return '';
 }

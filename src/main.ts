@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   }
   const { config } = loaded;
   const logger = createLogger(config.logLevel);
+  for (const warning of loaded.warnings) logger.warn({ setting: warning.split(':')[0] }, warning);
   const server = await assemble(config, { logger }).catch((error: unknown) => {
     if (error instanceof AssembleError) logger.fatal({ ...error.facts, err: error.cause }, error.message);
     else logger.fatal({ err: error }, 'start-up failed');

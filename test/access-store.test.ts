@@ -9,6 +9,7 @@ import type { AccessService, ClientRecord, UseRequestRecord } from '../src/acces
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
 
 const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
@@ -121,6 +122,7 @@ describe('database URLs', () => {
     'names an unreachable database without any part of the password %j',
     async (password) => {
       const error: unknown = await openAccessService({
+        ...STORE_SETTINGS,
         databaseUrl: `postgres://app:${password}@127.0.0.1:1/edu`,
         adminToken: undefined,
       }).catch((reason: unknown) => reason);
@@ -133,13 +135,16 @@ describe('database URLs', () => {
 
   it('refuses an unsupported URL with a clear message', async () => {
     await expect(
-      openAccessService({ databaseUrl: 'mysql://root:hunter2@db/edu', adminToken: undefined }),
+      openAccessService({ ...STORE_SETTINGS, databaseUrl: 'mysql://root:hunter2@db/edu', adminToken: undefined }),
     ).rejects.toThrow(/^Unsupported database URL "mysql:\/\/root@db\/edu": use sqlite:<path>/);
-    await expect(openAccessService({ databaseUrl: 'sqlite:', adminToken: undefined })).rejects.toThrow(/Unsupported/);
+    await expect(
+      openAccessService({ ...STORE_SETTINGS, databaseUrl: 'sqlite:', adminToken: undefined }),
+    ).rejects.toThrow(/Unsupported/);
   });
 
   it('names an unreachable database without its password', async () => {
     const error: unknown = await openAccessService({
+      ...STORE_SETTINGS,
       databaseUrl: 'postgres://app:hunter2@127.0.0.1:1/edu',
       adminToken: undefined,
     }).catch((reason: unknown) => reason);
@@ -151,7 +156,11 @@ describe('database URLs', () => {
   });
 
   it('opens an in-memory SQLite store for tests', async () => {
-    const access = await openAccessService({ databaseUrl: 'sqlite::memory:', adminToken: undefined });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: 'sqlite::memory:',
+      adminToken: undefined,
+    });
     const { client } = await access.registerClient({ name: 'Memory', contactEmail: 'm@example.org' });
     expect(await access.findClients([client.id])).toEqual([client]);
     await access.close();
@@ -166,7 +175,13 @@ describe.each(stores)('access store on $name', (store) => {
   const now = (): Date => new Date(start + tick++ * 1000);
 
   beforeAll(async () => {
-    access = await openAccessService({ databaseUrl: store.url, adminToken: ADMIN_TOKEN, schema: store.schema, now });
+    access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: store.url,
+      adminToken: ADMIN_TOKEN,
+      schema: store.schema,
+      now,
+    });
   });
   afterAll(async () => {
     await access.close();
@@ -263,6 +278,7 @@ describe.each(stores)('access store on $name', (store) => {
 
     it('has no operator when no admin token is configured', async () => {
       const withoutOperator = await openAccessService({
+        ...STORE_SETTINGS,
         databaseUrl: store.url,
         adminToken: undefined,
         schema: store.schema,
@@ -606,6 +622,7 @@ describe.each(stores)('access store on $name', (store) => {
     it('keeps everything across close and reopen', async () => {
       const location = freshLocation(store);
       const first = await openAccessService({
+        ...STORE_SETTINGS,
         databaseUrl: location.url,
         adminToken: ADMIN_TOKEN,
         schema: location.schema,
@@ -626,6 +643,7 @@ describe.each(stores)('access store on $name', (store) => {
       await expect(first.ping()).rejects.toThrow();
 
       const second = await openAccessService({
+        ...STORE_SETTINGS,
         databaseUrl: location.url,
         adminToken: ADMIN_TOKEN,
         schema: location.schema,
@@ -643,7 +661,12 @@ describe.each(stores)('access store on $name', (store) => {
     it('migrates once when two instances open a new database at the same time', async () => {
       const location = freshLocation(store);
       const open = (): Promise<AccessService> =>
-        openAccessService({ databaseUrl: location.url, adminToken: ADMIN_TOKEN, schema: location.schema });
+        openAccessService({
+          ...STORE_SETTINGS,
+          databaseUrl: location.url,
+          adminToken: ADMIN_TOKEN,
+          schema: location.schema,
+        });
       const [one, two] = await Promise.all([open(), open()]);
       const { client, apiKey } = await one.registerClient({ name: 'Twin Org', contactEmail: 'twin@example.org' });
       expect(await two.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });

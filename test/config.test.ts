@@ -9,14 +9,19 @@ describe('loadConfig', () => {
     const result = loadConfig({});
     expect(result).toEqual({
       ok: true,
+      warnings: [],
       config: {
+        nodeEnv: 'development',
         host: '127.0.0.1',
         port: 4000,
         logLevel: 'info',
+        portal: true,
         databaseUrl: 'sqlite:data/thai-edu-graphql.db',
+        database: { poolMax: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, migrateOnStart: true },
         adminToken: undefined,
         keys: { maxGraceS: 604_800, idempotencyWindowS: 86_400, maxKeysPerClient: 5 },
         upstream: {
+          simulator: undefined,
           baseUrl: undefined,
           apiKey: undefined,
           apiKeyHeader: 'api-key',
@@ -24,6 +29,7 @@ describe('loadConfig', () => {
           caPem: undefined,
           retries: 2,
           breakerCooldownS: 10,
+          maxBodyMb: 64,
         },
         cache: {
           ttlS: 300,
@@ -32,6 +38,7 @@ describe('loadConfig', () => {
           maxMb: 256,
           responseMaxMb: 64,
           redisUrl: undefined,
+          redisKeyPrefix: undefined,
           lockLeaseMs: 2_000,
           warm: false,
         },
@@ -61,6 +68,7 @@ describe('loadConfig', () => {
           requestTimeoutMs: 30_000,
           keepAliveTimeoutMs: 5_000,
           maxConnections: 1_000,
+          maxConnectionsPerIp: 0,
         },
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
@@ -69,6 +77,7 @@ describe('loadConfig', () => {
           watchLeaseS: 3,
           subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 },
         },
+        shutdown: { graceS: 25, readinessDelayS: 5 },
       },
     });
   });
@@ -280,6 +289,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 2_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 0,
+      maxConnectionsPerIp: 0,
     });
     const longer = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', LOG_LEVEL: 'loud' });
     expect(longer.ok ? [] : longer.problems).toEqual([

@@ -88,7 +88,7 @@ describe('slow and idle clients', () => {
   });
 
   it('holds at most HTTP_MAX_CONNECTIONS: one more is closed unanswered and counted, until one of them ends', async () => {
-    const server = await serve({ HTTP_MAX_CONNECTIONS: '2' }, true);
+    const server = await serve({ HTTP_MAX_CONNECTIONS: '2', SUBSCRIPTION_MAX_TOTAL: '2' }, true);
     const accepted: Socket[] = [];
     server.server.on('connection', (socket: Socket) => accepted.push(socket));
     const held = [await rawClient(server.port), await rawClient(server.port)];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import { listen, openTestStore, TEST_STORES, useStack } from './helpers/stack.js';
+import { appSettings } from './helpers/settings.js';
 
 const stack = useStack();
 
@@ -30,6 +31,7 @@ describe('HTTP surface', () => {
       // A dependency whose failure message carries what no caller should see: an address and a credential.
       const leaky = 'connect ECONNREFUSED 10.20.30.40:5432 for postgres://app:hunter2@10.20.30.40/edu';
       const app = createApp({
+        ...appSettings(),
         upstream: stack().upstream,
         source: stack().source,
         httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },

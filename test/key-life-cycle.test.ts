@@ -13,6 +13,7 @@ import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { LockWaitingSqliteDialect } from '../src/access/sqlite-lock-wait.js';
 import type { AccessTables } from '../src/access/tables.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
 
 const ADMIN_TOKEN = 'key-life-cycle-admin-token-7d2e';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
@@ -58,6 +59,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
 
   beforeAll(async () => {
     access = await openAccessService({
+      ...STORE_SETTINGS,
       databaseUrl: store.url,
       adminToken: ADMIN_TOKEN,
       schema: store.schema,
@@ -237,6 +239,7 @@ describe.each(stores)('key life cycle on $name', (store) => {
 
     it('shares the quota and the disabled state with every instance on the store', async () => {
       const other = await openAccessService({
+        ...STORE_SETTINGS,
         databaseUrl: store.url,
         adminToken: ADMIN_TOKEN,
         schema: store.schema,
@@ -416,7 +419,11 @@ describe('migrating a store made before keys had a life cycle', () => {
     }).migrateToLatest();
     const before = await openAccessServiceOnOldSchema(db);
     await db.destroy();
-    const access = await openAccessService({ databaseUrl: `sqlite:${path}`, adminToken: ADMIN_TOKEN });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: `sqlite:${path}`,
+      adminToken: ADMIN_TOKEN,
+    });
     try {
       expect(await access.authenticate(`Bearer ${before.apiKey}`)).toMatchObject({
         kind: 'client',

@@ -108,16 +108,25 @@ describe('npm start with a bad configuration', () => {
   });
 
   it.each(['Aa1/Bb2#Cc3?Dd4', 'Aa1?Bb2@Cc3/Dd4'])(
-    'logs a store it cannot open without any part of its password %j',
+    'refuses a database URL whose password is not percent-encoded, without any part of it %j',
     async (password) => {
       const { code, output } = await runToExit({
         DATABASE_URL: `postgres://app:${password}@127.0.0.1:1/edu?sslmode=disable`,
       });
       expect(code).toBe(1);
-      expect(output).toContain('cannot open the request-for-use store');
+      expect(output).toContain('DATABASE_URL: is not a URL every reader parses the same way: percent-encode');
       expect(output).not.toMatch(/Aa1|Bb2|Cc3|Dd4/);
     },
   );
+
+  it('logs a store it cannot open without any part of its encoded password', async () => {
+    const { code, output } = await runToExit({
+      DATABASE_URL: `postgres://app:${encodeURIComponent('Aa1/Bb2#Cc3?Dd4')}@127.0.0.1:1/edu?sslmode=disable`,
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('cannot open the request-for-use store');
+    expect(output).not.toMatch(/Aa1|Bb2|Cc3|Dd4/);
+  });
 });
 
 describe('npm start with CACHE_WARM=true', () => {

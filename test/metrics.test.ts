@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATASETS, SUMMARY_ENDPOINTS } from '../src/catalogue.js';
-import { DEFAULT_METRICS_OPERATION_NAMES } from '../src/config.js';
+import { DEFAULTS } from './helpers/settings.js';
 import { listen, useStack } from './helpers/stack.js';
 
 /** Prometheus text exposition → sample lines as { name, labels, value }; throws on a line it cannot read. */
@@ -139,7 +139,7 @@ describe('/metrics under traffic it does not choose', () => {
     const early = 'query CachedEarly { datasets { no } }';
     for (let i = 0; i < 3; i++) expect(await get(early, {})).toBe(200);
     // The rest of the names, one at a time so that which ones are shown is known.
-    const shown = Array.from({ length: DEFAULT_METRICS_OPERATION_NAMES - 1 }, (_, i) => uniqueName(i));
+    const shown = Array.from({ length: DEFAULTS.metricsOperationNames - 1 }, (_, i) => uniqueName(i));
     for (const [i, name] of shown.entries()) {
       expect(await post({ query: document(name, i), variables: { email: `p${i}@${SECRET}.example` } })).toBe(200);
       // The same name as a mutation too (refused, but executed): a name's series for both operation types.
@@ -151,7 +151,7 @@ describe('/metrics under traffic it does not choose', () => {
     // Then 3,000 requests, each unique: names, GET URLs, variables, operation names that name no operation.
     const statuses: number[] = [];
     await inParallel(3_000, async (i) => {
-      const name = uniqueName(DEFAULT_METRICS_OPERATION_NAMES + i);
+      const name = uniqueName(DEFAULTS.metricsOperationNames + i);
       const variables = { email: `p${i}@${SECRET}.example`, purpose: `${SECRET} ${i}` };
       const kind = i % 4;
       if (kind === 0) statuses.push(await post({ query: document(name, i), variables }));

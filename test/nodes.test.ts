@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DATASETS } from '../src/catalogue.js';
-import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
+import { DEFAULTS } from './helpers/settings.js';
 import { graphql } from './gql/index.js';
 import { TEST_ADMIN_TOKEN, useStack } from './helpers/stack.js';
 
@@ -216,7 +216,7 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
       expect(body.errors?.[0]?.message).toMatch(/is not a Node id/);
     }
 
-    const max = DEFAULT_OPERATION_LIMITS.maxNodeIds;
+    const max = DEFAULTS.limits.maxNodeIds;
     const fitting = await stack().execute(NodesByIds, { ids: Array.from({ length: max }, () => 'ds_V10_DUPWITH') });
     expect(fitting.body.data?.nodes).toHaveLength(max);
     const tooMany = await stack().execute(NodesByIds, { ids: Array.from({ length: max + 1 }, () => 'ds_V10_DUPWITH') });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
 import { fencedBlocks, readDoc } from './helpers/docs.js';
+import { DEFAULTS } from './helpers/settings.js';
 import { useStack } from './helpers/stack.js';
 
 interface Refusal {
@@ -50,7 +50,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(status).toBe(413);
     expect(body.errors[0]?.extensions).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
-      maxBytes: DEFAULT_OPERATION_LIMITS.maxBodyBytes,
+      maxBytes: DEFAULTS.limits.maxBodyBytes,
     });
   });
 
@@ -78,7 +78,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(body.errors[0]?.extensions).toMatchObject({
       code: 'GRAPHQL_VALIDATION_FAILED',
       limit: 'cost',
-      maxCost: DEFAULT_OPERATION_LIMITS.maxCost,
+      maxCost: DEFAULTS.limits.maxCost,
     });
     const admitted = await stack().post({ query: payloads(40) });
     const answer = (await admitted.json()) as { data: Record<string, { payload: unknown }>; errors?: unknown };
@@ -97,10 +97,10 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
 
   it('runs a batch of a few operations and refuses a larger one', async () => {
     const batch = (count: number) => Array.from({ length: count }, () => ({ query: '{ datasets { no } }' }));
-    const few = await stack().post(batch(DEFAULT_OPERATION_LIMITS.maxBatch));
+    const few = await stack().post(batch(DEFAULTS.limits.maxBatch));
     expect(few.status).toBe(200);
-    expect((await few.json()) as unknown[]).toHaveLength(DEFAULT_OPERATION_LIMITS.maxBatch);
-    const { status, body } = await refusal(batch(DEFAULT_OPERATION_LIMITS.maxBatch + 1));
+    expect((await few.json()) as unknown[]).toHaveLength(DEFAULTS.limits.maxBatch);
+    const { status, body } = await refusal(batch(DEFAULTS.limits.maxBatch + 1));
     expect(status).toBe(413);
     expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
   });

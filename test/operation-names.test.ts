@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
+import { DEFAULTS } from './helpers/settings.js';
 import { OperationNames, operationNamesIn } from '../src/server/operation-names.js';
 import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
 import { useStack } from './helpers/stack.js';
@@ -32,7 +32,7 @@ describe('OperationNames: the operation names metrics and spans may show', () =>
   });
 
   describe('in a server running trusted documents', () => {
-    const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
+    const manifest = readPersistedManifest(DEFAULTS.persistedOperations.manifestPath);
     const stack = useStack({ trustedDocuments: manifest });
 
     it('shows the manifest operations even once the other names have run out', () => {

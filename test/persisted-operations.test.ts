@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PERSISTED_OPERATIONS_FILE } from '../src/config.js';
+import { DEFAULTS } from './helpers/settings.js';
 import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
 import { listen, useStack, type Stack } from './helpers/stack.js';
 
@@ -44,7 +44,7 @@ describe('automatic persisted queries', () => {
 
 describe('trusted documents (PERSISTED_OPERATIONS_ONLY=true)', () => {
   // The manifest `npm run codegen` makes from client/operations/*.graphql.
-  const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
+  const manifest = readPersistedManifest(DEFAULTS.persistedOperations.manifestPath);
   const stack = useStack({ trustedDocuments: manifest });
   const catalogueId = [...manifest].find(([, document]) => document.startsWith('query AppCatalogue'))?.[0];
 
@@ -70,7 +70,7 @@ describe('trusted documents (PERSISTED_OPERATIONS_ONLY=true)', () => {
 });
 
 describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', () => {
-  const manifest = readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE);
+  const manifest = readPersistedManifest(DEFAULTS.persistedOperations.manifestPath);
   // Payloads stay fresh for a minute, so answers are stored in the response cache.
   const stack = useStack({ trustedDocuments: manifest, cache: { ttlS: 60, swrS: 0, staleIfErrorS: 0 } });
   const idOf = (name: string) =>
@@ -140,7 +140,7 @@ describe('trusted documents over GET (GraphQL-over-HTTP persisted documents)', (
 
 describe('no refusal of the persisted-operations plugins is kept by a cache', () => {
   const apq = useStack();
-  const trusted = useStack({ trustedDocuments: readPersistedManifest(DEFAULT_PERSISTED_OPERATIONS_FILE) });
+  const trusted = useStack({ trustedDocuments: readPersistedManifest(DEFAULTS.persistedOperations.manifestPath) });
   const hash = (character: string) => character.repeat(64);
   const apqExtensions = (sha256Hash: string) =>
     encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));

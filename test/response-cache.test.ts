@@ -7,6 +7,7 @@ import type { DatasetCode } from '../src/catalogue.js';
 import { createLogger } from '../src/server/logger.js';
 import { graphql } from './gql/index.js';
 import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
+import { appSettings } from './helpers/settings.js';
 
 const WarmPayload = graphql(`
   query WarmPayload($code: DatasetCode!) {
@@ -151,6 +152,7 @@ describe('response cache: stored answers to anonymous queries, served before yog
     cached = await listen(stack.app);
     reference = await listen(
       createApp({
+        ...appSettings(),
         upstream: stack.upstream,
         source: stack.source,
         httpCaching: { catalogueMaxAgeS: TTL_S, staleWhileRevalidateS: 0 },

@@ -10,6 +10,8 @@ import { openAccessService } from '../src/access/service.js';
 import { createApp, GRAPHQL_PATH } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import { TEST_ADMIN_TOKEN, useStack } from './helpers/stack.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
+import { appSettings } from './helpers/settings.js';
 
 /*
  * Another process holds the SQLite write lock; a write through the service must wait for it without stopping
@@ -30,7 +32,12 @@ function freshPath(): string {
 }
 
 function open(path: string, sqliteLockWaitMs?: number): Promise<AccessService> {
-  return openAccessService({ databaseUrl: `sqlite:${path}`, adminToken: TEST_ADMIN_TOKEN, sqliteLockWaitMs });
+  return openAccessService({
+    ...STORE_SETTINGS,
+    databaseUrl: `sqlite:${path}`,
+    adminToken: TEST_ADMIN_TOKEN,
+    sqliteLockWaitMs,
+  });
 }
 
 /** A second connection to the file that takes the write lock now, as another process's transaction would. */
@@ -204,6 +211,7 @@ describe('SQLite: a locked store through GraphQL', () => {
     const path = freshPath();
     const access = await open(path, 100);
     const app = createApp({
+      ...appSettings(),
       upstream: stack().upstream,
       source: stack().source,
       httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },

@@ -6,6 +6,7 @@ import { createLogger } from '../src/server/logger.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from '../src/upstream/client.js';
 import { UpstreamError } from '../src/upstream/errors.js';
+import { DEFAULTS } from './helpers/settings.js';
 
 const CODE = 'ODS_COUNT_TEACHER_BY_YEAR';
 const OTHER_CODES = [
@@ -43,6 +44,8 @@ function newClient(options: Partial<UpstreamClientOptions> = {}): UpstreamClient
     apiKeyHeader: 'api-key',
     timeoutMs: 2_000,
     caPem: undefined,
+    retries: DEFAULTS.upstream.retries,
+    breakerCooldownS: DEFAULTS.upstream.breakerCooldownS,
     logger,
     ...options,
   });

@@ -9,6 +9,7 @@ import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions }
 import { createPayloadCache } from '../src/upstream/create-cache.js';
 import { UpstreamError } from '../src/upstream/errors.js';
 import { createUpstreamSource, type PayloadRead, type UpstreamSource } from '../src/upstream/source.js';
+import { DEFAULTS } from './helpers/settings.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const CACHE_KINDS = REDIS_URL === undefined ? (['memory'] as const) : (['memory', 'redis'] as const);
@@ -61,7 +62,12 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
   });
 
   function newCache(maxMb = 64): PayloadCache {
-    const cache = createPayloadCache({ redisUrl: kind === 'redis' ? REDIS_URL : undefined, maxMb, keyPrefix });
+    const cache = createPayloadCache({
+      redisUrl: kind === 'redis' ? REDIS_URL : undefined,
+      maxMb,
+      keyPrefix,
+      lockLeaseMs: DEFAULTS.cache.lockLeaseMs,
+    });
     closing.push(() => cache.close());
     return cache;
   }
@@ -85,6 +91,8 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
       timeoutMs: 2_000,
       caPem: undefined,
       logger,
+      retries: DEFAULTS.upstream.retries,
+      breakerCooldownS: DEFAULTS.upstream.breakerCooldownS,
       ...options.client,
     });
     const source = createUpstreamSource({
@@ -326,7 +334,12 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
     });
 
     it('a Redis that cannot be reached costs a read nothing but a warning', async () => {
-      const cache = createPayloadCache({ redisUrl: 'redis://127.0.0.1:1', maxMb: 8, keyPrefix });
+      const cache = createPayloadCache({
+        redisUrl: 'redis://127.0.0.1:1',
+        maxMb: 8,
+        keyPrefix,
+        lockLeaseMs: DEFAULTS.cache.lockLeaseMs,
+      });
       closing.push(() => cache.close());
       const source = newSource({ cache });
       await expect(source.readDataset(CODE, '')).resolves.toMatchObject({ state: 'fresh' });

@@ -17,9 +17,12 @@ export interface OpenedDatabase {
   readonly dialect: Dialect;
 }
 
-// How long a PostgreSQL connect waits for an answer.
-const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
-const POSTGRES_POOL_SIZE = 10;
+/** The PostgreSQL pool: DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS. */
+export interface PostgresPoolOptions {
+  readonly poolMax: number;
+  readonly connectTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+}
 // A schema name we can put in `search_path` without quoting (PostgreSQL folds unquoted names to lower case).
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -75,11 +78,53 @@ export function describeDatabaseUrl(url: string): string {
 }
 
 /**
+ * The fragments of a URL's user part, as any reader of it might have split them: the user name, the password, and
+ * each piece between `@ : / ? #` (a driver that misread an unencoded password took a piece of it for the host name).
+ */
+function secretFragments(url: string): string[] {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(.*)$/is.exec(url);
+  const rest = match?.[1] ?? '';
+  const at = rest.lastIndexOf('@');
+  if (at === -1) return [];
+  const userPart = rest.slice(0, at);
+  const pieces = [userPart, ...userPart.split(/[@:/?#]/)];
+  const decoded = pieces.map((piece) => {
+    try {
+      return decodeURIComponent(piece);
+    } catch {
+      return piece;
+    }
+  });
+  // Longest first, so a piece inside a longer one does not leave the rest of it behind.
+  return [...new Set([...pieces, ...decoded])].filter((piece) => piece.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/** The text with every fragment of the URL's user name and password replaced, whatever the driver made of them. */
+export function redactDatabaseSecrets(text: string, url: string): string {
+  let redacted = text;
+  for (const fragment of secretFragments(url)) redacted = redacted.split(fragment).join(REDACTED);
+  return redacted;
+}
+
+/** A copy of what the driver threw, its message, stack and the causes under it redacted; its code kept. */
+function redactedError(error: unknown, url: string): Error {
+  const original = error instanceof Error ? error : new Error(String(error));
+  const copy = new Error(redactDatabaseSecrets(original.message, url), {
+    ...(original.cause === undefined ? {} : { cause: redactedError(original.cause, url) }),
+  });
+  copy.name = original.name;
+  copy.stack = original.stack === undefined ? undefined : redactDatabaseSecrets(original.stack, url);
+  if ('code' in original && typeof original.code === 'string') Object.assign(copy, { code: original.code });
+  return copy;
+}
+
+/**
  * Connects to the store the URL names and brings its schema up to date. Throws an Error naming the store
  * (without its password) when the URL is wrong, the database cannot be reached or a migration fails.
  */
 export async function openDatabase(options: {
   databaseUrl: string;
+  postgres: PostgresPoolOptions;
   schema?: string | undefined;
   /** SQLite only: how long a statement waits for another process's write lock; 5 s unless given. */
   sqliteLockWaitMs?: number | undefined;
@@ -100,17 +145,20 @@ export async function openDatabase(options: {
       await migrateSqlite(db);
     } else {
       db = new Kysely<AccessTables>({
-        dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, schema) }),
+        dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, options.postgres, schema) }),
       });
       await migratePostgres(db, schema);
     }
     return { db, dialect: location.dialect };
   } catch (error) {
     await db?.destroy().catch(() => undefined);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Cannot open the request-for-use store ${describeDatabaseUrl(options.databaseUrl)}: ${reason}`, {
-      cause: error,
-    });
+    const cause = redactedError(error, options.databaseUrl);
+    throw new Error(
+      `Cannot open the request-for-use store ${describeDatabaseUrl(options.databaseUrl)}: ${cause.message}`,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -136,11 +184,13 @@ async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatab
   }
 }
 
-function postgresPool(connectionString: string, schema: string | undefined): pg.Pool {
+function postgresPool(connectionString: string, options: PostgresPoolOptions, schema: string | undefined): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: POSTGRES_POOL_SIZE,
-    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    max: options.poolMax,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    // A lock held elsewhere ends the statement with an error instead of holding the request (and a pool connection).
+    statement_timeout: options.statementTimeoutMs,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // An idle connection that breaks (a database restart) is dropped by the pool; the next query reports the

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { UseRequestStatus } from '../catalogue.js';
 import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, secretsEqual } from './api-keys.js';
-import { DEFAULT_KEY_POLICY, type KeyPolicy } from '../config.js';
+import type { DatabaseConfig, KeyPolicy } from '../config.js';
 import { openDatabase } from './database.js';
 import { AccessError } from './errors.js';
 import type {
@@ -32,19 +32,16 @@ export interface AccessServiceOptions {
   readonly now?: (() => Date) | undefined;
   /** SQLite only: how long a write waits for another process's lock before STORE_UNAVAILABLE; 5 s unless given. */
   readonly sqliteLockWaitMs?: number | undefined;
-  /** Bounds of key rotation and idempotent registration; DEFAULT_KEY_POLICY unless given. */
-  readonly keys?: KeyPolicy | undefined;
+  /** Bounds of key rotation and idempotent registration. */
+  readonly keys: KeyPolicy;
+  /** PostgreSQL only: the pool and its time-outs. */
+  readonly postgres: Omit<DatabaseConfig, 'migrateOnStart'>;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db } = await openDatabase(options);
-  return new StoredAccessService(
-    db,
-    options.adminToken,
-    options.now ?? (() => new Date()),
-    options.keys ?? DEFAULT_KEY_POLICY,
-  );
+  return new StoredAccessService(db, options.adminToken, options.now ?? (() => new Date()), options.keys);
 }
 
 const DECISION_ACTIONS: Readonly<Record<ReviewDecision, UseRequestAction>> = { APPROVE: 'APPROVE', REJECT: 'REJECT' };

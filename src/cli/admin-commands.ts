@@ -6,10 +6,13 @@
  *   npm run admin -- disable|enable <client-id>
  *   npm run admin -- quota <client-id> <points|default>
  *   npm run admin -- client <client-id>
- * It opens the store DATABASE_URL names (the server's default when unset) directly, so it works while the
- * server runs; decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
+ * It reads the server's configuration (the same checks: a misspelt DATABASE_URL stops it), names the store it
+ * opens on stderr and opens it directly, so it works while the server runs; it never creates a store (a SQLite file
+ * that is not there is an error: the wrong working directory or a missing DATABASE_URL would otherwise show an empty
+ * one). Decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
  * call runAdmin in theirs.
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../access/model.js';
@@ -20,7 +23,7 @@ import {
   USE_REQUEST_STATUSES,
   type UseRequestStatus,
 } from '../catalogue.js';
-import { DEFAULT_DATABASE_URL } from '../config.js';
+import { DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 
 const ACTOR = 'operator:cli';
 
@@ -265,12 +268,31 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     stdout.write(USAGE);
     return 0;
   }
-  const databaseUrl = env['DATABASE_URL'] || DEFAULT_DATABASE_URL;
+  const loaded = loadConfig(env);
+  for (const warning of loaded.warnings) stderr.write(`admin: warning: ${warning}\n`);
+  if (!loaded.ok) {
+    stderr.write(`admin: invalid configuration\n${loaded.problems.map((problem) => `  - ${problem}\n`).join('')}`);
+    return 1;
+  }
+  const { databaseUrl, keys, database } = loaded.config;
   let access: AccessService | undefined;
   try {
     // Loaded only now, so --help and usage errors answer without loading the database drivers.
+    const { describeDatabaseUrl, parseDatabaseUrl } = await import('../access/database.js');
     const { openAccessService } = await import('../access/service.js');
-    access = await openAccessService({ databaseUrl, adminToken: undefined });
+    const location = parseDatabaseUrl(databaseUrl);
+    if (location.dialect === 'sqlite' && location.path !== ':memory:' && !existsSync(location.path)) {
+      const named =
+        env['DATABASE_URL'] === undefined
+          ? ` (DATABASE_URL is unset: the default ${DEFAULT_DATABASE_URL})`
+          : ' (DATABASE_URL)';
+      stderr.write(
+        `admin: no store at ${location.path}${named}; set DATABASE_URL to the server's store, or run from its directory\n`,
+      );
+      return 1;
+    }
+    stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
+    access = await openAccessService({ databaseUrl, adminToken: undefined, keys, postgres: database });
     stdout.write(await run(access, command));
     return 0;
   } catch (error) {

@@ -4,20 +4,14 @@ import type { RequestListener } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import {
-  DEFAULT_APQ_MAX_MB,
-  DEFAULT_OPERATION_LIMITS,
-  DEFAULT_SUBSCRIPTION_LIMITS,
-  type HttpConfig,
-  type OperationLimits,
-} from '../config.js';
+import type { HttpConfig, OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createPersistedQueryStore, type PersistedQueryStore } from './persisted-query-store.js';
+import type { Metrics } from './metrics.js';
+import type { PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
@@ -53,7 +47,7 @@ import { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import type { DatasetCode } from '../catalogue.js';
-import { LiveHub } from '../live/subscription-hub.js';
+import type { LiveHub } from '../live/subscription-hub.js';
 import { createMemoryVersions, type DatasetVersions } from '../live/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
@@ -67,16 +61,16 @@ export interface AppDependencies {
   readonly httpCaching: HttpCachingPolicy;
   /** The clock of the response cache and the freshness headers, the upstream source's; Date.now unless given. */
   readonly now?: () => number;
-  /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off; default 64. */
-  readonly responseCacheMaxMb?: number;
+  /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off. */
+  readonly responseCacheMaxMb: number;
   readonly access: AccessService;
   readonly logger: Logger;
   /** Checks for /ready besides the store's own, which is always there. */
   readonly readinessChecks?: readonly ReadinessCheck[];
-  /** Operation and body limits; DEFAULT_OPERATION_LIMITS unless given. */
-  readonly limits?: OperationLimits;
-  /** CORS origins, GraphiQL and introspection; every origin, GraphiQL and introspection unless given. */
-  readonly http?: HttpConfig;
+  /** Operation and body limits. */
+  readonly limits: OperationLimits;
+  /** CORS origins, GraphiQL and introspection. */
+  readonly http: HttpConfig;
   /** Trusted documents: when given, only these operations run, and APQ registration is off. */
   readonly trustedDocuments?: PersistedManifest;
   /** No rate limit unless given. */
@@ -86,17 +80,17 @@ export interface AppDependencies {
   /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry; the socket's peer unless true. */
   readonly trustProxy?: boolean;
   /** The registry /metrics shows; the upstream client and source should report into the same one. */
-  readonly metrics?: Metrics;
-  /** Where APQ documents are registered; DEFAULT_APQ_MAX_MB in this process's memory unless given. */
-  readonly persistedQueries?: PersistedQueryStore;
+  readonly metrics: Metrics;
+  /** Where APQ documents are registered (unused with trusted documents). */
+  readonly persistedQueries: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
   readonly tracing?: Plugin;
-  /** The subscriptions of this instance; DEFAULT_SUBSCRIPTION_LIMITS unless given. */
-  readonly live?: LiveHub;
+  /** The subscriptions of this instance. */
+  readonly live: LiveHub;
   /** What the watcher recorded of each dataset; none (every `Dataset.version` null) unless given. */
   readonly datasetVersions?: DatasetVersions;
-  /** How often an idle subscription stream gets a comment line; DEFAULT_SUBSCRIPTION_LIMITS' unless given. */
-  readonly heartbeatMs?: number;
+  /** How often an idle subscription stream gets a comment line. */
+  readonly heartbeatMs: number;
 }
 
 export interface App {
@@ -109,19 +103,17 @@ export interface App {
 }
 
 export const GRAPHQL_PATH = '/graphql';
-export const DEFAULT_RESPONSE_CACHE_MAX_MB = 64;
 /** What parsed documents and their validation results may hold (an estimate; see parse-cache.ts). */
 export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createApp(deps: AppDependencies): App {
-  const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
-  const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
-  const metrics = deps.metrics ?? createMetrics();
+  const { limits, http } = deps;
+  const { metrics } = deps;
   metrics.watchBreaker(() => deps.source.breakerState());
   const now = deps.now ?? Date.now;
   const payloadSizes = new PayloadSizes();
   const inFlightBodies = new InFlightBodies(limits.maxInFlightResponseBytes);
-  const responseCacheMaxMb = deps.responseCacheMaxMb ?? DEFAULT_RESPONSE_CACHE_MAX_MB;
+  const responseCacheMaxMb = deps.responseCacheMaxMb;
   const responseCache =
     responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -134,7 +126,7 @@ export function createApp(deps: AppDependencies): App {
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
       inFlightBodies,
-      live: deps.live ?? new LiveHub(DEFAULT_SUBSCRIPTION_LIMITS),
+      live: deps.live,
       datasetVersions: deps.datasetVersions ?? createMemoryVersions(),
     }),
     graphqlEndpoint: GRAPHQL_PATH,
@@ -155,7 +147,7 @@ export function createApp(deps: AppDependencies): App {
         useRequestId(),
         useSecurityHeaders(),
         useLanguage(GRAPHQL_PATH),
-        useEventStreamHeartbeat(deps.heartbeatMs ?? DEFAULT_SUBSCRIPTION_LIMITS.heartbeatS * 1_000),
+        useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
         ...(http.graphiql
           ? [
@@ -187,13 +179,7 @@ export function createApp(deps: AppDependencies): App {
         ]),
         useCsrfPrevention(),
         deps.trustedDocuments === undefined
-          ? useAutomaticPersistedQueries(
-              deps.persistedQueries ??
-                createPersistedQueryStore({
-                  maxBytes: DEFAULT_APQ_MAX_MB * 1024 * 1024,
-                  maxDocumentBytes: limits.maxBodyBytes,
-                }),
-            )
+          ? useAutomaticPersistedQueries(deps.persistedQueries)
           : useTrustedDocuments(deps.trustedDocuments),
         ...useOperationLimits(limits, payloadSizes),
         ...(http.introspection ? [] : [useDisableIntrospection()]),

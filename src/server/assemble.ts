@@ -138,7 +138,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
-  const redisKeyPrefix = overrides.redisKeyPrefix;
+  const redisKeyPrefix = overrides.redisKeyPrefix ?? config.cache.redisKeyPrefix;
   const upstream = createUpstream({
     client: {
       ...config.upstream,
@@ -162,7 +162,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   let access = overrides.access;
   if (access === undefined) {
     const opened = await step('cannot open the request-for-use store', { store }, () =>
-      openAccessService({ databaseUrl: config.databaseUrl, adminToken: config.adminToken, keys: config.keys }),
+      openAccessService({
+        databaseUrl: config.databaseUrl,
+        adminToken: config.adminToken,
+        keys: config.keys,
+        postgres: config.database,
+      }),
     );
     closers.push(() => opened.close());
     access = opened;

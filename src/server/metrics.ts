@@ -4,7 +4,7 @@ import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
 import type { WatchReport } from '../live/watcher.js';
 import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
-import { OperationNames } from './operation-names.js';
+import type { OperationNames } from './operation-names.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
@@ -78,8 +78,8 @@ export function httpLabels(method: string, status: number): Record<HttpLabel, st
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
-/** `operationNames` bounds the operation-name labels; 100 names first come, first served unless given. */
-export function createMetrics(operationNames = new OperationNames()): Metrics {
+/** `operationNames` bounds the operation-name labels. */
+export function createMetrics(operationNames: OperationNames): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const operations: OperationMetrics = {

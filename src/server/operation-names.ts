@@ -1,5 +1,4 @@
 import { Kind, parse, type DocumentNode } from 'graphql';
-import { DEFAULT_METRICS_OPERATION_NAMES } from '../config.js';
 
 /** The label of every operation name outside the bounded set. */
 const OTHER_OPERATION = 'other';
@@ -12,8 +11,8 @@ const MAX_NAME_LENGTH = 64;
 export interface OperationNamesOptions {
   /** Names always shown as themselves (the persisted manifest's); they do not count against `limit`. */
   readonly known?: Iterable<string>;
-  /** How many other distinct names are shown as themselves, first come first served. */
-  readonly limit?: number;
+  /** How many other distinct names are shown as themselves, first come first served (METRICS_OPERATION_NAMES). */
+  readonly limit: number;
 }
 
 /**
@@ -27,9 +26,9 @@ export class OperationNames {
   private readonly seen = new Set<string>();
   private readonly limit: number;
 
-  constructor(options: OperationNamesOptions = {}) {
+  constructor(options: OperationNamesOptions) {
     this.known = new Set([...(options.known ?? [])].filter(isLabelName));
-    this.limit = options.limit ?? DEFAULT_METRICS_OPERATION_NAMES;
+    this.limit = options.limit;
   }
 
   /** The label of an operation called `name` (undefined or empty: anonymous). */

@@ -40,10 +40,10 @@ export interface UpstreamClientOptions {
   timeoutMs: number;
   caPem: string | undefined;
   logger: Logger;
-  /** Retries of a failed call within `timeoutMs` (see retry.ts for which); default 2. */
-  retries?: number;
-  /** How long the circuit stays open before one probe may pass; default 10. */
-  breakerCooldownS?: number;
+  /** Retries of a failed call within `timeoutMs` (see retry.ts for which). */
+  retries: number;
+  /** How long the circuit stays open before one probe may pass. */
+  breakerCooldownS: number;
   /** The clock the breaker's cool-down is timed by, in ms; default Date.now. Time-outs and retry waits use real timers. */
   now?: () => number;
   /** Told of every finished call, e.g. to count it in metrics. */
@@ -93,9 +93,6 @@ export interface UpstreamNotModified {
 
 export type UpstreamAnswer = UpstreamBody | UpstreamNotModified;
 
-export const DEFAULT_RETRIES = 2;
-export const DEFAULT_BREAKER_COOLDOWN_S = 10;
-
 const USER_AGENT = 'thai-edu-graphql';
 
 // Node's system errors have codes but no classes: these are raised before a byte of the request is sent.
@@ -136,10 +133,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     pool: createPool(base.origin, options.timeoutMs, options.caPem),
     pathPrefix: base.pathname.replace(/\/+$/, ''),
     timeoutMs: options.timeoutMs,
-    retries: options.retries ?? DEFAULT_RETRIES,
+    retries: options.retries,
     breaker: createBreaker({
       name: base.origin,
-      cooldownMs: (options.breakerCooldownS ?? DEFAULT_BREAKER_COOLDOWN_S) * 1_000,
+      cooldownMs: options.breakerCooldownS * 1_000,
       isOutage,
       logger: options.logger,
       now: options.now,

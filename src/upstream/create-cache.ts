@@ -6,29 +6,27 @@ import { createRedisCache } from './redis-cache.js';
 export interface PayloadCacheOptions {
   /** A redis:// or rediss:// URL: share payloads through Redis; in memory otherwise. */
   readonly redisUrl?: string;
-  /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies); default 256. */
-  readonly maxMb?: number;
+  /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies). */
+  readonly maxMb: number;
   /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
   readonly keyPrefix?: string;
-  /** With Redis: the fill lock's lease, renewed while the fetch runs; default 2000. */
-  readonly lockLeaseMs?: number;
+  /** With Redis: the fill lock's lease, renewed while the fetch runs. */
+  readonly lockLeaseMs: number;
   /** Where Redis connection trouble is reported. */
   readonly logger?: Logger;
 }
 
-export const DEFAULT_CACHE_MAX_MB = 256;
 export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
-export const DEFAULT_LOCK_LEASE_MS = 2_000;
 
 /** The payload cache the options ask for: Redis when given its URL, else this process's memory. */
 export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
-  const maxBytes = Math.max(1, Math.floor((options.maxMb ?? DEFAULT_CACHE_MAX_MB) * 1024 * 1024));
+  const maxBytes = Math.max(1, Math.floor(options.maxMb * 1024 * 1024));
   if (options.redisUrl === undefined) return createMemoryCache({ maxBytes });
   return createRedisCache({
     url: options.redisUrl,
     maxBytes,
     keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
-    lockLeaseMs: options.lockLeaseMs ?? DEFAULT_LOCK_LEASE_MS,
+    lockLeaseMs: options.lockLeaseMs,
     logger: options.logger,
   });
 }

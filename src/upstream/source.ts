@@ -51,12 +51,12 @@ export interface UpstreamSourceOptions {
   readonly client: UpstreamClient;
   readonly cache: PayloadCache;
   readonly logger: Logger;
-  /** PayloadLifetime lifetime, narrowed by the upstream's max-age; default 300. */
-  readonly ttlS?: number;
-  /** Stale-while-revalidate window after it; default 3600. */
-  readonly swrS?: number;
-  /** Stale-if-error window after the lifetime; default 86400. */
-  readonly staleIfErrorS?: number;
+  /** PayloadLifetime lifetime, narrowed by the upstream's max-age (UPSTREAM_CACHE_TTL_S). */
+  readonly ttlS: number;
+  /** Stale-while-revalidate window after it (UPSTREAM_CACHE_SWR_S). */
+  readonly swrS: number;
+  /** Stale-if-error window after the lifetime (UPSTREAM_CACHE_STALE_IF_ERROR_S). */
+  readonly staleIfErrorS: number;
   /** The clock, in ms since the epoch; default Date.now. */
   readonly now?: () => number;
   /** Told how each read was served, e.g. to count cache hits in metrics. */
@@ -101,9 +101,6 @@ export interface UpstreamSource {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TTL_S = 300;
-export const DEFAULT_SWR_S = 3_600;
-export const DEFAULT_STALE_IF_ERROR_S = 86_400;
 export const DEFAULT_WARM_CONCURRENCY = 4;
 /** Beyond the upstream call's own bound, how long an instance still waits for another's fill. */
 const FILL_WAIT_MARGIN_MS = 1_000;
@@ -141,9 +138,9 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     logger: options.logger,
     now: options.now ?? Date.now,
     policy: {
-      ttlMs: (options.ttlS ?? DEFAULT_TTL_S) * 1_000,
-      swrMs: (options.swrS ?? DEFAULT_SWR_S) * 1_000,
-      staleIfErrorMs: (options.staleIfErrorS ?? DEFAULT_STALE_IF_ERROR_S) * 1_000,
+      ttlMs: options.ttlS * 1_000,
+      swrMs: options.swrS * 1_000,
+      staleIfErrorMs: options.staleIfErrorS * 1_000,
     },
     fillWaitMs: options.client.timeoutMs + FILL_WAIT_MARGIN_MS,
     flights: new SingleFlight<CachedPayload>(),

@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_OPERATION_LIMITS } from '../../src/config.js';
+import { DEFAULTS } from '../helpers/settings.js';
 import { LIST_MULTIPLIER, UPSTREAM_FIELD_COST } from '../../src/graphql/cost.js';
 import {
   MAX_FIELD_PATH_LENGTH,
@@ -145,7 +145,7 @@ function aliased(
  * How many records fields of a cost one operation may hold under the default cost limit (the dataset field
  * costs 1): a records field costs UPSTREAM_FIELD_COST, plus its selections, those under a list LIST_MULTIPLIER times.
  */
-const fitting = (cost: number): number => Math.floor((DEFAULT_OPERATION_LIMITS.maxCost - 1) / cost);
+const fitting = (cost: number): number => Math.floor((DEFAULTS.limits.maxCost - 1) / cost);
 /** records { totalCount edges { cursor node } }. */
 const PAGES = fitting(UPSTREAM_FIELD_COST + 1 + 1 + 2 * LIST_MULTIPLIER);
 /** aggregate and recordCount, which have no selections. */

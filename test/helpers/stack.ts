@@ -14,8 +14,6 @@ import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
 import { assemble } from '../../src/server/assemble.js';
 import { createHttpServer } from '../../src/server/http-server.js';
 import {
-  DEFAULT_CONNECTION_LIMITS,
-  DEFAULT_OPERATION_LIMITS,
   loadConfig,
   type BucketConfig,
   type Config,
@@ -32,6 +30,7 @@ import type { PersistedManifest } from '../../src/server/plugins/use-persisted-o
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamSource } from '../../src/upstream/source.js';
+import { DEFAULTS, STORE_SETTINGS } from './settings.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';
@@ -50,12 +49,18 @@ export async function openTestStore(
 ): Promise<{ access: AccessService; databaseUrl: string; schema?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-store-')), 'test.db')}`;
-    const access = await openAccessService({ databaseUrl, adminToken: TEST_ADMIN_TOKEN, ...options });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl,
+      adminToken: TEST_ADMIN_TOKEN,
+      ...options,
+    });
     return { access, databaseUrl, drop: () => access.close() };
   }
   if (POSTGRES_URL === undefined) throw new Error('set DATABASE_URL=postgres://… to test against PostgreSQL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const access = await openAccessService({
+    ...STORE_SETTINGS,
     databaseUrl: POSTGRES_URL,
     adminToken: TEST_ADMIN_TOKEN,
     schema,
@@ -259,7 +264,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       redisUrl,
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },
-    limits: { ...DEFAULT_OPERATION_LIMITS, ...options.limits },
+    limits: { ...DEFAULTS.limits, ...options.limits },
     http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
     persistedOperations: {
       ...base.persistedOperations,
@@ -309,7 +314,7 @@ export async function listen(
   app: App,
   options: { limits?: Partial<ConnectionLimits>; metrics?: Metrics } = {},
 ): Promise<{ origin: string; port: number; server: Server; close(): Promise<void> }> {
-  const server = createHttpServer(app, { ...DEFAULT_CONNECTION_LIMITS, ...options.limits }, options.metrics);
+  const server = createHttpServer(app, { ...DEFAULTS.connections, ...options.limits }, options.metrics);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

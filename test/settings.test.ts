@@ -1,0 +1,260 @@
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runAdmin } from '../src/cli/admin-commands.js';
+import { CONFIGURATION_DOC, withSettingsTable } from '../src/cli/settings-docs.js';
+import { openAccessService } from '../src/access/service.js';
+import { KNOWN_NAMES, KNOWN_PREFIXES, loadConfig, SETTING_LIST } from '../src/config.js';
+import { runMain } from './helpers/server-process.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
+
+const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+  const loaded = loadConfig(env);
+  return loaded.ok ? [] : loaded.problems;
+};
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  UPSTREAM_BASE_URL: 'https://opendata.example.go.th:8888',
+  UPSTREAM_API_KEY: 'k',
+};
+
+describe('the declaration of the settings', () => {
+  it('is what docs/operators/configuration.md shows (npm run docs:settings regenerates it)', () => {
+    const document = readFileSync(CONFIGURATION_DOC, 'utf8');
+    expect(withSettingsTable(document), 'the table is stale: run npm run docs:settings').toBe(document);
+    for (const { env } of SETTING_LIST) expect(document).toContain(`| \`${env}\` |`);
+  });
+
+  it('declares each name once, every default valid, with the names this round fixed', () => {
+    expect(KNOWN_NAMES.size).toBe(SETTING_LIST.length);
+    expect(loadConfig({})).toMatchObject({ ok: true, warnings: [] });
+    const defaults = Object.fromEntries(SETTING_LIST.map((s) => [s.env, s.default]));
+    expect(defaults).toMatchObject({
+      SHUTDOWN_GRACE_S: '25',
+      SHUTDOWN_READINESS_DELAY_S: '5',
+      MIGRATE_ON_START: 'true',
+      DATABASE_POOL_MAX: '10',
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      PORTAL: 'true',
+      UPSTREAM: undefined,
+      REDIS_KEY_PREFIX: undefined,
+    });
+    expect(KNOWN_NAMES).toContain('HTTP_MAX_CONNECTIONS_PER_IP');
+    expect(KNOWN_NAMES).toContain('UPSTREAM_MAX_BODY_MB');
+    expect(KNOWN_PREFIXES).toEqual(expect.arrayContaining(['UPSTREAM_', 'DATABASE_', 'REDIS_', 'HTTP_', 'LIMIT_']));
+    expect(KNOWN_PREFIXES).not.toContain('OTEL_');
+  });
+});
+
+describe('names that look like ours but are not', () => {
+  const TYPOS = {
+    DATABSE_URL: 'postgres://app@db/edu',
+    REDIS_ULR: 'redis://redis:6379',
+    UPSTREAM_BASEURL: 'https://opendata.example.go.th:8888',
+    ADMIN_TOKN: 'an-operator-token-of-some-length',
+    RATE_LIMIT_POINT: '100',
+  };
+
+  it('stop a production start, each with the nearest known name, beside every other problem', () => {
+    expect(problemsOf({ ...PRODUCTION, ...TYPOS, PORT: 'eighty' })).toEqual([
+      'PORT: Invalid input: expected number, received NaN',
+      'DATABSE_URL: not a setting of this server; did you mean DATABASE_URL?',
+      'REDIS_ULR: not a setting of this server; did you mean REDIS_URL?',
+      'UPSTREAM_BASEURL: not a setting of this server; did you mean UPSTREAM_BASE_URL?',
+      'ADMIN_TOKN: not a setting of this server; did you mean ADMIN_TOKEN?',
+      'RATE_LIMIT_POINT: not a setting of this server; did you mean RATE_LIMIT_POINTS?',
+    ]);
+  });
+
+  it('are warnings in development, where a shell carries other projects’ variables', () => {
+    const loaded = loadConfig(TYPOS);
+    expect(loaded.ok).toBe(true);
+    expect(loaded.warnings).toHaveLength(Object.keys(TYPOS).length);
+    expect(loaded.warnings[0]).toBe('DATABSE_URL: not a setting of this server; did you mean DATABASE_URL?');
+  });
+
+  it('leave alone other software’s variables and those Kubernetes injects for services', () => {
+    const loaded = loadConfig({
+      ...PRODUCTION,
+      HOME: '/home/app',
+      HOSTNAME: 'pod-1',
+      POST: 'x',
+      HTTP_PROXY: 'http://proxy:3128',
+      https_proxy: 'http://proxy:3128',
+      NODE_OPTIONS: '--enable-source-maps',
+      OTEL_SERVICE_NAME: 'thai-edu-graphql',
+      REDIS_PORT: 'tcp://10.0.0.7:6379',
+      REDIS_SERVICE_HOST: '10.0.0.7',
+      REDIS_PORT_6379_TCP_ADDR: '10.0.0.7',
+    });
+    expect(loaded).toMatchObject({ ok: true, warnings: [] });
+  });
+
+  it('include a Redis-only setting without REDIS_URL', () => {
+    expect(problemsOf({ ...PRODUCTION, REDIS_KEY_PREFIX: 'edu:', WATCH_LEASE_S: '5' })).toEqual([
+      'REDIS_KEY_PREFIX: only used with Redis, and REDIS_URL is unset (each instance would keep its own state)',
+      'WATCH_LEASE_S: only used with Redis, and REDIS_URL is unset (each instance would keep its own state)',
+    ]);
+    expect(problemsOf({ ...PRODUCTION, REDIS_KEY_PREFIX: 'edu:', REDIS_URL: 'redis://redis:6379' })).toEqual([]);
+  });
+});
+
+describe('settings that cannot hold together', () => {
+  it.each([
+    [
+      { SUBSCRIPTION_MAX_TOTAL: '900', HTTP_MAX_CONNECTIONS: '500' },
+      'SUBSCRIPTION_MAX_TOTAL: 900 is above HTTP_MAX_CONNECTIONS (500)',
+    ],
+    [
+      { RESPONSE_MAX_MB: '64', RESPONSE_IN_FLIGHT_MAX_MB: '32' },
+      'RESPONSE_IN_FLIGHT_MAX_MB: must be at least RESPONSE_MAX_MB',
+    ],
+    [
+      { UPSTREAM_TIMEOUT_MS: '30000' },
+      'UPSTREAM_TIMEOUT_MS: 30000 ms is longer than a shutdown leaves requests to finish',
+    ],
+    [{ SHUTDOWN_GRACE_S: '5' }, 'SHUTDOWN_READINESS_DELAY_S: must be below SHUTDOWN_GRACE_S'],
+    [{ UPSTREAM: 'simulator', UPSTREAM_BASE_URL: 'https://host:8888' }, 'UPSTREAM: simulator asks for the simulator'],
+  ])('refuses %j', (env, message) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(message);
+  });
+
+  it('accepts them at their bounds (no bound on connections lets any subscription total through)', () => {
+    expect(problemsOf({ SUBSCRIPTION_MAX_TOTAL: '5000', HTTP_MAX_CONNECTIONS: '0' })).toEqual([]);
+    expect(problemsOf({ RESPONSE_MAX_MB: '64', RESPONSE_IN_FLIGHT_MAX_MB: '64' })).toEqual([]);
+    expect(problemsOf({ UPSTREAM_TIMEOUT_MS: '20000' })).toEqual([]);
+  });
+
+  it('warns when the summaries cannot work: an upstream address without its key', () => {
+    const loaded = loadConfig({ UPSTREAM_BASE_URL: 'https://host:8888' });
+    expect(loaded.ok).toBe(true);
+    expect(loaded.warnings).toEqual([expect.stringContaining('UPSTREAM_API_KEY: unset while UPSTREAM_BASE_URL')]);
+  });
+
+  it('refuses production without an upstream unless the simulator is asked for by name', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'UPSTREAM_BASE_URL: required in production; the simulator serves made-up figures and runs only when asked for by name (UPSTREAM=simulator)',
+    ]);
+    expect(loadConfig({ NODE_ENV: 'production', UPSTREAM: 'simulator' })).toMatchObject({ ok: true, warnings: [] });
+    expect(problemsOf({ UPSTREAM: 'simulated' })).toEqual(['UPSTREAM: Invalid input: expected "simulator"']);
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it.each([
+    'postgres://app:Xy7@Kq9Lm2/Zt@db.example/edu',
+    'postgres://app:Xy7#Kq9@db.example/edu',
+    'postgresql://app:a:b/c@db/edu',
+  ])('refuses %s, saying to percent-encode and echoing nothing of it', (url) => {
+    const problems = problemsOf({ DATABASE_URL: url });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^DATABASE_URL: .*percent-encode/);
+    expect(problems[0]).not.toMatch(/Xy7|Kq9|Zt|app:|db\.example/);
+  });
+
+  it('accepts the same password percent-encoded, and reads the pool settings', () => {
+    const loaded = loadConfig({
+      DATABASE_URL: `postgres://app:${encodeURIComponent('Xy7@Kq9Lm2/Zt')}@db.example/edu`,
+      DATABASE_POOL_MAX: '4',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      MIGRATE_ON_START: 'false',
+    });
+    expect(loaded.ok && loaded.config.database).toEqual({
+      poolMax: 4,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 2_000,
+      migrateOnStart: false,
+    });
+  });
+
+  it('what the driver says about a connection reaches the log without any fragment of the user part', async () => {
+    // Past the configuration check (a caller of the store directly): the driver takes Kq9Lm2, a piece of the
+    // password, for the host name, and says so in its error.
+    const error: unknown = await openAccessService({
+      ...STORE_SETTINGS,
+      postgres: { ...STORE_SETTINGS.postgres, connectTimeoutMs: 2_000 },
+      databaseUrl: 'postgres://app:Xy7@Kq9Lm2/Zt@db.invalid/edu',
+      adminToken: undefined,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    const seen: string[] = [];
+    for (let at: unknown = error; at instanceof Error; at = at.cause) seen.push(at.message, at.stack ?? '');
+    expect(seen.join('\n')).toContain('[redacted]');
+    expect(seen.join('\n')).not.toMatch(/Xy7|Kq9Lm2|Zt@/);
+  });
+});
+
+describe('the admin CLI', () => {
+  const io = (env: Record<string, string>) => {
+    const output = { stdout: '', stderr: '' };
+    return {
+      output,
+      io: {
+        env,
+        stdout: { write: (text: string) => (output.stdout += text) },
+        stderr: { write: (text: string) => (output.stderr += text) },
+      },
+    };
+  };
+
+  it('refuses to create a store, naming the path and the variable', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'teg-admin-')), 'absent.db');
+    const run = io({ DATABASE_URL: `sqlite:${path}` });
+    expect(await runAdmin(['list'], run.io)).toBe(1);
+    expect(run.output.stderr).toBe(
+      `admin: no store at ${path} (DATABASE_URL); set DATABASE_URL to the server's store, or run from its directory\n`,
+    );
+    expect(() => readFileSync(path)).toThrow();
+  });
+
+  it('names the store it opened', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'teg-admin-')), 'present.db');
+    await (
+      await openAccessService({ ...STORE_SETTINGS, databaseUrl: `sqlite:${path}`, adminToken: undefined })
+    ).close();
+    const run = io({ DATABASE_URL: `sqlite:${path}` });
+    expect(await runAdmin(['list'], run.io)).toBe(0);
+    expect(run.output.stderr).toBe(`admin: store sqlite:${path}\n`);
+  });
+
+  it('stops on a misspelt variable in production, as the server does', async () => {
+    const run = io({ ...PRODUCTION, DATABSE_URL: 'postgres://app@db/edu' });
+    expect(await runAdmin(['list'], run.io)).toBe(1);
+    expect(run.output.stderr).toContain('DATABSE_URL: not a setting of this server; did you mean DATABASE_URL?');
+  });
+});
+
+describe('node src/main.ts in production with misspelt names', () => {
+  it('exits 1 before listening, listing every problem with the nearest known name', async () => {
+    const child = runMain({
+      NODE_ENV: 'production',
+      DATABSE_URL: 'postgres://app@db/edu',
+      REDIS_ULR: 'redis://redis:6379',
+      UPSTREAM_BASEURL: 'https://opendata.example.go.th:8888',
+      ADMIN_TOKN: 'an-operator-token-of-some-length',
+    });
+    // Ended whatever happens to the test, a time-out included.
+    onTestFinished(() => void child.kill('SIGKILL'));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(output).toContain('invalid configuration');
+    for (const [typo, known] of [
+      ['DATABSE_URL', 'DATABASE_URL'],
+      ['REDIS_ULR', 'REDIS_URL'],
+      ['UPSTREAM_BASEURL', 'UPSTREAM_BASE_URL'],
+      ['ADMIN_TOKN', 'ADMIN_TOKEN'],
+    ]) {
+      expect(output).toContain(`${typo}: not a setting of this server; did you mean ${known}?`);
+    }
+    expect(output).toContain('UPSTREAM_BASE_URL: required in production');
+    expect(output).not.toContain('ready at');
+  });
+});
