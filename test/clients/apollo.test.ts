@@ -5,6 +5,7 @@ import { DATASETS } from '../../src/catalogue.js';
 import { graphql } from '../gql/index.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import { createApolloClient, recordingFetch, sha256, type SentRequest } from './setups.js';
+import { upstreamSummary } from '../helpers/upstream-answer.js';
 
 const ApolloCatalogue = graphql(`
   query ApolloCatalogue {
@@ -287,7 +288,9 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     const after = await app.apollo.query({ query: ApolloSummary, fetchPolicy: 'network-only' });
     expect(after.error).toBeUndefined();
     expect(after.data?.summaryEndpoint?.status).toBe('APPROVED');
-    expect(after.data?.summaryEndpoint?.payload).toBeTruthy();
+    expect(after.data?.summaryEndpoint?.payload).toEqual(
+      await upstreamSummary(listening().stack.simulator, 85, { ACADEMIC_YEAR: '2566' }),
+    );
     // The same normalised entry, updated in place.
     expect(entries(app.apollo)['SummaryEndpoint:85']).toMatchObject({ status: 'APPROVED' });
   });

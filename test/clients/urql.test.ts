@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { graphql } from '../gql/index.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import { createUrqlClient, recordingFetch, URQL_EMBEDDED_TYPES, type SentRequest } from './setups.js';
+import { upstreamSummary } from '../helpers/upstream-answer.js';
 
 const UrqlCatalogue = graphql(`
   query UrqlCatalogue {
@@ -270,7 +271,7 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
     const summary = await app.urql.query(UrqlSummary, {}).toPromise();
     expect(summary.error).toBeUndefined();
     expect(summary.data?.summaryEndpoint).toMatchObject({ id: 86, status: 'APPROVED' });
-    expect(summary.data?.summaryEndpoint?.payload).toBeTruthy();
+    expect(summary.data?.summaryEndpoint?.payload).toEqual(await upstreamSummary(listening().stack.simulator, 86));
     expect(warnings).not.toHaveBeenCalled();
   });
 });
