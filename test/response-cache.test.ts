@@ -6,8 +6,9 @@ import { createApp, GRAPHQL_PATH } from '../src/server/app.js';
 import type { DatasetCode } from '../src/catalogue.js';
 import { createLogger } from '../src/server/logger.js';
 import { graphql } from './gql/index.js';
-import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
+import { listen, startStack, type Stack } from './helpers/stack.js';
 import { appSettings } from './helpers/settings.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 const WarmPayload = graphql(`
   query WarmPayload($code: DatasetCode!) {
@@ -282,13 +283,10 @@ describe('response cache: stored answers to anonymous queries, served before yog
     });
     const asked = await stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'dashboards' });
     await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
-    const authenticated = await raw(
-      cached.origin,
-      postOf(CatalogueStatus, undefined, { authorization: `Bearer ${apiKey}` }),
-    );
+    const authenticated = await raw(cached.origin, postOf(CatalogueStatus, undefined, bearer(apiKey)));
     expect(firstStatus(authenticated)).toEqual({ id: 83, status: 'APPROVED' });
     // The operator's token is a credential too.
-    await raw(cached.origin, postOf(CatalogueStatus, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }));
+    await raw(cached.origin, postOf(CatalogueStatus, undefined, OPERATOR));
     expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"')).toBe(hitsBefore);
   });
 
@@ -392,12 +390,13 @@ describe('response cache: stored answers to anonymous queries, served before yog
 describe('response cache: the byte bound counts what each entry holds, not just its body', () => {
   it('keeps about RESPONSE_CACHE_MAX_MB of small answers (variables varied per request), evicting the oldest', async () => {
     // Each answer is a few dozen bytes, but each entry holds about a kilobyte (see ENTRY_OVERHEAD_BYTES): counted by
-    // bodies alone, 1 MB would keep over 20,000 of them and hold tens of MB.
-    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 1 });
+    // bodies alone, a quarter of a megabyte would keep over 5,000 of them and hold several MB. (A quarter, not a
+    // whole one, so that filling it takes a few hundred requests rather than a thousand.)
+    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 0.25 });
     const server = await listen(stack.app);
     try {
-      // About 750 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
-      const asked = Array.from({ length: 900 }, (_, index) =>
+      // About 190 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
+      const asked = Array.from({ length: 300 }, (_, index) =>
         postOf(CountOtherMajors, { other: `not-a-major-${index}` }),
       );
       for (let start = 0; start < asked.length; start += 10) {
@@ -411,7 +410,7 @@ describe('response cache: the byte bound counts what each entry holds, not just 
         for (const request of requests) await raw(server.origin, request);
         return counter(await metrics(), 'graphql_response_cache_total', 'result="hit"') - before;
       };
-      // The newest are still stored; the oldest were evicted to stay within the megabyte.
+      // The newest are still stored; the oldest were evicted to stay within the bound.
       expect(await hits(asked.slice(-50))).toBe(50);
       expect(await hits(asked.slice(0, 50))).toBe(0);
     } finally {
