@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
@@ -100,7 +100,7 @@ export async function openDatabase(options: {
       await migrateSqlite(db);
     } else {
       db = new Kysely<AccessTables>({
-        dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, schema) }),
+        dialect: new PostgresDialect({ pool: await postgresPool(location.connectionString, schema) }),
       });
       await migratePostgres(db, schema);
     }
@@ -136,8 +136,10 @@ async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatab
   }
 }
 
-function postgresPool(connectionString: string, schema: string | undefined): pg.Pool {
-  const pool = new pg.Pool({
+async function postgresPool(connectionString: string, schema: string | undefined): Promise<pg.Pool> {
+  // Imported only for a PostgreSQL store: a process on SQLite never loads the driver.
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool({
     connectionString,
     max: POSTGRES_POOL_SIZE,
     connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,

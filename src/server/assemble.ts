@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
@@ -193,6 +193,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
   let redis: Redis | undefined;
   if (config.cache.redisUrl !== undefined) {
+    // Imported only when configured: a process without REDIS_URL never loads ioredis.
+    const { Redis } = await import('ioredis');
     const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     shared.on('error', (error: unknown) =>
       logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
