@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import { print } from 'graphql';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, GRAPHQL_PATH } from '../src/server/app.js';
+import { GRAPHQL_PATH } from '../src/server/app.js';
 import type { DatasetCode } from '../src/catalogue.js';
-import { createLogger } from '../src/server/logger.js';
 import { graphql } from './gql/index.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
-import { appSettings } from './helpers/settings.js';
 import { bearer, OPERATOR } from './helpers/callers.js';
 
 const WarmPayload = graphql(`
@@ -144,6 +142,7 @@ describe('response cache: stored answers to anonymous queries, served before yog
   let cached: { origin: string; close(): Promise<void> };
   // The same app with the response cache off, on the same upstream cache: what every answer must equal.
   let reference: { origin: string; close(): Promise<void> };
+  let referenceStack: Stack;
 
   beforeAll(async () => {
     stack = await startStack({
@@ -151,23 +150,19 @@ describe('response cache: stored answers to anonymous queries, served before yog
       rateLimit: { points: 1_000, windowS: 60 },
     });
     cached = await listen(stack.app);
-    reference = await listen(
-      createApp({
-        ...appSettings(),
-        upstream: stack.upstream,
-        source: stack.source,
-        httpCaching: { catalogueMaxAgeS: TTL_S, staleWhileRevalidateS: 0 },
-        now: () => clock,
-        access: stack.access,
-        logger: createLogger('silent'),
-        responseCacheMaxMb: 0,
-      }),
-    );
+    referenceStack = await startStack({
+      cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0, now: () => clock },
+      sharedUpstream: stack,
+      sharedAccess: stack.access,
+      responseCacheMaxMb: 0,
+    });
+    reference = await listen(referenceStack.app);
   });
 
   afterAll(async () => {
     await cached.close();
     await reference.close();
+    await referenceStack.close();
     await stack.close();
   });
 

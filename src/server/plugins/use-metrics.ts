@@ -27,14 +27,21 @@ const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subs
  */
 export function useMetrics(metrics: Metrics): Plugin {
   const { registry, operationNames, operations } = metrics;
-  // The operation execution picks, as yoga's HTTP histogram and the response cache name it.
+  // The operation execution picks, as yoga's HTTP histogram and the response cache name it: worked out once per
+  // document and context, though five metrics ask for it at different points of the same operation.
+  const computed = new WeakMap<object, { document: unknown; labels: Record<OperationLabel, string> }>();
   const labels = (params: FillLabelsFnParams, context: unknown): Record<OperationLabel, string> => {
+    const known = typeof context === 'object' && context !== null ? computed.get(context) : undefined;
+    if (known !== undefined && known.document === params.document) return known.labels;
     const operation =
       params.document === undefined ? undefined : getOperationAST(params.document, requestedName(context));
-    return {
+    const found = {
       operationName: operationNames.label(operation?.name?.value),
       operationType: operationTypeLabel(operation?.operation),
     };
+    if (typeof context === 'object' && context !== null)
+      computed.set(context, { document: params.document, labels: found });
+    return found;
   };
   const phaseHistogram = <Phase>(name: string, help: string, phases: [Phase, ...Phase[]]) =>
     createHistogram({

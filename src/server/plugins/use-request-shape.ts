@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, isPromise, type Plugin } from 'graphql-yoga';
 import { isSingleResult } from '../../graphql/execution-result.js';
 
 /**
@@ -24,14 +24,19 @@ export function useRequestShape(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
       if (requestParser === undefined) return undefined;
-      setRequestParser(async (request) => {
+      const refuse = (error: unknown): never => {
+        if (error instanceof GraphQLError) throw error;
+        throw badRequest(
+          'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
+        );
+      };
+      // A parser that answers at once (a GET's) stays synchronous: an async wrapper costs every request a hop.
+      setRequestParser((request) => {
         try {
-          return await requestParser(request);
+          const parsed = requestParser(request);
+          return isPromise(parsed) ? parsed.catch(refuse) : parsed;
         } catch (error) {
-          if (error instanceof GraphQLError) throw error;
-          throw badRequest(
-            'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
-          );
+          return refuse(error);
         }
       });
       return {
