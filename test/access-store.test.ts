@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
+import { AccessError } from '../src/access/errors.js';
+import type { ErrorCode } from '../src/errors/registry.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
@@ -47,7 +48,7 @@ async function storedText(store: StoreCase): Promise<string> {
 }
 
 /** Resolves to the AccessError `promise` rejects with, after checking its code. */
-async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
+async function refusal(promise: Promise<unknown>, code: ErrorCode): Promise<AccessError> {
   const error: unknown = await promise.then(
     () => undefined,
     (reason: unknown) => reason,

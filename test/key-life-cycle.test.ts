@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
+import { AccessError } from '../src/access/errors.js';
+import type { ErrorCode } from '../src/errors/registry.js';
 import { accessMigrations } from '../src/access/migrations.js';
 import type { AccessService, ClientRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
@@ -31,7 +32,7 @@ const stores: StoreCase[] = [
   ...(POSTGRES_URL === undefined ? [] : [{ name: 'postgres' as const, url: POSTGRES_URL, schema: schemaName() }]),
 ];
 
-async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
+async function refusal(promise: Promise<unknown>, code: ErrorCode): Promise<AccessError> {
   const error: unknown = await promise.then(
     () => undefined,
     (reason: unknown) => reason,

@@ -18,6 +18,7 @@ import type {
 import { transition, type UseRequestAction } from './state-machine.js';
 import type { AccessTables, ClientsTable, UseRequestEventsTable, UseRequestsTable } from './tables.js';
 import { knownEndpoint, validEmail, validGrace, validName, validNote, validPurpose, validQuota } from './validation.js';
+import { CODE } from '../errors/registry.js';
 
 export { describeDatabaseUrl } from './database.js';
 
@@ -191,7 +192,7 @@ class StoredAccessService implements AccessService {
             .where('id', '=', clientId)
             .where('deleted_at', 'is', null)
             .executeTakeFirst();
-          if (current === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+          if (current === undefined) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
           await trx.deleteFrom('client_keys').where('client_id', '=', clientId).where('expires_at', '<=', at).execute();
           if (graceS === 0) {
             await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
@@ -268,7 +269,7 @@ class StoredAccessService implements AccessService {
         .where('deleted_at', 'is', null)
         .returning('id')
         .executeTakeFirst();
-      if (erased === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+      if (erased === undefined) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
       await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
       await trx.deleteFrom('registration_idempotency').where('client_id', '=', clientId).execute();
       const requests = trx.selectFrom('use_requests').select('id').where('client_id', '=', clientId);
@@ -305,7 +306,7 @@ class StoredAccessService implements AccessService {
     if (authorization === null) return { kind: 'anonymous' };
     const token = bearerToken(authorization);
     if (this.adminToken !== undefined && secretsEqual(token, this.adminToken)) return { kind: 'operator' };
-    if (!token.startsWith(API_KEY_PREFIX)) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+    if (!token.startsWith(API_KEY_PREFIX)) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
     // The lookup compares SHA-256 digests in the index, never the key: how long it takes depends on the digest
     // of the guess, which a guesser cannot steer, so timing reveals nothing about any stored key.
     const keyHash = hashApiKey(token);
@@ -329,14 +330,9 @@ class StoredAccessService implements AccessService {
         )
         .where('clients.deleted_at', 'is', null)
         .executeTakeFirst());
-    if (row === undefined) throw new AccessError('UNAUTHENTICATED', 'Unknown API key');
+    if (row === undefined) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
     if (row.disabled_at !== null) {
-      throw new AccessError(
-        'CLIENT_DISABLED',
-        'This client has been disabled by the operator: contact them to have it enabled again',
-        {},
-        403,
-      );
+      throw new AccessError(CODE.CLIENT_DISABLED);
     }
     return { kind: 'client', client: toClient(row), currentKey: current !== undefined };
   }
@@ -376,7 +372,7 @@ class StoredAccessService implements AccessService {
     if (rateLimitPoints === undefined)
       return this.#decide(input.id, DECISION_ACTIONS[input.decision], input.note, input.actor);
     if (input.decision !== 'APPROVE')
-      throw new AccessError('BAD_USER_INPUT', 'rateLimitPoints is set only with an approval', {
+      throw new AccessError(CODE.BAD_USER_INPUT, 'rateLimitPoints is set only with an approval', {
         field: 'rateLimitPoints',
       });
     return this.#decide(input.id, 'APPROVE', input.note, input.actor, validQuota(rateLimitPoints));
@@ -460,7 +456,7 @@ class StoredAccessService implements AccessService {
     for (;;) {
       const current = await this.#liveRequest(id);
       if (current === undefined)
-        throw new AccessError('NOT_FOUND', `There is no request for use with id "${id}"`, { id });
+        throw new AccessError(CODE.NOT_FOUND, `There is no request for use with id "${id}"`, { id });
       const written = await this.#compareAndSet(current, {
         to: transition(current.status, action),
         actor,
@@ -551,7 +547,7 @@ class StoredAccessService implements AccessService {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (row === undefined)
-      throw new AccessError('NOT_FOUND', `There is no client with id "${clientId}"`, { id: clientId });
+      throw new AccessError(CODE.NOT_FOUND, `There is no client with id "${clientId}"`, { id: clientId });
     return row;
   }
 
@@ -614,22 +610,12 @@ class StoredAccessService implements AccessService {
       return { ...registered, retried: false };
     }
     if (earlier.input_hash !== request.inputHash) {
-      throw new AccessError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was used for a registration with another name or contact address: use a new key for a new registration',
-        {},
-        422,
-      );
+      throw new AccessError(CODE.IDEMPOTENCY_KEY_REUSED);
     }
     const row = await this.#liveClient(trx, earlier.client_id);
     // The current key counts too.
     if (earlier.retries + 1 >= this.keys.maxKeysPerClient) {
-      throw new AccessError(
-        'IDEMPOTENCY_RETRIES_EXHAUSTED',
-        `This registration was retried ${earlier.retries} times, each answer with a key of its own: no more keys are issued for it. Use one of the keys you received, or register with a new Idempotency-Key`,
-        { retries: earlier.retries },
-        409,
-      );
+      throw new AccessError(CODE.IDEMPOTENCY_RETRIES_EXHAUSTED, undefined, { retries: earlier.retries });
     }
     const current = await trx
       .selectFrom('clients')

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { localizedMessage } from '../graphql/messages.js';
 import { negotiateLanguage } from '../http/language.js';
 import { requestTargetProblem } from '../http/request-target.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * The outermost node:http listener: refuses a request whose Host or target is not plain (see
@@ -14,7 +15,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
   const { logger, maxBodyBytes } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
     const problem = requestTargetProblem(request.url, request.headers.host);
-    if (problem !== undefined) return answerError(request, response, 400, 'BAD_REQUEST', problem);
+    if (problem !== undefined) return answerError(request, response, 400, CODE.BAD_REQUEST, problem);
     if (hasBody(request)) {
       const body = await readBounded(request, maxBodyBytes);
       if (body === undefined) {
@@ -22,7 +23,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
           request,
           response,
           413,
-          'PAYLOAD_TOO_LARGE',
+          CODE.PAYLOAD_TOO_LARGE,
           `The request body is larger than ${maxBodyBytes} bytes.`,
           { maxBytes: maxBodyBytes },
         );
@@ -40,7 +41,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
         return;
       }
       logger.error({ err: error }, 'request handler failed');
-      answerError(request, response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      answerError(request, response, 500, CODE.INTERNAL_SERVER_ERROR, 'Unexpected error.');
     });
   };
 }

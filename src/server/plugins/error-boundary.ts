@@ -2,8 +2,9 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { localizedMessage } from '../../graphql/messages.js';
 import { LANGUAGES, negotiateLanguage, type Language } from '../../http/language.js';
+import { CODE } from '../../errors/registry.js';
 
-const UNEXPECTED_EXTENSIONS = { code: 'INTERNAL_SERVER_ERROR' };
+const UNEXPECTED_EXTENSIONS = { code: CODE.INTERNAL_SERVER_ERROR };
 const UNEXPECTED = Object.fromEntries(
   LANGUAGES.map((language) => [
     language,

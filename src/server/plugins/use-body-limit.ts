@@ -2,6 +2,7 @@ import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { localizedMessage } from '../../graphql/messages.js';
 import { negotiateLanguage } from '../../http/language.js';
+import { CODE } from '../../errors/registry.js';
 
 /**
  * Refuses a request body over `maxBytes` with HTTP 413 and `PAYLOAD_TOO_LARGE`, before it is parsed: by its
@@ -31,7 +32,7 @@ export function useBodyLimit(maxBytes: number): Plugin {
         answer(
           413,
           createGraphQLError(`The request body is larger than ${maxBytes} bytes.`, {
-            extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes },
+            extensions: { code: CODE.PAYLOAD_TOO_LARGE, maxBytes },
           }),
         );
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
@@ -57,7 +58,7 @@ export function useBodyLimit(maxBytes: number): Plugin {
           return answer(
             400,
             createGraphQLError(`The request body is not valid ${encoding} data.`, {
-              extensions: { code: 'BAD_REQUEST' },
+              extensions: { code: CODE.BAD_REQUEST },
             }),
           );
         }
