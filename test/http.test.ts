@@ -144,6 +144,13 @@ describe('HTTP surface', () => {
     );
     expect(line).toMatchObject({ operationName: 'Mine', errorCodes: [] });
 
+    // A domain error is logged with the code the client sees, not as an unknown one.
+    await stack().post({ query: 'query Refused { useRequests { id } }' }, { 'x-request-id': 'refused-42' });
+    const refused = stack().logLines.find(
+      (entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'refused-42',
+    );
+    expect(refused).toMatchObject({ operationName: 'Refused', errorCodes: ['UNAUTHENTICATED'] });
+
     const made = await stack().post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -1,6 +1,7 @@
 import type { Caller, UseRequestRecord } from '../access/model.js';
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { DatasetChange } from './watcher.js';
+import { CODE } from '../errors/registry.js';
 
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =
@@ -28,7 +29,7 @@ export interface LiveObserver {
 }
 
 /** A subscription refused (too many open, arguments out of bounds) or ended (it fell too far behind its events). */
-export class SubscriptionError extends CodedError<'SUBSCRIPTION_LIMIT' | 'SUBSCRIPTION_OVERFLOW' | 'BAD_USER_INPUT'> {}
+export class SubscriptionError extends CodedError {}
 
 /** Stands in a feed for the events a slow reader lost; the subscription's resolver turns it into the error. */
 export const OVERFLOWED: unique symbol = Symbol('overflowed');
@@ -37,7 +38,7 @@ export const OVERFLOWED: unique symbol = Symbol('overflowed');
 export function delivered<T>(value: T | typeof OVERFLOWED): T {
   if (value === OVERFLOWED) {
     throw new SubscriptionError(
-      'SUBSCRIPTION_OVERFLOW',
+      CODE.SUBSCRIPTION_OVERFLOW,
       'Events arrived faster than this subscription read them and some were lost: subscribe again, and read what you missed with a query.',
     );
   }
@@ -86,7 +87,7 @@ export class LiveHub {
     if (held >= this.limits.perCaller) {
       this.observer?.refused('caller');
       throw new SubscriptionError(
-        'SUBSCRIPTION_LIMIT',
+        CODE.SUBSCRIPTION_LIMIT,
         `You have ${held} subscriptions open, as many as one caller may: close one before opening another.`,
         { maxSubscriptions: this.limits.perCaller },
       );
@@ -94,7 +95,7 @@ export class LiveHub {
     if (this.closed || this.feeds.size >= this.limits.total) {
       this.observer?.refused('total');
       throw new SubscriptionError(
-        'SUBSCRIPTION_LIMIT',
+        CODE.SUBSCRIPTION_LIMIT,
         'This server has as many subscriptions open as it may: try again shortly.',
         {
           maxSubscriptions: this.limits.total,

@@ -13,7 +13,6 @@ import { yogaLoggerFrom } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
-import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
@@ -126,7 +125,7 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
-    // The body is bounded before yoga (request-guard.ts on node:http, useBodyLimit on fetch) at a tighter limit;
+    // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
@@ -151,8 +150,7 @@ export function createApp(deps: AppDependencies): App {
               }),
             ]
           : []),
-        useRequestDecompression(),
-        useBodyLimit(limits.maxBodyBytes),
+        useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useMetrics(metrics),
         ...(deps.tracing === undefined ? [] : [deps.tracing]),
@@ -199,7 +197,7 @@ export function createApp(deps: AppDependencies): App {
             logger: deps.logger,
             rateLimit: deps.rateLimit,
           }),
-      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes },
+      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
     ),
   };
 }

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { AccessError, type AccessErrorCode } from '../../src/access/errors.js';
+import { AccessError } from '../../src/access/errors.js';
+import type { ErrorCode } from '../../src/errors/registry.js';
 import { TEST_ADMIN_TOKEN } from './stack.js';
 
 /** The headers of the operator (the stack's admin token). */
@@ -14,7 +15,7 @@ export function codesOf(body: { errors?: readonly { extensions?: Record<string, 
 }
 
 /** Resolves to the AccessError `promise` rejects with, after checking its code. */
-export async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
+export async function refusal(promise: Promise<unknown>, code: ErrorCode): Promise<AccessError> {
   const error: unknown = await promise.then(
     () => undefined,
     (reason: unknown) => reason,

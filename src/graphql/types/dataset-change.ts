@@ -8,6 +8,7 @@ import type { DatasetChange as DatasetChangeValue } from '../../live/watcher.js'
 import { builder } from '../builder.js';
 import { delivered, subscriberKey, SubscriptionError } from '../../live/subscription-hub.js';
 import { Dataset, DatasetCode } from './dataset.js';
+import { CODE } from '../../errors/registry.js';
 
 export const DatasetChange = builder.objectRef<DatasetChangeValue>('DatasetChange').implement({
   description:
@@ -55,7 +56,7 @@ builder.subscriptionField('datasetChanged', (t) =>
     subscribe: (_root, { codes }, context) => {
       if (codes != null && codes.length > DATASET_CODES.length) {
         throw new SubscriptionError(
-          'BAD_USER_INPUT',
+          CODE.BAD_USER_INPUT,
           `codes: at most ${DATASET_CODES.length} dataset codes, got ${codes.length}.`,
         );
       }

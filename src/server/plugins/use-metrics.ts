@@ -7,9 +7,9 @@ import {
 } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin, YogaLogger } from 'graphql-yoga';
-import { ERROR_CODES } from '../../graphql/error-codes.js';
 import { maskError } from '../../graphql/errors.js';
 import { httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
+import { CODE, isErrorCode } from '../../errors/registry.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -128,7 +128,7 @@ function operationTypeLabel(type: string | undefined): string {
 }
 
 /**
- * The code the client sees, when the README documents it, else `other`. Execution errors are counted before
+ * The code the client sees, when the registry declares it, else `other`. Execution errors are counted before
  * masking gives domain errors their code; a parse or validation failure without a code of its own is counted
  * under the code yoga answers it with.
  */
@@ -139,11 +139,11 @@ function codeLabel(error: unknown, phase: string | undefined): string {
     code = masked instanceof GraphQLError ? masked.extensions['code'] : undefined;
   }
   if (typeof code !== 'string') {
-    if (phase === 'validate') return 'GRAPHQL_VALIDATION_FAILED';
-    if (phase === 'parse' && error instanceof GraphQLError) return 'GRAPHQL_PARSE_FAILED';
-    return 'INTERNAL_SERVER_ERROR';
+    if (phase === 'validate') return CODE.GRAPHQL_VALIDATION_FAILED;
+    if (phase === 'parse' && error instanceof GraphQLError) return CODE.GRAPHQL_PARSE_FAILED;
+    return CODE.INTERNAL_SERVER_ERROR;
   }
-  return ERROR_CODES.has(code) ? code : 'other';
+  return isErrorCode(code) ? code : 'other';
 }
 
 type Hook = (...args: unknown[]) => unknown;
