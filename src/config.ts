@@ -117,6 +117,8 @@ export interface HttpConfig {
   readonly corsOrigins: '*' | readonly string[];
   readonly graphiql: boolean;
   readonly introspection: boolean;
+  /** Serve the portal at /portal/ (built on the public GraphQL API; its code is loaded on its first request). */
+  readonly portal: boolean;
 }
 
 /**
@@ -358,6 +360,7 @@ const environmentSchema = z
     CORS_ORIGINS: corsOrigins,
     GRAPHIQL: flag(true),
     INTROSPECTION: flag(true),
+    PORTAL: flag(true),
     HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
@@ -485,7 +488,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
           windowS: values.AUTH_FAILURE_RATE_LIMIT_WINDOW_S,
         },
       },
-      http: { corsOrigins: values.CORS_ORIGINS, graphiql: values.GRAPHIQL, introspection: values.INTROSPECTION },
+      http: {
+        corsOrigins: values.CORS_ORIGINS,
+        graphiql: values.GRAPHIQL,
+        introspection: values.INTROSPECTION,
+        portal: values.PORTAL,
+      },
       connections: {
         headersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
         requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,

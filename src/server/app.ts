@@ -30,6 +30,7 @@ import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-err
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
+import { usePortal } from './plugins/use-portal.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -115,7 +116,7 @@ export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const limits = deps.limits ?? DEFAULT_OPERATION_LIMITS;
-  const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true };
+  const http = deps.http ?? { corsOrigins: '*', graphiql: true, introspection: true, portal: true };
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchBreaker(() => deps.source.breakerState());
   const now = deps.now ?? Date.now;
@@ -169,6 +170,7 @@ export function createApp(deps: AppDependencies): App {
               }),
             ]
           : []),
+        ...(http.portal ? [usePortal()] : []),
         useRequestDecompression(),
         useBodyLimit(limits.maxBodyBytes),
         useRequestShape(),
