@@ -12,13 +12,14 @@ import { PORTAL_PATH } from './route.js';
 /** The browser code, beside this module in src/portal/ and copied beside it into dist/portal/ by `npm run build`. */
 const ASSETS = new URL('./assets/', import.meta.url);
 
+// What is served of assets/, by extension; anything else there (its tsconfig.json, types.d.ts) is not.
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
-  json: 'application/json; charset=utf-8',
   svg: 'image/svg+xml',
 };
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Scripts and styles from this server only, never inline; data only from this server's API. The portal builds
@@ -63,7 +64,8 @@ export async function createPortalFiles(): Promise<PortalFiles> {
     const contentType = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
     if (contentType !== undefined) assets.set(name, { contentType, source: new URL(name, ASSETS) });
   }
-  assets.set('shapes.json', { contentType: CONTENT_TYPES['json'] ?? '', source: SHAPES_FILE });
+  // The typed records' fields, as the schema was built from them (the dataset pages read names and keys from it).
+  assets.set('shapes.json', { contentType: JSON_TYPE, source: SHAPES_FILE });
   const variants = new Map<string, Promise<Variant>>();
   const variant = (name: string, asset: Asset, encoding: Encoding | 'identity'): Promise<Variant> => {
     const key = `${encoding} ${name}`;

@@ -33,11 +33,13 @@ function headers(token, accept) {
 export let simulated = false;
 
 /**
- * Runs one operation; resolves with its data, rejects with an ApiError carrying the first error's code.
+ * Runs one operation; resolves with its data (of the shape its selection asks for: the caller names it), rejects
+ * with an ApiError carrying the first error's code.
+ * @template [Data=unknown]
  * @param {string} query
  * @param {Record<string, unknown>} [variables]
  * @param {string} [token]
- * @returns {Promise<any>}
+ * @returns {Promise<Data>}
  */
 export async function graphql(query, variables = {}, token) {
   const response = await fetch(GRAPHQL_PATH, {
@@ -46,24 +48,28 @@ export async function graphql(query, variables = {}, token) {
     body: JSON.stringify({ query, variables }),
   });
   if (response.headers.get('x-upstream-simulated') === 'true') simulated = true;
-  /** @type {{ data?: any, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
+  /** @type {{ data?: Data, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
   let body;
   try {
-    body = await response.json();
+    /** @type {unknown} */
+    const json = await response.json();
+    body = /** @type {typeof body} */ (json);
   } catch {
     throw new ApiError(`HTTP ${response.status}`, undefined);
   }
   if (body.extensions?.upstream === 'simulated') simulated = true;
   const [first] = body.errors ?? [];
   if (first !== undefined) throw new ApiError(first.message, first.extensions?.code);
+  if (body.data === undefined) throw new ApiError(`HTTP ${response.status}`, undefined);
   return body.data;
 }
 
 /**
  * A subscription over GraphQL over SSE (one POST stream, "distinct connections"), reconnected after a drop with
  * a growing pause. `onState` hears 'live' and 'down'. Returns a function that ends it.
+ * @template Data
  * @param {string} query
- * @param {{ token?: string, variables?: Record<string, unknown>, onNext: (data: any) => void, onState?: (state: 'live' | 'down') => void }} options
+ * @param {{ token?: string, variables?: Record<string, unknown>, onNext: (data: Data) => void, onState?: (state: 'live' | 'down') => void }} options
  * @returns {() => void}
  */
 export function subscribe(query, options) {
@@ -107,16 +113,18 @@ export function subscribe(query, options) {
 }
 
 /**
+ * @template Data
  * @param {ReadableStream<Uint8Array>} body
- * @param {(data: any) => void} onNext
+ * @param {(data: Data) => void} onNext
  */
 async function readEvents(body, onNext) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
-    buffer += value.replace(/\r\n/g, '\n');
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
     let boundary = buffer.indexOf('\n\n');
     while (boundary !== -1) {
       const lines = buffer.slice(0, boundary).split('\n');
@@ -131,8 +139,10 @@ async function readEvents(body, onNext) {
         .join('\n');
       if (event === 'complete') return;
       if ((event === 'next' || event === undefined) && data !== '') {
-        const result = JSON.parse(data);
-        if (result.data) onNext(result.data);
+        /** @type {unknown} */
+        const parsed = JSON.parse(data);
+        const result = /** @type {{ data?: Data }} */ (parsed);
+        if (result.data !== undefined) onNext(result.data);
       }
       boundary = buffer.indexOf('\n\n');
     }

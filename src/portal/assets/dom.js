@@ -5,8 +5,8 @@
  * An element: `h('button', { type: 'button', onclick: f, class: 'primary' }, 'Save')`.
  * Properties starting with "on" become listeners; `null`, `undefined` and `false` attributes are left out.
  * @param {string} tag
- * @param {Record<string, unknown>} [attributes]
- * @param {...Child} children
+ * @param {Record<string, string | number | boolean | null | undefined | Function>} [attributes]
+ * @param {...import('./types').Child} children
  * @returns {HTMLElement}
  */
 export function h(tag, attributes = {}, ...children) {
@@ -15,6 +15,8 @@ export function h(tag, attributes = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name.startsWith('on') && typeof value === 'function') {
       element.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
+    } else if (typeof value === 'function') {
+      throw new TypeError(`${name} is not an event`);
     } else if (name === 'value' && 'value' in element) {
       /** @type {HTMLInputElement} */ (element).value = String(value);
     } else {
@@ -25,11 +27,9 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** @typedef {Node | string | number | null | undefined | false | Child[]} Child */
-
 /**
  * @param {Element} parent
- * @param {Child[]} children
+ * @param {import('./types').Child[]} children
  */
 export function append(parent, children) {
   for (const child of children) {
@@ -42,7 +42,7 @@ export function append(parent, children) {
 /**
  * Replaces what `parent` holds.
  * @param {Element} parent
- * @param {...Child} children
+ * @param {...import('./types').Child} children
  */
 export function replace(parent, ...children) {
   parent.replaceChildren();

@@ -136,6 +136,7 @@ const MESSAGES = {
     operatorTitle: 'ผู้ดูแลระบบ',
     operatorIntro: 'พิจารณาคำขอใช้งานและดูแลผู้ใช้บริการ ต้องใช้โทเคนผู้ดูแล (ADMIN_TOKEN)',
     operatorToken: 'โทเคนผู้ดูแล',
+    signedInOperator: 'เข้าสู่ระบบเป็นผู้ดูแลระบบ',
     queueHeading: 'คำขอรอพิจารณา ({count})',
     queueEmpty: 'ไม่มีคำขอรอพิจารณา',
     queueIntro: 'เรียงจากเก่าสุด',
@@ -294,6 +295,7 @@ const MESSAGES = {
     operatorTitle: 'Operators',
     operatorIntro: 'Review requests for use and look after clients. Needs the operator token (ADMIN_TOKEN).',
     operatorToken: 'Operator token',
+    signedInOperator: 'Signed in as the operator',
     queueHeading: 'Pending requests ({count})',
     queueEmpty: 'No request is waiting',
     queueIntro: 'Oldest first',
@@ -403,8 +405,9 @@ export function setLanguage(next) {
  * @returns {string}
  */
 export function t(key, values = {}) {
-  const message = /** @type {Record<string, unknown>} */ (MESSAGES[language])[key] ?? key;
-  return String(message).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+  const message = /** @type {Record<string, unknown>} */ (MESSAGES[language])[key];
+  const text = typeof message === 'string' ? message : key;
+  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => String(values[name] ?? ''));
 }
 
 /**

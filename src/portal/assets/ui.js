@@ -99,7 +99,7 @@ export function keyOnce(secret) {
 /**
  * A section with a heading of the given level.
  * @param {string} title
- * @param {...import('./dom.js').Child} children
+ * @param {...import('./types').Child} children
  */
 export function section(title, ...children) {
   const id = uid('section');
@@ -141,7 +141,7 @@ export function actionButton(label, action, errors, attributes = {}) {
 /**
  * A form whose submit runs `action` (no page load; the browser's own validation first).
  * @param {(form: HTMLFormElement) => Promise<void>} action
- * @param {...import('./dom.js').Child} children
+ * @param {...import('./types').Child} children
  */
 export function form(action, ...children) {
   const errors = h('div', { class: 'errors' });
@@ -172,18 +172,21 @@ export function form(action, ...children) {
 }
 
 /**
- * A table with a caption (read by screen readers only when `hideCaption`, e.g. under a heading that says the same),
- * header cells and rows of cells.
- * @param {string} caption @param {string[]} heads @param {import('./dom.js').Child[][]} rows @param {boolean} [hideCaption]
+ * A table with a caption (for screen readers only with `hideCaption`, under a heading that says the same), header
+ * cells and rows. With `stack`, each row becomes a block of labelled cells on a phone instead of scrolling sideways.
+ * @param {string} caption
+ * @param {string[]} heads
+ * @param {import('./types').Child[][]} rows
+ * @param {{ hideCaption?: boolean, stack?: boolean }} [options]
  */
-export function table(caption, heads, rows, hideCaption = false) {
+export function table(caption, heads, rows, options = {}) {
   return h(
     'div',
-    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+    { class: options.stack ? 'table-wrap stack' : 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
     h(
       'table',
       {},
-      h('caption', { class: hideCaption ? 'visually-hidden' : null }, caption),
+      h('caption', { class: options.hideCaption ? 'visually-hidden' : null }, caption),
       h(
         'thead',
         {},
@@ -200,7 +203,7 @@ export function table(caption, heads, rows, hideCaption = false) {
           h(
             'tr',
             {},
-            cells.map((cell) => h('td', {}, cell)),
+            cells.map((cell, index) => h('td', { 'data-label': heads[index] }, cell)),
           ),
         ),
       ),

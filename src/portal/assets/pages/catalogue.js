@@ -24,9 +24,12 @@ export function renderCatalogue(main) {
   const load = async () => {
     try {
       // The reader's own status when signed in as a developer; anonymous otherwise.
-      const data = await graphql(CATALOGUE, {}, credential('client')).catch(() => graphql(CATALOGUE));
+      /** @typedef {{ datasets: import('../types').DatasetSummary[], summaryEndpoints: import('../types').SummaryEndpoint[] }} Catalogue */
+      /** @type {(token?: string) => Promise<Catalogue>} */
+      const read = (token) => graphql(CATALOGUE, {}, token);
+      const data = await read(credential('client')).catch(() => read());
       showSimulatedNotice();
-      const rows = data.datasets.map((/** @type {any} */ dataset) => {
+      const rows = data.datasets.map((dataset) => {
         const version = h('span', { class: 'mono' }, shortVersion(dataset.version));
         const changed = h('span', {}, formatDateTime(dataset.changedAt));
         cells.set(dataset.code, { version, changed });
@@ -39,7 +42,7 @@ export function renderCatalogue(main) {
           changed,
         ];
       });
-      const summaries = data.summaryEndpoints.map((/** @type {any} */ endpoint) => [
+      const summaries = data.summaryEndpoints.map((endpoint) => [
         summaryTitle(endpoint),
         h('span', { class: 'mono' }, endpoint.name),
         statusBadge(endpoint.status, endpoint.statusLabel),
@@ -53,7 +56,7 @@ export function renderCatalogue(main) {
             t('datasetsHeading', { count: rows.length }),
             [t('colNo'), t('colTitle'), t('colGroup'), t('colAgency'), t('colVersion'), t('colChanged')],
             rows,
-            true,
+            { hideCaption: true, stack: true },
           ),
           h('p', { class: 'help' }, t('liveNote')),
         ),
@@ -64,7 +67,7 @@ export function renderCatalogue(main) {
             t('summariesHeading', { count: summaries.length }),
             [t('colSubject'), t('colEndpoint'), t('colStatus'), t('askForUse')],
             summaries,
-            true,
+            { hideCaption: true, stack: true },
           ),
         ),
       );
@@ -74,7 +77,7 @@ export function renderCatalogue(main) {
   };
   void load();
   return subscribe(CHANGES, {
-    onNext: ({ datasetChanged }) => {
+    onNext: (/** @type {{ datasetChanged: import('../types').DatasetChange }} */ { datasetChanged }) => {
       const cell = cells.get(datasetChanged.dataset.code);
       if (cell === undefined) return;
       cell.version.textContent = shortVersion(datasetChanged.version);

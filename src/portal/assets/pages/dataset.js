@@ -11,8 +11,14 @@ import { shortVersion } from './catalogue.js';
 const PREVIEW_ROWS = 10;
 const MOST_BARS = 15;
 
-/** @typedef {{ key: string, name: string, type: string, nullable: boolean }} ShapeField */
-/** @typedef {{ code: string, recordsPath: string, fields: ShapeField[] }} Shape */
+/** @typedef {import('../types').Shape} Shape */
+/** @typedef {import('../types').Row} Row */
+/**
+ * @typedef {{
+ *   dataset: import('../types').DatasetSummary,
+ *   typedRecords: Record<string, { rows: { totalCount: number, nodes: Row[] }, chart?: Row[] | null }>
+ * }} DatasetPage
+ */
 
 /** @type {Promise<Shape[]> | undefined} */
 let shapes;
@@ -20,14 +26,16 @@ let shapes;
 function loadShapes() {
   shapes ??= fetch('shapes.json').then(async (response) => {
     if (!response.ok) throw new Error(`shapes.json: HTTP ${response.status}`);
-    return (await response.json()).datasets;
+    /** @type {unknown} */
+    const file = await response.json();
+    return /** @type {{ datasets: Shape[] }} */ (file).datasets;
   });
   return shapes;
 }
 
 /** The typedRecords field of a dataset: its code in camelCase (ODS_COUNT_TEACHER_BY_YEAR → odsCountTeacherByYear). @param {string} code */
 function typedField(code) {
-  return code.toLowerCase().replace(/_([a-z0-9])/g, (_, letter) => letter.toUpperCase());
+  return code.toLowerCase().replace(/_([a-z0-9])/g, (_, /** @type {string} */ letter) => letter.toUpperCase());
 }
 
 /**
@@ -99,10 +107,12 @@ export function renderDataset(main, code) {
       }
       const plan = chartPlan(shape);
       const query = pageQuery(shape, plan);
+      /** @type {DatasetPage} */
       const data = await graphql(query);
       showSimulatedNotice();
       const { dataset } = data;
       const records = data.typedRecords[typedField(code)];
+      if (records === undefined) throw new Error(code);
       const title = language === 'th' ? dataset.title : dataset.titleEn;
       heading.textContent = title;
       document.title = `${title} · ${t('brand')}`;
@@ -140,9 +150,7 @@ export function renderDataset(main, code) {
           table(
             t('previewCaption', { shown: records.rows.nodes.length, total: formatNumber(records.rows.totalCount) }),
             shape.fields.map((field) => fieldLabel(field.name)),
-            records.rows.nodes.map((/** @type {Record<string, unknown>} */ row) =>
-              shape.fields.map((field) => cell(row[field.name])),
-            ),
+            records.rows.nodes.map((row) => shape.fields.map((field) => cell(row[field.name]))),
           ),
         ),
         section(
@@ -157,7 +165,7 @@ export function renderDataset(main, code) {
               `${tOf('types', field.type)}${field.nullable ? ` ${t('nullable')}` : ''}`,
               h('code', {}, field.key),
             ]),
-            true,
+            { hideCaption: true, stack: true },
           ),
         ),
         section(
@@ -177,7 +185,7 @@ export function renderDataset(main, code) {
 }`,
     {
       variables: { codes: [code] },
-      onNext: ({ datasetChanged }) => {
+      onNext: (/** @type {{ datasetChanged: import('../types').DatasetChange }} */ { datasetChanged }) => {
         version.textContent = shortVersion(datasetChanged.version);
         changed.textContent = formatDateTime(datasetChanged.changedAt);
         const message = t('datasetChangedAnnounce', { version: shortVersion(datasetChanged.version) });
@@ -191,15 +199,15 @@ export function renderDataset(main, code) {
   );
 }
 
-/** @param {unknown} value */
+/** @param {string | number | null | undefined} value */
 function cell(value) {
   if (typeof value === 'number') return h('span', { class: 'number' }, formatNumber(value));
-  return value === null || value === undefined ? '' : String(value);
+  return value ?? '';
 }
 
 /**
  * @param {ReturnType<typeof chartPlan>} plan
- * @param {Record<string, any>[] | null | undefined} groups
+ * @param {Row[] | null | undefined} groups
  */
 function chartOf(plan, groups) {
   if (plan === undefined || groups === null || groups === undefined) return h('p', {}, t('noChart'));
@@ -207,7 +215,7 @@ function chartOf(plan, groups) {
   if (plan.category === undefined) {
     const bars = groups.map((group) => ({
       label: String(group[plan.groupBy[0] ?? '']),
-      value: group[plan.measure] ?? 0,
+      value: Number(group[plan.measure] ?? 0),
     }));
     return barChart(t('chartByYear', { measure }), bars);
   }
@@ -216,7 +224,7 @@ function chartOf(plan, groups) {
   const latest = years.length === 0 ? undefined : years.reduce((a, b) => (a > b ? a : b));
   const chosen = groups
     .filter((group) => latest === undefined || group.academicYear === latest)
-    .map((group) => ({ label: String(group[category] ?? '–'), value: group[plan.measure] ?? 0 }))
+    .map((group) => ({ label: String(group[category] ?? '–'), value: Number(group[plan.measure] ?? 0) }))
     .sort((a, b) => b.value - a.value);
   const caption =
     latest === undefined

@@ -2,7 +2,7 @@
 // status change live, rotate the key, see their quota and history, delete the registration.
 import { endpointNumber, graphql, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, language, t, tOf } from '../i18n.js';
+import { formatDateTime, t, tOf } from '../i18n.js';
 import { credential, forget, keep, remembered } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import {
@@ -18,6 +18,8 @@ import {
   summaryTitle,
   table,
 } from '../ui.js';
+
+/** @typedef {Omit<import('../types').UseRequest, 'client'>} UseRequest */
 
 const REQUEST_FIELDS = `id status statusLabel purpose note createdAt updatedAt
   endpoint { name title subject apiUrl }
@@ -72,6 +74,7 @@ export function renderDeveloper(main) {
           t('registerHeading'),
           form(
             async () => {
+              /** @type {{ registerClient: { apiKey: string } }} */
               const { registerClient } = await graphql(REGISTER, {
                 input: {
                   name: /** @type {HTMLInputElement} */ (name).value,
@@ -79,7 +82,11 @@ export function renderDeveloper(main) {
                 },
               });
               keep('client', registerClient.apiKey, rememberRegistered.checked);
-              const next = h('button', { type: 'button', class: 'primary', onclick: () => signedIn() }, t('continue'));
+              const next = h(
+                'button',
+                { type: 'button', class: 'primary', onclick: () => void signedIn() },
+                t('continue'),
+              );
               replace(view, keyOnce(registerClient.apiKey), h('p', {}, next));
               next.focus();
             },
@@ -97,7 +104,7 @@ export function renderDeveloper(main) {
               // Checked before it is kept: a mistyped key is refused here, not on every later request.
               await graphql('query SignIn { me { id } }', {}, secret);
               keep('client', secret, rememberSignIn.checked);
-              signedIn();
+              await signedIn();
             },
             field(t('apiKey'), key),
             checkbox(t('rememberMe'), rememberSignIn),
@@ -112,7 +119,13 @@ export function renderDeveloper(main) {
     const token = credential('client');
     if (token === undefined) return signedOut();
     replace(view, h('p', { role: 'status' }, t('loading')));
-    /** @type {any} */
+    /**
+     * @type {{
+     *   me: (import('../types').Client & { history: import('../types').ClientEvent[] }) | null,
+     *   summaryEndpoints: import('../types').SummaryEndpoint[],
+     *   myUseRequests: UseRequest[],
+     * }}
+     */
     let data;
     try {
       data = await graphql(ACCOUNT, {}, token);
@@ -126,18 +139,18 @@ export function renderDeveloper(main) {
       return signedOut();
     }
     const { me } = data;
-    /** @type {Map<string, any>} latest request per endpoint name */
+    /** @type {Map<string, UseRequest>} latest request per endpoint name */
     const requests = new Map();
     for (const request of [...data.myUseRequests].reverse()) requests.set(request.endpoint.name, request);
-    /** @type {Map<string, (request: any) => void>} */
+    /** @type {Map<string, (request: UseRequest | undefined) => void>} */
     const updaters = new Map();
     const liveState = h('p', { class: 'help', role: 'status' });
 
-    const cards = data.summaryEndpoints.map((/** @type {any} */ endpoint) => {
+    const cards = data.summaryEndpoints.map((endpoint) => {
       const badge = h('span', {});
       const details = h('div', {});
       const ask = h('div', {});
-      const update = (/** @type {any} */ request) => {
+      const update = (/** @type {UseRequest | undefined} */ request) => {
         const status = request?.status ?? endpoint.status;
         replace(badge, statusBadge(status, request?.statusLabel ?? endpoint.statusLabel));
         replace(
@@ -152,7 +165,7 @@ export function renderDeveloper(main) {
                 h(
                   'ol',
                   { class: 'history' },
-                  request.history.map((/** @type {any} */ event) =>
+                  request.history.map((event) =>
                     h(
                       'li',
                       {},
@@ -171,6 +184,7 @@ export function renderDeveloper(main) {
           ask,
           form(
             async () => {
+              /** @type {{ requestEndpointUse: { useRequest: UseRequest } }} */
               const { requestEndpointUse } = await graphql(
                 ASK,
                 {
@@ -219,6 +233,7 @@ export function renderDeveloper(main) {
       const confirm = actionButton(
         t('deleteConfirm'),
         async () => {
+          /** @type {{ deleteMyRegistration: { deletedAt: string } }} */
           const { deleteMyRegistration } = await graphql(DELETE, {}, credential('client'));
           forget('client');
           signedOut(
@@ -279,6 +294,7 @@ export function renderDeveloper(main) {
         actionButton(
           t('rotate'),
           async () => {
+            /** @type {{ rotateApiKey: { apiKey: string, previousKeysExpireAt: string } }} */
             const { rotateApiKey } = await graphql(
               ROTATE,
               { input: { graceS: Number(/** @type {HTMLSelectElement} */ (grace).value) } },
@@ -312,12 +328,13 @@ export function renderDeveloper(main) {
         table(
           t('historyHeading'),
           [t('colWhen'), t('colWhat'), t('colWho'), t('colDetail')],
-          me.history.map((/** @type {any} */ event) => [
+          me.history.map((event) => [
             formatDateTime(event.at),
             tOf('events', event.kind),
             event.actor,
             event.detail ?? '',
           ]),
+          { stack: true },
         ),
       ),
       section(t('deleteHeading'), h('p', {}, t('deleteHelp')), deleteArea, deleteErrors),
@@ -328,7 +345,7 @@ export function renderDeveloper(main) {
       subscribe(CHANGES, {
         token: credential('client'),
         onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-        onNext: ({ useRequestChanged }) => {
+        onNext: (/** @type {{ useRequestChanged: UseRequest }} */ { useRequestChanged }) => {
           const request = useRequestChanged;
           requests.set(request.endpoint.name, request);
           updaters.get(request.endpoint.name)?.(request);

@@ -2,12 +2,15 @@
 // note; the clients the API lets an operator see (those that asked for use, or one opened by its id).
 import { graphql, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, language, t } from '../i18n.js';
+import { formatDateTime, t } from '../i18n.js';
 import { credential, forget, keep } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import { actionButton, alertBox, announce, checkbox, field, form, section, statusBadge, summaryTitle } from '../ui.js';
 
 const PAGE_SIZE = 10;
+
+/** @typedef {import('../types').UseRequest} UseRequest */
+/** @typedef {import('../types').Client} Client */
 
 const CLIENT_FIELDS = 'id name contactEmail createdAt disabledAt rateLimitPoints';
 const REQUESTS = `query OperatorRequests {
@@ -65,14 +68,16 @@ export function renderOperator(main) {
     const liveState = h('p', { class: 'help', role: 'status' });
     let page = 0;
     let searchText = '';
-    /** @type {any[]} */
+    /** @type {UseRequest[]} */
     let all = [];
-    /** @type {Map<string, any>} clients opened by id that have no request */
+    /** @type {Map<string, Client>} clients opened by id that have no request */
     const opened = new Map();
 
     const load = async () => {
       try {
-        all = (await graphql(REQUESTS, {}, token)).useRequests;
+        /** @type {{ useRequests: UseRequest[] }} */
+        const data = await graphql(REQUESTS, {}, token);
+        all = data.useRequests;
       } catch (error) {
         if (
           error instanceof Error &&
@@ -138,10 +143,11 @@ export function renderOperator(main) {
       );
     };
 
-    const requestCard = (/** @type {any} */ request) => {
+    const requestCard = (/** @type {UseRequest} */ request) => {
       const note = h('textarea', { rows: 2, maxlength: 2000 });
       const errors = h('div', {});
       const decide = (/** @type {'APPROVE' | 'REJECT'} */ decision) => async () => {
+        /** @type {{ reviewUseRequest: { useRequest: { statusLabel: string } } }} */
         const { reviewUseRequest } = await graphql(
           REVIEW,
           {
@@ -193,7 +199,7 @@ export function renderOperator(main) {
     };
 
     const drawClients = () => {
-      /** @type {Map<string, { client: any, requests: any[] }>} */
+      /** @type {Map<string, { client: Client, requests: UseRequest[] }>} */
       const byId = new Map();
       for (const client of opened.values()) byId.set(client.id, { client, requests: [] });
       for (const request of all) {
@@ -212,13 +218,13 @@ export function renderOperator(main) {
       );
     };
 
-    const replaceClient = (/** @type {any} */ client) => {
+    const replaceClient = (/** @type {Client} */ client) => {
       for (const request of all) if (request.client.id === client.id) request.client = client;
       if (opened.has(client.id)) opened.set(client.id, client);
       drawClients();
     };
 
-    const clientCard = (/** @type {{ client: any, requests: any[] }} */ { client, requests }) => {
+    const clientCard = (/** @type {{ client: Client, requests: UseRequest[] }} */ { client, requests }) => {
       const errors = h('div', {});
       const quota = h('input', {
         type: 'number',
@@ -287,8 +293,10 @@ export function renderOperator(main) {
           actionButton(
             client.disabledAt ? t('enable') : t('disable'),
             async () => {
+              /** @type {{ enableClient?: { client: Client }, disableClient?: { client: Client } }} */
               const result = await graphql(client.disabledAt ? ENABLE : DISABLE, { input }, token);
-              replaceClient((result.enableClient ?? result.disableClient).client);
+              const changed = result.enableClient ?? result.disableClient;
+              if (changed !== undefined) replaceClient(changed.client);
             },
             errors,
           ),
@@ -297,6 +305,7 @@ export function renderOperator(main) {
             t('setQuota'),
             async () => {
               const value = /** @type {HTMLInputElement} */ (quota).value;
+              /** @type {{ setClientQuota: { client: Client } }} */
               const { setClientQuota } = await graphql(
                 QUOTA,
                 { input: { id: client.id, rateLimitPoints: value === '' ? null : Number(value) } },
@@ -324,7 +333,7 @@ export function renderOperator(main) {
       h(
         'div',
         { class: 'account' },
-        h('p', {}, t('operatorTitle')),
+        h('p', {}, t('signedInOperator')),
         h(
           'button',
           {
@@ -348,13 +357,15 @@ export function renderOperator(main) {
           field(t('search'), search),
           form(
             async () => {
+              // Another kind of id answers an object without the Client fields.
+              /** @type {{ node: Partial<Client> | null }} */
               const { node } = await graphql(
                 CLIENT,
                 { id: /** @type {HTMLInputElement} */ (idInput).value.trim() },
                 token,
               );
               if (node === null || node.id === undefined) throw new Error(t('noClients'));
-              opened.set(node.id, node);
+              opened.set(node.id, /** @type {Client} */ (node));
               drawClients();
             },
             field(t('findById'), idInput),
