@@ -184,6 +184,30 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     await operator.context.close();
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it("updates a dataset page's version live when the upstream publishes a revision", async () => {
+    const { context, page } = await newContext('en-GB');
+    const code = 'ODS_COUNT_TEACHER_BY_YEAR';
+    await stack.live.watcher.check();
+    await page.goto(`${origin}/portal/#/datasets/${code}`);
+    await page.getByText('Total by academic year').waitFor();
+    const before = await page.locator('.facts dd').nth(5).innerText();
+    expect(before).not.toBe('not checked yet');
+    // A marker that a reload would lose.
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+    await page.locator('text=The version updates by itself').waitFor();
+    const revision = await fetch(`${stack.simulator.url}/__simulator/datasets/${code}/revisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ step: 1 }),
+    });
+    expect(revision.status).toBe(201);
+    await stack.live.watcher.check();
+    await page.locator('.notice', { hasText: 'This dataset changed' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('.facts dd').nth(5).innerText()).not.toBe(before);
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await context.close();
   }, 60_000);
 
   it('shows every page in Thai and English at phone and desktop widths, with no serious axe finding', async () => {
@@ -237,5 +261,5 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     expect(findings).toEqual([]);
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

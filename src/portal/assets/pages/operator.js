@@ -70,6 +70,8 @@ export function renderOperator(main) {
     let searchText = '';
     /** @type {UseRequest[]} */
     let all = [];
+    /** @type {Map<string, string>} notes being written, by request id */
+    const drafts = new Map();
     /** @type {Map<string, Client>} clients opened by id that have no request */
     const opened = new Map();
 
@@ -144,7 +146,14 @@ export function renderOperator(main) {
     };
 
     const requestCard = (/** @type {UseRequest} */ request) => {
-      const note = h('textarea', { rows: 2, maxlength: 2000 });
+      // A redraw (another request arrived) keeps what the operator was writing.
+      const note = h('textarea', {
+        rows: 2,
+        maxlength: 2000,
+        value: drafts.get(request.id) ?? '',
+        oninput: (/** @type {Event} */ event) =>
+          drafts.set(request.id, /** @type {HTMLTextAreaElement} */ (event.target).value),
+      });
       const errors = h('div', {});
       const decide = (/** @type {'APPROVE' | 'REJECT'} */ decision) => async () => {
         /** @type {{ reviewUseRequest: { useRequest: { statusLabel: string } } }} */
