@@ -72,7 +72,9 @@ describe('CORS, security headers and compression (defaults)', () => {
 });
 
 describe('CORS_ORIGINS, GRAPHIQL=false and INTROSPECTION=false', () => {
-  const stack = useStack({ http: { corsOrigins: ['https://app.example.org'], graphiql: false, introspection: false } });
+  const stack = useStack({
+    http: { corsOrigins: ['https://app.example.org'], graphiql: false, introspection: false, portal: false },
+  });
 
   it('allows only the listed origins', async () => {
     const listed = await stack().app.fetch('http://localhost/graphql', preflight('https://app.example.org'));

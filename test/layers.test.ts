@@ -11,6 +11,7 @@ const RANKS: Readonly<Record<string, number>> = {
   cli: 5,
   server: 4,
   graphql: 3,
+  portal: 3,
   http: 2,
   live: 2,
   upstream: 1,

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openAccessService } from '../src/access/service.js';
 import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
+import { STORE_SETTINGS } from './helpers/settings.js';
 
 // The erasure an operator runs by hand (docs/operators/runbooks/pdpa-erasure.md, also used after a restore) must
 // erase what the client's own deleteMyRegistration erases, on both stores.
@@ -54,7 +55,12 @@ afterAll(async () => {
 describe.each(stores)('the PDPA erasure runbook on $name', (store) => {
   it('erases the client as deleteMyRegistration does: keys stop, personal data gone, the trail kept', async () => {
     expect(ERASURE_SQL).toContain('UPDATE clients');
-    const access = await openAccessService({ databaseUrl: store.url, adminToken: undefined, schema: store.schema });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: store.url,
+      adminToken: undefined,
+      schema: store.schema,
+    });
     try {
       const registered = await access.registerClient({ name: 'แอปทดสอบ', contactEmail: 'dev@example.com' });
       const { client } = registered;

@@ -23,6 +23,7 @@ import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-err
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
+import { usePortal } from './plugins/use-portal.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -150,6 +151,7 @@ export function createApp(deps: AppDependencies): App {
               }),
             ]
           : []),
+        ...(http.portal ? [usePortal()] : []),
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useMetrics(metrics),

@@ -275,7 +275,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },
     limits: { ...DEFAULTS.limits, ...options.limits },
-    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
+    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
     persistedOperations: {
       ...base.persistedOperations,
       apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb,
