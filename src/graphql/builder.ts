@@ -3,6 +3,7 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { refusalError, scopesOf, type AuthContexts, type AuthScopes } from './authorization.js';
+import AnswerSizePlugin from './answer-size.js';
 import CallerDependencePlugin from './caller-dependence.js';
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, JSONResolver, URLResolver } from 'graphql-scalars';
 import type { Context } from './context.js';
@@ -26,7 +27,8 @@ export const builder = new SchemaBuilder<{
 }>({
   defaultFieldNullability: false,
   // Caller dependence before scope-auth: its wrapper is then the outer one, so that even a refused answer is marked.
-  plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
+  // Answer size first: the outermost wrapper charges the value every other one let through.
+  plugins: [AnswerSizePlugin, ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
   scopeAuth: {
     authScopes: (context) => scopesOf(context.caller),
     unauthorizedError: (_parent, context, _info, result) =>

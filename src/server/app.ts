@@ -44,6 +44,7 @@ import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
+import { useAnswerBudget } from './plugins/use-answer-budget.js';
 import { PayloadSizes } from '../graphql/payload-sizes.js';
 import { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
@@ -199,6 +200,7 @@ export function createApp(deps: AppDependencies): App {
         ...(http.introspection ? [] : [useDisableIntrospection()]),
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
+        useAnswerBudget(),
         ...(deps.rateLimit === undefined
           ? []
           : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
