@@ -64,7 +64,7 @@ export const THAI_MESSAGES: Readonly<Record<string, ThaiMessage>> = {
     whole: (facts) => {
       const maxBytes = quantity(facts, 'maxBytes');
       const bound = maxBytes === undefined ? 'เกินกำหนด' : `เกิน ${Math.round(maxBytes / 1_048_576)} MB`;
-      return `คำตอบนี้จะมีข้อมูลจากต้นทาง${bound}: ขอ payload ให้น้อยลงในคำสั่งเดียว หรืออ่านระเบียนทีละหน้า`;
+      return `คำตอบนี้จะมีขนาด${bound}: ขอ payload ระเบียน หรือ alias ให้น้อยลงในคำขอเดียว หรืออ่านระเบียนทีละหน้า`;
     },
   },
   SERVER_BUSY: { whole: () => 'เซิร์ฟเวอร์กำลังส่งคำตอบขนาดใหญ่เต็มจำนวนที่รับได้: โปรดลองใหม่ในอีกสักครู่ หรือขอ payload ให้น้อยลง' },

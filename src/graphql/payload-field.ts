@@ -4,6 +4,7 @@ import { rememberAnswerSize } from './answer-size.js';
 import { CALLER_DEPENDENT } from './caller-dependence.js';
 import type { Context } from './context.js';
 import { UPSTREAM_FIELD_COST } from './cost.js';
+import { PRICED_BY_BODY } from './payload-sizes.js';
 
 /**
  * What a field reads: a dataset's payload is the same for everyone, a summary's only for approved callers; a
@@ -31,7 +32,7 @@ export function payloadField<Parent, Args, Value>(
   return {
     complexity: UPSTREAM_FIELD_COST,
     nullable: true as const,
-    ...(kind.reads === 'summary' ? { extensions: CALLER_DEPENDENT } : {}),
+    extensions: kind.reads === 'summary' ? CALLER_DEPENDENT : kind.wholeBody ? PRICED_BY_BODY : {},
     resolve: async (parent: Parent, args: Args, context: Context, info: GraphQLResolveInfo): Promise<Value> => {
       const read = await load(parent, args, context);
       context.ledger.recordRead(responsePathAsArray(info.path), read);
