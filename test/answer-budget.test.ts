@@ -109,6 +109,20 @@ describe('one budget of answer bytes per HTTP request, charged where the bytes a
     expect(codesOf([answer])).toEqual(['RESPONSE_TOO_LARGE']);
   });
 
+  it('writes an answer over a megabyte in slices that read back as the same data', async () => {
+    const page = async (copies: number): Promise<{ text: string; pages: unknown[] }> => {
+      const response = await stack().post({ query: records(aliased(copies, (i) => `a${i}: edges { cursor node }`)) });
+      const text = await response.text();
+      const answer = JSON.parse(text) as { data: { dataset: { records: Record<string, unknown> } } } & Answer;
+      expect(answer.errors).toBeUndefined();
+      return { text, pages: Object.values(answer.data.dataset.records) };
+    };
+    const one = await page(1);
+    const many = await page(9);
+    expect(many.text.length).toBeGreaterThan(1_048_576);
+    for (const copy of many.pages) expect(copy).toEqual(one.pages[0]);
+  });
+
   it('answers a small request in full: the budget is the answer’s, not a guess from the document', async () => {
     const response = await stack().post({ query: records(aliased(5, (i) => `a${i}: edges { node }`)) });
     expect(((await response.json()) as Answer).errors).toBeUndefined();

@@ -113,6 +113,11 @@ export function rememberAnswerSize(value: unknown, bytes: number): void {
   if (typeof value === 'object' && value !== null) knownSizes.set(value, bytes);
 }
 
+/** What is known of an object's size in the answer, without measuring it: undefined when nothing is. */
+export function knownAnswerSize(value: object): number | undefined {
+  return knownSizes.get(value);
+}
+
 /**
  * The bytes of `value` as JSON. An object's size is computed once and kept while the object lives, so an alias
  * of a large value costs its bytes again but not the walk.

@@ -77,6 +77,11 @@ export class ResponseLedger {
     this.answerBytes = total;
   }
 
+  /** The bytes charged so far: what the answer carries, as its fields counted it. */
+  get answerSize(): number {
+    return this.answerBytes;
+  }
+
   /** Gives this answer's bytes back to the process-wide budget: once the answer is sent (or abandoned). */
   release(): void {
     clearTimeout(this.releaseTimer);

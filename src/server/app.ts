@@ -45,6 +45,7 @@ import { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
 import { useAnswerBudget } from './plugins/use-answer-budget.js';
+import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
 import { PayloadSizes } from '../graphql/payload-sizes.js';
 import { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
@@ -201,6 +202,7 @@ export function createApp(deps: AppDependencies): App {
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
         useAnswerBudget(),
+        useSlicedSerialisation(),
         ...(deps.rateLimit === undefined
           ? []
           : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
