@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LARGEST_DATASET } from './helpers/largest-dataset.js';
-import { useStack } from './helpers/stack.js';
+import { subscribe } from './helpers/sse.js';
+import { listen, useStack } from './helpers/stack.js';
 
 /** RESPONSE_MAX_MB for these suites: under the largest dataset's page sizes times the aliases an operation admits. */
 const BUDGET = 2 * 1_048_576;
@@ -126,6 +127,44 @@ describe('one budget of answer bytes per HTTP request, charged where the bytes a
   it('answers a small request in full: the budget is the answer’s, not a guess from the document', async () => {
     const response = await stack().post({ query: records(aliased(5, (i) => `a${i}: edges { node }`)) });
     expect(((await response.json()) as Answer).errors).toBeUndefined();
+  });
+});
+
+describe('a subscription', () => {
+  const stack = useStack({ limits: { maxResponseBytes: BUDGET } });
+
+  it('has the whole budget for each event: two events that each fit are served whole, one over it is refused once', async () => {
+    const server = await listen(stack().app);
+    const revise = async (): Promise<void> => {
+      const revision = await fetch(`${stack().simulator.url}/__simulator/datasets/${LARGEST_DATASET}/revisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(revision.status).toBe(201);
+      await stack().live.watcher.check();
+    };
+    await stack().live.watcher.check();
+    const event = (copies: number): string =>
+      `subscription { datasetChanged(codes: [${LARGEST_DATASET}]) { dataset { records(first: 500) { ${aliased(copies, (i) => `a${i}: edges { node }`)} } } } }`;
+    // About 1.3 MB an event: two together would be over the 2 MB budget.
+    const fitting = await subscribe(`${server.origin}/graphql`, event(9));
+    const over = await subscribe(`${server.origin}/graphql`, event(40));
+    try {
+      for (let round = 0; round < 2; round++) {
+        await revise();
+        const served = await fitting.next();
+        expect(served.errors).toBeUndefined();
+        expect(JSON.stringify(served).length).toBeGreaterThan(BUDGET / 2);
+        const refused = await over.next();
+        expect(JSON.stringify(refused).length).toBeLessThan(BUDGET + SLACK);
+        expect(codesOf([refused as Answer])).toEqual(['RESPONSE_TOO_LARGE']);
+      }
+    } finally {
+      fitting.close();
+      over.close();
+      await server.close();
+    }
   });
 });
 
