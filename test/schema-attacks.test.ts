@@ -1,10 +1,9 @@
-import { getNamedType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/graphql/schema.js';
 import { MAX_PAGE_SIZE } from '../src/records/limits.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/config.js';
 import { LARGEST_DATASET } from './helpers/largest-dataset.js';
-import { attackTargets, type AttackTarget } from './helpers/schema-attacks.js';
+import { attackTargets, typedTypeOfAnotherDataset, type AttackTarget } from './helpers/schema-attacks.js';
 import { subscribe, type EventStream } from './helpers/sse.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
@@ -20,17 +19,12 @@ const BUDGET = 2 * 1_048_576;
 const SLACK = 16 * 1024;
 const MAX_ALIASES = DEFAULT_OPERATION_LIMITS.maxAliases;
 
-/** The name prefixes of the typed records types of every dataset but the largest (e.g. OdsCountTeacherByYear). */
-const typedPrefixes = Object.values((schema.getType('TypedRecords') as GraphQLObjectType).getFields())
-  .map((field) => getNamedType(field.type).name.replace(/Records$/, ''))
-  .filter((prefix) => prefix.toUpperCase() !== LARGEST_DATASET.replace(/_/g, ''));
-
 const targets = attackTargets(schema, {
   datasetCode: LARGEST_DATASET,
   nodeId: `ds_${LARGEST_DATASET}`,
   maxNodeIds: DEFAULT_OPERATION_LIMITS.maxNodeIds,
   maxPageSize: MAX_PAGE_SIZE,
-  skipType: (name) => typedPrefixes.some((prefix) => name.startsWith(prefix)),
+  skipType: typedTypeOfAnotherDataset(schema, LARGEST_DATASET),
 });
 
 interface Answer {

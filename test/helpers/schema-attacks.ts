@@ -122,7 +122,7 @@ function argumentValue(arg: GraphQLArgument, options: AttackOptions): string | u
 
 function literal(type: GraphQLInputType, name: string, options: AttackOptions): string {
   const inner = getNullableType(type);
-  if (isListType(inner)) return `[${literal(inner.ofType as GraphQLInputType, name, options)}]`;
+  if (isListType(inner)) return `[${literal(inner.ofType, name, options)}]`;
   if (isEnumType(inner))
     return inner.name === 'DatasetCode' ? options.datasetCode : (inner.getValues()[0]?.name ?? 'null');
   if (isInputObjectType(inner)) {
@@ -146,4 +146,16 @@ function literal(type: GraphQLInputType, name: string, options: AttackOptions): 
     default:
       return JSON.stringify(`${name}-attack`);
   }
+}
+
+/**
+ * Whether a type is one of the typed records types of a dataset other than `datasetCode` (e.g. OdsCountTeacherByYearRow
+ * beside the largest dataset's): their fields have the same shapes over smaller data, so the largest stands for them.
+ */
+export function typedTypeOfAnotherDataset(schema: GraphQLSchema, datasetCode: string): (name: string) => boolean {
+  const typed = schema.getType('TypedRecords');
+  const prefixes = (isObjectType(typed) ? Object.values(typed.getFields()) : [])
+    .map((field) => getNamedType(field.type).name.replace(/Records$/, ''))
+    .filter((prefix) => prefix.toUpperCase() !== datasetCode.replace(/_/g, ''));
+  return (name) => prefixes.some((prefix) => name.startsWith(prefix));
 }
