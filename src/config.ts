@@ -81,9 +81,12 @@ export interface OperationLimits {
   readonly maxBatch: number;
   /** Ids one `nodes(ids:)` field may ask for; more is BAD_USER_INPUT. */
   readonly maxNodeIds: number;
-  /** Upstream body bytes one response may carry (each payload field counts its body); more is RESPONSE_TOO_LARGE. */
+  /**
+   * Bytes one answer may carry: an HTTP request's (a batch's operations and incremental parts together) or one
+   * subscription event's, as its fields write them (graphql/answer-size.ts); more is RESPONSE_TOO_LARGE.
+   */
   readonly maxResponseBytes: number;
-  /** Upstream body bytes all responses not yet sent may carry together; more is SERVER_BUSY. */
+  /** Answer bytes all answers not yet sent may carry together (past 256 KB each); more is SERVER_BUSY. */
   readonly maxInFlightResponseBytes: number;
 }
 
