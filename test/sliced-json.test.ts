@@ -38,14 +38,17 @@ describe('JSON written a slice at a time', () => {
     expect(turns).toBeGreaterThanOrEqual(10);
   });
 
-  it('writes a part whose size is known small in one piece, and walks one known to be large', async () => {
-    const small = { a: [1, 2, 3] };
-    const large = { b: 'x'.repeat(50) };
-    const sizes = new Map<object, number>([
-      [small, 10],
-      [large, 1_000],
-    ]);
-    const text = await slicedJson({ small, large }, (value) => sizes.get(value), 100);
-    expect(text).toBe(JSON.stringify({ small, large }));
+  it('writes a value whose size is known whole, once however often the answer repeats it', async () => {
+    const record = { a: [1, 2, 3] };
+    const texts = new WeakMap<object, string>();
+    const answer = { first: [record, record], second: { again: record } };
+    const text = await slicedJson(answer, (value) => (value === record ? 20 : undefined), 8, texts);
+    expect(text).toBe(JSON.stringify(answer));
+    expect(texts.get(record)).toBe(JSON.stringify(record));
+    // Shared with the next call for the same answer (a batch's next operation).
+    texts.set(record, '"written before"');
+    expect(await slicedJson([record], (value) => (value === record ? 20 : undefined), 8, texts)).toBe(
+      '["written before"]',
+    );
   });
 });

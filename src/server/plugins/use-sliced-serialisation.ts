@@ -23,12 +23,14 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       if (isAsyncIterable(result) || (existingLedgerOf(request)?.answerSize ?? 0) < sliceBytes) return;
       const results = Array.isArray(result) ? (result as SerialisableResult[]) : [result as SerialisableResult];
       const sliced: SerialisableResult[] = [];
+      // The text of each value written whole, shared by the batch's operations: each is written once.
+      const texts = new WeakMap<object, string>();
       for (const one of results) {
         if (one.data === undefined || one.data === null) {
           sliced.push(one);
           continue;
         }
-        const dataText = await slicedJson(one.data, knownAnswerSize, sliceBytes);
+        const dataText = await slicedJson(one.data, knownAnswerSize, sliceBytes, texts);
         sliced.push({
           ...one,
           stringify: ({ data: _written, ...rest }) => {
