@@ -124,6 +124,25 @@ describe('one budget of answer bytes per HTTP request, charged where the bytes a
     for (const copy of many.pages) expect(copy).toEqual(one.pages[0]);
   });
 
+  it('writes a deferred part over a megabyte in slices too', async () => {
+    const selection = aliased(9, (i) => `a${i}: edges { cursor node }`);
+    const whole = (await (await stack().post({ query: records(selection) })).json()) as {
+      data: { dataset: { records: unknown } };
+    };
+    const response = await stack().post(
+      {
+        query: `{ dataset(code: ${LARGEST_DATASET}) { code ... @defer(label: "page") { records(first: 500) { ${selection} } } } }`,
+      },
+      { accept: 'multipart/mixed' },
+    );
+    const text = await response.text();
+    expect(text.length).toBeGreaterThan(1_048_576);
+    const deferred = parts(text, response.headers.get('content-type') ?? '').flatMap(
+      (part) => (part as { incremental?: { data: { records: unknown } }[] }).incremental ?? [],
+    );
+    expect(deferred.map((part) => part.data.records)).toEqual([whole.data.dataset.records]);
+  });
+
   it('answers a small request in full: the budget is the answer’s, not a guess from the document', async () => {
     const response = await stack().post({ query: records(aliased(5, (i) => `a${i}: edges { node }`)) });
     expect(((await response.json()) as Answer).errors).toBeUndefined();
