@@ -309,7 +309,7 @@ export const SETTINGS = {
       'RESPONSE_MAX_MB',
       megabytes(1, 4_096),
       32,
-      'Upstream body bytes one response may carry; more is RESPONSE_TOO_LARGE.',
+      "Bytes one answer may carry (an HTTP request's with its batch and incremental parts, or one subscription event); more is RESPONSE_TOO_LARGE.",
     ),
     maxInFlightResponseBytes: setting(
       'RESPONSE_IN_FLIGHT_MAX_MB',

@@ -196,13 +196,14 @@ export const ERRORS = {
   },
   RESPONSE_TOO_LARGE: {
     when:
-      'the answer would carry more than `RESPONSE_MAX_MB` of upstream bodies: the payload that tips it is `null` ' +
-      'with this code, the rest is intact',
+      "the answer (an HTTP request's, a batch and its incremental parts together, or one subscription event) would " +
+      'be larger than `RESPONSE_MAX_MB` as its fields write it: the field that tips it and every later one are ' +
+      '`null`, with one error of this code',
     thai: {
       whole: (facts) => {
         const maxBytes = quantity(facts, 'maxBytes');
         const bound = maxBytes === undefined ? 'เกินกำหนด' : `เกิน ${Math.round(maxBytes / 1_048_576)} MB`;
-        return `คำตอบนี้จะมีข้อมูลจากต้นทาง${bound}: ขอ payload ให้น้อยลงในคำสั่งเดียว หรืออ่านระเบียนทีละหน้า`;
+        return `คำตอบนี้จะมีขนาด${bound}: ขอ payload ระเบียน หรือ alias ให้น้อยลงในคำขอเดียว หรืออ่านระเบียนทีละหน้า`;
       },
     },
   },

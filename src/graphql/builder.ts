@@ -3,11 +3,19 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { refusalError, scopesOf, type AuthContexts, type AuthScopes } from './authorization.js';
+import AnswerSizePlugin from './answer-size.js';
 import CallerDependencePlugin from './caller-dependence.js';
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, JSONResolver, URLResolver } from 'graphql-scalars';
 import type { Context } from './context.js';
 import { LIST_MULTIPLIER } from './cost.js';
-import { decodeNodeId, encodeNodeId, markCallerDependentNodes, TooManyNodeIdsError } from './node-ids.js';
+import { returnsDatasets } from './payload-sizes.js';
+import {
+  datasetCodeOf,
+  decodeNodeId,
+  encodeNodeId,
+  markCallerDependentNodes,
+  TooManyNodeIdsError,
+} from './node-ids.js';
 import type { JsonObject } from '../json.js';
 
 /** The one Pothos schema builder. Each module under ./types registers its GraphQL type on it. */
@@ -26,7 +34,8 @@ export const builder = new SchemaBuilder<{
 }>({
   defaultFieldNullability: false,
   // Caller dependence before scope-auth: its wrapper is then the outer one, so that even a refused answer is marked.
-  plugins: [ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
+  // Answer size first: the outermost wrapper charges the value every other one let through.
+  plugins: [AnswerSizePlugin, ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
   scopeAuth: {
     authScopes: (context) => scopesOf(context.caller),
     unauthorizedError: (_parent, context, _info, result) =>
@@ -49,6 +58,7 @@ export const builder = new SchemaBuilder<{
       description:
         'The object with this id, as its own root field shows it to the caller (a client sees only itself and its own requests, the operator all); null when there is none or the caller may not see it. BAD_USER_INPUT for a string that is no Node id.',
       args: { id: { description: 'A Node id, e.g. ds_ODS_COUNT_TEACHER_BY_YEAR.' } },
+      extensions: returnsDatasets(({ id }) => [datasetCodeOf(id)]),
       resolve: (_root, { id }, context, info, resolveNode) => {
         markCallerDependentNodes([id.typename], context, info);
         return resolveNode(id);
@@ -58,6 +68,7 @@ export const builder = new SchemaBuilder<{
       description:
         'The objects with these ids, in the same order, each as `node(id:)` answers it (null where it would be null). At most LIMIT_MAX_NODE_IDS ids (100 unless configured); more, or a string that is no Node id, is BAD_USER_INPUT.',
       args: { ids: { description: 'Node ids.' } },
+      extensions: returnsDatasets(({ ids }) => (Array.isArray(ids) ? ids.map(datasetCodeOf) : [])),
       resolve: (_root, { ids }, context, info, resolveNodes) => {
         if (ids.length > context.maxNodeIds) throw new TooManyNodeIdsError(ids.length, context.maxNodeIds);
         markCallerDependentNodes(

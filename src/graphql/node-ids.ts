@@ -23,6 +23,11 @@ export function datasetNodeId(code: string): string {
   return `ds_${code}`;
 }
 
+/** The dataset code a Node id names, or undefined when it names something else (or is no id). */
+export function datasetCodeOf(id: unknown): string | undefined {
+  return typeof id === 'string' && id.startsWith('ds_') ? id.slice('ds_'.length) : undefined;
+}
+
 export class InvalidNodeIdError extends CodedError<typeof CODE.BAD_USER_INPUT> {
   override readonly name = 'InvalidNodeIdError';
   constructor(id: string) {

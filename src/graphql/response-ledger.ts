@@ -31,47 +31,71 @@ export class ResponseLedger {
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
   private readonly readDatasets = new Set<DatasetCode>();
-  private bodyBytes = 0;
+  private answerBytes = 0;
+  private heldBytes = 0;
+  private refused = false;
   private releaseTimer: NodeJS.Timeout | undefined;
 
   /**
-   * @param maxBodyBytes the most upstream body bytes one response may carry (RESPONSE_MAX_MB).
-   * @param inFlight the process-wide budget this response's bodies are reserved from until it is sent.
+   * @param maxAnswerBytes the most bytes one answer may carry (RESPONSE_MAX_MB): a whole HTTP request's, a batch's
+   *   operations and an operation's incremental parts together, or one subscription event's.
+   * @param inFlight the process-wide budget this answer's bytes are reserved from until it is sent.
    */
   constructor(
-    private readonly maxBodyBytes: number = Number.POSITIVE_INFINITY,
+    private readonly maxAnswerBytes: number = Number.POSITIVE_INFINITY,
     private readonly inFlight?: InFlightBodies,
   ) {}
 
   /**
-   * Counts a whole upstream body that this response will carry; refuses it, with RESPONSE_TOO_LARGE, when it
-   * would take the response over its bound. Aliases of one payload each count: each is serialised again.
+   * Counts bytes this answer will carry, as a field produces them (see answer-size.ts); refuses them with
+   * RESPONSE_TOO_LARGE when they would take the answer over its bound, and so every field after that one, so that
+   * nothing more is made for an answer already refused. Past the first IN_FLIGHT_FREE_BYTES, the bytes are
+   * reserved from the process-wide budget, SERVER_BUSY when it has no room.
    */
-  addBody(bytes: number): void {
-    if (this.bodyBytes + bytes > this.maxBodyBytes) {
+  charge(bytes: number): void {
+    if (this.refused || this.answerBytes + bytes > this.maxAnswerBytes) {
+      this.refused = true;
       throw new ResponseTooLargeError(
-        `This answer would carry more than ${Math.round(this.maxBodyBytes / 1_048_576)} MB of upstream data: ask for fewer payloads in one operation, or page through records.`,
-        { maxBytes: this.maxBodyBytes },
+        `This answer would be larger than ${Math.round(this.maxAnswerBytes / 1_048_576)} MB: ask for fewer payloads, records or aliases in one request, or page through records.`,
+        { maxBytes: this.maxAnswerBytes },
       );
     }
-    if (this.inFlight !== undefined && !this.inFlight.reserve(bytes)) {
-      throw new ServerBusyError(
-        'The server is carrying as many large answers as it may at once: ask again in a moment, or for fewer payloads.',
-        { retryAfterS: 1 },
-      );
+    const total = this.answerBytes + bytes;
+    if (this.inFlight !== undefined && total > this.heldBytes + IN_FLIGHT_FREE_BYTES) {
+      // Reserved a step at a time, so that an answer growing leaf by leaf asks the shared budget seldom.
+      const more = Math.max(total - IN_FLIGHT_FREE_BYTES - this.heldBytes, IN_FLIGHT_STEP_BYTES);
+      if (!this.inFlight.reserve(more)) {
+        throw new ServerBusyError(
+          'The server is carrying as many large answers as it may at once: ask again in a moment, or for fewer payloads.',
+          { retryAfterS: 1 },
+        );
+      }
+      this.heldBytes += more;
+      // Given back when the answer is sent (see use-response-delivery.ts); in any case after a bounded time, so
+      // that an answer that never reached that point cannot hold the budget for ever.
+      this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
     }
-    this.bodyBytes += bytes;
-    // Given back when the answer is sent (see use-response-delivery.ts); in any case after a bounded time, so that
-    // an answer that never reached that point cannot hold the budget for ever.
-    this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
+    this.answerBytes = total;
   }
 
-  /** Gives this response's bodies back to the process-wide budget: once the answer is sent (or abandoned). */
+  /** The bytes charged so far: what the answer carries, as its fields counted it. */
+  get answerSize(): number {
+    return this.answerBytes;
+  }
+
+  /** Gives this answer's bytes back to the process-wide budget: once the answer is sent (or abandoned). */
   release(): void {
     clearTimeout(this.releaseTimer);
     this.releaseTimer = undefined;
-    this.inFlight?.release(this.bodyBytes);
-    this.bodyBytes = 0;
+    this.inFlight?.release(this.heldBytes);
+    this.heldBytes = 0;
+  }
+
+  /** Starts the next subscription event's answer: each event has the whole budget, the last one's is given back. */
+  nextEvent(): void {
+    this.release();
+    this.answerBytes = 0;
+    this.refused = false;
   }
 
   /** Records one payload read at `path`. */
@@ -131,7 +155,7 @@ export class ResponseLedger {
   }
 }
 
-/** A response would carry more upstream bytes than RESPONSE_MAX_MB allows; the field that tipped it is null. */
+/** An answer would be larger than RESPONSE_MAX_MB; the field that tipped it, and every one after, is null. */
 export class ResponseTooLargeError extends CodedError<typeof CODE.RESPONSE_TOO_LARGE> {
   constructor(message: string, details: Readonly<Record<string, number>>) {
     super(CODE.RESPONSE_TOO_LARGE, message, details);
@@ -146,8 +170,8 @@ export class ServerBusyError extends CodedError<typeof CODE.SERVER_BUSY> {
 }
 
 /**
- * Upstream body bytes held by answers being executed, serialised and sent, across the whole process
- * (RESPONSE_IN_FLIGHT_MAX_MB). Each such answer costs a few times its bodies in memory (the result, its JSON text,
+ * Answer bytes held by answers being executed, serialised and sent, across the whole process
+ * (RESPONSE_IN_FLIGHT_MAX_MB). Each such answer costs a few times its bytes in memory (the result, its JSON text,
  * a compressor's buffers) until it is sent: bounding the sum bounds the memory of concurrent worst cases, which
  * the per-operation cost and the per-answer bound do not.
  */
@@ -172,16 +196,19 @@ export class InFlightBodies {
   }
 }
 
-// The longest an answer's bodies count against the in-flight budget: past the request time-out and a slow send.
+// The longest an answer's bytes count against the in-flight budget: past the request time-out and a slow send.
 const IN_FLIGHT_HOLD_MAX_MS = 120_000;
+// What every answer may carry before it reserves from the in-flight budget: small answers never touch it.
+const IN_FLIGHT_FREE_BYTES = 256 * 1024;
+const IN_FLIGHT_STEP_BYTES = 256 * 1024;
 
 const ledgers = new WeakMap<Request, ResponseLedger>();
 
 /** The ledger of this HTTP request's GraphQL response, made on first use with the bounds given. */
-export function ledgerOf(request: Request, maxBodyBytes?: number, inFlight?: InFlightBodies): ResponseLedger {
+export function ledgerOf(request: Request, maxAnswerBytes?: number, inFlight?: InFlightBodies): ResponseLedger {
   let ledger = ledgers.get(request);
   if (ledger === undefined) {
-    ledger = new ResponseLedger(maxBodyBytes, inFlight);
+    ledger = new ResponseLedger(maxAnswerBytes, inFlight);
     ledgers.set(request, ledger);
   }
   return ledger;

@@ -1,6 +1,7 @@
 /**
- * What the records answers of one operation may hold in all (MAX_OPERATION_VALUES): each answer is bounded on
- * its own, but an operation may alias many records fields, and its response is written in one piece.
+ * What the records answers of one operation may make in all (MAX_OPERATION_VALUES): the work of building pages and
+ * groups, each made once per records field. What the answer carries (a page's lists selected again under aliases
+ * included) is bounded in bytes where it is written, by the request's budget (graphql/answer-size.ts).
  */
 import type { JsonObject } from '../json.js';
 import { overLimit } from './errors.js';

@@ -38,6 +38,8 @@ import { useSecurityHeaders } from './plugins/use-security-headers.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
+import { useAnswerBudget } from './plugins/use-answer-budget.js';
+import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
 import type { PayloadSizes } from '../graphql/payload-sizes.js';
 import type { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
@@ -175,6 +177,8 @@ export function createApp(deps: AppDependencies): App {
         ...(http.introspection ? [] : [useDisableIntrospection()]),
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
+        useAnswerBudget(),
+        useSlicedSerialisation(),
         ...(deps.rateLimit === undefined
           ? []
           : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),

@@ -47,7 +47,7 @@ export interface ProbedServer {
 export type StartProbedServer = (env: Record<string, string>) => Promise<ProbedServer>;
 
 /** The environment that loads the probe into the server process. */
-function probeEnv(): Record<string, string> {
+export function probeEnv(): Record<string, string> {
   const probe = fileURLToPath(new URL('./event-loop-probe.ts', import.meta.url));
   return { NODE_OPTIONS: `--import tsx --import ${probe}` };
 }
@@ -287,14 +287,14 @@ export const CASES: readonly Case[] = [
   },
 ];
 
-interface Delay {
+export interface Delay {
   readonly maxMs: number;
   readonly p99Ms: number;
   readonly busyMaxMs: number;
 }
 
 /** Reads the probe's figures since the last read: sends SIGUSR2 and waits for its line. */
-async function readDelay(server: ProbedServer): Promise<Delay> {
+export async function readDelay(server: ProbedServer): Promise<Delay> {
   const { stdout } = server.child;
   if (stdout === null) throw new Error('the server process has no stdout');
   let buffer = '';
@@ -330,7 +330,7 @@ async function post(
 }
 
 /** Polls /health every 10 ms until stopped; the slowest answer. */
-function pollHealth(origin: string): { stop(): Promise<number> } {
+export function pollHealth(origin: string): { stop(): Promise<number> } {
   let running = true;
   let slowest = 0;
   const done = (async () => {

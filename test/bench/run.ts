@@ -12,6 +12,9 @@
  *   what one IP gets through the rate limits. `BENCH_ONLY=hardening` runs only those (about a minute and a half).
  * - Then the records engine under hostile queries (records-event-loop.ts): the event-loop delay in the server
  *   process while the worst records operations run. `BENCH_ONLY=records-event-loop` runs only that (a few minutes).
+ * - Then the answer's byte budget under the attacks of issue 21 and the schema-derived ones (answer-budget.ts): the
+ *   event-loop maximum per case and the resident peak with 8 worst requests at once, from one address and from
+ *   eight. `BENCH_ONLY=answer-budget` runs only that.
  * - Typed records: a typed page of 20 of the largest dataset against the untyped `records` page, both response-cache
  *   misses, among the scenarios of the full run; `BENCH_ONLY=typed-records` runs only those two.
  * - Then subscriptions (subscriptions.ts): 1,000 SSE subscribers on one server, the time from a detected change to
@@ -34,6 +37,7 @@ import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
 import ts from 'typescript';
@@ -436,6 +440,12 @@ async function main(): Promise<void> {
     reportSubscriptions(subscriptions);
     return;
   }
+  if (process.env['BENCH_ONLY'] === 'answer-budget') {
+    const answerBudget = await measureAnswerBudget(startHardened);
+    await simulator.close();
+    reportAnswerBudget(answerBudget);
+    return;
+  }
   if (process.env['BENCH_ONLY'] === 'records-event-loop') {
     const recordsEventLoop = await measureRecordsEventLoop(startHardened);
     await simulator.close();
@@ -614,6 +624,7 @@ async function main(): Promise<void> {
   const memory = await measureMemory(memoryOptions);
   const hardening = await measureHardening(startHardened);
   const recordsEventLoop = await measureRecordsEventLoop(startHardened);
+  const answerBudget = await measureAnswerBudget(startHardened);
   const subscriptions = await measureSubscriptions(startHardened, simulator);
   const typedCpu = await cpuPerOperation(simulator);
   await simulator.close();
@@ -625,6 +636,7 @@ async function main(): Promise<void> {
     recordsEventLoop,
     subscriptions,
   );
+  reportAnswerBudget(answerBudget);
 }
 
 // The scenarios of `BENCH_ONLY=miss`: the misses and the baseline their target is a ratio to.
@@ -1111,6 +1123,29 @@ function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
+}
+
+/** The answer budget under attack (answer-budget.ts): its table, stored under `answerBudget` beside the other figures. */
+function reportAnswerBudget(figures: BudgetFigures): void {
+  const lines = [
+    '',
+    `thai-edu-graphql answer budget: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...answerBudgetTable(figures),
+  ];
+  process.stdout.write(lines.join('\n'));
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  const file = join(ROOT, '.bench', 'latest.json');
+  let latest: Record<string, unknown> = {};
+  try {
+    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No earlier run: the file holds these figures alone.
+  }
+  writeFileSync(
+    file,
+    JSON.stringify({ ...latest, answerBudget: { ...runFacts(), ...figures, table: lines.join('\n') } }, null, 2),
+  );
 }
 
 /** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */

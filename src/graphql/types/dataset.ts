@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import { datasetNodeId } from '../node-ids.js';
 import { payloadField } from '../payload-field.js';
+import { returnsDatasets } from '../payload-sizes.js';
 import type { JsonObject } from '../../json.js';
 import {
   AGENCIES,
@@ -158,6 +159,7 @@ builder.queryFields((t) => ({
     type: Dataset,
     description: 'ชุดข้อมูลหนึ่งชุด: one dataset by its code.',
     args: { code: t.arg({ type: DatasetCode, required: true, description: 'The dataset code.' }) },
+    extensions: returnsDatasets(({ code }) => [code as string]),
     resolve: (_root, { code }) => {
       const dataset = findDataset(code);
       // The enum admits only catalogue codes, so this is unreachable unless the two drift apart.

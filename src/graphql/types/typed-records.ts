@@ -9,6 +9,7 @@
 import type { FieldMap, InputFieldMap } from '@pothos/core';
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
+import { returnsDatasets } from '../payload-sizes.js';
 import { budgetOf } from '../operation-answer-budgets.js';
 import type { Context } from '../context.js';
 import { DATASETS, type DatasetEntry } from '../../catalogue.js';
@@ -201,8 +202,13 @@ interface AggregateArgs {
   readonly sum?: readonly string[] | null;
 }
 
-function datasetField(t: PothosSchemaTypes.ObjectFieldBuilder<Types, DatasetEntry>) {
-  return t.field({ type: Dataset, description: 'The dataset, with its untyped fields.', resolve: (entry) => entry });
+function datasetField(t: PothosSchemaTypes.ObjectFieldBuilder<Types, DatasetEntry>, code: string) {
+  return t.field({
+    type: Dataset,
+    description: 'The dataset, with its untyped fields.',
+    extensions: returnsDatasets(() => [code]),
+    resolve: (entry) => entry,
+  });
 }
 
 /** One dataset's types and its field on TypedRecords. */
@@ -341,7 +347,7 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
           },
         ),
       });
-      if (Field === undefined) return { dataset: datasetField(t), rows };
+      if (Field === undefined) return { dataset: datasetField(t, shape.code), rows };
       const aggregateArgs: InputFieldMap = {
         ...filters,
         groupBy: t.arg({ type: [Field], required: true, description: 'Fields to group by (none: one overall group).' }),
@@ -365,7 +371,7 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
           },
         ),
       });
-      return { dataset: datasetField(t), rows, aggregate };
+      return { dataset: datasetField(t, shape.code), rows, aggregate };
     },
   });
   return Records;

@@ -71,7 +71,7 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
         ];
         const cost =
           operationCost(schema as GraphQLSchema, document, operationName, variables) +
-          (payloadSizes?.surcharge(document, operationName, variables) ?? 0);
+          (payloadSizes?.surcharge(schema as GraphQLSchema, document, operationName, variables) ?? 0);
         if (cost > maxCost) {
           setResult([
             ...result,

@@ -1,0 +1,54 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { slicedJson } from '../src/server/sliced-json.js';
+
+const unknownSizes = (): undefined => undefined;
+
+describe('JSON written a slice at a time', () => {
+  it('writes what JSON.stringify writes, whatever the value holds', async () => {
+    const values: unknown[] = [
+      null,
+      'ข้อความ "quoted" \n',
+      12.5,
+      [1, undefined, () => 1, Symbol('s'), [null, { a: undefined }]],
+      { a: 1, skipped: undefined, f: () => 1, nested: { at: new Date(0), list: ['x', { y: true }] } },
+      { 'key "with" quotes': [], empty: {} },
+    ];
+    for (const value of values) {
+      expect(await slicedJson(value, unknownSizes, 8)).toBe(JSON.stringify(value));
+      expect(await slicedJson(value, () => 1, 8)).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('gives the event loop back after every slice: other work runs while a large value is written', async () => {
+    const value = { rows: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `row ${i}`.padEnd(200, '.') })) };
+    let turns = 0;
+    let writing = true;
+    const ticker = (async () => {
+      while (writing) {
+        await nextTurn();
+        turns++;
+      }
+    })();
+    const text = await slicedJson(value, unknownSizes, 100_000);
+    writing = false;
+    await ticker;
+    expect(text).toBe(JSON.stringify(value));
+    // About 1.1 MB of text in slices of 100 KB: the ticker ran in between, at least once a slice.
+    expect(turns).toBeGreaterThanOrEqual(10);
+  });
+
+  it('writes a value whose size is known whole, once however often the answer repeats it', async () => {
+    const record = { a: [1, 2, 3] };
+    const texts = new WeakMap<object, string>();
+    const answer = { first: [record, record], second: { again: record } };
+    const text = await slicedJson(answer, (value) => (value === record ? 20 : undefined), 8, texts);
+    expect(text).toBe(JSON.stringify(answer));
+    expect(texts.get(record)).toBe(JSON.stringify(record));
+    // Shared with the next call for the same answer (a batch's next operation).
+    texts.set(record, '"written before"');
+    expect(await slicedJson([record], (value) => (value === record ? 20 : undefined), 8, texts)).toBe(
+      '["written before"]',
+    );
+  });
+});
