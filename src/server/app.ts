@@ -8,6 +8,7 @@ import type { HttpConfig, OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
+import { RequestCallers } from '../graphql/request-callers.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -116,10 +117,12 @@ export function createApp(deps: AppDependencies): App {
   const responseCacheMaxMb = deps.responseCacheMaxMb;
   const responseCache =
     responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
+  const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
       ...deps,
+      callers,
       shapes: new ShapeWatch(deps.logger),
       shapeDrift: new ShapeDriftWatch(deps.logger, (dataset) => metrics.shapeDrift(dataset)),
       payloadSizes,
@@ -187,7 +190,7 @@ export function createApp(deps: AppDependencies): App {
         useMaskedIncrementalErrors(maskError),
         ...(deps.rateLimit === undefined
           ? []
-          : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
+          : [useRateLimit({ ...deps.rateLimit, callers, onRefusal: (kind) => metrics.rateLimited(kind) })]),
         useOperationLog(),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.
         useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
