@@ -38,7 +38,10 @@ export interface Metrics {
    * metrics too, so dashboards see every operation whichever path answered it.
    */
   operationServed(event: ServedOperation): void;
-  /** A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS. */
+  /**
+   * A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS (or its address
+   * over HTTP_MAX_CONNECTIONS_PER_IP).
+   */
   connection(event: 'opened' | 'closed' | 'dropped'): void;
   /** Subscriptions opened, closed, refused, and the events handed to them (pass to the LiveHub). */
   readonly subscriptions: LiveObserver;
@@ -146,7 +149,7 @@ export function createMetrics(operationNames: OperationNames): Metrics {
   });
   const droppedConnections = new Counter({
     name: 'http_connections_dropped_total',
-    help: 'Client connections closed as soon as they were accepted, the server being at HTTP_MAX_CONNECTIONS.',
+    help: 'Client connections closed as soon as they were accepted: the server at HTTP_MAX_CONNECTIONS, or their address at HTTP_MAX_CONNECTIONS_PER_IP.',
     registers: [registry],
   });
   const openSubscriptions = new Gauge({
