@@ -295,6 +295,25 @@ export const SETTINGS = {
     maxAliases: setting('LIMIT_MAX_ALIASES', integer(1, 100_000), 64, 'Aliases in an operation at most.'),
     maxTokens: setting('LIMIT_MAX_TOKENS', integer(1, 1_000_000), 5_000, 'Tokens in a document at most.'),
     maxDirectives: setting('LIMIT_MAX_DIRECTIVES', integer(1, 100_000), 50, 'Directives in an operation at most.'),
+    // Measured before validation, which costs the square of them (docs/operators/security.md has the figures).
+    maxFragments: setting(
+      'LIMIT_MAX_FRAGMENTS',
+      integer(0, 10_000),
+      100,
+      'Fragment definitions in a document at most.',
+    ),
+    maxFragmentSpreads: setting(
+      'LIMIT_MAX_FRAGMENT_SPREADS',
+      integer(0, 10_000),
+      200,
+      'Fragment spreads (...Name) in a document at most.',
+    ),
+    maxFieldsPerResponseName: setting(
+      'LIMIT_MAX_FIELDS_PER_RESPONSE_NAME',
+      integer(1, 10_000),
+      100,
+      'Fields sharing one response name in one selection set, fragments spread into it counted, at most.',
+    ),
     maxCost: setting(
       'LIMIT_MAX_COST',
       integer(1, 10_000_000),
