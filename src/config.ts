@@ -311,7 +311,7 @@ export const SETTINGS = {
     maxFieldsPerResponseName: setting(
       'LIMIT_MAX_FIELDS_PER_RESPONSE_NAME',
       integer(1, 10_000),
-      100,
+      50,
       'Fields sharing one response name in one selection set, fragments spread into it counted, at most.',
     ),
     maxCost: setting(

@@ -49,7 +49,7 @@ describe('loadConfig', () => {
           maxDirectives: 50,
           maxFragments: 100,
           maxFragmentSpreads: 200,
-          maxFieldsPerResponseName: 100,
+          maxFieldsPerResponseName: 50,
           maxCost: 2_500,
           maxBodyBytes: 102_400,
           maxBatch: 5,

@@ -18,6 +18,8 @@
  *   the last delivery, and memory per subscriber. `BENCH_ONLY=subscriptions` runs only that (about a minute).
  * - Memory (memory.ts): resident memory idle, cached and after load, with the bench's simulator and with the
  *   embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that.
+ * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
+ *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world and their added latency (a few
  *   minutes): the scenarios to iterate on when changing the path every miss takes.
  */
@@ -42,6 +44,7 @@ import {
   recordsEventLoopTable,
   type EventLoopRow,
 } from './records-event-loop.js';
+import { defaultLimits, MAX_VALIDATION_MS, measureValidationCost, validationCostTable } from './validation-cost.js';
 import {
   measureSubscriptions,
   mergeSubscriptions,
@@ -386,6 +389,10 @@ function appScenario(
 }
 
 async function main(): Promise<void> {
+  if (process.env['BENCH_ONLY'] === 'validation-cost') {
+    reportValidationCost();
+    return;
+  }
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (PINNED) execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   const simulator = await startSimulator({ apiKey: UPSTREAM_KEY });
@@ -1074,6 +1081,37 @@ function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void
   process.stdout.write(lines.join('\n'));
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
+}
+
+/**
+ * `BENCH_ONLY=validation-cost` (seconds, in this process, no server): the worst documents the default limits admit
+ * and their parse and validation time, stored under `validationCost` beside the other figures. A document within
+ * the limits over MAX_VALIDATION_MS fails the run.
+ */
+function reportValidationCost(): void {
+  const rows = measureValidationCost(defaultLimits());
+  const lines = [
+    '',
+    `thai-edu-graphql validation cost: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...validationCostTable(rows),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const file = join(ROOT, '.bench', 'latest.json');
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  let latest: Record<string, unknown> = {};
+  try {
+    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No earlier run: this is the first figure stored.
+  }
+  writeFileSync(
+    file,
+    JSON.stringify({ ...latest, validationCost: { ...runFacts(), rows, table: lines.join('\n') } }, null, 2),
+  );
+  const slow = rows.filter((row) => !row.outcome.startsWith('refused') && row.maxMs > MAX_VALIDATION_MS);
+  if (slow.length > 0)
+    throw new Error(`documents within the limits validated slowly: ${slow.map((row) => row.name).join('; ')}`);
 }
 
 /** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */
