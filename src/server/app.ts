@@ -152,6 +152,17 @@ export function createApp(deps: AppDependencies): App {
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
+        // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
+        ...(deps.rateLimit === undefined
+          ? []
+          : [
+              useRateLimit({
+                ...deps.rateLimit,
+                callers,
+                graphqlPath: GRAPHQL_PATH,
+                onRefusal: (kind) => metrics.rateLimited(kind),
+              }),
+            ]),
         ...(http.graphiql
           ? [
               useGraphiQLPage({
@@ -188,9 +199,6 @@ export function createApp(deps: AppDependencies): App {
         ...(http.introspection ? [] : [useDisableIntrospection()]),
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
-        ...(deps.rateLimit === undefined
-          ? []
-          : [useRateLimit({ ...deps.rateLimit, callers, onRefusal: (kind) => metrics.rateLimited(kind) })]),
         useOperationLog(),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.
         useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),

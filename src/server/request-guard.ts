@@ -13,7 +13,9 @@ import { requestTargetProblem } from '../http/request-target.js';
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
   const { logger, maxBodyBytes } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
-    const problem = requestTargetProblem(request.url, request.headers.host);
+    // node keeps the first of several Host fields in `headers`; RFC 9112 §3.2 asks 400 for more than one.
+    const hosts = request.headersDistinct['host'] ?? [];
+    const problem = requestTargetProblem(request.url, hosts.length === 1 ? hosts[0] : hosts);
     if (problem !== undefined) return answerError(request, response, 400, 'BAD_REQUEST', problem);
     if (hasBody(request)) {
       const body = await readBounded(request, maxBodyBytes);

@@ -1,9 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import type { Plugin } from 'graphql-yoga';
+import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
 import { rateLimitedError } from '../../graphql/errors.js';
+import { localizedMessage } from '../../graphql/messages.js';
 import type { RequestCallers } from '../../graphql/request-callers.js';
+import { clientIp } from '../../http/client-ip.js';
+import { negotiateLanguage } from '../../http/language.js';
 import { rateLimitFields } from '../rate-limit-fields.js';
 import { anonymousBucket, type RateDecision, type RateLimiter } from '../rate-limiter.js';
+import { METRICS_PATH } from './use-metrics.js';
 
 export interface RateLimitOptions {
   readonly limiter: RateLimiter;
@@ -20,13 +24,46 @@ export interface RateLimitOptions {
  * before the server works on them. An empty bucket refuses the request with RATE_LIMITED, HTTP 429 and
  * `Retry-After`. Every answer then carries the `RateLimit-Policy` and `RateLimit` fields of the bucket, so a client
  * can slow down before it is refused; the response cache never stores them (see server/response-cache/cache.ts).
+ *
+ * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
+ * page, megabytes) take one token from the IP's bucket each: place this plugin before the plugins that serve them.
  */
 export function useRateLimit(
-  options: RateLimitOptions & { readonly callers: RequestCallers },
+  options: RateLimitOptions & { readonly callers: RequestCallers; readonly graphqlPath: string },
 ): Plugin<{ req?: IncomingMessage }> {
   const { limiter, callers } = options;
   const decisions = new WeakMap<Request, { decision: RateDecision; policy: 'default' | 'client' }>();
+  const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
+  const isMeteredPage = (request: Request, pathname: string): boolean =>
+    pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
   return {
+    // Synchronous for every request but the metered pages': a hook that returns a promise costs every request a hop.
+    onRequest(payload) {
+      const { request, url, serverContext, fetchAPI } = payload;
+      if (!isMeteredPage(request, url.pathname)) return;
+      const { req } = serverContext as { req?: IncomingMessage };
+      const ip = clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
+      return limiter.consume(anonymousBucket(ip)).then((decision) => {
+        decisions.set(request, { decision, policy: 'default' });
+        if (decision.allowed) return;
+        options.onRefusal?.('anonymous');
+        const error = rateLimitedError(decision.retryAfterMs);
+        const language = negotiateLanguage(request.headers.get('accept-language'));
+        const message = localizedMessage(language, error.message, error.extensions);
+        const retryAfterS = String(error.extensions['retryAfterS']);
+        payload.endResponse(
+          new fetchAPI.Response(JSON.stringify({ errors: [{ ...error.toJSON(), message }] }), {
+            status: 429,
+            headers: {
+              'content-type': 'application/json; charset=utf-8',
+              'content-language': language,
+              'cache-control': 'no-store',
+              'retry-after': retryAfterS,
+            },
+          }),
+        );
+      });
+    },
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone({ requestParserResult }) {
