@@ -466,7 +466,7 @@ export const SETTINGS = {
     'METRICS_OPERATION_NAMES',
     integer(0, 150),
     100,
-    'Operation names metrics show as themselves besides the manifest\'s; later ones are "other".',
+    "Operation names metrics show as themselves besides the manifest's, at once; one unseen for an hour gives its place.",
   ),
   live: {
     watchIntervalS: setting(
