@@ -122,6 +122,9 @@ const caFile = z.string().transform((path, ctx) => {
   return pem;
 });
 
+/** Connections one peer address may hold when HTTP_MAX_CONNECTIONS_PER_IP is unset and no proxy is trusted. */
+export const DEFAULT_CONNECTIONS_PER_PEER = 64;
+
 /** Where requests for use are stored when DATABASE_URL is unset. */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/thai-edu-graphql.db';
 
@@ -291,6 +294,25 @@ export const SETTINGS = {
     maxAliases: setting('LIMIT_MAX_ALIASES', integer(1, 100_000), 64, 'Aliases in an operation at most.'),
     maxTokens: setting('LIMIT_MAX_TOKENS', integer(1, 1_000_000), 5_000, 'Tokens in a document at most.'),
     maxDirectives: setting('LIMIT_MAX_DIRECTIVES', integer(1, 100_000), 50, 'Directives in an operation at most.'),
+    // Measured before validation, which costs the square of them (docs/operators/security.md has the figures).
+    maxFragments: setting(
+      'LIMIT_MAX_FRAGMENTS',
+      integer(0, 10_000),
+      100,
+      'Fragment definitions in a document at most.',
+    ),
+    maxFragmentSpreads: setting(
+      'LIMIT_MAX_FRAGMENT_SPREADS',
+      integer(0, 10_000),
+      200,
+      'Fragment spreads (...Name) in a document at most.',
+    ),
+    maxFieldsPerResponseName: setting(
+      'LIMIT_MAX_FIELDS_PER_RESPONSE_NAME',
+      integer(1, 10_000),
+      50,
+      'Fields sharing one response name in one selection set, fragments spread into it counted, at most.',
+    ),
     maxCost: setting(
       'LIMIT_MAX_COST',
       integer(1, 10_000_000),
@@ -417,12 +439,21 @@ export const SETTINGS = {
       1_000,
       'Open connections at most; 0: no bound.',
     ),
-    // Behind a proxy or a load balancer every connection comes from its few addresses: off unless asked for.
-    maxConnectionsPerIp: setting(
+    // Counted by the socket's peer, the only address known when a connection is accepted (X-Forwarded-For is not
+    // read yet). Behind a proxy every connection comes from it, so with TRUST_PROXY=true there is no bound unless
+    // one is set: the proxy must bound its own clients (docs/operators/security.md).
+    maxConnectionsPerIp: optional(
       'HTTP_MAX_CONNECTIONS_PER_IP',
       integer(0, 1_000_000),
-      0,
-      'Open connections of one peer address at most; 0: no bound (behind a proxy all come from it).',
+      `Open connections of one peer address at most; 0: no bound; unset: ${DEFAULT_CONNECTIONS_PER_PEER}, or no bound with TRUST_PROXY=true.`,
+    ),
+    // A real client sends its request line and headers in its first packets; a slow-loris trickles them a byte at a
+    // time to hold the socket for the whole HTTP_HEADERS_TIMEOUT_MS, every time it reconnects.
+    firstHeadersTimeoutMs: setting(
+      'HTTP_FIRST_HEADERS_TIMEOUT_MS',
+      integer(100, 600_000),
+      3_000,
+      "From accepting a connection until its first request's headers are complete; then 408 and closed.",
     ),
   },
   otlpEndpoint: optional(
@@ -435,7 +466,7 @@ export const SETTINGS = {
     'METRICS_OPERATION_NAMES',
     integer(0, 150),
     100,
-    'Operation names metrics show as themselves besides the manifest\'s; later ones are "other".',
+    "Operation names metrics show as themselves besides the manifest's, at once; one unseen for an hour gives its place.",
   ),
   live: {
     watchIntervalS: setting(
@@ -517,6 +548,14 @@ export type LiveConfig = Config['live'];
 export type SubscriptionConfig = LiveConfig['subscriptions'];
 export type DatabaseConfig = Config['database'];
 export type ShutdownConfig = Config['shutdown'];
+
+/**
+ * The bound on one peer address's open connections (0: none): HTTP_MAX_CONNECTIONS_PER_IP when set, otherwise
+ * DEFAULT_CONNECTIONS_PER_PEER, or none behind a trusted proxy, whose address every connection then has.
+ */
+export function connectionsPerPeer(config: Pick<Config, 'connections' | 'rateLimit'>): number {
+  return config.connections.maxConnectionsPerIp ?? (config.rateLimit.trustProxy ? 0 : DEFAULT_CONNECTIONS_PER_PEER);
+}
 
 const isSetting = (node: Setting<unknown> | SettingTree): node is Setting<unknown> =>
   typeof (node as Setting<unknown>).env === 'string' && 'schema' in node;
@@ -620,6 +659,17 @@ const CONFLICTS: readonly Conflict[] = [
             level: 'error',
             message:
               'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+          },
+  },
+  {
+    reads: ['HTTP_FIRST_HEADERS_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS'],
+    check: ({ connections }) =>
+      connections.firstHeadersTimeoutMs <= connections.headersTimeoutMs
+        ? undefined
+        : {
+            level: 'warning',
+            message:
+              'HTTP_FIRST_HEADERS_TIMEOUT_MS: above HTTP_HEADERS_TIMEOUT_MS, so it never applies (every request gets the shorter one)',
           },
   },
   {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { DATASET_CODES } from './catalogue.js';
-import { loadConfig } from './config.js';
+import { connectionsPerPeer, loadConfig } from './config.js';
 import { GRAPHQL_PATH } from './server/app.js';
 import { assemble, AssembleError } from './server/assemble.js';
 import { createHttpServer } from './server/http-server.js';
@@ -26,7 +26,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const listener = createHttpServer(server.app, config.connections, server.metrics);
+  const listener = createHttpServer(
+    server.app,
+    { ...config.connections, maxConnectionsPerPeer: connectionsPerPeer(config) },
+    server.metrics,
+  );
   listener.listen(config.port, config.host);
   await once(listener, 'listening').catch(async (error: unknown) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('defaults every variable: the embedded simulator on 127.0.0.1:4000', () => {
@@ -46,6 +46,9 @@ describe('loadConfig', () => {
           maxAliases: 64,
           maxTokens: 5_000,
           maxDirectives: 50,
+          maxFragments: 100,
+          maxFragmentSpreads: 200,
+          maxFieldsPerResponseName: 50,
           maxCost: 2_500,
           maxBodyBytes: 102_400,
           maxBatch: 5,
@@ -67,7 +70,8 @@ describe('loadConfig', () => {
           requestTimeoutMs: 30_000,
           keepAliveTimeoutMs: 5_000,
           maxConnections: 1_000,
-          maxConnectionsPerIp: 0,
+          maxConnectionsPerIp: undefined,
+          firstHeadersTimeoutMs: 3_000,
         },
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
@@ -284,6 +288,8 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '2000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       HTTP_MAX_CONNECTIONS: '0',
+      HTTP_MAX_CONNECTIONS_PER_IP: '0',
+      HTTP_FIRST_HEADERS_TIMEOUT_MS: '1500',
     });
     expect(result.ok && result.config.connections).toEqual({
       headersTimeoutMs: 2_000,
@@ -291,7 +297,22 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 65_000,
       maxConnections: 0,
       maxConnectionsPerIp: 0,
+      firstHeadersTimeoutMs: 1_500,
     });
+    // Unset, the per-address bound is the default, or none behind a trusted proxy (every peer is the proxy).
+    const bound = (env: Record<string, string>): number => {
+      const loaded = loadConfig(env);
+      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+      return connectionsPerPeer(loaded.config);
+    };
+    expect(bound({})).toBe(DEFAULT_CONNECTIONS_PER_PEER);
+    expect(bound({ TRUST_PROXY: 'true' })).toBe(0);
+    expect(bound({ TRUST_PROXY: 'true', HTTP_MAX_CONNECTIONS_PER_IP: '200' })).toBe(200);
+    expect(bound({ HTTP_MAX_CONNECTIONS_PER_IP: '0' })).toBe(0);
+    const ineffective = loadConfig({ HTTP_FIRST_HEADERS_TIMEOUT_MS: '20000' });
+    expect(ineffective.warnings).toContain(
+      'HTTP_FIRST_HEADERS_TIMEOUT_MS: above HTTP_HEADERS_TIMEOUT_MS, so it never applies (every request gets the shorter one)',
+    );
     const longer = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', LOG_LEVEL: 'loud' });
     expect(longer.ok ? [] : longer.problems).toEqual([
       'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',

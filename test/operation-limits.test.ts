@@ -45,6 +45,63 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
   });
 
+  const repeat = (count: number, text: (index: number) => string): string =>
+    Array.from({ length: count }, (_, index) => text(index)).join(' ');
+  // Fragments on Dataset that each select another field (not `no`).
+  const DATASET_FIELDS = ['code', 'title', 'titleEn', 'group', 'agency', 'agencyName', 'method', 'apiUrl'];
+  const datasetFragments = DATASET_FIELDS.map((field, i) => `fragment G${i} on Dataset { ${field} }`).join(' ');
+  const limitsOf = (body: Refusal): (string | undefined)[] => body.errors.map((error) => error.extensions.limit);
+
+  it('refuses what makes validation expensive before validating: the 440 fragments of `x: __typename`', async () => {
+    // The attack as it was found, plus a field that does not exist: had validation run, it would have said so.
+    const query = `{ ${repeat(440, (i) => `...F${i}`)} noSuchField } ${repeat(440, (i) => `fragment F${i} on Query { x: __typename }`)}`;
+    const { status, body } = await refusal({ query });
+    expect(status).toBe(400);
+    expect(limitsOf(body)).toEqual(['fragments', 'fragmentSpreads', 'fieldsPerResponseName']);
+    for (const error of body.errors) expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors[0]?.message).toContain('Fragments limit of 100 exceeded, found 440.');
+  });
+
+  it('counts fields sharing a response name after every kind of fragment expansion, and fragments and spreads', async () => {
+    const typenames = (count: number): string => repeat(count, () => '__typename');
+    const cases: { query: string; limit: string }[] = [
+      // No fragment at all: the same name repeated without an alias.
+      { query: `{ ${typenames(51)} }`, limit: 'fieldsPerResponseName' },
+      // Inline fragments add their fields to the set they are in.
+      { query: `{ ${repeat(51, () => '... on Query { __typename }')} }`, limit: 'fieldsPerResponseName' },
+      // Fragments that spread each other twice: 6 spreads, 4 fragments, 8 × 13 fields named __typename.
+      {
+        query: `{ ...A } fragment A on Query { ...B ...B } fragment B on Query { ...C ...C } fragment C on Query { ...D ...D } fragment D on Query { ${typenames(13)} }`,
+        limit: 'fieldsPerResponseName',
+      },
+      // The same under a field, in a nested selection set.
+      { query: `{ datasets { ${repeat(51, () => 'no')} } }`, limit: 'fieldsPerResponseName' },
+      { query: `{ ...F0 } ${repeat(101, (i) => `fragment F${i} on Query { f${i}: __typename }`)}`, limit: 'fragments' },
+      {
+        query: `{ datasets { ${repeat(201, (i) => `...G${i % DATASET_FIELDS.length}`)} } } ${datasetFragments}`,
+        limit: 'fragmentSpreads',
+      },
+      // An alias of __typename is an alias: 65 of them are over the 64 allowed.
+      { query: `{ ${repeat(65, (i) => `t${i}: __typename`)} }`, limit: 'aliases' },
+    ];
+    for (const { query, limit } of cases) {
+      const { status, body } = await refusal({ query });
+      expect(status, query.slice(0, 60)).toBe(400);
+      expect(limitsOf(body), query.slice(0, 60)).toEqual([limit]);
+    }
+  });
+
+  it('admits a document at every bound, and validates a fragment cycle as before', async () => {
+    // 100 fragments, 200 spreads, 50 fields named `__typename` in one selection set.
+    const atBounds = `{ ${repeat(50, () => '__typename')} datasets { ${repeat(40, () => 'no')} ${repeat(200, (i) => `...G${i % 100}`)} } } ${repeat(100, (i) => `fragment G${i} on Dataset { ${DATASET_FIELDS[i % DATASET_FIELDS.length] ?? 'code'} }`)}`;
+    const admitted = await stack().post({ query: atBounds });
+    expect(admitted.status).toBe(200);
+    expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
+    const cycle = await refusal({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' });
+    expect(cycle.status).toBe(400);
+    expect(cycle.body.errors[0]?.message).toMatch(/Cannot spread fragment "A" within itself/);
+  });
+
   it('prices payload fields: 40 in one operation run, 60 are refused by the cost limit', async () => {
     const { status, body } = await refusal({ query: payloads(60) });
     expect(status).toBe(400);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './helpers/settings.js';
-import { OperationNames, operationNamesIn } from '../src/server/operation-names.js';
+import { createMetrics } from '../src/server/metrics.js';
+import { NAME_SLOT_IDLE_MS, OperationNames, operationNamesIn } from '../src/server/operation-names.js';
 import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
 import { useStack } from './helpers/stack.js';
 
 describe('OperationNames: the operation names metrics and spans may show', () => {
-  it('shows the first `limit` plain names, then `other` for good; a name once shown stays shown', () => {
+  it('shows `limit` plain names, then `other`; a name keeps its place while it is used', () => {
     const names = new OperationNames({ limit: 2 });
     expect(names.label('First')).toBe('First');
     expect(names.label('Second')).toBe('Second');
@@ -14,6 +15,36 @@ describe('OperationNames: the operation names metrics and spans may show', () =>
     expect(names.label('Third')).toBe('other');
     expect(names.label(undefined)).toBe('Anonymous');
     expect(names.label('')).toBe('Anonymous');
+  });
+
+  it('gives the place of a name idle for an hour to the next new name, and drops its series from /metrics', async () => {
+    let now = 0;
+    const names = new OperationNames({ limit: 2, now: () => now });
+    const metrics = createMetrics(names);
+    const count = (name: string): void =>
+      metrics.operations.requests.inc({ operationType: 'query', operationName: names.label(name) });
+    // A burst of made-up names squats both places…
+    for (const name of ['Squat1', 'Squat2', 'Squat3', 'Legit']) count(name);
+    expect(names.label('Legit')).toBe('other');
+    // …and a place still in use is not taken, however long the other has been idle.
+    now += NAME_SLOT_IDLE_MS - 1;
+    count('Squat2');
+    expect(names.label('Legit')).toBe('other');
+    // An hour after it was last seen, the least recently seen name gives its place, and its series go.
+    now += 1;
+    count('Legit');
+    expect(names.label('Legit')).toBe('Legit');
+    expect(names.label('Squat2')).toBe('Squat2');
+    expect(names.label('Squat1')).toBe('other');
+    // The series are dropped in the background (each metric is read first).
+    let text = await metrics.registry.metrics();
+    for (let tries = 0; text.includes('operationName="Squat1"') && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      text = await metrics.registry.metrics();
+    }
+    expect(text).not.toContain('operationName="Squat1"');
+    expect(text).toContain('operationName="Squat2"');
+    expect(text).toMatch(/^graphql_envelop_request\{operationType="query",operationName="Legit"\} 1$/m);
   });
 
   it('never shows a name that is not a GraphQL name of at most 64 characters, nor lets it take a place', () => {

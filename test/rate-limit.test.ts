@@ -55,6 +55,94 @@ describe('rate limit per IP for anonymous callers, per API key for clients', () 
   });
 });
 
+/** A POST of `body` (one operation or a batch) from `ip`, as node:http would hand it over. */
+function postFrom(stack: Stack, ip: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return Promise.resolve(
+    stack.app.fetch(
+      'http://localhost/graphql',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify(body),
+      },
+      { req: { socket: { remoteAddress: ip } } },
+    ),
+  );
+}
+
+describe('a caller pays before the server works for it', () => {
+  const stack = useStack({ rateLimit: { points: 3, windowS: 3_600 }, limits: { maxCost: 15 } });
+  // Each is refused after the token was taken: by the parser, by validation, by the cost limit.
+  const refused = [
+    { query: '{ datasets { no ' },
+    { query: '{ datasets { noSuchField } }' },
+    { query: '{ datasets { no title titleEn } }' },
+  ];
+
+  it('charges documents that are then refused, so the next operation meets an empty bucket', async () => {
+    for (const [i, body] of refused.entries()) {
+      const response = await postFrom(stack(), '10.2.0.1', body);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('ratelimit')).toBe(`"default";r=${2 - i};t=${(i + 1) * 1_200}`);
+    }
+    await expectLimited(await postFrom(stack(), '10.2.0.1', { query: '{ datasets { no } }' }));
+    // A refused document from an emptied bucket is refused for the rate, before it is parsed.
+    await expectLimited(await postFrom(stack(), '10.2.0.1', refused[0]));
+  });
+
+  it('charges a batch one token per operation, all at once, and refuses a batch the bucket cannot pay whole', async () => {
+    const operation = { query: '{ datasets { no } }' };
+    const batch = await postFrom(stack(), '10.2.0.2', [operation, operation]);
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('ratelimit')).toMatch(/^"default";r=1;/);
+    await expectLimited(await postFrom(stack(), '10.2.0.2', [operation, operation]));
+    // The batch refused took nothing: the one token left still pays for one operation.
+    expect((await postFrom(stack(), '10.2.0.2', operation)).status).toBe(200);
+    await expectLimited(await postFrom(stack(), '10.2.0.2', operation));
+  });
+
+  it('charges a subscription when it is asked for, over SSE, GET or POST', async () => {
+    const subscription = 'subscription { datasetChanged(codes: [ODS_COUNT_TEACHER_BY_YEAR]) { code } }';
+    const opened = [];
+    for (let i = 0; i < 3; i++) {
+      const abort = new AbortController();
+      const response = await stack().app.fetch(
+        i % 2 === 0 ? `http://localhost/graphql?query=${encodeURIComponent(subscription)}` : 'http://localhost/graphql',
+        {
+          method: i % 2 === 0 ? 'GET' : 'POST',
+          headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+          ...(i % 2 === 0 ? {} : { body: JSON.stringify({ query: subscription }) }),
+          signal: abort.signal,
+        },
+        { req: { socket: { remoteAddress: '10.2.0.3' } } },
+      );
+      expect(response.status).toBe(200);
+      opened.push(abort);
+    }
+    const fourth = await stack().app.fetch(
+      'http://localhost/graphql',
+      {
+        method: 'POST',
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: subscription }),
+      },
+      { req: { socket: { remoteAddress: '10.2.0.3' } } },
+    );
+    expect(fourth.status).toBe(429);
+    expect(await fourth.text()).toContain('RATE_LIMITED');
+    for (const abort of opened) abort.abort();
+  });
+
+  it("charges a client's refused documents to its key's bucket, not to the address it comes from", async () => {
+    const { apiKey } = await stack().access.registerClient({ name: 'แอปทดสอบ', contactEmail: 'dev@example.co.th' });
+    const asClient = { authorization: `Bearer ${apiKey}` };
+    for (const [i, body] of refused.entries())
+      expect((await postFrom(stack(), `10.2.1.${i}`, body, asClient)).status).toBe(400);
+    await expectLimited(await postFrom(stack(), '10.2.1.9', { query: '{ datasets { no } }' }, asClient));
+    expect((await postFrom(stack(), '10.2.1.0', { query: '{ datasets { no } }' })).status).toBe(200);
+  });
+});
+
 describe('rate limit behind a trusted proxy', () => {
   const stack = useStack({ rateLimit: { points: 1, windowS: 60, trustProxy: true } });
 

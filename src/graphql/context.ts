@@ -1,12 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
-import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
-import { clientIp } from '../http/client-ip.js';
+import type { RequestCallers } from './request-callers.js';
 import { negotiateLanguage, type Language } from '../http/language.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
@@ -17,7 +15,6 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import type { LiveHub } from '../live/subscription-hub.js';
-import { CODE } from '../errors/registry.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -64,23 +61,20 @@ export interface ContextDependencies {
   readonly logger: Logger;
   readonly live: LiveHub;
   readonly datasetVersions: DatasetVersions;
-  /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
+  /** Per-IP budgets: registrations spend them (authentication failures are RequestCallers'). */
   readonly ipLimits?: IpLimits | undefined;
-  /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
-  readonly trustProxy?: boolean | undefined;
+  /** Who sent each request, authenticated once per request (the rate limit may have asked already). */
+  readonly callers: RequestCallers;
 }
 
 /**
- * The yoga context factory: runs once per GraphQL request, so loaders never outlive their request. A bad
- * credential refuses the whole request with HTTP 401: a client whose key was mistyped must hear so, not be
- * served silently as anonymous. An IP whose credentials failed too often lately is refused with HTTP 429 before
- * its credential is looked up, whatever it sends.
+ * The yoga context factory: runs once per GraphQL request, so loaders never outlive their request. The caller is
+ * the one RequestCallers found (a bad credential has refused the request there, with 401 or 429).
  */
 export function createContextFactory(deps: ContextDependencies) {
   return async (initial: YogaInitialContext & { req?: IncomingMessage }): Promise<Context> => {
     const requestId = requestIdOf(initial.request);
-    const ip = clientIp(initial.request.headers.get('x-forwarded-for'), initial.req, deps.trustProxy ?? false);
-    const caller = await authenticate(deps, ip, initial.request.headers.get('authorization'));
+    const { caller, ip } = await deps.callers.of(initial.request, initial.req);
     return {
       requestId,
       language: negotiateLanguage(initial.request.headers.get('accept-language')),
@@ -100,35 +94,6 @@ export function createContextFactory(deps: ContextDependencies) {
       datasetVersions: deps.datasetVersions,
     };
   };
-}
-
-async function authenticate(
-  { access, ipLimits }: Pick<ContextDependencies, 'access' | 'ipLimits'>,
-  ip: string,
-  authorization: string | null,
-): Promise<Caller> {
-  if (authorization !== null && ipLimits !== undefined) {
-    // Even the right credential is refused: otherwise a guesser would go on guessing, and learn which guess was right.
-    const retryAfterMs = await ipLimits.authenticationRefusal(ip);
-    if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
-  }
-  try {
-    return await access.authenticate(authorization);
-  } catch (error) {
-    if (error instanceof AccessError && error.code === CODE.UNAUTHENTICATED) {
-      await ipLimits?.authenticationFailed(ip);
-      throw codedGraphQLError(CODE.UNAUTHENTICATED, {
-        message: error.message,
-        http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
-      });
-    }
-    if (error instanceof AccessError && error.code === CODE.CLIENT_DISABLED) {
-      // 403, not 401: the key is genuine and names the client; it is the client that may not be served. A 401
-      // would tell its developers to fix or replace a key that is fine, and count as a failed guess.
-      throw codedGraphQLError(CODE.CLIENT_DISABLED);
-    }
-    throw error;
-  }
 }
 
 /** How the caller appears in logs: never a credential, only who it is. */

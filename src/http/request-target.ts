@@ -21,6 +21,7 @@ export function requestTargetProblem(
   target: string | undefined,
   host: string | string[] | undefined,
 ): string | undefined {
+  if (Array.isArray(host) && host.length > 1) return 'A request must carry exactly one Host header.';
   if (typeof host !== 'string' || !HOST.test(host)) return 'The Host header must be a plain host[:port].';
   if (
     target === undefined ||

@@ -8,6 +8,7 @@ import type { HttpConfig, OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
 import type { IpLimits } from '../graphql/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
+import { RequestCallers } from '../graphql/request-callers.js';
 import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
 import { yogaLoggerFrom } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -114,10 +115,12 @@ export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const { limits, http, metrics, now, responseCache } = deps;
+  const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
       ...deps,
+      callers,
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
     }),
@@ -141,6 +144,17 @@ export function createApp(deps: AppDependencies): App {
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
+        // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
+        ...(deps.rateLimit === undefined
+          ? []
+          : [
+              useRateLimit({
+                ...deps.rateLimit,
+                callers,
+                graphqlPath: GRAPHQL_PATH,
+                onRefusal: (kind) => metrics.rateLimited(kind),
+              }),
+            ]),
         ...(http.graphiql
           ? [
               useGraphiQLPage({
@@ -179,9 +193,6 @@ export function createApp(deps: AppDependencies): App {
         useMaskedIncrementalErrors(maskError),
         useAnswerBudget(),
         useSlicedSerialisation(),
-        ...(deps.rateLimit === undefined
-          ? []
-          : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
         useOperationLog(),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.
         useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.js';
 import type { App } from './app.js';
 import type { Metrics } from './metrics.js';
@@ -7,17 +8,29 @@ import type { Metrics } from './metrics.js';
 // told), so a slow client kept its socket for up to the time-out plus that: the 80 s seen for a 60 s one.
 const MAX_SWEEP_INTERVAL_MS = 1_000;
 
+// Written raw: the request was never read, so there is no response object to answer it with.
+const FIRST_HEADERS_TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
+/** The connection settings, with the per-address bound resolved (see config.ts `connectionsPerPeer`). */
+export type HttpServerLimits = Omit<ConnectionLimits, 'maxConnectionsPerIp'> & {
+  /** Open connections of one peer address at most; 0: no bound. */
+  readonly maxConnectionsPerPeer: number;
+};
+
 /**
  * The node:http server for the app, with the configured connection limits. main.ts listens with it and so do the
  * tests that need a socket, so both run the same settings.
  *
- * A client that is slow with its headers or its body gets 408 and the connection is closed; an idle keep-alive
- * connection is closed; a connection over `maxConnections` is closed as soon as it is accepted, with no answer
- * (node's `server.maxConnections`). That last is deliberate: a 503 would mean reading and parsing the request,
- * which is what the bound is there to refuse, and clients and proxies treat a refused connection as retryable.
- * Such drops are counted in `http_connections_dropped_total`.
+ * A client that is slow with its headers or its body gets 408 and the connection is closed; so does a new
+ * connection whose first request's headers are not complete within `firstHeadersTimeoutMs`, shorter than the
+ * header time-out of later requests, since a slow-loris holds a socket for as long as the bound it meets first;
+ * an idle keep-alive connection is closed. A connection over `maxConnections`, or over `maxConnectionsPerPeer`
+ * from its address, is closed as soon as it is accepted, with no answer (for the first, node's
+ * `server.maxConnections`). That is deliberate: a 503 would mean reading and parsing the request, which is what
+ * the bound is there to refuse, and clients and proxies treat a refused connection as retryable. Such drops are
+ * counted in `http_connections_dropped_total`.
  */
-export function createHttpServer(app: App, limits: ConnectionLimits, metrics?: Metrics): Server {
+export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: Metrics): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -29,12 +42,56 @@ export function createHttpServer(app: App, limits: ConnectionLimits, metrics?: M
     app.requestListener,
   );
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
-  if (metrics !== undefined) {
-    server.on('connection', (socket) => {
-      metrics.connection('opened');
-      socket.once('close', () => metrics.connection('closed'));
+  const peers = new PeerConnections(limits.maxConnectionsPerPeer);
+  const awaitingFirstHeaders = new Map<Socket, NodeJS.Timeout>();
+  const firstHeadersArrived = (socket: Socket): void => {
+    clearTimeout(awaitingFirstHeaders.get(socket));
+    awaitingFirstHeaders.delete(socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    if (!peers.admit(socket)) {
+      socket.destroy();
+      metrics?.connection('dropped');
+      return;
+    }
+    metrics?.connection('opened');
+    awaitingFirstHeaders.set(
+      socket,
+      setTimeout(() => {
+        awaitingFirstHeaders.delete(socket);
+        // The server's sockets are half-open: end() alone would leave the reading side to the client to close.
+        socket.end(FIRST_HEADERS_TIMED_OUT, () => socket.destroy());
+      }, limits.firstHeadersTimeoutMs).unref(),
+    );
+    socket.once('close', () => {
+      firstHeadersArrived(socket);
+      metrics?.connection('closed');
     });
-    server.on('drop', () => metrics.connection('dropped'));
-  }
+  });
+  server.on('request', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
+  server.on('upgrade', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
+  if (metrics !== undefined) server.on('drop', () => metrics.connection('dropped'));
   return server;
+}
+
+/** Open connections per peer address, within a bound (0: none). */
+class PeerConnections {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly bound: number) {}
+
+  /** Counts `socket` against its address until it closes; false, counting nothing, when the address is at the bound. */
+  admit(socket: Socket): boolean {
+    if (this.bound === 0) return true;
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = this.open.get(address) ?? 0;
+    if (count >= this.bound) return false;
+    this.open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (this.open.get(address) ?? 1) - 1;
+      if (left === 0) this.open.delete(address);
+      else this.open.set(address, left);
+    });
+    return true;
+  }
 }

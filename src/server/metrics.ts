@@ -38,7 +38,10 @@ export interface Metrics {
    * metrics too, so dashboards see every operation whichever path answered it.
    */
   operationServed(event: ServedOperation): void;
-  /** A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS. */
+  /**
+   * A client connection was accepted, ended, or dropped at once for being over HTTP_MAX_CONNECTIONS (or its address
+   * over HTTP_MAX_CONNECTIONS_PER_IP).
+   */
   connection(event: 'opened' | 'closed' | 'dropped'): void;
   /** Subscriptions opened, closed, refused, and the events handed to them (pass to the LiveHub). */
   readonly subscriptions: LiveObserver;
@@ -78,10 +81,32 @@ export function httpLabels(method: string, status: number): Record<HttpLabel, st
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
+// The labels that carry an operation name: envelop's and yoga's, and this server's own.
+const OPERATION_LABELS = ['operationName', 'operation'] as const;
+
+/** Drops every series labelled with an operation name that lost its place (see OperationNames), so /metrics stays bounded. */
+async function dropOperationSeries(registry: Registry, name: string): Promise<void> {
+  for (const { name: metricName } of registry.getMetricsAsArray()) {
+    const metric = registry.getSingleMetric(metricName);
+    if (metric === undefined) continue;
+    const dropped = new Set<string>();
+    for (const { labels } of (await metric.get()).values) {
+      if (!OPERATION_LABELS.some((label) => labels[label] === name)) continue;
+      // A histogram's buckets and a summary's quantiles are parts of one series, removed by its own labels.
+      const series = Object.fromEntries(Object.entries(labels).filter(([key]) => key !== 'le' && key !== 'quantile'));
+      const key = JSON.stringify(series);
+      if (dropped.has(key)) continue;
+      dropped.add(key);
+      metric.remove(series);
+    }
+  }
+}
+
 /** `operationNames` bounds the operation-name labels. */
 export function createMetrics(operationNames: OperationNames): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  operationNames.onExpired((name) => void dropOperationSeries(registry, name));
   const operations: OperationMetrics = {
     requests: new Counter({
       name: 'graphql_envelop_request',
@@ -146,7 +171,7 @@ export function createMetrics(operationNames: OperationNames): Metrics {
   });
   const droppedConnections = new Counter({
     name: 'http_connections_dropped_total',
-    help: 'Client connections closed as soon as they were accepted, the server being at HTTP_MAX_CONNECTIONS.',
+    help: 'Client connections closed as soon as they were accepted: the server at HTTP_MAX_CONNECTIONS, or their address at HTTP_MAX_CONNECTIONS_PER_IP.',
     registers: [registry],
   });
   const openSubscriptions = new Gauge({

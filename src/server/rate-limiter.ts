@@ -25,10 +25,11 @@ export interface RateLimiter {
   /** The quota of a bucket unless consume is given another. */
   readonly defaultQuota: number;
   /**
-   * Takes one token from the caller's bucket, whose size is `quota` (refilled over the same window) when given, the
-   * configured points otherwise. Rejects only when the shared store fails.
+   * Takes `count` tokens (one per operation; a batch's at once) from the caller's bucket, whose size is `quota`
+   * (refilled over the same window) when given, the configured points otherwise; takes none when the bucket holds
+   * fewer. Rejects only when the shared store fails.
    */
-  consume(key: string, quota?: number): Promise<RateDecision>;
+  consume(key: string, quota?: number, count?: number): Promise<RateDecision>;
   /** Whether the bucket holds a token, taking none: a bucket that counts failures is read before the attempt. */
   peek(key: string): Promise<RateDecision>;
   /**
@@ -74,16 +75,26 @@ function decide(tokens: number, capacity: number, refillPerMs: number, retryAfte
   return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
 
-/** Refills the bucket up to `at`, then applies `use`; returns the decision it made (a charge is always allowed). */
-function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, at: number): RateDecision {
+/**
+ * Refills the bucket up to `at`, then applies `use` for `count` tokens (consume and peek need that many; a charge
+ * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size can never
+ * be met: it is refused with the time until the bucket is full.
+ */
+function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, at: number, count = 1): RateDecision {
   bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, at - bucket.at) * refillPerMs);
   bucket.at = at;
   if (use === 'charge') bucket.tokens -= 1;
-  if (bucket.tokens >= 1) {
-    if (use === 'consume') bucket.tokens -= 1;
+  const needed = use === 'charge' ? 1 : count;
+  if (bucket.tokens >= needed) {
+    if (use === 'consume') bucket.tokens -= count;
     return decide(bucket.tokens, capacity, refillPerMs, 0);
   }
-  return decide(bucket.tokens, capacity, refillPerMs, Math.ceil((1 - bucket.tokens) / refillPerMs));
+  return decide(
+    bucket.tokens,
+    capacity,
+    refillPerMs,
+    Math.ceil((Math.min(needed, capacity) - bucket.tokens) / refillPerMs),
+  );
 }
 
 const MAX_BUCKETS = 100_000;
@@ -98,13 +109,13 @@ function memoryBuckets(
   // Bounded by a size of one a bucket rather than `max`, which would allocate its arrays of 100,000 slots up front
   // (about 2.8 MB a limiter, three limiters) in a process that may never see a second IP.
   const buckets = new LRUCache<string, Bucket>({ maxSize: MAX_BUCKETS, sizeCalculation: () => 1 });
-  const use = (key: string, how: Use, capacity = config.points): RateDecision => {
+  const use = (key: string, how: Use, capacity = config.points, count = 1): RateDecision => {
     const refillPerMs = capacity / windowMs;
     const at = now();
     // A stale bucket is a full one (apply refills it), so it is read rather than deleted: lru-cache empties its
     // whole index when it deletes its only entry, which one busy client made happen on nearly every request.
     const bucket = buckets.get(key, { allowStale: true, noDeleteOnStaleGet: true }) ?? { tokens: capacity, at };
-    const decision = apply(bucket, how, capacity, refillPerMs, at);
+    const decision = apply(bucket, how, capacity, refillPerMs, at, count);
     if (bucket.tokens < capacity)
       buckets.set(key, bucket, { ttl: Math.ceil((capacity - bucket.tokens) / refillPerMs) });
     return decision;
@@ -112,7 +123,7 @@ function memoryBuckets(
   return {
     windowS: config.windowS,
     defaultQuota: config.points,
-    consume: (key, quota) => Promise.resolve(use(key, 'consume', quota)),
+    consume: (key, quota, count) => Promise.resolve(use(key, 'consume', quota, count)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
     charge: (key) => {
       use(key, 'charge');
@@ -126,18 +137,23 @@ const USE_SCRIPT = `
 local capacity = tonumber(ARGV[1])
 local refill = tonumber(ARGV[2])
 local use = ARGV[3]
+local count = tonumber(ARGV[4])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * refill)
-if use == 'charge' then tokens = tokens - 1 end
+local needed = count
+if use == 'charge' then
+  tokens = tokens - 1
+  needed = 1
+end
 local retry = 0
-if tokens >= 1 then
-  if use == 'consume' then tokens = tokens - 1 end
+if tokens >= needed then
+  if use == 'consume' then tokens = tokens - count end
 else
-  retry = math.ceil((1 - tokens) / refill)
+  retry = math.ceil((math.min(needed, capacity) - tokens) / refill)
 end
 if tokens < capacity then
   redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
@@ -158,9 +174,9 @@ function redisBuckets(
   fallback: RateLimiter,
 ): RateLimiter {
   // One round trip: the script answers the decision and what is left, which the RateLimit header field reports.
-  const use = async (key: string, how: Use, capacity = config.points): Promise<RateDecision> => {
+  const use = async (key: string, how: Use, capacity = config.points, count = 1): Promise<RateDecision> => {
     const refillPerMs = capacity / windowMs;
-    const answer = await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, refillPerMs, how);
+    const answer = await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, refillPerMs, how, count);
     const [retryAfterMs, tokens] = Array.isArray(answer) ? answer.map(Number) : [];
     if (retryAfterMs === undefined || tokens === undefined || Number.isNaN(retryAfterMs) || Number.isNaN(tokens)) {
       throw new Error('unexpected answer from the rate-limit script');
@@ -170,7 +186,7 @@ function redisBuckets(
   return {
     windowS: config.windowS,
     defaultQuota: config.points,
-    consume: (key, quota) => use(key, 'consume', quota).catch(() => fallback.consume(key, quota)),
+    consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
     charge: (key) =>
       use(key, 'charge').then(

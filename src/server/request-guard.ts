@@ -14,7 +14,9 @@ import { writeErrorAnswer } from './error-answer.js';
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
   const { logger, maxBodyBytes, cors } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
-    const problem = requestTargetProblem(request.url, request.headers.host);
+    // node keeps the first of several Host fields in `headers`; RFC 9112 §3.2 asks 400 for more than one.
+    const hosts = request.headersDistinct['host'] ?? [];
+    const problem = requestTargetProblem(request.url, hosts.length === 1 ? hosts[0] : hosts);
     if (problem !== undefined)
       return writeErrorAnswer(request, response, { status: 400, code: CODE.BAD_REQUEST, message: problem }, cors);
     if (hasBody(request)) {

@@ -24,6 +24,8 @@
  * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world, their added latency, and the idle and
  *   warm resident memory against hello-world's (a few minutes): the two targets to iterate on when changing the path
  *   every miss takes or what the process loads.
+ * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
+ *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -55,6 +57,7 @@ import {
   recordsEventLoopTable,
   type EventLoopRow,
 } from './records-event-loop.js';
+import { defaultLimits, MAX_VALIDATION_MS, measureValidationCost, validationCostTable } from './validation-cost.js';
 import {
   measureSubscriptions,
   mergeSubscriptions,
@@ -416,6 +419,10 @@ function appScenario(
 }
 
 async function main(): Promise<void> {
+  if (process.env['BENCH_ONLY'] === 'validation-cost') {
+    reportValidationCost();
+    return;
+  }
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (PINNED) execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   const simulator = await startSimulator({ apiKey: UPSTREAM_KEY });
@@ -1146,6 +1153,37 @@ function reportAnswerBudget(figures: BudgetFigures): void {
     file,
     JSON.stringify({ ...latest, answerBudget: { ...runFacts(), ...figures, table: lines.join('\n') } }, null, 2),
   );
+}
+
+/**
+ * `BENCH_ONLY=validation-cost` (seconds, in this process, no server): the worst documents the default limits admit
+ * and their parse and validation time, stored under `validationCost` beside the other figures. A document within
+ * the limits over MAX_VALIDATION_MS fails the run.
+ */
+function reportValidationCost(): void {
+  const rows = measureValidationCost(defaultLimits());
+  const lines = [
+    '',
+    `thai-edu-graphql validation cost: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...validationCostTable(rows),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const file = join(ROOT, '.bench', 'latest.json');
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  let latest: Record<string, unknown> = {};
+  try {
+    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No earlier run: this is the first figure stored.
+  }
+  writeFileSync(
+    file,
+    JSON.stringify({ ...latest, validationCost: { ...runFacts(), rows, table: lines.join('\n') } }, null, 2),
+  );
+  const slow = rows.filter((row) => !row.outcome.startsWith('refused') && row.maxMs > MAX_VALIDATION_MS);
+  if (slow.length > 0)
+    throw new Error(`documents within the limits validated slowly: ${slow.map((row) => row.name).join('; ')}`);
 }
 
 /** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */

@@ -12,12 +12,12 @@ import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
 import { assemble } from '../../src/server/assemble.js';
-import { createHttpServer } from '../../src/server/http-server.js';
+import { createHttpServer, type HttpServerLimits } from '../../src/server/http-server.js';
 import {
+  connectionsPerPeer,
   loadConfig,
   type BucketConfig,
   type Config,
-  type ConnectionLimits,
   type HttpConfig,
   type KeyPolicy,
   type LiveConfig,
@@ -322,9 +322,13 @@ export function useStack(options: StackOptions = {}): () => Stack {
  */
 export async function listen(
   app: App,
-  options: { limits?: Partial<ConnectionLimits>; metrics?: Metrics } = {},
+  options: { limits?: Partial<HttpServerLimits>; metrics?: Metrics } = {},
 ): Promise<{ origin: string; port: number; server: Server; close(): Promise<void> }> {
-  const server = createHttpServer(app, { ...DEFAULTS.connections, ...options.limits }, options.metrics);
+  const server = createHttpServer(
+    app,
+    { ...DEFAULTS.connections, maxConnectionsPerPeer: connectionsPerPeer(DEFAULTS), ...options.limits },
+    options.metrics,
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

@@ -15,7 +15,7 @@ export const READY_PATH = '/ready';
 const FAILING_REASON = 'unavailable';
 
 /**
- * `GET /ready`: 200 when every check passes, 503 otherwise, with a JSON body naming each check's result, so
+ * `GET /health` without yoga's `x-yoga-id`; `GET /ready`: 200 when every check passes, 503 otherwise, with a JSON body naming each check's result, so
  * a load balancer stops sending traffic to an instance that cannot serve. Why a check failed goes to the log,
  * through yoga's logger.
  */
@@ -24,6 +24,11 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
   return {
     onYogaInit({ yoga }) {
       logger = yoga.logger;
+    },
+    // yoga answers /health itself, before any plugin's request hook, naming its instance in `x-yoga-id`: nothing a
+    // probe needs, and a fingerprint for anyone else.
+    onResponse({ response }) {
+      response.headers.delete('x-yoga-id');
     },
     // Synchronous for every request but /ready's: a hook that returns a promise costs every request a hop.
     onRequest(payload) {

@@ -1,0 +1,74 @@
+import type { IncomingMessage } from 'node:http';
+import { AccessError } from '../access/errors.js';
+import type { AccessService, Caller } from '../access/model.js';
+import { clientIp } from '../http/client-ip.js';
+import { CODE } from '../errors/registry.js';
+import { codedGraphQLError, rateLimitedError } from './errors.js';
+import type { IpLimits } from './ip-budgets.js';
+
+export interface RequestCallersOptions {
+  readonly access: AccessService;
+  /** Counts failed authentications per IP and refuses the guesses of an IP that failed too often; none unless given. */
+  readonly ipLimits?: IpLimits | undefined;
+  /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
+  readonly trustProxy?: boolean | undefined;
+}
+
+/** Who sent a request, and from where. */
+export interface RequestCaller {
+  readonly caller: Caller;
+  /** The socket's peer, or the address the trusted proxy saw. */
+  readonly ip: string;
+}
+
+/**
+ * Who sent each request, found once per request however many ask: the rate limit asks when the request arrives
+ * (to know whose bucket pays, before anything is parsed), the context factory asks again after validation. A bad
+ * credential refuses the whole request with HTTP 401: a client whose key was mistyped must hear so, not be served
+ * silently as anonymous.
+ *
+ * The credential is checked before the IP's budget of failures is read, so a valid key works from any address,
+ * even one a guesser behind the same NAT has locked out; only failures are counted, and once an IP has failed too
+ * often its wrong credentials are answered 429 instead of 401. Checking costs one SHA-256 and one indexed lookup
+ * (none for a token without the key prefix), less than parsing the document it came with.
+ */
+export class RequestCallers {
+  private readonly known = new WeakMap<Request, Promise<RequestCaller>>();
+
+  constructor(private readonly options: RequestCallersOptions) {}
+
+  /** The caller of `request`; rejects with the coded refusal when its credential is bad. */
+  of(request: Request, req: IncomingMessage | undefined): Promise<RequestCaller> {
+    let found = this.known.get(request);
+    if (found === undefined) {
+      const ip = clientIp(request.headers.get('x-forwarded-for'), req, this.options.trustProxy ?? false);
+      found = this.authenticate(ip, request.headers.get('authorization')).then((caller) => ({ caller, ip }));
+      this.known.set(request, found);
+    }
+    return found;
+  }
+
+  private async authenticate(ip: string, authorization: string | null): Promise<Caller> {
+    const { access, ipLimits } = this.options;
+    try {
+      return await access.authenticate(authorization);
+    } catch (error) {
+      if (error instanceof AccessError && error.code === CODE.UNAUTHENTICATED) {
+        // Read before this failure is counted: the budget's last failure is still answered 401.
+        const retryAfterMs = await ipLimits?.authenticationRefusal(ip);
+        await ipLimits?.authenticationFailed(ip);
+        if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
+        throw codedGraphQLError(CODE.UNAUTHENTICATED, {
+          message: error.message,
+          http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
+        });
+      }
+      if (error instanceof AccessError && error.code === CODE.CLIENT_DISABLED) {
+        // 403, not 401: the key is genuine and names the client; it is the client that may not be served. A 401
+        // would tell its developers to fix or replace a key that is fine, and count as a failed guess.
+        throw codedGraphQLError(CODE.CLIENT_DISABLED);
+      }
+      throw error;
+    }
+  }
+}
