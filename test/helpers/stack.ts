@@ -110,6 +110,8 @@ export interface StackOptions {
   };
   retries?: number;
   breakerCooldownS?: number;
+  /** UPSTREAM_MAX_BODY_MB; the default unless given. */
+  upstreamMaxBodyMb?: number;
   limits?: Partial<OperationLimits>;
   http?: HttpConfig;
   trustedDocuments?: PersistedManifest;
@@ -253,6 +255,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
       retries: options.retries ?? base.upstream.retries,
       breakerCooldownS: options.breakerCooldownS ?? base.upstream.breakerCooldownS,
+      maxBodyMb: options.upstreamMaxBodyMb ?? base.upstream.maxBodyMb,
     },
     cache: {
       ...base.cache,
