@@ -9,6 +9,7 @@ import { requestKey } from '../response-cache/request-key.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
+import { answerHasErrors } from '../answer-errors.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { requestIdOf } from '../../http/request-id.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
@@ -63,7 +64,13 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const key = nodeRequest instanceof IncomingMessage ? cache.candidateKey(nodeRequest) : undefined;
       // Stored only under the key of what yoga itself parsed: a request that the hot path and yoga read differently
       // (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
-      if (key === undefined || parsedKeys.get(request) !== key || !reusable.has(request) || response.status !== 200)
+      if (
+        key === undefined ||
+        parsedKeys.get(request) !== key ||
+        !reusable.has(request) ||
+        response.status !== 200 ||
+        answerHasErrors(request)
+      )
         return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;

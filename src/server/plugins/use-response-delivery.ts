@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { existingLedgerOf } from '../../graphql/response-ledger.js';
 import type { Context } from '../../graphql/context.js';
+import { useAnswerErrors } from '../answer-errors.js';
 import type { Metrics } from '../metrics.js';
 import type { ResponseCache } from '../response-cache/cache.js';
 import { useResponseCompression } from './use-compression.js';
@@ -27,6 +28,7 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
   const { responseCache, metrics, now, graphqlPath, ...policy } = options;
   return {
     onPluginInit({ addPlugin }) {
+      addPlugin(useAnswerErrors());
       addPlugin(useFreshness({ ...policy, now, graphqlPath }));
       if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
       addPlugin(useResponseCompression());
