@@ -1,5 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../graphql/context.js';
 import { isSingleResult } from '../graphql/execution-result.js';
 
 const withErrors = new WeakSet<Request>();
@@ -11,7 +12,7 @@ const withErrors = new WeakSet<Request>();
  * after every plugin that adds errors, so no field, batch member or plugin can slip one past it. An incremental
  * answer is never stored, so it is not inspected.
  */
-export function useAnswerErrors(): Plugin {
+export function useAnswerErrors(): Plugin<Context> {
   return {
     onResultProcess({ request, result }) {
       const results: unknown[] = Array.isArray(result) ? result : [result];

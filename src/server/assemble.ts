@@ -14,7 +14,7 @@ import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-l
 import { createMemoryBus, createRedisBus } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
 import { openAccessService } from '../access/service.js';
-import type { Config } from '../config.js';
+import { redisKeyPrefixOf, type Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { createUpstream } from '../upstream/upstream.js';
@@ -39,7 +39,7 @@ export interface AssembleOverrides {
   readonly access?: AccessService;
   /** Trusted documents as a manifest object, instead of reading `persistedOperations.manifestPath`. */
   readonly trustedDocuments?: PersistedManifest;
-  /** Prefix of every key this instance writes to Redis (payloads, rate-limit buckets, APQ documents). */
+  /** Prefix of every key and channel this instance uses in Redis; the configured or derived one unless given. */
   readonly redisKeyPrefix?: string;
   /** The clock of the payload cache, the response cache and the rate limiter. */
   readonly now?: () => number;
@@ -138,7 +138,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
-  const redisKeyPrefix = overrides.redisKeyPrefix ?? config.cache.redisKeyPrefix;
+  const redisKeyPrefix =
+    overrides.redisKeyPrefix ?? redisKeyPrefixOf({ ...config.cache, databaseUrl: config.databaseUrl });
   const upstream = createUpstream({
     client: {
       ...config.upstream,
@@ -156,7 +157,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
   });
   closers.push(upstream.close);
-  logger.info({ cache: upstream.cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
+  logger.info(
+    {
+      cache: upstream.cache.kind,
+      ...config.cache,
+      redisUrl: undefined,
+      redisKeyPrefix: config.cache.redisUrl === undefined ? undefined : redisKeyPrefix,
+    },
+    'upstream payload cache ready',
+  );
 
   const store = describeDatabaseUrl(config.databaseUrl);
   let access = overrides.access;
@@ -189,7 +198,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
     redis = shared;
   }
-  const redisKey = (name: string): string => `${redisKeyPrefix ?? ''}${name}`;
+  const redisKey = (name: string): string => `${redisKeyPrefix}${name}`;
   // Subscriptions, the watcher's records and the event bus, which the app's stored answers and the request-for-use
   // store need before the app exists: receiving an event drops stored answers, which are none until it does.
   const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);

@@ -103,7 +103,8 @@ export interface StackOptions {
     staleIfErrorS: number;
     maxMb?: number;
     redisUrl?: string;
-    keyPrefix?: string;
+    /** Prefix of every Redis key and channel: a fresh one unless given; null: the server's own (REDIS_KEY_PREFIX's default). */
+    keyPrefix?: string | null;
     /** With Redis: the fill lock's lease; the server's default unless given. */
     lockLeaseMs?: number;
     now?: () => number;
@@ -236,7 +237,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
  */
 const OFF: BucketConfig = { points: 0, windowS: 60 };
 
-function testConfig(options: StackOptions, simulator: Simulator): { config: Config; redisKeyPrefix: string } {
+function testConfig(
+  options: StackOptions,
+  simulator: Simulator,
+): { config: Config; redisKeyPrefix: string | undefined } {
   const defaults = loadConfig({});
   if (!defaults.ok) throw new Error(defaults.problems.join('; '));
   const base = defaults.config;
@@ -287,7 +291,8 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       subscriptions: { ...base.live.subscriptions, ...options.live?.subscriptions },
     },
   };
-  const redisKeyPrefix = options.rateLimit?.keyPrefix ?? cache.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
+  const given = options.rateLimit?.keyPrefix ?? cache.keyPrefix;
+  const redisKeyPrefix = given === null ? undefined : (given ?? `test:${randomBytes(6).toString('hex')}:`);
   return { config, redisKeyPrefix };
 }
 
