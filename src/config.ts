@@ -477,6 +477,12 @@ export const SETTINGS = {
         100,
         'Events waiting for one slow reader; one more ends it with SUBSCRIPTION_OVERFLOW.',
       ),
+      maxLifetimeS: setting(
+        'SUBSCRIPTION_MAX_LIFETIME_S',
+        integer(1, 604_800),
+        3_600,
+        'Longest a subscription stays open; it then ends with STREAM_LIFETIME_EXCEEDED and the client subscribes again.',
+      ),
       heartbeatS: setting(
         'SUBSCRIPTION_HEARTBEAT_S',
         integer(1, 300),

@@ -17,6 +17,8 @@ export interface SubscriptionLimits {
   readonly total: number;
   /** Events one subscription may have waiting for a slow reader; one more ends it with SUBSCRIPTION_OVERFLOW. */
   readonly queue: number;
+  /** Seconds a subscription stays open at most; it then ends with STREAM_LIFETIME_EXCEEDED. */
+  readonly maxLifetimeS: number;
 }
 
 /** Told what happens to subscriptions, e.g. to show it in metrics. */
@@ -27,18 +29,34 @@ export interface LiveObserver {
   delivered(topic: LiveTopic, subscribers: number): void;
 }
 
-/** A subscription refused (too many open, arguments out of bounds) or ended (it fell too far behind its events). */
-export class SubscriptionError extends CodedError<'SUBSCRIPTION_LIMIT' | 'SUBSCRIPTION_OVERFLOW' | 'BAD_USER_INPUT'> {}
+/**
+ * A subscription refused (too many open, arguments out of bounds) or ended: it fell too far behind its events, it
+ * reached its lifetime, or the key it was opened with stopped being valid.
+ */
+export class SubscriptionError extends CodedError<
+  'SUBSCRIPTION_LIMIT' | 'SUBSCRIPTION_OVERFLOW' | 'STREAM_LIFETIME_EXCEEDED' | 'STREAM_KEY_REVOKED' | 'BAD_USER_INPUT'
+> {}
 
 /** Stands in a feed for the events a slow reader lost; the subscription's resolver turns it into the error. */
 export const OVERFLOWED: unique symbol = Symbol('overflowed');
+/** Stands in a feed for the end of its lifetime (SUBSCRIPTION_MAX_LIFETIME_S). */
+export const LIFETIME_EXCEEDED: unique symbol = Symbol('lifetime exceeded');
 
-/** A feed's value as a subscription field resolves it: the event's value, or the error that ends a slow reader. */
-export function delivered<T>(value: T | typeof OVERFLOWED): T {
+/** The last value of a feed that ends on its own: the subscription's resolver turns it into the final error. */
+export type FeedEnding = typeof OVERFLOWED | typeof LIFETIME_EXCEEDED;
+
+/** A feed's value as a subscription field resolves it: the event's value, or the error that ends the stream. */
+export function delivered<T>(value: T | FeedEnding): T {
   if (value === OVERFLOWED) {
     throw new SubscriptionError(
       'SUBSCRIPTION_OVERFLOW',
       'Events arrived faster than this subscription read them and some were lost: subscribe again, and read what you missed with a query.',
+    );
+  }
+  if (value === LIFETIME_EXCEEDED) {
+    throw new SubscriptionError(
+      'STREAM_LIFETIME_EXCEEDED',
+      'This subscription has been open as long as one may: subscribe again, and read what you missed with a query.',
     );
   }
   return value;
@@ -81,7 +99,7 @@ export class LiveHub {
     caller: string,
     topic: LiveTopic,
     select: (event: LiveEvent) => T | undefined,
-  ): AsyncIterableIterator<T | typeof OVERFLOWED> {
+  ): AsyncIterableIterator<T | FeedEnding> {
     const held = this.perCaller.get(caller) ?? 0;
     if (held >= this.limits.perCaller) {
       this.observer?.refused('caller');
@@ -102,7 +120,7 @@ export class LiveHub {
       );
     }
     this.perCaller.set(caller, held + 1);
-    const feed = new Feed<T>(topic, select, this.limits.queue, () => {
+    const feed = new Feed<T>(topic, select, this.limits, () => {
       this.feeds.delete(feed as Feed<unknown>);
       const left = (this.perCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.perCaller.set(caller, left);
@@ -129,43 +147,59 @@ export class LiveHub {
 }
 
 /** One subscription's events, as the async iterator graphql-js reads them from. */
-class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
-  private readonly queue: (T | typeof OVERFLOWED)[] = [];
-  private waiting: ((result: IteratorResult<T | typeof OVERFLOWED>) => void) | undefined;
+class Feed<T> implements AsyncIterableIterator<T | FeedEnding> {
+  private readonly queue: (T | FeedEnding)[] = [];
+  private waiting: ((result: IteratorResult<T | FeedEnding>) => void) | undefined;
   private done = false;
-  private overflowed = false;
+  // Its last value is queued (OVERFLOWED, LIFETIME_EXCEEDED): nothing more is taken, and it completes once read.
+  private ending = false;
+  private readonly lifetime: NodeJS.Timeout;
 
   constructor(
     readonly topic: LiveTopic,
     private readonly select: (event: LiveEvent) => T | undefined,
-    private readonly maxQueue: number,
+    private readonly limits: Pick<SubscriptionLimits, 'queue' | 'maxLifetimeS'>,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    // Idle or not, a stream gives its slot back in the end: slots cannot be held for ever by many addresses.
+    this.lifetime = setTimeout(() => this.finish(LIFETIME_EXCEEDED), limits.maxLifetimeS * 1_000).unref();
+  }
 
   /** Queues the event's value if this subscription wants it; true when it did. */
   offer(event: LiveEvent): boolean {
-    if (this.done || this.overflowed || event.topic !== this.topic) return false;
+    if (this.done || this.ending || event.topic !== this.topic) return false;
     const value = this.select(event);
     if (value === undefined) return false;
     if (this.waiting !== undefined) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ done: false, value });
-    } else if (this.queue.length >= this.maxQueue) {
+    } else if (this.queue.length >= this.limits.queue) {
       // What it missed is gone: it hears so, once, and then its stream completes.
-      this.overflowed = true;
-      this.queue.length = 0;
-      this.queue.push(OVERFLOWED);
+      this.finish(OVERFLOWED);
     } else {
       this.queue.push(value);
     }
     return true;
   }
 
-  next(): Promise<IteratorResult<T | typeof OVERFLOWED>> {
-    if (this.queue.length > 0)
-      return Promise.resolve({ done: false, value: this.queue.shift() as T | typeof OVERFLOWED });
-    if (this.done || this.overflowed) {
+  /** Drops what waits and makes `last` the final value: the reader gets it next, then `done`. */
+  private finish(last: FeedEnding): void {
+    if (this.done || this.ending) return;
+    this.ending = true;
+    this.queue.length = 0;
+    if (this.waiting !== undefined) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve({ done: false, value: last });
+    } else {
+      this.queue.push(last);
+    }
+  }
+
+  next(): Promise<IteratorResult<T | FeedEnding>> {
+    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() as T | FeedEnding });
+    if (this.done || this.ending) {
       this.end();
       return Promise.resolve({ done: true, value: undefined });
     }
@@ -174,12 +208,12 @@ class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
     });
   }
 
-  return(): Promise<IteratorResult<T | typeof OVERFLOWED>> {
+  return(): Promise<IteratorResult<T | FeedEnding>> {
     this.end();
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  throw(error?: unknown): Promise<IteratorResult<T | typeof OVERFLOWED>> {
+  throw(error?: unknown): Promise<IteratorResult<T | FeedEnding>> {
     this.end();
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
@@ -188,6 +222,7 @@ class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
   end(): void {
     if (this.done) return;
     this.done = true;
+    clearTimeout(this.lifetime);
     this.queue.length = 0;
     this.waiting?.({ done: true, value: undefined });
     this.waiting = undefined;
