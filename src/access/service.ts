@@ -308,7 +308,7 @@ class StoredAccessService implements AccessService {
     const keyHash = hashApiKey(token);
     const current = await this.db
       .selectFrom('clients')
-      .select(CLIENT_COLUMNS)
+      .select([...CLIENT_COLUMNS, 'key_used_at'])
       .where('api_key_hash', '=', keyHash)
       .executeTakeFirst();
     const row =
@@ -316,7 +316,7 @@ class StoredAccessService implements AccessService {
       (await this.db
         .selectFrom('client_keys')
         .innerJoin('clients', 'clients.id', 'client_keys.client_id')
-        .select(QUALIFIED_CLIENT_COLUMNS)
+        .select([...QUALIFIED_CLIENT_COLUMNS, 'clients.key_used_at'])
         .where('client_keys.key_hash', '=', keyHash)
         .where((eb) =>
           eb.or([
@@ -334,6 +334,15 @@ class StoredAccessService implements AccessService {
         {},
         403,
       );
+    }
+    // Once per client: from now on a replay of its registration's Idempotency-Key issues no key (see #registerOnce).
+    if (row.key_used_at === null) {
+      await this.db
+        .updateTable('clients')
+        .set({ key_used_at: this.now().toISOString() })
+        .where('id', '=', row.id)
+        .where('key_used_at', 'is', null)
+        .execute();
     }
     return { kind: 'client', client: toClient(row), currentKey: current !== undefined };
   }
@@ -578,6 +587,8 @@ class StoredAccessService implements AccessService {
    * One attempt at a registration with an Idempotency-Key: the first makes the client; a retry within the window
    * with the same input gets a further key for that client, which becomes its current key (the earlier ones keep
    * working until the client rotates: the first answer may have arrived after all); another input is refused.
+   * A retry gets a key only while no key of the client has been used: a used key shows the first answer arrived,
+   * and whoever replays the Idempotency-Key then (it may have leaked) must not take the client from that key.
    */
   async #registerOnce(
     trx: Transaction<AccessTables>,
@@ -619,6 +630,19 @@ class StoredAccessService implements AccessService {
       );
     }
     const row = await this.#liveClient(trx, earlier.client_id);
+    const current = await trx
+      .selectFrom('clients')
+      .select(['api_key_hash', 'key_used_at'])
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    if (current.key_used_at !== null) {
+      throw new AccessError(
+        'IDEMPOTENCY_RETRIES_EXHAUSTED',
+        'A key issued for this registration is in use already, so its answer arrived: a retry issues no further key. Use the key you received, or register with a new Idempotency-Key',
+        { retries: earlier.retries },
+        409,
+      );
+    }
     // The current key counts too.
     if (earlier.retries + 1 >= this.keys.maxKeysPerClient) {
       throw new AccessError(
@@ -628,11 +652,6 @@ class StoredAccessService implements AccessService {
         409,
       );
     }
-    const current = await trx
-      .selectFrom('clients')
-      .select('api_key_hash')
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
     await retireCurrentKey(trx, row.id, current.api_key_hash, null, at);
     await this.#keepKeyBound(trx, row.id);
     const apiKey = generateApiKey();
