@@ -407,6 +407,12 @@ export const SETTINGS = {
       30_000,
       "From a request's first byte until its body is complete; then 408.",
     ),
+    writeStallTimeoutMs: setting(
+      'HTTP_WRITE_STALL_TIMEOUT_MS',
+      integer(100, 600_000),
+      30_000,
+      'How long an answer may wait on a reader that takes none of its queued bytes; then the connection is closed.',
+    ),
     keepAliveTimeoutMs: setting(
       'HTTP_KEEP_ALIVE_TIMEOUT_MS',
       integer(100, 600_000),

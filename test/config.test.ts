@@ -66,6 +66,7 @@ describe('loadConfig', () => {
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
+          writeStallTimeoutMs: 30_000,
           keepAliveTimeoutMs: 5_000,
           maxConnections: 1_000,
           maxConnectionsPerIp: 0,
@@ -283,10 +284,12 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '2000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       HTTP_MAX_CONNECTIONS: '0',
+      HTTP_WRITE_STALL_TIMEOUT_MS: '5000',
     });
     expect(result.ok && result.config.connections).toEqual({
       headersTimeoutMs: 2_000,
       requestTimeoutMs: 2_000,
+      writeStallTimeoutMs: 5_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 0,
       maxConnectionsPerIp: 0,

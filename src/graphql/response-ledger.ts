@@ -73,6 +73,28 @@ export class ResponseLedger {
     this.bodyBytes = 0;
   }
 
+  /**
+   * Closes the account of one event of a stream: the bodies it carries leave this ledger (so the next event starts
+   * with nothing charged, within RESPONSE_MAX_MB of its own) and the function returned gives them back to the
+   * in-flight budget, once the event is written. A stream's events are so charged and released one by one, instead
+   * of holding all of them until the stream ends or IN_FLIGHT_HOLD_MAX_MS passes.
+   */
+  settleEvent(): () => void {
+    const bytes = this.bodyBytes;
+    this.bodyBytes = 0;
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    let held = bytes > 0;
+    const giveBack = (): void => {
+      if (!held) return;
+      held = false;
+      clearTimeout(hold);
+      this.inFlight?.release(bytes);
+    };
+    const hold = held ? setTimeout(giveBack, IN_FLIGHT_HOLD_MAX_MS).unref() : undefined;
+    return giveBack;
+  }
+
   /** Records one payload read at `path`. */
   recordRead(path: readonly (string | number)[], read: PayloadRead): void {
     if (read.dataset !== undefined) this.readDatasets.add(read.dataset);
