@@ -23,18 +23,19 @@ export function guardWriteStalls(listener: RequestListener, stallMs: number): Re
     response.on('drain', clear);
     response.once('finish', clear);
     response.once('close', clear);
-    const { write, end } = response;
-    response.write = function (this: ServerResponse, ...args: Parameters<ServerResponse['write']>): boolean {
-      const accepted = write.apply(this, args);
+    const write = response.write.bind(response) as (...args: unknown[]) => boolean;
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.write = ((...args: unknown[]): boolean => {
+      const accepted = write(...args);
       if (!accepted) watch();
       return accepted;
-    } as ServerResponse['write'];
-    response.end = function (this: ServerResponse, ...args: Parameters<ServerResponse['end']>): ServerResponse {
-      end.apply(this, args);
+    }) as ServerResponse['write'];
+    response.end = ((...args: unknown[]): ServerResponse => {
+      end(...args);
       // What end() queued is flushed ('finish') or the reader stalls on it.
-      if (!this.writableFinished && this.writableNeedDrain) watch();
-      return this;
-    } as ServerResponse['end'];
+      if (!response.writableFinished && response.writableNeedDrain) watch();
+      return response;
+    }) as ServerResponse['end'];
     listener(request, response);
   };
 }
