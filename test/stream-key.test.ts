@@ -127,6 +127,35 @@ describe('a stream opened with a key ends with STREAM_KEY_REVOKED once the key s
   });
 });
 
+describe('an idle stream ends as soon as its key stops being valid, with no event to wait for', () => {
+  const listening = useListeningStack();
+  const open = (query: string, headers: Record<string, string>) =>
+    subscribe(`${listening().origin}/graphql`, query, {}, headers);
+
+  it('rotated with graceS 0, then the new key disabled: each stream of a dead key ends, the others go on', async () => {
+    const { key, clientId } = await clientWithRequest(listening(), 'Idle app');
+    const old = [await open(MY_REQUESTS, key), await open(MY_DATASETS, key)];
+    const rotated = await graphql(listening(), 'mutation { rotateApiKey(input: { graceS: 0 }) { apiKey } }', key);
+    for (const stream of old) await expectRevoked(stream);
+    const newKey = { authorization: `Bearer ${(rotated.data?.['rotateApiKey'] as { apiKey: string }).apiKey}` };
+    const current = await open(MY_REQUESTS, newKey);
+    // A rotation with grace leaves every key valid: no stream ends.
+    const graceful = await graphql(listening(), 'mutation { rotateApiKey(input: { graceS: 600 }) { apiKey } }', newKey);
+    expect(graceful.errors).toBeUndefined();
+    await expect.poll(() => listening().stack.live.hub.openSubscriptions).toBe(1);
+    await graphql(listening(), `mutation { disableClient(input: { id: "${clientId}" }) { client { id } } }`, OPERATOR);
+    await expectRevoked(current);
+    await expect.poll(() => listening().stack.live.hub.openSubscriptions).toBe(0);
+  });
+
+  it('deleted by its client: its idle streams end', async () => {
+    const { key } = await clientWithRequest(listening(), 'Idle deleted app');
+    const stream = await open(MY_REQUESTS, key);
+    await graphql(listening(), 'mutation { deleteMyRegistration { deletedAt } }', key);
+    await expectRevoked(stream);
+  });
+});
+
 describe('every stream has a maximum lifetime (SUBSCRIPTION_MAX_LIFETIME_S)', () => {
   const listening = useListeningStack({ live: { subscriptions: { maxLifetimeS: 1 } } });
 

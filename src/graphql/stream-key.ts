@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Caller } from '../access/model.js';
 import { AccessError } from '../access/errors.js';
 import {
-  SubscriptionError,
+  keyRevokedError,
   subscriberKey,
   type FeedEnding,
   type LiveEvent,
@@ -18,7 +18,9 @@ import { authorizeFieldFor } from './field-authorization.js';
  * scopes are asked again for the caller it names now (authorizeFieldFor); a credential that no longer holds ends
  * the stream with STREAM_KEY_REVOKED, a scope that no longer holds with the field's own refusal. Anonymous streams
  * have nothing to lose. One event reaches many streams of the same key: the answer is kept per event, so the store
- * is asked once per key per event, not once per stream.
+ * is asked once per key per event, not once per stream. Idle streams are not left to wait for an event: a rotation,
+ * a disabling or a deletion publishes `clientAccessChanged`, on which every instance asks its streams of that
+ * client again (LiveHub.recheck).
  */
 const feeds = new WeakMap<Context, AsyncIterator<unknown>>();
 const asked = new WeakMap<object, Map<string, Promise<Caller | undefined>>>();
@@ -29,7 +31,12 @@ export function openStream<T>(
   topic: LiveTopic,
   select: (event: LiveEvent) => T | undefined,
 ): AsyncIterableIterator<T | FeedEnding> {
-  const feed = context.live.subscribe(subscriberKey(context.caller, context.clientIp), topic, select);
+  const { credential } = context;
+  const stillValid =
+    context.caller.kind === 'anonymous' || credential === null
+      ? undefined
+      : async () => (await currentCaller(context, credential)) !== undefined;
+  const feed = context.live.subscribe(subscriberKey(context.caller, context.clientIp), topic, select, stillValid);
   feeds.set(context, feed);
   return feed;
 }
@@ -59,12 +66,7 @@ export async function answerToKey(
   }
   const caller = await now;
   try {
-    if (caller === undefined) {
-      throw new SubscriptionError(
-        'STREAM_KEY_REVOKED',
-        'The API key this subscription was opened with is no longer valid (rotated, disabled or deleted): subscribe again with a valid key.',
-      );
-    }
+    if (caller === undefined) throw keyRevokedError();
     await authorizeFieldFor(caller, context, info, parent, args);
   } catch (error) {
     await feeds.get(context)?.return?.();

@@ -82,6 +82,7 @@ const messageSchema = z.object({
         updatedAt: date,
       }),
     }),
+    z.object({ topic: z.literal('clientAccessChanged'), clientId: text }),
   ]),
 });
 

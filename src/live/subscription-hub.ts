@@ -5,7 +5,9 @@ import type { DatasetChange } from './watcher.js';
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =
   | { readonly topic: 'datasetChanged'; readonly change: DatasetChange }
-  | { readonly topic: 'useRequestChanged'; readonly request: UseRequestRecord };
+  | { readonly topic: 'useRequestChanged'; readonly request: UseRequestRecord }
+  /** A client's keys may have stopped being valid (rotated without grace, disabled, deleted): its streams ask again. */
+  | { readonly topic: 'clientAccessChanged'; readonly clientId: string };
 
 export type LiveTopic = LiveEvent['topic'];
 
@@ -41,9 +43,19 @@ export class SubscriptionError extends CodedError<
 export const OVERFLOWED: unique symbol = Symbol('overflowed');
 /** Stands in a feed for the end of its lifetime (SUBSCRIPTION_MAX_LIFETIME_S). */
 export const LIFETIME_EXCEEDED: unique symbol = Symbol('lifetime exceeded');
+/** Stands in a feed for the end of the credential it was opened with. */
+export const KEY_REVOKED: unique symbol = Symbol('key revoked');
 
 /** The last value of a feed that ends on its own: the subscription's resolver turns it into the final error. */
-export type FeedEnding = typeof OVERFLOWED | typeof LIFETIME_EXCEEDED;
+export type FeedEnding = typeof OVERFLOWED | typeof LIFETIME_EXCEEDED | typeof KEY_REVOKED;
+
+/** The error that ends a stream whose credential stopped being valid. */
+export function keyRevokedError(): SubscriptionError {
+  return new SubscriptionError(
+    'STREAM_KEY_REVOKED',
+    'The API key this subscription was opened with is no longer valid (rotated, disabled or deleted): subscribe again with a valid key.',
+  );
+}
 
 /** A feed's value as a subscription field resolves it: the event's value, or the error that ends the stream. */
 export function delivered<T>(value: T | FeedEnding): T {
@@ -53,6 +65,7 @@ export function delivered<T>(value: T | FeedEnding): T {
       'Events arrived faster than this subscription read them and some were lost: subscribe again, and read what you missed with a query.',
     );
   }
+  if (value === KEY_REVOKED) throw keyRevokedError();
   if (value === LIFETIME_EXCEEDED) {
     throw new SubscriptionError(
       'STREAM_LIFETIME_EXCEEDED',
@@ -62,10 +75,15 @@ export function delivered<T>(value: T | FeedEnding): T {
   return value;
 }
 
+/** The subscriberKey of a client's subscriptions, whichever of its keys opened them. */
+export function clientSubscriberKey(clientId: string): string {
+  return `client:${clientId}`;
+}
+
 /** Whose subscriptions count together against SUBSCRIPTION_MAX_PER_CALLER: a client, the operator, an anonymous IP. */
 export function subscriberKey(caller: Caller, clientIp: string): string {
   return caller.kind === 'client'
-    ? `client:${caller.client.id}`
+    ? clientSubscriberKey(caller.client.id)
     : caller.kind === 'operator'
       ? 'operator'
       : `ip:${clientIp}`;
@@ -99,6 +117,7 @@ export class LiveHub {
     caller: string,
     topic: LiveTopic,
     select: (event: LiveEvent) => T | undefined,
+    stillValid?: () => Promise<boolean>,
   ): AsyncIterableIterator<T | FeedEnding> {
     const held = this.perCaller.get(caller) ?? 0;
     if (held >= this.limits.perCaller) {
@@ -120,7 +139,7 @@ export class LiveHub {
       );
     }
     this.perCaller.set(caller, held + 1);
-    const feed = new Feed<T>(topic, select, this.limits, () => {
+    const feed = new Feed<T>(caller, topic, select, this.limits, stillValid, () => {
       this.feeds.delete(feed as Feed<unknown>);
       const left = (this.perCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.perCaller.set(caller, left);
@@ -130,6 +149,15 @@ export class LiveHub {
     this.feeds.add(feed as Feed<unknown>);
     this.observer?.opened(topic);
     return feed;
+  }
+
+  /**
+   * Asks every open subscription of `caller` (a subscriberKey) whether its credential still holds, and ends those
+   * whose credential does not with STREAM_KEY_REVOKED, idle or not: a rotation, a disabling or a deletion reaches
+   * the streams at once rather than at their next event.
+   */
+  async recheck(caller: string): Promise<void> {
+    await Promise.all([...this.feeds].filter((feed) => feed.caller === caller).map((feed) => feed.recheck()));
   }
 
   /** Hands an event to every open subscription that wants it. */
@@ -156,9 +184,11 @@ class Feed<T> implements AsyncIterableIterator<T | FeedEnding> {
   private readonly lifetime: NodeJS.Timeout;
 
   constructor(
+    readonly caller: string,
     readonly topic: LiveTopic,
     private readonly select: (event: LiveEvent) => T | undefined,
     private readonly limits: Pick<SubscriptionLimits, 'queue' | 'maxLifetimeS'>,
+    private readonly stillValid: (() => Promise<boolean>) | undefined,
     private readonly onEnd: () => void,
   ) {
     // Idle or not, a stream gives its slot back in the end: slots cannot be held for ever by many addresses.
@@ -181,6 +211,13 @@ class Feed<T> implements AsyncIterableIterator<T | FeedEnding> {
       this.queue.push(value);
     }
     return true;
+  }
+
+  /** Ends it with KEY_REVOKED when its credential no longer holds; a store that cannot answer ends nothing. */
+  async recheck(): Promise<void> {
+    if (this.stillValid === undefined || this.done || this.ending) return;
+    const valid = await this.stillValid().catch(() => true);
+    if (!valid) this.finish(KEY_REVOKED);
   }
 
   /** Drops what waits and makes `last` the final value: the reader gets it next, then `done`. */

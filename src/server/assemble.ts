@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
 import { DATASET_CODES, type DatasetCode } from '../catalogue.js';
-import { LiveHub, type LiveEvent } from '../live/subscription-hub.js';
+import { clientSubscriberKey, LiveHub, type LiveEvent } from '../live/subscription-hub.js';
 import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
@@ -207,6 +207,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   // What every instance does with an event, its own or another's: forget what the change made stale, then tell
   // the subscribers, so that a client that queries on the event reads the new data.
   const receive = async (event: LiveEvent): Promise<void> => {
+    if (event.topic === 'clientAccessChanged') return hub.recheck(clientSubscriberKey(event.clientId));
     if (event.topic === 'datasetChanged') {
       dropStoredAnswers([event.change.dataset]);
       await upstream.source.forgetDataset(event.change.dataset, 'local');
@@ -231,7 +232,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     metrics.eventPublished(event.topic);
     bus.publish(event);
   };
-  access = publishingTransitions(access, (request) => publish({ topic: 'useRequestChanged', request }));
+  access = publishingTransitions(
+    access,
+    (request) => publish({ topic: 'useRequestChanged', request }),
+    (clientId) => publish({ topic: 'clientAccessChanged', clientId }),
+  );
   const { rateLimit } = config;
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({
