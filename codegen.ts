@@ -25,7 +25,7 @@ const config: CodegenConfig = {
       config: { includeDirectives: true, sort: true },
     },
     'test/gql/': {
-      documents: ['test/**/*.test.ts'],
+      documents: ['test/**/*.test.ts', 'test/clients/operations.ts'],
       preset: 'client',
       config: { useTypeImports: true, enumsAsTypes: true, scalars },
       presetConfig: { fragmentMasking: false },

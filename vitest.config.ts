@@ -23,6 +23,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
     pool: 'forks',
+    // Ends any child process a test started that nothing else ended (test/helpers/child-process.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     // Most of the suite waits on sockets, spawned processes and the simulator rather than computing: four workers
     // keep both cores of a CI machine busy (measured here: 70 s with vitest's default of two, 42 s with four).
     maxWorkers: 4,

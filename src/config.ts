@@ -138,7 +138,6 @@ export const SETTINGS = {
   host: setting('HOST', text(), '127.0.0.1', 'Address the server listens on.'),
   port: setting('PORT', integer(0, 65_535), 4000, 'Port the server listens on; 0 picks a free one.'),
   logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
-  portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/.'),
   databaseUrl: setting(
     'DATABASE_URL',
     databaseUrl,
@@ -388,6 +387,7 @@ export const SETTINGS = {
     ),
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
+    portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
   },
   /**
    * Node's own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s.

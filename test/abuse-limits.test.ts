@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ENTRY_OVERHEAD_BYTES, createPersistedQueryStore } from '../src/server/persisted-query-store.js';
 import { graphql } from './gql/index.js';
 import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+import { bearer } from './helpers/callers.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const STORE_KINDS = REDIS_URL === undefined ? (['memory'] as const) : (['memory', 'redis'] as const);
@@ -50,7 +51,7 @@ interface Answer {
 
 /** Headers that make the request come from `ip`, as the one trusted proxy in front would say. */
 function from(ip: string, apiKey?: string): Record<string, string> {
-  return { 'x-forwarded-for': ip, ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }) };
+  return { 'x-forwarded-for': ip, ...(apiKey === undefined ? {} : bearer(apiKey)) };
 }
 
 function expectRateLimited(answer: { status: number; body: Answer; response: Response }): void {

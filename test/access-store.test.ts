@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
+import { refusal } from './helpers/callers.js';
 
 const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
@@ -45,17 +45,6 @@ async function storedText(store: StoreCase): Promise<string> {
       .join('');
   }
   return JSON.stringify(await rawRows(store, 'select * from clients'));
-}
-
-/** Resolves to the AccessError `promise` rejects with, after checking its code. */
-async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(AccessError);
-  expect(error).toMatchObject({ code });
-  return error as AccessError;
 }
 
 afterAll(async () => {

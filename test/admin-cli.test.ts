@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import SqliteDatabase from '../src/access/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
 import { runAdmin } from '../src/cli/admin-commands.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
+import { spawnNode } from './helpers/child-process.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'teg-admin-'));
 const DATABASE_URL = `sqlite:${join(tmp, 'admin.db')}`;
 
@@ -39,18 +38,15 @@ async function adminOn(databaseUrl: string, ...args: string[]): Promise<Run> {
 const withoutStoreLine = (stderr: string): string => stderr.replace(/^admin: store \S+\n/, '');
 
 /** `npm run admin -- ...args`, without npm: the CLI as its own process, as an operator runs it. */
-function adminProcess(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/admin.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL }, timeout: 10_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        done({ code, stdout, stderr: withoutStoreLine(stderr) });
-      },
-    );
-  });
+async function adminProcess(...args: string[]): Promise<Run> {
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, DATABASE_URL }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const admin = spawnNode('src/cli/admin.ts', args, env);
+  const code = await admin.exited();
+  return { code: code ?? -1, stdout: admin.stdout(), stderr: withoutStoreLine(admin.stderr()) };
 }
 
 describe('admin CLI (npm run admin)', () => {

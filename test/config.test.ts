@@ -15,7 +15,6 @@ describe('loadConfig', () => {
         host: '127.0.0.1',
         port: 4000,
         logLevel: 'info',
-        portal: true,
         databaseUrl: 'sqlite:data/thai-edu-graphql.db',
         database: { poolMax: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, migrateOnStart: true },
         adminToken: undefined,
@@ -62,7 +61,7 @@ describe('loadConfig', () => {
           registration: { points: 5, windowS: 3600 },
           authenticationFailures: { points: 10, windowS: 60 },
         },
-        http: { corsOrigins: '*', graphiql: true, introspection: true },
+        http: { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
@@ -106,6 +105,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://app.example.org, https://data.example.go.th',
       GRAPHIQL: 'false',
       INTROSPECTION: 'false',
+      PORTAL: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
       METRICS_OPERATION_NAMES: '0',
     });
@@ -133,6 +133,7 @@ describe('loadConfig', () => {
         corsOrigins: ['https://app.example.org', 'https://data.example.go.th'],
         graphiql: false,
         introspection: false,
+        portal: false,
       },
       otlpEndpoint: 'http://127.0.0.1:4318',
       metricsOperationNames: 0,

@@ -51,63 +51,69 @@ describe.each(TEST_STORES)('durability on %s', (kind) => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  it('keeps everything acknowledged to a client when the process is killed with SIGKILL right after', async () => {
-    const database = await freshDatabase(kind);
-    cleanups.push(() => database.drop());
-    const env = { DATABASE_URL: database.url, ADMIN_TOKEN };
-    const first = await startServerProcess(env);
+  // Two server processes start one after the other under tsx: on a loaded machine that alone can take 20 s, so this
+  // test has a bound of its own (both processes end with the test, whatever its outcome: helpers/child-process.ts).
+  it(
+    'keeps everything acknowledged to a client when the process is killed with SIGKILL right after',
+    { timeout: 60_000 },
+    async () => {
+      const database = await freshDatabase(kind);
+      cleanups.push(() => database.drop());
+      const env = { DATABASE_URL: database.url, ADMIN_TOKEN };
+      const first = await startServerProcess(env);
 
-    const registered = await graphqlAt(
-      first.endpoint,
-      'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id } } }',
-      { input: { name: 'Durable App', contactEmail: 'durable@example.co.th' } },
-    );
-    const { apiKey, client } = (
-      registered.data as unknown as { registerClient: { apiKey: string; client: { id: string } } }
-    ).registerClient;
-    const asked = await graphqlAt(
-      first.endpoint,
-      'mutation { requestEndpointUse(input: { endpointId: 85, purpose: "durable" }) { useRequest { id } } }',
-      {},
-      `Bearer ${apiKey}`,
-    );
-    const requestId = (asked.data as unknown as { requestEndpointUse: { useRequest: { id: string } } })
-      .requestEndpointUse.useRequest.id;
-    const approved = await graphqlAt(
-      first.endpoint,
-      'mutation ($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE, note: "ok" }) { useRequest { status } } }',
-      { id: requestId },
-      `Bearer ${ADMIN_TOKEN}`,
-    );
-    expect(approved.errors).toBeUndefined();
-    // The approval was acknowledged: kill at once, with no chance to flush or shut down.
-    expect(await first.stop('SIGKILL')).toBeNull();
-
-    const second = await startServerProcess(env);
-    try {
-      const after = await graphqlAt(
-        second.endpoint,
-        '{ me { id } myUseRequests { id status history { from to actor note } } summaryEndpoint(id: 85) { status } }',
+      const registered = await graphqlAt(
+        first.endpoint,
+        'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id } } }',
+        { input: { name: 'Durable App', contactEmail: 'durable@example.co.th' } },
+      );
+      const { apiKey, client } = (
+        registered.data as unknown as { registerClient: { apiKey: string; client: { id: string } } }
+      ).registerClient;
+      const asked = await graphqlAt(
+        first.endpoint,
+        'mutation { requestEndpointUse(input: { endpointId: 85, purpose: "durable" }) { useRequest { id } } }',
         {},
         `Bearer ${apiKey}`,
       );
-      expect(after.errors).toBeUndefined();
-      expect(after.data).toEqual({
-        me: { id: client.id },
-        myUseRequests: [
-          {
-            id: requestId,
-            status: 'APPROVED',
-            history: [
-              { from: 'NOT_REQUESTED', to: 'PENDING', actor: `client:${client.id}`, note: null },
-              { from: 'PENDING', to: 'APPROVED', actor: 'operator', note: 'ok' },
-            ],
-          },
-        ],
-        summaryEndpoint: { status: 'APPROVED' },
-      });
-    } finally {
-      await second.stop();
-    }
-  });
+      const requestId = (asked.data as unknown as { requestEndpointUse: { useRequest: { id: string } } })
+        .requestEndpointUse.useRequest.id;
+      const approved = await graphqlAt(
+        first.endpoint,
+        'mutation ($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE, note: "ok" }) { useRequest { status } } }',
+        { id: requestId },
+        `Bearer ${ADMIN_TOKEN}`,
+      );
+      expect(approved.errors).toBeUndefined();
+      // The approval was acknowledged: kill at once, with no chance to flush or shut down.
+      expect(await first.stop('SIGKILL')).toBeNull();
+
+      const second = await startServerProcess(env);
+      try {
+        const after = await graphqlAt(
+          second.endpoint,
+          '{ me { id } myUseRequests { id status history { from to actor note } } summaryEndpoint(id: 85) { status } }',
+          {},
+          `Bearer ${apiKey}`,
+        );
+        expect(after.errors).toBeUndefined();
+        expect(after.data).toEqual({
+          me: { id: client.id },
+          myUseRequests: [
+            {
+              id: requestId,
+              status: 'APPROVED',
+              history: [
+                { from: 'NOT_REQUESTED', to: 'PENDING', actor: `client:${client.id}`, note: null },
+                { from: 'PENDING', to: 'APPROVED', actor: 'operator', note: 'ok' },
+              ],
+            },
+          ],
+          summaryEndpoint: { status: 'APPROVED' },
+        });
+      } finally {
+        await second.stop();
+      }
+    },
+  );
 });

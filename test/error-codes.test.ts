@@ -1,24 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../src/graphql/error-codes.js';
-import { THAI_MESSAGES } from '../src/graphql/messages.js';
-import { readDoc } from './helpers/docs.js';
+import { ERRORS_DOC, withErrorCodesTable } from '../scripts/docs-errors.js';
+import { CodedError } from '../src/errors/coded-error.js';
+import { CODE, ERROR_CODES, ERRORS, type ErrorDeclaration } from '../src/errors/registry.js';
+import { localizedMessage } from '../src/graphql/messages.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const SRC = join(ROOT, 'src');
-// Dataset and endpoint codes (`code: 'ODS_…'`), not error codes.
-const NOT_ERRORS = new Set(['catalogue.ts']);
-
-// Where a code literal is written when an error is made: `extensions: { code: '…' }` (createGraphQLError,
-// customErrors, a prepared answer), a CodedError subclass fixed to one code, a domain error's constructor,
-// and the request guard's plain answers.
-const CODE_SITES = [
-  /\bcode:\s*'([A-Z][A-Z0-9_]*)'/g,
-  /\bCodedError<'([A-Z][A-Z0-9_]*)'>/g,
-  /\bnew [A-Z]\w*Error\(\s*'([A-Z][A-Z0-9_]*)'/g,
-  /\banswerError\((?:[^,]+,\s*){1,2}\d+,\s*'([A-Z][A-Z0-9_]*)'/g,
-];
+const SRC = resolve(import.meta.dirname, '../src');
+// Facts of every kind a message may quote, so that each template is exercised with what it reads.
+const FACTS = { status: 'APPROVED', upstreamStatus: 502, maxBytes: 1_048_576, retryAfterS: 3, retries: 2 };
+const THAI = /[\u0E00-\u0E7F]/;
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -27,51 +18,46 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** Each code literal at an error-making site in src/, with the files it is written in. */
-function codesInSource(): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  for (const file of sourceFiles(SRC)) {
-    if (NOT_ERRORS.has(relative(SRC, file))) continue;
-    const text = readFileSync(file, 'utf8');
-    for (const site of CODE_SITES) {
-      for (const [, code] of text.matchAll(site)) {
-        if (code !== undefined) found.set(code, [...(found.get(code) ?? []), relative(ROOT, file)]);
-      }
+describe('the registry of error codes', () => {
+  it('gives every code a Thai message, and an English one where it declares it', () => {
+    for (const code of ERROR_CODES) {
+      const declared: ErrorDeclaration = ERRORS[code];
+      const english = declared.english?.(FACTS) ?? 'the detail the raiser wrote';
+      expect(english, code).not.toMatch(THAI);
+      expect(localizedMessage('th', english, { ...FACTS, code }), code).toMatch(THAI);
+      expect(localizedMessage('en', english, { ...FACTS, code })).toBe(english);
+      expect(declared.when.length, code).toBeGreaterThan(20);
     }
-  }
-  return found;
-}
-
-const ERRORS_DOC = 'docs/app-developers/errors.md';
-
-/** The codes of the table between the error-codes markers of the errors page: each row's first cell. */
-function codesInDocs(): string[] {
-  const table = /<!-- error-codes:begin -->([\s\S]*?)<!-- error-codes:end -->/.exec(readDoc(ERRORS_DOC))?.[1] ?? '';
-  return [...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map(([, code]) => code ?? '');
-}
-
-describe('error codes', () => {
-  it('finds codes at each kind of site (so the scan itself cannot silently stop matching)', () => {
-    const codes = codesInSource();
-    for (const code of ['CSRF_HEADER_REQUIRED', 'RESPONSE_TOO_LARGE', 'STORE_UNAVAILABLE', 'PAYLOAD_TOO_LARGE'])
-      expect(codes.has(code)).toBe(true);
   });
 
-  it('every code written in src/ is one of ERROR_CODES', () => {
-    const unlisted = [...codesInSource()]
-      .filter(([code]) => !ERROR_CODES.has(code))
-      .map(([code, files]) => `${code} (${files.join(', ')})`);
-    expect(unlisted).toEqual([]);
+  it('declares the codes named for this round, with their statuses', () => {
+    expect(ERRORS.STORE_UNAVAILABLE).toMatchObject({ status: 503, retryAfter: true });
+    expect(ERRORS.NOT_ACCEPTABLE).toMatchObject({ status: 406 });
+    for (const code of ['CURSOR_STALE', 'STREAM_KEY_REVOKED', 'STREAM_LIFETIME_EXCEEDED', 'RESPONSE_TOO_LARGE'])
+      expect(ERROR_CODES).toContain(code);
   });
 
-  it('the message catalogue has the Thai of exactly ERROR_CODES', () => {
-    expect(Object.keys(THAI_MESSAGES).sort()).toEqual([...ERROR_CODES].sort());
+  it("makes a coded error's message and status from the registry unless the raiser gives them", () => {
+    const declared = new CodedError(CODE.IDEMPOTENCY_RETRIES_EXHAUSTED, undefined, { retries: 4 });
+    expect(declared.message).toMatch(/^This registration was retried 4 times/);
+    expect(declared.httpStatus).toBe(409);
+    const written = new CodedError(CODE.BAD_USER_INPUT, 'purpose is empty', {}, 400);
+    expect([written.message, written.httpStatus]).toEqual(['purpose is empty', 400]);
   });
 
-  it(`the table of ${ERRORS_DOC} lists exactly ERROR_CODES, each once`, () => {
-    const documented = codesInDocs();
-    expect(documented.length).toBeGreaterThan(10);
-    expect(new Set(documented).size).toBe(documented.length);
-    expect([...documented].sort()).toEqual([...ERROR_CODES].sort());
+  it('is where every code is written: src/ names them as CODE.…, never as a string', () => {
+    const literal = new RegExp(`['"](${ERROR_CODES.join('|')})['"]`, 'g');
+    const written = sourceFiles(SRC)
+      .filter((file) => !file.startsWith(join(SRC, 'errors')))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(literal)].map(([, code]) => `${code} (${relative(SRC, file)})`),
+      );
+    expect(written).toEqual([]);
+  });
+
+  it('lists every code in docs/app-developers/errors.md as `npm run docs:errors` writes it', () => {
+    const document = readFileSync(ERRORS_DOC, 'utf8');
+    expect(document, 'run npm run docs:errors').toBe(withErrorCodesTable(document));
+    for (const code of ERROR_CODES) expect(document).toContain(`| \`${code}\` |`);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_VARIES_BY } from '../src/server/plugins/use-freshness.js';
 import { useListeningStack } from './helpers/stack.js';
+import { bearer } from './helpers/callers.js';
 
 const CATALOGUE = '{datasets{code}}';
 const STATUS = '{summaryEndpoints{id status}}';
@@ -50,7 +51,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
       actor: 'operator',
     });
     const anonymous = (await (await get(STATUS)).json()) as { data: { summaryEndpoints: { status: string }[] } };
-    const approved = (await (await get(STATUS, { authorization: `Bearer ${apiKey}` })).json()) as typeof anonymous;
+    const approved = (await (await get(STATUS, bearer(apiKey))).json()) as typeof anonymous;
     expect(anonymous.data.summaryEndpoints[0]?.status).toBe('NOT_REQUESTED');
     expect(approved.data.summaryEndpoints[0]?.status).toBe('APPROVED');
   });

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.js';
-import { createLogger } from '../src/server/logger.js';
-import { listen, openTestStore, TEST_STORES, useStack } from './helpers/stack.js';
-import { appSettings } from './helpers/settings.js';
+import { listen, openTestStore, startStack, TEST_STORES, useStack } from './helpers/stack.js';
 
 const stack = useStack();
 
@@ -27,26 +24,21 @@ describe('HTTP surface', () => {
     async (kind) => {
       const store = await openTestStore(kind);
       await store.access.close();
-      const lines: string[] = [];
       // A dependency whose failure message carries what no caller should see: an address and a credential.
       const leaky = 'connect ECONNREFUSED 10.20.30.40:5432 for postgres://app:hunter2@10.20.30.40/edu';
-      const app = createApp({
-        ...appSettings(),
-        upstream: stack().upstream,
-        source: stack().source,
-        httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
-        access: store.access,
-        logger: createLogger('debug', { write: (line: string) => void lines.push(line) }),
+      const failing = await startStack({
+        sharedAccess: store.access,
         readinessChecks: [
           { name: 'other', check: () => Promise.resolve(true) },
           { name: 'leaky', check: () => Promise.reject(new Error(leaky)) },
           { name: 'quiet', check: () => Promise.resolve(false) },
         ],
       });
-      const server = await listen(app);
+      const server = await listen(failing.app);
       const response = await fetch(`${server.origin}/ready`);
       const text = await response.text();
       await server.close();
+      await failing.close();
       await store.drop();
       expect(response.status).toBe(503);
       expect(JSON.parse(text)).toEqual({
@@ -61,7 +53,7 @@ describe('HTTP surface', () => {
       });
       expect(text).not.toMatch(/ECONNREFUSED|10\.20\.30\.40|hunter2|destroyed/);
 
-      const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+      const logged = failing.logLines as { msg: string; err?: { message: string } }[];
       const failures = new Map(
         logged.filter((line) => line.msg.startsWith('readiness check')).map((line) => [line.msg, line.err?.message]),
       );
@@ -151,6 +143,13 @@ describe('HTTP surface', () => {
       (entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'app-42.abc',
     );
     expect(line).toMatchObject({ operationName: 'Mine', errorCodes: [] });
+
+    // A domain error is logged with the code the client sees, not as an unknown one.
+    await stack().post({ query: 'query Refused { useRequests { id } }' }, { 'x-request-id': 'refused-42' });
+    const refused = stack().logLines.find(
+      (entry) => entry['msg'] === 'graphql operation' && entry['requestId'] === 'refused-42',
+    );
+    expect(refused).toMatchObject({ operationName: 'Refused', errorCodes: ['UNAUTHENTICATED'] });
 
     const made = await stack().post({ query: '{ datasets { no } }' }, { 'x-request-id': 'bad id\u0007with control' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+import { useStack, type Stack } from './helpers/stack.js';
+import { OPERATOR } from './helpers/callers.js';
 
 interface GraphQLAnswer {
   readonly status: number;
@@ -13,7 +14,6 @@ interface GraphQLAnswer {
 const REGISTER =
   'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey client { id name } } }';
 const ME = '{ me { id rateLimitPoints disabledAt } }';
-const OPERATOR = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 async function send(
   stack: Stack,

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessError, type AccessErrorCode } from '../src/access/errors.js';
 import { accessMigrations } from '../src/access/migrations.js';
 import type { AccessService, ClientRecord } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
@@ -14,6 +13,7 @@ import { LockWaitingSqliteDialect } from '../src/access/sqlite-lock-wait.js';
 import type { AccessTables } from '../src/access/tables.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
+import { refusal } from './helpers/callers.js';
 
 const ADMIN_TOKEN = 'key-life-cycle-admin-token-7d2e';
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
@@ -31,16 +31,6 @@ const stores: StoreCase[] = [
   { name: 'sqlite', url: `sqlite:${join(tmp, 'keys.db')}` },
   ...(POSTGRES_URL === undefined ? [] : [{ name: 'postgres' as const, url: POSTGRES_URL, schema: schemaName() }]),
 ];
-
-async function refusal(promise: Promise<unknown>, code: AccessErrorCode): Promise<AccessError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(AccessError);
-  expect(error).toMatchObject({ code });
-  return error as AccessError;
-}
 
 afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });

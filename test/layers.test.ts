@@ -11,6 +11,7 @@ const RANKS: Readonly<Record<string, number>> = {
   cli: 5,
   server: 4,
   graphql: 3,
+  portal: 3,
   http: 2,
   live: 2,
   upstream: 1,
@@ -20,7 +21,7 @@ const RANKS: Readonly<Record<string, number>> = {
   'catalogue.ts': 0,
   'config.ts': 0,
   'json.ts': 0,
-  'coded-error.ts': 0,
+  errors: 0,
 };
 
 function sourceFiles(directory: string): string[] {

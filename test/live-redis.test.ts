@@ -8,7 +8,8 @@ import type { DatasetCode } from '../src/catalogue.js';
 import { redisKeyPrefixOf } from '../src/config.js';
 import { startServerProcess } from './helpers/server-process.js';
 import { subscribe } from './helpers/sse.js';
-import { listen, openTestStore, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
+import { listen, openTestStore, startStack, type Stack } from './helpers/stack.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const CODE: DatasetCode = 'ODS_COUNT_SCHOOL_BY_JURISDICTION';
@@ -78,7 +79,7 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
       'mutation { registerClient(input: { name: "Live app", contactEmail: "live@example.org" }) { apiKey } }',
     );
     const apiKey = (registered.data?.['registerClient'] as { apiKey: string }).apiKey;
-    const client = { authorization: `Bearer ${apiKey}` };
+    const client = bearer(apiKey);
     const stream = await subscribe(
       `${serverB.origin}/graphql`,
       'subscription { useRequestChanged { id status statusLabel endpoint { id status } history { to } } }',
@@ -108,9 +109,7 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
       serverA.origin,
       'mutation R($id: ID!) { reviewUseRequest(input: { id: $id, decision: APPROVE }) { useRequest { id } } }',
       { id },
-      {
-        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
-      },
+      OPERATOR,
     );
     expect((await stream.next()).data).toEqual({
       useRequestChanged: {

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { DATASETS } from '../src/catalogue.js';
 import { DEFAULTS } from './helpers/settings.js';
 import { graphql } from './gql/index.js';
-import { TEST_ADMIN_TOKEN, useStack } from './helpers/stack.js';
+import { useStack } from './helpers/stack.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 const DatasetIds = graphql(`
   query DatasetIds {
@@ -65,8 +66,6 @@ const AskForNodes = graphql(`
   }
 `);
 
-const OPERATOR = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-
 describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
   const stack = useStack();
 
@@ -79,7 +78,7 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
     });
     const registration = registered.body.data?.registerClient;
     if (registration == null) throw new Error(registered.text);
-    const headers = { authorization: `Bearer ${registration.apiKey}` };
+    const headers = bearer(registration.apiKey);
     const asked = await stack().execute(AskForNodes, { input: { endpointId: 84, purpose: 'dashboards' } }, headers);
     const requestId = asked.body.data?.requestEndpointUse.useRequest.id;
     if (requestId == null) throw new Error(asked.text);

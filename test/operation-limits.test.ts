@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fencedBlocks, readDoc } from './helpers/docs.js';
 import { DEFAULTS } from './helpers/settings.js';
-import { useStack } from './helpers/stack.js';
+import { useListeningStack, useStack } from './helpers/stack.js';
 
 interface Refusal {
   errors: { message: string; extensions: { code: string; limit?: string } }[];
@@ -45,33 +45,6 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
   });
 
-  it('refuses a 1 MB body with 413 without reading it as GraphQL', async () => {
-    const { status, body } = await refusal({ query: `{ datasets { no } }${' '.repeat(1_000_000)}` });
-    expect(status).toBe(413);
-    expect(body.errors[0]?.extensions).toMatchObject({
-      code: 'PAYLOAD_TOO_LARGE',
-      maxBytes: DEFAULTS.limits.maxBodyBytes,
-    });
-  });
-
-  it('counts a body sent without Content-Length as it arrives', async () => {
-    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 16) controller.enqueue(chunk);
-        else controller.close();
-      },
-    });
-    const response = await stack().app.fetch('http://localhost/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    expect(response.status).toBe(413);
-  });
-
   it('prices payload fields: 40 in one operation run, 60 are refused by the cost limit', async () => {
     const { status, body } = await refusal({ query: payloads(60) });
     expect(status).toBe(400);
@@ -109,5 +82,61 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     const response = await stack().post({ query: README_EXAMPLE });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+  });
+});
+
+// The listener reads a body within the limit before anything else sees it (src/server/request-guard.ts).
+describe('the body limit, where the body arrives', () => {
+  const listening = useListeningStack();
+  it('refuses a 1 MB body with 413 without reading it as GraphQL', async () => {
+    listening().stack.simulator.resetRequests();
+    const response = await fetch(`${listening().origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ datasets { no } }${' '.repeat(1_000_000)}` }),
+    });
+    expect(response.status).toBe(413);
+    expect(listening().stack.simulator.requestCount()).toBe(0);
+    expect(((await response.json()) as Refusal).errors[0]?.extensions).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      maxBytes: DEFAULTS.limits.maxBodyBytes,
+    });
+  });
+
+  it('counts a body sent without Content-Length as it arrives', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 16) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await fetch(`${listening().origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it('answers a refusal made before yoga as yoga answers: media type by Accept, request id, CORS', async () => {
+    const response = await fetch(`${listening().origin}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        origin: 'https://app.example',
+        'x-request-id': 'refused-1',
+        'accept-language': 'en',
+      },
+      body: ' '.repeat(DEFAULTS.limits.maxBodyBytes + 1),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
+    expect(response.headers.get('x-request-id')).toBe('refused-1');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('content-language')).toBe('en');
   });
 });

@@ -1,7 +1,8 @@
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
-import { TEST_ADMIN_TOKEN, useListeningStack } from './helpers/stack.js';
+import { useListeningStack } from './helpers/stack.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 interface Answer {
   readonly status: number;
@@ -110,7 +111,7 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
     const { apiKey, client } = (
       JSON.parse(registered.body) as { data: { registerClient: { apiKey: string; client: { id: string } } } }
     ).data.registerClient;
-    const asClient = { authorization: `Bearer ${apiKey}` };
+    const asClient = bearer(apiKey);
     expect((await send({ ip: '198.51.100.6', headers: asClient })).headers['ratelimit-policy']).toBe(
       '"default";q=3;w=60',
     );
@@ -120,7 +121,7 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
       query:
         'mutation ($id: ID!) { setClientQuota(input: { id: $id, rateLimitPoints: 5 }) { client { rateLimitPoints } } }',
       variables: { id: client.id },
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      headers: OPERATOR,
     });
     expect(JSON.parse(quota.body)).toEqual({ data: { setClientQuota: { client: { rateLimitPoints: 5 } } } });
     // The operator is not limited, so its answers carry no fields.

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { anonymousBucket, createRateLimiter } from '../src/server/rate-limiter.js';
-import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+import { startStack, useStack, type Stack } from './helpers/stack.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 
@@ -46,12 +47,11 @@ describe('rate limit per IP for anonymous callers, per API key for clients', () 
 
   it('gives each API key its own bucket, whatever the IP, and leaves the operator unlimited', async () => {
     const { apiKey } = await stack().access.registerClient({ name: 'แอปทดสอบ', contactEmail: 'dev@example.co.th' });
-    const asClient = { authorization: `Bearer ${apiKey}` };
+    const asClient = bearer(apiKey);
     for (let i = 0; i < 3; i++) expect((await fromIp(stack(), '10.0.1.1', asClient)).status).toBe(200);
     await expectLimited(await fromIp(stack(), '10.0.1.2', asClient));
     expect((await fromIp(stack(), '10.0.1.3')).status).toBe(200);
-    for (let i = 0; i < 5; i++)
-      expect((await fromIp(stack(), '10.0.1.4', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await fromIp(stack(), '10.0.1.4', OPERATOR)).status).toBe(200);
   });
 });
 

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExecutionResult } from 'graphql';
 import {
@@ -22,6 +20,7 @@ import {
 import type * as Paths from '../src/records/paths.js';
 import type { RecordFilter } from './gql/graphql.js';
 import { graphql } from './gql/index.js';
+import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
 import { LARGEST_DATASET, LARGEST_DATASET_FIELDS } from './helpers/largest-dataset.js';
 
@@ -554,21 +553,17 @@ describe('field paths at their bounds', () => {
       { [longKey]: 2, ...(deepValue('deeper') as object) },
     ],
   };
-  let server: Server;
+  let upstream: LoopbackServer;
   let stack: Stack;
   beforeAll(async () => {
-    server = createServer((_request, response) => {
+    upstream = await startLoopbackServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('no address');
-    stack = await startStack({ baseUrl: `http://127.0.0.1:${address.port}` });
+    stack = await startStack({ baseUrl: upstream.origin });
   });
   afterAll(async () => {
     await stack.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await upstream.close();
   });
 
   it(`reads a key of ${MAX_FIELD_PATH_LENGTH} characters and a path of ${MAX_FIELD_PATH_SEGMENTS} keys, and refuses longer ones`, async () => {

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from './gql/index.js';
+import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
 
 const Page = graphql(`
@@ -194,22 +193,18 @@ describe("records over the simulator's datasets", () => {
 describe('records over payloads of every shape', () => {
   // A stand-in upstream whose bodies the test sets: each dataset code answers what `bodies` holds for it.
   const bodies = new Map<string, unknown>();
-  let server: Server;
+  let upstream: LoopbackServer;
   let stack: Stack;
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    upstream = await startLoopbackServer((request, response) => {
       const code = request.url?.split('?')[0]?.split('/').pop() ?? '';
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(bodies.get(code) ?? null));
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('no address');
-    stack = await startStack({ baseUrl: `http://127.0.0.1:${address.port}` });
+    stack = await startStack({ baseUrl: upstream.origin });
   });
   afterAll(async () => {
     await stack.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await upstream.close();
   });
 
   const thaiRows = [

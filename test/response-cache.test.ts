@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import { print } from 'graphql';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, GRAPHQL_PATH } from '../src/server/app.js';
+import { GRAPHQL_PATH } from '../src/server/app.js';
 import type { DatasetCode } from '../src/catalogue.js';
-import { createLogger } from '../src/server/logger.js';
 import { graphql } from './gql/index.js';
-import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
-import { appSettings } from './helpers/settings.js';
+import { listen, startStack, type Stack } from './helpers/stack.js';
+import { bearer, OPERATOR } from './helpers/callers.js';
 
 const WarmPayload = graphql(`
   query WarmPayload($code: DatasetCode!) {
@@ -143,6 +142,7 @@ describe('response cache: stored answers to anonymous queries, served before yog
   let cached: { origin: string; close(): Promise<void> };
   // The same app with the response cache off, on the same upstream cache: what every answer must equal.
   let reference: { origin: string; close(): Promise<void> };
+  let referenceStack: Stack;
 
   beforeAll(async () => {
     stack = await startStack({
@@ -150,23 +150,19 @@ describe('response cache: stored answers to anonymous queries, served before yog
       rateLimit: { points: 1_000, windowS: 60 },
     });
     cached = await listen(stack.app);
-    reference = await listen(
-      createApp({
-        ...appSettings(),
-        upstream: stack.upstream,
-        source: stack.source,
-        httpCaching: { catalogueMaxAgeS: TTL_S, staleWhileRevalidateS: 0 },
-        now: () => clock,
-        access: stack.access,
-        logger: createLogger('silent'),
-        responseCacheMaxMb: 0,
-      }),
-    );
+    referenceStack = await startStack({
+      cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0, now: () => clock },
+      sharedUpstream: stack,
+      sharedAccess: stack.access,
+      responseCacheMaxMb: 0,
+    });
+    reference = await listen(referenceStack.app);
   });
 
   afterAll(async () => {
     await cached.close();
     await reference.close();
+    await referenceStack.close();
     await stack.close();
   });
 
@@ -282,13 +278,10 @@ describe('response cache: stored answers to anonymous queries, served before yog
     });
     const asked = await stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'dashboards' });
     await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
-    const authenticated = await raw(
-      cached.origin,
-      postOf(CatalogueStatus, undefined, { authorization: `Bearer ${apiKey}` }),
-    );
+    const authenticated = await raw(cached.origin, postOf(CatalogueStatus, undefined, bearer(apiKey)));
     expect(firstStatus(authenticated)).toEqual({ id: 83, status: 'APPROVED' });
     // The operator's token is a credential too.
-    await raw(cached.origin, postOf(CatalogueStatus, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }));
+    await raw(cached.origin, postOf(CatalogueStatus, undefined, OPERATOR));
     expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"')).toBe(hitsBefore);
   });
 
@@ -392,12 +385,13 @@ describe('response cache: stored answers to anonymous queries, served before yog
 describe('response cache: the byte bound counts what each entry holds, not just its body', () => {
   it('keeps about RESPONSE_CACHE_MAX_MB of small answers (variables varied per request), evicting the oldest', async () => {
     // Each answer is a few dozen bytes, but each entry holds about a kilobyte (see ENTRY_OVERHEAD_BYTES): counted by
-    // bodies alone, 1 MB would keep over 20,000 of them and hold tens of MB.
-    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 1 });
+    // bodies alone, a quarter of a megabyte would keep over 5,000 of them and hold several MB. (A quarter, not a
+    // whole one, so that filling it takes a few hundred requests rather than a thousand.)
+    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 0.25 });
     const server = await listen(stack.app);
     try {
-      // About 750 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
-      const asked = Array.from({ length: 900 }, (_, index) =>
+      // About 190 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.
+      const asked = Array.from({ length: 300 }, (_, index) =>
         postOf(CountOtherMajors, { other: `not-a-major-${index}` }),
       );
       for (let start = 0; start < asked.length; start += 10) {
@@ -411,7 +405,7 @@ describe('response cache: the byte bound counts what each entry holds, not just 
         for (const request of requests) await raw(server.origin, request);
         return counter(await metrics(), 'graphql_response_cache_total', 'result="hit"') - before;
       };
-      // The newest are still stored; the oldest were evicted to stay within the megabyte.
+      // The newest are still stored; the oldest were evicted to stay within the bound.
       expect(await hits(asked.slice(-50))).toBe(50);
       expect(await hits(asked.slice(0, 50))).toBe(0);
     } finally {

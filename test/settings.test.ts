@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin-commands.js';
 import { CONFIGURATION_DOC, withSettingsTable } from '../src/cli/settings-docs.js';
 import { openAccessService } from '../src/access/service.js';
@@ -238,12 +237,8 @@ describe('node src/main.ts in production with misspelt names', () => {
       UPSTREAM_BASEURL: 'https://opendata.example.go.th:8888',
       ADMIN_TOKN: 'an-operator-token-of-some-length',
     });
-    // Ended whatever happens to the test, a time-out included.
-    onTestFinished(() => void child.kill('SIGKILL'));
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const code = await child.exited();
+    const output = child.output();
     expect(code).toBe(1);
     expect(output).toContain('invalid configuration');
     for (const [typo, known] of [

@@ -7,11 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AccessError } from '../src/access/errors.js';
 import type { AccessService } from '../src/access/model.js';
 import { openAccessService } from '../src/access/service.js';
-import { createApp, GRAPHQL_PATH } from '../src/server/app.js';
-import { createLogger } from '../src/server/logger.js';
-import { TEST_ADMIN_TOKEN, useStack } from './helpers/stack.js';
+import { GRAPHQL_PATH } from '../src/server/app.js';
+import { startStack, TEST_ADMIN_TOKEN } from './helpers/stack.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
-import { appSettings } from './helpers/settings.js';
 
 /*
  * Another process holds the SQLite write lock; a write through the service must wait for it without stopping
@@ -205,22 +203,13 @@ describe('SQLite: waiting for another process’s write lock', () => {
 });
 
 describe('SQLite: a locked store through GraphQL', () => {
-  const stack = useStack();
-
   it('answers STORE_UNAVAILABLE in extensions.code, not a hang and not a masked error', async () => {
     const path = freshPath();
     const access = await open(path, 100);
-    const app = createApp({
-      ...appSettings(),
-      upstream: stack().upstream,
-      source: stack().source,
-      httpCaching: { catalogueMaxAgeS: 0, staleWhileRevalidateS: 0 },
-      access,
-      logger: createLogger('silent'),
-    });
+    const locked = await startStack({ sharedAccess: access });
     const lock = holdWriteLock(path);
     try {
-      const response = await app.fetch(`http://localhost${GRAPHQL_PATH}`, {
+      const response = await locked.app.fetch(`http://localhost${GRAPHQL_PATH}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -238,6 +227,7 @@ describe('SQLite: a locked store through GraphQL', () => {
     } finally {
       lock.release();
       lock.db.close();
+      await locked.close();
       await access.close();
     }
   });

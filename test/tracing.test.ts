@@ -1,32 +1,28 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.js';
 
 describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let server: ServerProcess | undefined;
   const exports: { path: string; body: Buffer }[] = [];
   const exported = (): string => exports.map((entry) => entry.body.toString('utf8')).join('');
-  const collector = createServer((request: IncomingMessage, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      exports.push({ path: request.url ?? '', body: Buffer.concat(chunks) });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
+  let collector: LoopbackServer | undefined;
 
   beforeAll(async () => {
-    collector.listen(0, '127.0.0.1');
-    await once(collector, 'listening');
-    const address = collector.address();
-    if (address === null || typeof address === 'string') throw new Error('no address');
-    server = await startServerProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${address.port}` });
+    collector = await startLoopbackServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        exports.push({ path: request.url ?? '', body: Buffer.concat(chunks) });
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    server = await startServerProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin });
   });
 
   afterAll(async () => {
     await server?.stop();
-    await new Promise<void>((resolve) => collector.close(() => resolve()));
+    await collector?.close();
   });
 
   async function post(body: unknown): Promise<{ status: number; text: string }> {

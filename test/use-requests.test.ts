@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphql } from './gql/index.js';
 import { TEST_ADMIN_TOKEN, TEST_STORES, TEST_UPSTREAM_KEY, useStack, type Stack } from './helpers/stack.js';
+import { bearer, codesOf, OPERATOR } from './helpers/callers.js';
 
 const Register = graphql(`
   mutation Register($input: RegisterClientInput!) {
@@ -119,9 +120,6 @@ const All = graphql(`
   }
 `);
 
-const OPERATOR = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
-
 async function register(stack: Stack, name: string) {
   const { body } = await stack.execute(Register, {
     input: { name, contactEmail: `${name.toLowerCase().replace(/\W+/g, '')}@example.co.th` },
@@ -130,10 +128,6 @@ async function register(stack: Stack, name: string) {
   const registered = body.data?.registerClient;
   if (registered === undefined) throw new Error('registerClient answered nothing');
   return registered;
-}
-
-function codesOf(body: { errors?: readonly { extensions?: Record<string, unknown> }[] }) {
-  return (body.errors ?? []).map((error) => error.extensions?.['code']);
 }
 
 describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AccessError } from './errors.js';
+import { CODE } from '../errors/registry.js';
 
 /** Every client key starts with this, so a leaked key is recognisable (secret scanners, logs, support). */
 export const API_KEY_PREFIX = 'tegk_';
@@ -40,7 +41,7 @@ export function secretsEqual(given: string, expected: string): boolean {
 export function bearerToken(authorization: string): string {
   const match = /^Bearer +(\S+) *$/i.exec(authorization);
   if (match?.[1] === undefined) {
-    throw new AccessError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>"');
+    throw new AccessError(CODE.UNAUTHENTICATED, 'The Authorization header must be "Bearer <API key>"');
   }
   return match[1];
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
@@ -145,7 +145,7 @@ export async function openDatabase(options: {
       await migrateSqlite(db);
     } else {
       db = new Kysely<AccessTables>({
-        dialect: new PostgresDialect({ pool: postgresPool(location.connectionString, options.postgres, schema) }),
+        dialect: new PostgresDialect({ pool: await postgresPool(location.connectionString, options.postgres, schema) }),
       });
       await migratePostgres(db, schema);
     }
@@ -184,8 +184,14 @@ async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatab
   }
 }
 
-function postgresPool(connectionString: string, options: PostgresPoolOptions, schema: string | undefined): pg.Pool {
-  const pool = new pg.Pool({
+async function postgresPool(
+  connectionString: string,
+  options: PostgresPoolOptions,
+  schema: string | undefined,
+): Promise<pg.Pool> {
+  // Imported only for a PostgreSQL store: a process on SQLite never loads the driver.
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool({
     connectionString,
     max: options.poolMax,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -1,4 +1,5 @@
 import { AccessError } from './errors.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * Bounds of an Idempotency-Key. At least 16 characters, because the key is the only thing that tells a retry
@@ -36,5 +37,5 @@ export function parseIdempotencyKey(headerValue: string): string {
 }
 
 function refusal(message: string): AccessError {
-  return new AccessError('BAD_USER_INPUT', message, { field: 'Idempotency-Key' }, 400);
+  return new AccessError(CODE.BAD_USER_INPUT, message, { field: 'Idempotency-Key' }, 400);
 }

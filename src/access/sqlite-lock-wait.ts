@@ -9,6 +9,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { AccessError } from './errors.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * Waiting for another process's SQLite write lock without stalling the event loop.
@@ -29,6 +30,8 @@ import { AccessError } from './errors.js';
 export const DEFAULT_SQLITE_LOCK_WAIT_MS = 5_000;
 // The pauses between attempts double from 1 ms up to this, so a short lock costs little and a long one few tries.
 const MAX_PAUSE_MS = 25;
+// What STORE_UNAVAILABLE tells the caller to wait: the writer that held the lock past the bound is a stalled one.
+const RETRY_AFTER_S = 1;
 
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_RECOVERY, SQLITE_BUSY_SNAPSHOT…). */
 function isBusy(error: unknown): boolean {
@@ -55,10 +58,7 @@ export async function whenUnlocked<T>(
     } catch (error) {
       if (!isBusy(error)) throw error;
       if (!repeatable || performance.now() >= deadline) {
-        throw new AccessError(
-          'STORE_UNAVAILABLE',
-          'The request-for-use store is busy with another writer; try again shortly',
-        );
+        throw new AccessError(CODE.STORE_UNAVAILABLE, undefined, { retryAfterS: RETRY_AFTER_S });
       }
     }
     await delay(Math.min(2 ** attempt, MAX_PAUSE_MS));

@@ -1,6 +1,7 @@
 import { USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUSES, type UseRequestStatus } from '../catalogue.js';
 import { AccessError } from './errors.js';
 import type { UseRequestRecord } from './model.js';
+import { CODE } from '../errors/registry.js';
 
 /** Where a transition can lead: anywhere but NOT_REQUESTED, which only means "no request yet". */
 type StoredStatus = UseRequestRecord['status'];
@@ -37,7 +38,7 @@ export function transition(from: UseRequestStatus, action: UseRequestAction): St
   const to = TRANSITIONS[from][action];
   if (to !== undefined) return to;
   throw new AccessError(
-    'INVALID_TRANSITION',
+    CODE.INVALID_TRANSITION,
     `Cannot ${ACTION_PHRASES[action]}: the request is ${from} (${USE_REQUEST_STATUS_LABELS[from]}); ` +
       `allowed only from ${statusesAllowing(action).join(', ')}`,
     { status: from },

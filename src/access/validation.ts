@@ -1,6 +1,7 @@
 import { findSummaryEndpoint, SUMMARY_ENDPOINTS, type SummaryEndpointEntry } from '../catalogue.js';
 import { AccessError } from './errors.js';
 import { findUnprintable } from './printable.js';
+import { CODE } from '../errors/registry.js';
 
 export const MAX_NAME_LENGTH = 200;
 // RFC 5321 allows 64 characters before the @ and 255 after it.
@@ -12,7 +13,7 @@ export const MAX_NOTE_LENGTH = 2000;
 const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 function badInput(field: string, message: string): AccessError {
-  return new AccessError('BAD_USER_INPUT', message, { field });
+  return new AccessError(CODE.BAD_USER_INPUT, message, { field });
 }
 
 /**
@@ -68,7 +69,7 @@ export function knownEndpoint(endpointId: number): SummaryEndpointEntry {
   const endpoint = findSummaryEndpoint(endpointId);
   if (endpoint === undefined) {
     throw new AccessError(
-      'NOT_FOUND',
+      CODE.NOT_FOUND,
       `There is no summary endpoint ${endpointId}; the ids are ${SUMMARY_ENDPOINTS.map((e) => e.id).join(', ')}`,
       { endpointId },
     );

@@ -24,6 +24,7 @@ import {
   type UseRequestStatus,
 } from '../catalogue.js';
 import { DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
+import { CODE } from '../errors/registry.js';
 
 const ACTOR = 'operator:cli';
 
@@ -188,7 +189,7 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
     case 'history': {
       const request = await access.findUseRequest(command.id);
       if (request === undefined)
-        throw new AccessError('NOT_FOUND', `There is no request for use with id "${command.id}"`);
+        throw new AccessError(CODE.NOT_FOUND, `There is no request for use with id "${command.id}"`);
       return formatHistory(access, request);
     }
     case 'approve':
@@ -220,7 +221,7 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
         access.clientEvents([command.clientId]),
       ]);
       if (client === undefined && events.length === 0)
-        throw new AccessError('NOT_FOUND', `There is no client with id "${command.clientId}"`);
+        throw new AccessError(CODE.NOT_FOUND, `There is no client with id "${command.clientId}"`);
       return (
         (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +
         '\n' +

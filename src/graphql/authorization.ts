@@ -1,6 +1,7 @@
 import { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { AccessError } from '../access/errors.js';
 import type { Caller } from '../access/model.js';
+import { CODE } from '../errors/registry.js';
 import type { Context } from './context.js';
 
 /**
@@ -38,14 +39,14 @@ export interface AuthContexts {
 
 /** Why a caller is refused: anonymous callers are asked to authenticate, anyone else is forbidden. */
 interface Refusal {
-  readonly code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+  readonly code: typeof CODE.UNAUTHENTICATED | typeof CODE.FORBIDDEN;
   readonly message: string;
 }
 
 function refusal(caller: Caller, messages: { anonymous: string; known: string }): Refusal {
   return caller.kind === 'anonymous'
-    ? { code: 'UNAUTHENTICATED', message: messages.anonymous }
-    : { code: 'FORBIDDEN', message: messages.known };
+    ? { code: CODE.UNAUTHENTICATED, message: messages.anonymous }
+    : { code: CODE.FORBIDDEN, message: messages.known };
 }
 
 const CLIENT_KEY_WANTED = 'Send your API key as "Authorization: Bearer <key>" (registerClient gives you one)';
@@ -68,7 +69,7 @@ const SCOPE_RULES: {
       ? clientRule(caller)
       : caller.currentKey
         ? undefined
-        : { code: 'FORBIDDEN', message: "This key has been replaced: only the client's current key may do this" },
+        : { code: CODE.FORBIDDEN, message: "This key has been replaced: only the client's current key may do this" },
   operator: (caller) =>
     caller.kind === 'operator'
       ? undefined
@@ -84,7 +85,7 @@ const SCOPE_RULES: {
           known: 'Only the operator and the client itself may see this',
         }),
   authenticated: (caller) =>
-    caller.kind === 'anonymous' ? { code: 'UNAUTHENTICATED', message: CLIENT_KEY_WANTED } : undefined,
+    caller.kind === 'anonymous' ? { code: CODE.UNAUTHENTICATED, message: CLIENT_KEY_WANTED } : undefined,
 };
 
 type ScopeLoaders = { readonly [Scope in keyof AuthScopes]: (parameter: AuthScopes[Scope]) => boolean };

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { createGraphQLError, type YogaInitialContext } from 'graphql-yoga';
+import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
-import { rateLimitedError } from './errors.js';
+import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { clientIp } from '../http/client-ip.js';
@@ -17,6 +17,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import type { LiveHub } from '../live/subscription-hub.js';
+import { CODE } from '../errors/registry.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -117,19 +118,17 @@ async function authenticate(
   try {
     return await access.authenticate(authorization);
   } catch (error) {
-    if (error instanceof AccessError && error.code === 'UNAUTHENTICATED') {
+    if (error instanceof AccessError && error.code === CODE.UNAUTHENTICATED) {
       await ipLimits?.authenticationFailed(ip);
-      throw createGraphQLError(error.message, {
-        extensions: {
-          code: 'UNAUTHENTICATED',
-          http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
-        },
+      throw codedGraphQLError(CODE.UNAUTHENTICATED, {
+        message: error.message,
+        http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
       });
     }
-    if (error instanceof AccessError && error.code === 'CLIENT_DISABLED') {
+    if (error instanceof AccessError && error.code === CODE.CLIENT_DISABLED) {
       // 403, not 401: the key is genuine and names the client; it is the client that may not be served. A 401
       // would tell its developers to fix or replace a key that is fine, and count as a failed guess.
-      throw createGraphQLError(error.message, { extensions: { code: 'CLIENT_DISABLED', http: { status: 403 } } });
+      throw codedGraphQLError(CODE.CLIENT_DISABLED);
     }
     throw error;
   }

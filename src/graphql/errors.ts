@@ -1,6 +1,53 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
-import { CodedError } from '../coded-error.js';
+import { CodedError, type ErrorDetails } from '../errors/coded-error.js';
+import { CODE, englishMessage, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
+
+/** How an answer that holds the error is sent: yoga reads `extensions.http` (status, headers, `spec`). */
+export interface HttpFacts {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** yoga answers this status only to a client that accepts application/graphql-response+json. */
+  readonly spec?: boolean;
+}
+
+/**
+ * The `extensions` of an error with `code`: its facts, the code, and (from the registry, unless `http` says
+ * otherwise) the HTTP status and a `Retry-After` from the fact `retryAfterS`.
+ */
+export function codedExtensions(code: ErrorCode, details: ErrorDetails = {}, http: HttpFacts = {}) {
+  const declared: ErrorDeclaration = ERRORS[code];
+  const status = http.status ?? declared.status;
+  const retryAfterS = details['retryAfterS'];
+  const headers =
+    declared.retryAfter && retryAfterS !== undefined
+      ? { ...http.headers, 'retry-after': String(retryAfterS) }
+      : http.headers;
+  const answered = {
+    ...http,
+    ...(status === undefined ? {} : { status }),
+    ...(headers === undefined ? {} : { headers }),
+  };
+  return { ...details, code, ...(Object.keys(answered).length === 0 ? {} : { http: answered }) };
+}
+
+/**
+ * A GraphQL error with a code of the registry, for the refusals the GraphQL and server layers make themselves.
+ * `message` is the English detail for a code whose message the registry does not declare.
+ */
+export function codedGraphQLError(
+  code: ErrorCode,
+  options: { message?: string; details?: ErrorDetails; http?: HttpFacts } & Omit<
+    GraphQLErrorOptions,
+    'extensions'
+  > = {},
+): GraphQLError {
+  const { message, details, http, ...located } = options;
+  return createGraphQLError(englishMessage(code, details, message), {
+    ...located,
+    extensions: codedExtensions(code, details, http),
+  });
+}
 
 /**
  * Turns the expected errors that resolvers let through (any `CodedError`: upstream, access, records, query)
@@ -13,12 +60,14 @@ export const maskError: MaskError = (error, message) => {
     // instanceof leaves a generic class's parameter as any: name the type it has.
     const { code, details, httpStatus } = original as CodedError;
     const located = error instanceof GraphQLError ? error : undefined;
-    return createGraphQLError(original.message, {
+    return codedGraphQLError(code, {
+      message: original.message,
+      details,
+      http: httpStatus === undefined ? {} : { status: httpStatus },
       nodes: located?.nodes,
       source: located?.source,
       positions: located?.positions,
       path: located?.path,
-      extensions: { ...details, code, ...(httpStatus === undefined ? {} : { http: { status: httpStatus } }) },
     });
   }
   // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.
@@ -30,12 +79,7 @@ export const maskError: MaskError = (error, message) => {
  * RATE_LIMITED with HTTP 429 and `Retry-After`, in whole seconds, at least 1.
  */
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
-  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1_000));
-  return createGraphQLError(`Too many requests: try again in ${retryAfterS} s.`, {
-    extensions: {
-      code: 'RATE_LIMITED',
-      retryAfterS,
-      http: { status: 429, headers: { 'retry-after': String(retryAfterS) } },
-    },
+  return codedGraphQLError(CODE.RATE_LIMITED, {
+    details: { retryAfterS: Math.max(1, Math.ceil(retryAfterMs / 1_000)) },
   });
 }

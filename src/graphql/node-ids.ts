@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { Context } from './context.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * Relay's global ids, as this API writes them: the entity's own id, which says what it names by its prefix
@@ -22,12 +23,12 @@ export function datasetNodeId(code: string): string {
   return `ds_${code}`;
 }
 
-export class InvalidNodeIdError extends CodedError<'BAD_USER_INPUT'> {
+export class InvalidNodeIdError extends CodedError<typeof CODE.BAD_USER_INPUT> {
   override readonly name = 'InvalidNodeIdError';
   constructor(id: string) {
     // Quoted only in part: the message must not carry a whole hostile string back.
     super(
-      'BAD_USER_INPUT',
+      CODE.BAD_USER_INPUT,
       `${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''} is not a Node id: ids look like ds_<DatasetCode>, cl_… or ur_….`,
     );
   }
@@ -61,10 +62,10 @@ export function markCallerDependentNodes(
   }
 }
 
-export class TooManyNodeIdsError extends CodedError<'BAD_USER_INPUT'> {
+export class TooManyNodeIdsError extends CodedError<typeof CODE.BAD_USER_INPUT> {
   override readonly name = 'TooManyNodeIdsError';
   constructor(asked: number, max: number) {
-    super('BAD_USER_INPUT', `nodes(ids:) takes at most ${max} ids, got ${asked}: ask in several operations.`, {
+    super(CODE.BAD_USER_INPUT, `nodes(ids:) takes at most ${max} ids, got ${asked}: ask in several operations.`, {
       limit: 'nodeIds',
       max,
     });

@@ -1,7 +1,8 @@
 import type { DatasetCode } from '../catalogue.js';
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { ReportedDrift } from '../records/index.js';
 import type { PayloadRead } from '../upstream/source.js';
+import { CODE } from '../errors/registry.js';
 
 /** A payload field of the response that is served past its freshness, and why. */
 export interface StaleField {
@@ -153,16 +154,16 @@ export class ResponseLedger {
 }
 
 /** A response would carry more upstream bytes than RESPONSE_MAX_MB allows; the field that tipped it is null. */
-export class ResponseTooLargeError extends CodedError<'RESPONSE_TOO_LARGE'> {
+export class ResponseTooLargeError extends CodedError<typeof CODE.RESPONSE_TOO_LARGE> {
   constructor(message: string, details: Readonly<Record<string, number>>) {
-    super('RESPONSE_TOO_LARGE', message, details);
+    super(CODE.RESPONSE_TOO_LARGE, message, details);
   }
 }
 
 /** Too many large answers are being made and sent at once; this payload field is null, try again shortly. */
-export class ServerBusyError extends CodedError<'SERVER_BUSY'> {
+export class ServerBusyError extends CodedError<typeof CODE.SERVER_BUSY> {
   constructor(message: string, details: Readonly<Record<string, number>>) {
-    super('SERVER_BUSY', message, details);
+    super(CODE.SERVER_BUSY, message, details);
   }
 }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DATASET_CODES, SUMMARY_ENDPOINTS, USE_REQUEST_STATUSES } from '../catalogue.js';
@@ -95,6 +94,8 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
   const { channel, receive, logger } = options;
   const origin = randomUUID();
   // Publishing fails fast rather than queue while Redis is away: the event is logged as lost, never retried late.
+  // Imported here, so a process without REDIS_URL never loads ioredis.
+  const { Redis } = await import('ioredis');
   const publisher = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
   publisher.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, publishing) unavailable'));

@@ -1,6 +1,7 @@
 import type { Caller, UseRequestRecord } from '../access/model.js';
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { DatasetChange } from './watcher.js';
+import { CODE } from '../errors/registry.js';
 
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =
@@ -35,9 +36,7 @@ export interface LiveObserver {
  * A subscription refused (too many open, arguments out of bounds) or ended: it fell too far behind its events, it
  * reached its lifetime, or the key it was opened with stopped being valid.
  */
-export class SubscriptionError extends CodedError<
-  'SUBSCRIPTION_LIMIT' | 'SUBSCRIPTION_OVERFLOW' | 'STREAM_LIFETIME_EXCEEDED' | 'STREAM_KEY_REVOKED' | 'BAD_USER_INPUT'
-> {}
+export class SubscriptionError extends CodedError {}
 
 /** Stands in a feed for the events a slow reader lost; the subscription's resolver turns it into the error. */
 export const OVERFLOWED: unique symbol = Symbol('overflowed');
@@ -51,26 +50,20 @@ export type FeedEnding = typeof OVERFLOWED | typeof LIFETIME_EXCEEDED | typeof K
 
 /** The error that ends a stream whose credential stopped being valid. */
 export function keyRevokedError(): SubscriptionError {
-  return new SubscriptionError(
-    'STREAM_KEY_REVOKED',
-    'The API key this subscription was opened with is no longer valid (rotated, disabled or deleted): subscribe again with a valid key.',
-  );
+  return new SubscriptionError(CODE.STREAM_KEY_REVOKED);
 }
 
 /** A feed's value as a subscription field resolves it: the event's value, or the error that ends the stream. */
 export function delivered<T>(value: T | FeedEnding): T {
   if (value === OVERFLOWED) {
     throw new SubscriptionError(
-      'SUBSCRIPTION_OVERFLOW',
+      CODE.SUBSCRIPTION_OVERFLOW,
       'Events arrived faster than this subscription read them and some were lost: subscribe again, and read what you missed with a query.',
     );
   }
   if (value === KEY_REVOKED) throw keyRevokedError();
   if (value === LIFETIME_EXCEEDED) {
-    throw new SubscriptionError(
-      'STREAM_LIFETIME_EXCEEDED',
-      'This subscription has been open as long as one may: subscribe again, and read what you missed with a query.',
-    );
+    throw new SubscriptionError(CODE.STREAM_LIFETIME_EXCEEDED);
   }
   return value;
 }
@@ -123,7 +116,7 @@ export class LiveHub {
     if (held >= this.limits.perCaller) {
       this.observer?.refused('caller');
       throw new SubscriptionError(
-        'SUBSCRIPTION_LIMIT',
+        CODE.SUBSCRIPTION_LIMIT,
         `You have ${held} subscriptions open, as many as one caller may: close one before opening another.`,
         { maxSubscriptions: this.limits.perCaller },
       );
@@ -131,7 +124,7 @@ export class LiveHub {
     if (this.closed || this.feeds.size >= this.limits.total) {
       this.observer?.refused('total');
       throw new SubscriptionError(
-        'SUBSCRIPTION_LIMIT',
+        CODE.SUBSCRIPTION_LIMIT,
         'This server has as many subscriptions open as it may: try again shortly.',
         {
           maxSubscriptions: this.limits.total,

@@ -7,6 +7,8 @@ export interface Leadership {
   isLeader(): boolean;
   /** Resolves once this instance leads (at once if it does); never while another instance holds the lease. */
   whenLeading(): Promise<void>;
+  /** Tells `listener` each time this instance becomes the leader (never, when it always leads). */
+  onLead(listener: () => void): void;
   /** Stops competing and hands the lease back at once, so another instance takes over without waiting. */
   close(): Promise<void>;
 }
@@ -15,6 +17,7 @@ export interface Leadership {
 export const ALWAYS_LEADER: Leadership = {
   isLeader: () => true,
   whenLeading: () => Promise.resolve(),
+  onLead: () => undefined,
   close: () => Promise.resolve(),
 };
 
@@ -24,8 +27,6 @@ export interface LeaseLeadershipOptions {
   /** How long a dead leader keeps the others from watching; they try to take the lease a third of it apart. */
   readonly ttlMs: number;
   readonly logger: Logger;
-  /** Told each time this instance becomes the leader, e.g. to watch at once rather than at its next tick. */
-  readonly onLead?: () => void;
 }
 
 /**
@@ -41,6 +42,7 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   let closed = false;
   let attempt: Promise<void> | undefined;
   let waiting: (() => void)[] = [];
+  const leadListeners: (() => void)[] = [];
 
   const compete = async (): Promise<void> => {
     try {
@@ -62,7 +64,7 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       });
       for (const resolve of waiting) resolve();
       waiting = [];
-      options.onLead?.();
+      for (const listener of leadListeners) listener();
     } catch (error) {
       logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
     }
@@ -83,6 +85,7 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   return {
     isLeader: () => lease?.held === true,
     whenLeading: () => (lease?.held === true ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
+    onLead: (listener) => void leadListeners.push(listener),
     async close() {
       closed = true;
       clearTimeout(timer);

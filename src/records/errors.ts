@@ -1,24 +1,22 @@
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
+import { CODE } from '../errors/registry.js';
 import { RECORDS_LIMITS, type RecordsLimit } from './limits.js';
 
 /**
- * The ways the records engine refuses a request, each with the code the GraphQL layer passes on as
+ * The records engine refused a request, with its code (errors/registry.ts), which the GraphQL layer passes on as
  * `extensions.code`. Messages are written for the client: they name the argument and say how to fix it.
  */
-export const RECORDS_ERROR_CODES = ['NOT_TABULAR', 'BAD_USER_INPUT'] as const;
-export type RecordsErrorCode = (typeof RECORDS_ERROR_CODES)[number];
-
-export class RecordsError extends CodedError<RecordsErrorCode> {
+export class RecordsError extends CodedError {
   override readonly name = 'RecordsError';
 }
 
 export function badUserInput(message: string): RecordsError {
-  return new RecordsError('BAD_USER_INPUT', message);
+  return new RecordsError(CODE.BAD_USER_INPUT, message);
 }
 
 /** BAD_USER_INPUT for an argument beyond one of the bounds (limits.ts), which `limit` and `max` name. */
 export function overLimit(limit: RecordsLimit, message: string): RecordsError {
-  return new RecordsError('BAD_USER_INPUT', message, { limit, max: RECORDS_LIMITS[limit] });
+  return new RecordsError(CODE.BAD_USER_INPUT, message, { limit, max: RECORDS_LIMITS[limit] });
 }
 
 /** How a client's text appears in a message: quoted, and cut short when long. */

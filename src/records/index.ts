@@ -2,7 +2,7 @@
 export { recordsView, type RecordsView } from './view.js';
 export { AnswerBudget } from './answer-budget.js';
 export * from './limits.js';
-export { RecordsError, RECORDS_ERROR_CODES, type RecordsErrorCode } from './errors.js';
+export { RecordsError } from './errors.js';
 export { MAX_EXAMPLES, type RecordField } from './fields.js';
 export { ENVELOPE_KEYS, MAX_SEARCH_DEPTH } from './locate.js';
 export { RECORD_VALUE_TYPES, numericValue, type RecordValueType } from './values.js';

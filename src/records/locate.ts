@@ -5,6 +5,7 @@
 import type { JsonObject } from '../json.js';
 import { RecordsError } from './errors.js';
 import { isPlainObject } from './values.js';
+import { CODE } from '../errors/registry.js';
 
 /** Keys under which envelopes usually put their records, in the order they are tried at each depth. */
 export const ENVELOPE_KEYS = ['data', 'result', 'records', 'items', 'rows'] as const;
@@ -76,7 +77,7 @@ export function locateRecords(body: unknown): LocatedRecords {
     if (largest) return largest;
   }
   throw new RecordsError(
-    'NOT_TABULAR',
+    CODE.NOT_TABULAR,
     `the dataset's body holds no records: it is ${describe(body)}, and no array of objects was found within ` +
       `${MAX_SEARCH_DEPTH} levels`,
   );

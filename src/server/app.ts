@@ -13,7 +13,6 @@ import { yogaLoggerFrom } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
-import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
@@ -24,6 +23,7 @@ import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-err
 import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
+import { usePortal } from './plugins/use-portal.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -35,23 +35,23 @@ import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
-import { ResponseCache } from './response-cache/cache.js';
+import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
-import { PayloadSizes } from '../graphql/payload-sizes.js';
-import { InFlightBodies } from '../graphql/response-ledger.js';
+import type { PayloadSizes } from '../graphql/payload-sizes.js';
+import type { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
 import { schema } from '../graphql/schema.js';
-import { ShapeDriftWatch } from '../records/shape-drift.js';
-import { ShapeWatch } from '../records/shape-watch.js';
+import type { ShapeDriftWatch } from '../records/shape-drift.js';
+import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
-import type { DatasetCode } from '../catalogue.js';
 import type { LiveHub } from '../live/subscription-hub.js';
-import { createMemoryVersions, type DatasetVersions } from '../live/dataset-versions.js';
+import type { DatasetVersions } from '../live/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
 
+/** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
   /** Builds `apiUrl`s; payloads are read through `source`, never from the client directly. */
   readonly upstream: UpstreamClient;
@@ -59,38 +59,44 @@ export interface AppDependencies {
   readonly source: UpstreamSource;
   /** What HTTP caches and the response cache are told about how long answers stay fresh. */
   readonly httpCaching: HttpCachingPolicy;
-  /** The clock of the response cache and the freshness headers, the upstream source's; Date.now unless given. */
-  readonly now?: () => number;
-  /** Bound on the response cache (serialised answers to anonymous queries), in MB; 0 turns it off. */
-  readonly responseCacheMaxMb: number;
+  /** The clock of the response cache and the freshness headers. */
+  readonly now: () => number;
+  /** Serialised answers to anonymous queries, served before yoga; undefined when the response cache is off. */
+  readonly responseCache: ResponseCache | undefined;
   readonly access: AccessService;
   readonly logger: Logger;
-  /** Checks for /ready besides the store's own, which is always there. */
-  readonly readinessChecks?: readonly ReadinessCheck[];
-  /** Operation and body limits. */
+  /** Checks for /ready besides the store's and the upstream's, which are always there. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   readonly limits: OperationLimits;
   /** CORS origins, GraphiQL and introspection. */
   readonly http: HttpConfig;
   /** Trusted documents: when given, only these operations run, and APQ registration is off. */
-  readonly trustedDocuments?: PersistedManifest;
-  /** No rate limit unless given. */
-  readonly rateLimit?: Omit<RateLimitOptions, 'onRefusal'>;
-  /** Per-IP budgets of failed authentications and client registrations; none unless given. */
-  readonly ipLimits?: IpLimits;
-  /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry; the socket's peer unless true. */
-  readonly trustProxy?: boolean;
-  /** The registry /metrics shows; the upstream client and source should report into the same one. */
+  readonly trustedDocuments: PersistedManifest | undefined;
+  /** No rate limit when undefined. */
+  readonly rateLimit: Omit<RateLimitOptions, 'onRefusal'> | undefined;
+  /** Per-IP budgets of failed authentications and client registrations; none when both are off. */
+  readonly ipLimits: IpLimits | undefined;
+  /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry when true, else the socket's peer. */
+  readonly trustProxy: boolean;
+  /** The registry /metrics shows; the upstream client and source report into the same one. */
   readonly metrics: Metrics;
   /** Where APQ documents are registered (unused with trusted documents). */
   readonly persistedQueries: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
-  readonly tracing?: Plugin;
+  readonly tracing: Plugin | undefined;
   /** The subscriptions of this instance. */
   readonly live: LiveHub;
-  /** What the watcher recorded of each dataset; none (every `Dataset.version` null) unless given. */
-  readonly datasetVersions?: DatasetVersions;
+  /** What the watcher recorded of each dataset. */
+  readonly datasetVersions: DatasetVersions;
   /** How often an idle subscription stream gets a comment line. */
   readonly heartbeatMs: number;
+  /** Upstream record shapes as first seen, and the drift from them. */
+  readonly shapes: ShapeWatch;
+  readonly shapeDrift: ShapeDriftWatch;
+  /** Sizes of the upstream payloads, for the operation cost limits. */
+  readonly payloadSizes: PayloadSizes;
+  /** The bound on the upstream bodies that answers in flight hold. */
+  readonly inFlightBodies: InFlightBodies;
 }
 
 export interface App {
@@ -98,8 +104,6 @@ export interface App {
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
-  /** Drops the stored answers that read any of these datasets (after the watcher saw them change); answers how many. */
-  dropStoredAnswers(datasets: readonly DatasetCode[]): number;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -107,27 +111,13 @@ export const GRAPHQL_PATH = '/graphql';
 export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createApp(deps: AppDependencies): App {
-  const { limits, http } = deps;
-  const { metrics } = deps;
-  metrics.watchBreaker(() => deps.source.breakerState());
-  const now = deps.now ?? Date.now;
-  const payloadSizes = new PayloadSizes();
-  const inFlightBodies = new InFlightBodies(limits.maxInFlightResponseBytes);
-  const responseCacheMaxMb = deps.responseCacheMaxMb;
-  const responseCache =
-    responseCacheMaxMb === 0 ? undefined : new ResponseCache({ maxBytes: responseCacheMaxMb * 1024 * 1024, now });
+  const { limits, http, metrics, now, responseCache } = deps;
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
       ...deps,
-      shapes: new ShapeWatch(deps.logger),
-      shapeDrift: new ShapeDriftWatch(deps.logger, (dataset) => metrics.shapeDrift(dataset)),
-      payloadSizes,
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
-      inFlightBodies,
-      live: deps.live,
-      datasetVersions: deps.datasetVersions ?? createMemoryVersions(),
     }),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
@@ -136,7 +126,7 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
-    // The body is bounded before yoga (request-guard.ts on node:http, useBodyLimit on fetch) at a tighter limit;
+    // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
@@ -161,8 +151,8 @@ export function createApp(deps: AppDependencies): App {
               }),
             ]
           : []),
-        useRequestDecompression(),
-        useBodyLimit(limits.maxBodyBytes),
+        ...(http.portal ? [usePortal()] : []),
+        useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useMetrics(metrics),
         ...(deps.tracing === undefined ? [] : [deps.tracing]),
@@ -175,13 +165,13 @@ export function createApp(deps: AppDependencies): App {
             check: () => Promise.resolve(true),
             describe: () => ({ breaker: deps.source.breakerState() }),
           },
-          ...(deps.readinessChecks ?? []),
+          ...deps.readinessChecks,
         ]),
         useCsrfPrevention(),
         deps.trustedDocuments === undefined
           ? useAutomaticPersistedQueries(deps.persistedQueries)
           : useTrustedDocuments(deps.trustedDocuments),
-        ...useOperationLimits(limits, payloadSizes),
+        ...useOperationLimits(limits, deps.payloadSizes),
         ...(http.introspection ? [] : [useDisableIntrospection()]),
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
@@ -209,8 +199,7 @@ export function createApp(deps: AppDependencies): App {
             logger: deps.logger,
             rateLimit: deps.rateLimit,
           }),
-      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes },
+      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
     ),
-    dropStoredAnswers: (datasets) => responseCache?.dropDatasets(datasets) ?? 0,
   };
 }

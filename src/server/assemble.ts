@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
-import { DATASET_CODES, type DatasetCode } from '../catalogue.js';
+import { DATASET_CODES } from '../catalogue.js';
 import { clientSubscriberKey, LiveHub, type LiveEvent } from '../live/subscription-hub.js';
 import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
@@ -17,7 +17,11 @@ import { openAccessService } from '../access/service.js';
 import { redisKeyPrefixOf, type Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
-import { createUpstream } from '../upstream/upstream.js';
+import { createUpstream, type Upstream } from '../upstream/upstream.js';
+import { PayloadSizes } from '../graphql/payload-sizes.js';
+import { InFlightBodies } from '../graphql/response-ledger.js';
+import { ShapeDriftWatch } from '../records/shape-drift.js';
+import { ShapeWatch } from '../records/shape-watch.js';
 import { createApp, type App } from './app.js';
 import { createIpLimits } from './ip-budget-limiters.js';
 import { createLogger } from './logger.js';
@@ -25,7 +29,9 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { OperationNames, operationNamesIn } from './operation-names.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import type { ReadinessCheck } from './plugins/use-readiness.js';
 import { createRateLimiter } from './rate-limiter.js';
+import { ResponseCache } from './response-cache/cache.js';
 import { startTracing } from './tracing.js';
 
 // How long start-up waits for Redis before going on without it (rate limits and APQ then fall back to memory).
@@ -43,6 +49,13 @@ export interface AssembleOverrides {
   readonly redisKeyPrefix?: string;
   /** The clock of the payload cache, the response cache and the rate limiter. */
   readonly now?: () => number;
+  /**
+   * The upstream client, payload cache and source, already made (another assembled server's, so that two apps
+   * read one upstream cache); closing it stays the caller's job.
+   */
+  readonly upstream?: Pick<Upstream, 'client' | 'source'>;
+  /** Checks for /ready besides the store's and the upstream's. */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 /** The server, assembled and not yet listening, with what it opened. */
@@ -101,24 +114,6 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     }
   };
 
-  let { baseUrl, apiKey } = config.upstream;
-  if (baseUrl === undefined) {
-    // Imported only here: its geography data and certificate tooling weigh several MB that production never needs.
-    const { startSimulator } = await import('../simulator/server.js');
-    apiKey ??= randomBytes(24).toString('base64url');
-    const simulator = await startSimulator({
-      host: '127.0.0.1',
-      port: 0,
-      apiKey,
-      apiKeyHeader: config.upstream.apiKeyHeader,
-    });
-    closers.push(() => simulator.close());
-    baseUrl = simulator.url;
-    logger.info(
-      { upstream: baseUrl },
-      'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
-    );
-  }
   const trustedDocuments =
     overrides.trustedDocuments ??
     (config.persistedOperations.only
@@ -140,32 +135,55 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
 
   const redisKeyPrefix =
     overrides.redisKeyPrefix ?? redisKeyPrefixOf({ ...config.cache, databaseUrl: config.databaseUrl });
-  const upstream = createUpstream({
-    client: {
-      ...config.upstream,
-      baseUrl,
-      apiKey,
-      logger: logger.child({ component: 'upstream' }),
-      onCall: metrics.upstreamCall,
-    },
-    cache: {
-      redisUrl: config.cache.redisUrl,
-      maxMb: config.cache.maxMb,
-      keyPrefix: redisKeyPrefix,
-      lockLeaseMs: config.cache.lockLeaseMs,
-    },
-    source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
-  });
-  closers.push(upstream.close);
-  logger.info(
-    {
-      cache: upstream.cache.kind,
-      ...config.cache,
-      redisUrl: undefined,
-      redisKeyPrefix: config.cache.redisUrl === undefined ? undefined : redisKeyPrefix,
-    },
-    'upstream payload cache ready',
-  );
+  let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
+  if (upstream === undefined) {
+    let { baseUrl, apiKey } = config.upstream;
+    if (baseUrl === undefined) {
+      // Imported only here: its geography data and certificate tooling weigh several MB that production never needs.
+      const { startSimulator } = await import('../simulator/server.js');
+      apiKey ??= randomBytes(24).toString('base64url');
+      const simulator = await startSimulator({
+        host: '127.0.0.1',
+        port: 0,
+        apiKey,
+        apiKeyHeader: config.upstream.apiKeyHeader,
+      });
+      closers.push(() => simulator.close());
+      baseUrl = simulator.url;
+      logger.info(
+        { upstream: baseUrl },
+        'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
+      );
+    }
+    const made = createUpstream({
+      client: {
+        ...config.upstream,
+        baseUrl,
+        apiKey,
+        logger: logger.child({ component: 'upstream' }),
+        onCall: metrics.upstreamCall,
+      },
+      cache: {
+        redisUrl: config.cache.redisUrl,
+        maxMb: config.cache.maxMb,
+        keyPrefix: redisKeyPrefix,
+        lockLeaseMs: config.cache.lockLeaseMs,
+      },
+      source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
+    });
+    closers.push(made.close);
+    logger.info(
+      {
+        cache: made.cache.kind,
+        ...config.cache,
+        redisUrl: undefined,
+        redisKeyPrefix: config.cache.redisUrl === undefined ? undefined : redisKeyPrefix,
+      },
+      'upstream payload cache ready',
+    );
+    upstream = made;
+  }
+  metrics.watchBreaker(() => upstream.source.breakerState());
 
   const store = describeDatabaseUrl(config.databaseUrl);
   let access = overrides.access;
@@ -189,6 +207,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
   let redis: Redis | undefined;
   if (config.cache.redisUrl !== undefined) {
+    // Imported only when configured: a process without REDIS_URL never loads ioredis.
+    const { Redis } = await import('ioredis');
     const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     shared.on('error', (error: unknown) =>
       logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
@@ -199,17 +219,20 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis = shared;
   }
   const redisKey = (name: string): string => `${redisKeyPrefix}${name}`;
-  // Subscriptions, the watcher's records and the event bus, which the app's stored answers and the request-for-use
-  // store need before the app exists: receiving an event drops stored answers, which are none until it does.
+  const now = overrides.now ?? Date.now;
+  const responseCache =
+    config.cache.responseMaxMb === 0
+      ? undefined
+      : new ResponseCache({ maxBytes: config.cache.responseMaxMb * 1024 * 1024, now });
+  // Subscriptions, the watcher's records and the event bus.
   const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);
   const datasetVersions = redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisKey('live:'));
-  let dropStoredAnswers: (datasets: readonly DatasetCode[]) => number = () => 0;
   // What every instance does with an event, its own or another's: forget what the change made stale, then tell
   // the subscribers, so that a client that queries on the event reads the new data.
   const receive = async (event: LiveEvent): Promise<void> => {
     if (event.topic === 'clientAccessChanged') return hub.recheck(clientSubscriberKey(event.clientId));
     if (event.topic === 'datasetChanged') {
-      dropStoredAnswers([event.change.dataset]);
+      responseCache?.dropDatasets([event.change.dataset]);
       await upstream.source.forgetDataset(event.change.dataset, 'local');
     }
     hub.deliver(event);
@@ -259,10 +282,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     upstream: upstream.client,
     source: upstream.source,
     httpCaching: { catalogueMaxAgeS: config.cache.ttlS, staleWhileRevalidateS: config.cache.swrS },
-    now: overrides.now,
-    responseCacheMaxMb: config.cache.responseMaxMb,
+    now,
+    responseCache,
     access,
     logger,
+    readinessChecks: overrides.readinessChecks ?? [],
     limits: config.limits,
     http: config.http,
     trustedDocuments,
@@ -275,9 +299,22 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     live: hub,
     datasetVersions,
     heartbeatMs: config.live.subscriptions.heartbeatS * 1_000,
+    shapes: new ShapeWatch(logger),
+    shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
+    payloadSizes: new PayloadSizes(),
+    inFlightBodies: new InFlightBodies(config.limits.maxInFlightResponseBytes),
   });
 
-  dropStoredAnswers = (datasets) => app.dropStoredAnswers(datasets);
+  const leadership =
+    redis === undefined
+      ? ALWAYS_LEADER
+      : leadWithLease({
+          redis,
+          key: redisKey('live:watcher-leader'),
+          ttlMs: config.live.watchLeaseS * 1_000,
+          logger: logger.child({ component: 'watcher' }),
+        });
+  closers.push(() => leadership.close());
   const watching = config.live.watchIntervalS > 0;
   const watcher = createWatcher({
     client: upstream.client,
@@ -298,19 +335,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     logger: logger.child({ component: 'watcher' }),
     now: overrides.now,
   });
-  const leadership =
-    redis === undefined
-      ? ALWAYS_LEADER
-      : leadWithLease({
-          redis,
-          key: redisKey('live:watcher-leader'),
-          ttlMs: config.live.watchLeaseS * 1_000,
-          logger: logger.child({ component: 'watcher' }),
-          onLead: () => {
-            if (watching) void watcher.check();
-          },
-        });
-  closers.push(() => leadership.close());
+  // A new leader watches at once rather than at its next tick.
+  if (watching) leadership.onLead(() => void watcher.check());
   // Closed before the lease is handed back, so no pass runs once another instance may lead.
   closers.push(() => watcher.close());
   if (watching) watcher.start(config.live.watchIntervalS * 1_000);

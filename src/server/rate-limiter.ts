@@ -86,6 +86,8 @@ function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, 
   return decide(bucket.tokens, capacity, refillPerMs, Math.ceil((1 - bucket.tokens) / refillPerMs));
 }
 
+const MAX_BUCKETS = 100_000;
+
 /** Buckets in this process; bounded, since every anonymous IP gets one. */
 function memoryBuckets(
   config: Pick<RateLimitConfig, 'points' | 'windowS'>,
@@ -93,13 +95,14 @@ function memoryBuckets(
   now: () => number,
 ): RateLimiter {
   // A bucket is forgotten once it would be full again, which changes nothing; an indebted one is kept that long too.
-  const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
+  // Bounded by a size of one a bucket rather than `max`, which would allocate its arrays of 100,000 slots up front
+  // (about 2.8 MB a limiter, three limiters) in a process that may never see a second IP.
+  const buckets = new LRUCache<string, Bucket>({ maxSize: MAX_BUCKETS, sizeCalculation: () => 1 });
   const use = (key: string, how: Use, capacity = config.points): RateDecision => {
     const refillPerMs = capacity / windowMs;
     const at = now();
     // A stale bucket is a full one (apply refills it), so it is read rather than deleted: lru-cache empties its
-    // whole index (arrays of `max` slots) when it deletes its only entry, which one busy client made happen on
-    // nearly every request.
+    // whole index when it deletes its only entry, which one busy client made happen on nearly every request.
     const bucket = buckets.get(key, { allowStale: true, noDeleteOnStaleGet: true }) ?? { tokens: capacity, at };
     const decision = apply(bucket, how, capacity, refillPerMs, at);
     if (bucket.tokens < capacity)

@@ -1,8 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { localizedMessage } from '../graphql/messages.js';
-import { negotiateLanguage } from '../http/language.js';
+import { CODE } from '../errors/registry.js';
 import { requestTargetProblem } from '../http/request-target.js';
+import { writeErrorAnswer } from './error-answer.js';
 
 /**
  * The outermost node:http listener: refuses a request whose Host or target is not plain (see
@@ -11,21 +12,16 @@ import { requestTargetProblem } from '../http/request-target.js';
  * details, never a dropped connection.
  */
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
-  const { logger, maxBodyBytes } = options;
+  const { logger, maxBodyBytes, cors } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
     const problem = requestTargetProblem(request.url, request.headers.host);
-    if (problem !== undefined) return answerError(request, response, 400, 'BAD_REQUEST', problem);
+    if (problem !== undefined)
+      return writeErrorAnswer(request, response, { status: 400, code: CODE.BAD_REQUEST, message: problem }, cors);
     if (hasBody(request)) {
       const body = await readBounded(request, maxBodyBytes);
       if (body === undefined) {
-        return answerError(
-          request,
-          response,
-          413,
-          'PAYLOAD_TOO_LARGE',
-          `The request body is larger than ${maxBodyBytes} bytes.`,
-          { maxBytes: maxBodyBytes },
-        );
+        const refusal = { status: 413, code: CODE.PAYLOAD_TOO_LARGE, details: { maxBytes: maxBodyBytes } };
+        return writeErrorAnswer(request, response, refusal, cors);
       }
       request.body = body;
     }
@@ -40,7 +36,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
         return;
       }
       logger.error({ err: error }, 'request handler failed');
-      answerError(request, response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      writeErrorAnswer(request, response, { status: 500, code: CODE.INTERNAL_SERVER_ERROR }, cors);
     });
   };
 }
@@ -50,8 +46,14 @@ export type BufferedListener = (request: IncomingMessage & { body?: Buffer }, re
 
 export interface GuardOptions {
   readonly logger: Logger;
-  /** Bodies are read whole before any handler, up to this many bytes; a longer one is refused with 413. */
+  /**
+   * Bodies are read whole before any handler, up to this many bytes; a longer one is refused with 413. This is
+   * the one check of a request body's size as it arrives (a compressed body's decoded size is bounded where it is
+   * decoded, use-compression.ts).
+   */
   readonly maxBodyBytes: number;
+  /** yoga's CORS settings, so that a browser can read these refusals as it reads yoga's answers. */
+  readonly cors: CORSOptions | false;
 }
 
 function hasBody(request: IncomingMessage): boolean {
@@ -73,35 +75,4 @@ async function readBounded(request: IncomingMessage, maxBytes: number): Promise<
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
-}
-
-/**
- * A GraphQL-shaped error answer written straight to node:http (for refusals made before yoga sees the request),
- * in the language the request asks for, as yoga's answers are.
- */
-function answerError(
-  request: IncomingMessage,
-  response: ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  facts: Readonly<Record<string, number>> = {},
-): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const acceptLanguage = request.headers['accept-language'];
-  const language = negotiateLanguage(Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage);
-  const extensions = { ...facts, code };
-  const body = JSON.stringify({ errors: [{ message: localizedMessage(language, message, extensions), extensions }] });
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-language': language,
-    vary: 'accept-language',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    connection: 'close',
-  });
-  response.end(body);
 }

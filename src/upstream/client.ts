@@ -6,6 +6,7 @@ import type { JsonObject } from '../json.js';
 import { createBreaker, type Breaker, type BreakerState } from './breaker.js';
 import { UpstreamError } from './errors.js';
 import { AttemptError, createRetryPolicy, parseRetryAfter } from './retry.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * The only code that speaks HTTP to the upstream. It owns one undici connection pool for the upstream's
@@ -102,7 +103,7 @@ const NOT_SENT_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']
 
 const isOutage = (error: Error): boolean =>
   error instanceof AttemptError &&
-  (error.error.code === 'UPSTREAM_TIMEOUT' || error.error.code === 'UPSTREAM_UNAVAILABLE');
+  (error.error.code === CODE.UPSTREAM_TIMEOUT || error.error.code === CODE.UPSTREAM_UNAVAILABLE);
 
 interface CallTarget {
   /** How the target is named in messages and logs: "dataset ODS_…" or "summary endpoint 83". */
@@ -287,7 +288,7 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
       // The error body is neither shown nor needed; dump it so the connection goes back to the pool.
       await response.body.dump();
       const error = new UpstreamError(
-        'UPSTREAM_HTTP_ERROR',
+        CODE.UPSTREAM_HTTP_ERROR,
         `Upstream ${target.label} answered HTTP ${statusCode}`,
         statusCode,
       );
@@ -302,7 +303,7 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
     return { kind: 'body', value, text, headers, status: statusCode };
   } catch {
     const error = new UpstreamError(
-      'UPSTREAM_BAD_RESPONSE',
+      CODE.UPSTREAM_BAD_RESPONSE,
       `Upstream ${target.label} answered with a body that is not JSON`,
     );
     throw new AttemptError(error, true);
@@ -324,7 +325,7 @@ async function readBounded(
     body.destroy();
     return new AttemptError(
       new UpstreamError(
-        'UPSTREAM_BAD_RESPONSE',
+        CODE.UPSTREAM_BAD_RESPONSE,
         `Upstream ${target.label} answered with a body over ${Math.round(maxBytes / 1_048_576)} MB`,
       ),
       true,
@@ -354,12 +355,12 @@ function connectionError(error: unknown, signal: AbortSignal, target: CallTarget
     error instanceof errors.BodyTimeoutError;
   if (timedOut) {
     return new AttemptError(
-      new UpstreamError('UPSTREAM_TIMEOUT', `Upstream ${target.label} did not answer within ${timeoutMs} ms`),
+      new UpstreamError(CODE.UPSTREAM_TIMEOUT, `Upstream ${target.label} did not answer within ${timeoutMs} ms`),
       reached,
     );
   }
   return new AttemptError(
-    new UpstreamError('UPSTREAM_UNAVAILABLE', `Upstream ${target.label} could not be reached`),
+    new UpstreamError(CODE.UPSTREAM_UNAVAILABLE, `Upstream ${target.label} could not be reached`),
     reached,
   );
 }
@@ -380,7 +381,7 @@ function finalError(error: unknown, lastFailure: AttemptError | undefined, targe
     return (
       lastFailure?.error ??
       new UpstreamError(
-        'UPSTREAM_UNAVAILABLE',
+        CODE.UPSTREAM_UNAVAILABLE,
         `Upstream ${target.label} is unavailable: calls are paused after repeated failures`,
       )
     );

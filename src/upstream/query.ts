@@ -1,12 +1,13 @@
-import { CodedError } from '../coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { JsonObject } from '../json.js';
+import { CODE } from '../errors/registry.js';
 
 /** A client's `query` argument that cannot become a query string (a nested object, a null). */
-export class InvalidQueryError extends CodedError<'BAD_USER_INPUT'> {
+export class InvalidQueryError extends CodedError<typeof CODE.BAD_USER_INPUT> {
   override readonly name = 'InvalidQueryError';
 
   constructor(message: string) {
-    super('BAD_USER_INPUT', message);
+    super(CODE.BAD_USER_INPUT, message);
   }
 }
 

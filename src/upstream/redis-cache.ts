@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -40,6 +41,10 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
+// ioredis is loaded by the first Redis cache made, so a process without REDIS_URL never holds its modules (several
+// MB resident); required rather than imported because this factory is synchronous.
+const loadIORedis = (): typeof IORedis => createRequire(import.meta.url)('ioredis') as typeof IORedis;
+
 interface ParsedCopy {
   readonly version: string;
   readonly value: unknown;
@@ -54,6 +59,7 @@ interface ParsedCopy {
  */
 export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger }: RedisCacheOptions): PayloadCache {
   // Fail fast rather than queue: a cache that is down must cost a request little, the source then calls upstream.
+  const { Redis } = loadIORedis();
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
   redis.on('error', (error: Error) => logger?.warn({ err: error, cache: 'redis' }, 'redis cache connection trouble'));
   const parsed = new LRUCache<string, ParsedCopy>({
@@ -133,7 +139,7 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
 const SCAN_BATCH = 500;
 
 /** Deletes (UNLINK, freed in the background) every key matching `pattern`, walking the keyspace with SCAN. */
-async function deleteMatching(redis: Redis, pattern: string): Promise<void> {
+async function deleteMatching(redis: IORedis.Redis, pattern: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_BATCH);

@@ -1,5 +1,6 @@
 import { ExponentialBackoff, handleWhen, retry, type IBackoff, type RetryPolicy } from 'cockatiel';
 import type { UpstreamError } from './errors.js';
+import { CODE } from '../errors/registry.js';
 
 /**
  * One failed attempt of an upstream call, with what the retry policy needs to judge it: the domain error the
@@ -72,8 +73,8 @@ function isRetryable(attempt: AttemptError, idempotent: boolean): boolean {
   const { code, upstreamStatus } = attempt.error;
   if (!attempt.reachedUpstream) return true;
   if (!idempotent) return false;
-  if (code === 'UPSTREAM_TIMEOUT' || code === 'UPSTREAM_UNAVAILABLE') return true;
-  return code === 'UPSTREAM_HTTP_ERROR' && upstreamStatus !== undefined && RETRYABLE_STATUSES.has(upstreamStatus);
+  if (code === CODE.UPSTREAM_TIMEOUT || code === CODE.UPSTREAM_UNAVAILABLE) return true;
+  return code === CODE.UPSTREAM_HTTP_ERROR && upstreamStatus !== undefined && RETRYABLE_STATUSES.has(upstreamStatus);
 }
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; undefined when absent or unreadable. */

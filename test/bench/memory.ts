@@ -11,6 +11,11 @@
  *    (VmHWM, reset first, with VmRSS samples). Once with `recordCount` (small answers, the records engine) and once
  *    with `payload` (every answer carries its body).
  *
+ * 3. Against graphql-yoga hello-world: the resident memory of a fresh server and of a fresh hello-world, each idle
+ *    (IDLE_SETTLE_MS after it serves) and warm (after a run of load: response-cache misses with variables varying
+ *    on every request for the server, `{ hello }` for hello-world), as ratios measured in the same run; the idle
+ *    target is ≤ IDLE_TARGET × hello-world's. `BENCH_ONLY=miss` prints these rows too.
+ *
  * `BENCH_ONLY=memory npm run bench` runs only this part (a few minutes) and stores it under `memory` in
  * .bench/latest.json.
  */
@@ -28,7 +33,33 @@ export interface MemoryServer extends HardeningServer {
   rssMb(): number;
 }
 
-export interface MemoryOptions {
+/** The idle resident memory the server may have, as a multiple of graphql-yoga hello-world's. */
+export const IDLE_TARGET = 1.4;
+// Both processes are measured this long after they first serve, so neither is caught mid start-up.
+const IDLE_SETTLE_MS = 1_000;
+
+export interface VersusHelloOptions {
+  /** A fresh server against the bench's simulator (the production build, nothing cached). */
+  readonly startServer: () => Promise<MemoryServer>;
+  /** A fresh graphql-yoga hello-world (baseline-server.ts), run by node itself as the server is. */
+  readonly startHello: () => Promise<MemoryServer>;
+  /** A run of response-cache misses (variables varying every request) on the server. */
+  readonly loadMisses: (origin: string) => Promise<unknown>;
+  /** A run of `{ hello }` on hello-world. */
+  readonly loadHello: (origin: string) => Promise<unknown>;
+}
+
+export interface ResidentPair {
+  readonly idleMb: number;
+  readonly warmMb: number;
+}
+
+export interface VersusHelloFigures {
+  readonly app: ResidentPair;
+  readonly hello: ResidentPair;
+}
+
+export interface MemoryOptions extends VersusHelloOptions {
   /** A fresh server against the bench's simulator, with these variables over the bench's own. */
   start(env: Record<string, string>): Promise<MemoryServer>;
   /** The same with the default upstream: the embedded simulator in the server's process. */
@@ -66,6 +97,7 @@ export interface MemoryFigures {
   readonly budgetMb: number;
   readonly resident: readonly ResidentFigures[];
   readonly coldBursts: readonly ColdBurstFigures[];
+  readonly versusHello: VersusHelloFigures;
 }
 
 export async function measureMemory(options: MemoryOptions): Promise<MemoryFigures> {
@@ -80,7 +112,45 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryFigur
     budgetMb: 100 + 3 * options.cachedPayloadMb,
     resident,
     coldBursts,
+    versusHello: await measureVersusHello(options),
   };
+}
+
+/** Idle and warm resident memory of the server and of hello-world, one after the other on the same core. */
+export async function measureVersusHello(options: VersusHelloOptions): Promise<VersusHelloFigures> {
+  startedAt = performance.now();
+  const pair = async (
+    name: string,
+    start: () => Promise<MemoryServer>,
+    load: (origin: string) => Promise<unknown>,
+  ): Promise<ResidentPair> => {
+    const server = await start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+      const idleMb = server.rssMb();
+      await load(server.origin);
+      const warmMb = server.rssMb();
+      progress(`${name}: idle ${idleMb.toFixed(0)} MB, warm ${warmMb.toFixed(0)} MB`);
+      return { idleMb, warmMb };
+    } finally {
+      await server.stop();
+    }
+  };
+  return {
+    app: await pair('server', options.startServer, options.loadMisses),
+    hello: await pair('hello-world', options.startHello, options.loadHello),
+  };
+}
+
+/** The markdown rows of the server's resident memory beside hello-world's. */
+export function versusHelloTable({ app, hello }: VersusHelloFigures): string[] {
+  const idle = app.idleMb / hello.idleMb;
+  return [
+    '| resident memory (VmRSS), fresh processes | dist/main.js | graphql-yoga hello-world | × hello | target | met |',
+    '|---|---|---|---|---|---|',
+    `| idle (nothing cached) | ${app.idleMb.toFixed(0)} MB | ${hello.idleMb.toFixed(0)} MB | ${idle.toFixed(2)} | ≤ ${IDLE_TARGET} × | ${idle <= IDLE_TARGET ? 'yes' : 'NO'} |`,
+    `| warm (after a run of misses; of \`{ hello }\`) | ${app.warmMb.toFixed(0)} MB | ${hello.warmMb.toFixed(0)} MB | ${(app.warmMb / hello.warmMb).toFixed(2)} | | |`,
+  ];
 }
 
 async function measureResident(
@@ -169,6 +239,8 @@ export function memoryTable(figures: MemoryFigures): string[] {
   const mb = (value: number): string => value.toFixed(0);
   const budget = `100 MB + 3 × ${figures.cachedPayloadMb.toFixed(1)} MB = ${mb(figures.budgetMb)} MB`;
   return [
+    ...versusHelloTable(figures.versusHello),
+    '',
     `| resident memory (VmRSS) of dist/main.js | idle | every dataset cached | after load | budget ${budget} met |`,
     '|---|---|---|---|---|',
     ...figures.resident.map(

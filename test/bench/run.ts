@@ -16,10 +16,11 @@
  *   misses, among the scenarios of the full run; `BENCH_ONLY=typed-records` runs only those two.
  * - Then subscriptions (subscriptions.ts): 1,000 SSE subscribers on one server, the time from a detected change to
  *   the last delivery, and memory per subscriber. `BENCH_ONLY=subscriptions` runs only that (about a minute).
- * - Memory (memory.ts): resident memory idle, cached and after load, with the bench's simulator and with the
- *   embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that.
- * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world and their added latency (a few
- *   minutes): the scenarios to iterate on when changing the path every miss takes.
+ * - Memory (memory.ts): resident memory idle and warm against hello-world's, idle, cached and after load with the
+ *   bench's simulator and with the embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that.
+ * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world, their added latency, and the idle and
+ *   warm resident memory against hello-world's (a few minutes): the two targets to iterate on when changing the path
+ *   every miss takes or what the process loads.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -27,7 +28,7 @@ import { once } from 'node:events';
 import { createServer as createNetServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -35,7 +36,15 @@ import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
-import { measureMemory, memoryTable, type MemoryFigures } from './memory.js';
+import ts from 'typescript';
+import {
+  measureMemory,
+  measureVersusHello,
+  memoryTable,
+  versusHelloTable,
+  type MemoryFigures,
+  type VersusHelloFigures,
+} from './memory.js';
 import {
   measureRecordsEventLoop,
   mergeRecordsEventLoop,
@@ -58,6 +67,7 @@ const CONNECTIONS = 50;
 const EXPECT_BODY_MAX = 64 * 1024;
 const PINNED = cpus().length >= 2;
 const ADMIN_TOKEN = 'bench-admin-token-5b7e1f0c9a3d2e48';
+const HELLO_ANSWER = '{"data":{"hello":"world"}}';
 const UPSTREAM_KEY = 'bench-upstream-key';
 
 const WARM_DATASET: DatasetCode = 'ODS_COUNT_STUDENT_BY_MAJOR'; // about 17 KB: "one warm dataset payload"
@@ -225,7 +235,23 @@ async function startServer(upstreamAndEnv: Record<string, string>): Promise<Serv
 }
 
 function startBaseline(env: Record<string, string>): Promise<Server> {
-  return startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, /listening (\d+)/);
+  return startProcess([compiledBaseline()], env, /listening (\d+)/);
+}
+
+/**
+ * baseline-server.ts as JavaScript that node runs by itself, as it runs dist/main.js: under tsx, hello-world's
+ * resident memory would count tsx's loader and esbuild (about 40 MB) as its own. Written under .bench/, beside the
+ * repository's node_modules, from which it imports graphql-yoga.
+ */
+function compiledBaseline(): string {
+  const file = join(ROOT, '.bench', 'baseline-server.mjs');
+  const source = readFileSync(join(ROOT, 'test', 'bench', 'baseline-server.ts'), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, outputText);
+  return file;
 }
 
 async function send(origin: string, request: Request): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
@@ -416,7 +442,14 @@ async function main(): Promise<void> {
     reportRecordsEventLoop(recordsEventLoop);
     return;
   }
+  const versusHello = {
+    startServer: () => startApp(simulator),
+    startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
+    loadMisses: (origin: string) => throughput(origin, variablesRequest(), undefined),
+    loadHello: (origin: string) => throughput(origin, graphqlPost('{ hello }'), HELLO_ANSWER),
+  };
   const memoryOptions = {
+    ...versusHello,
     start: (env: Record<string, string>) => startApp(simulator, env),
     startEmbedded,
     load: (origin: string, query: string) => throughput(origin, graphqlPost(query), undefined),
@@ -489,7 +522,7 @@ async function main(): Promise<void> {
       'graphql-yoga hello-world',
       { BENCH_BASELINE: 'hello' },
       graphqlPost('{ hello }'),
-      '{"data":{"hello":"world"}}',
+      HELLO_ANSWER,
     ),
     appScenario(
       'catalogue',
@@ -570,8 +603,9 @@ async function main(): Promise<void> {
 
   if (missOnly) {
     const latency = await missLatency(simulator, median(samples.get('variables-miss') ?? []));
+    const memory = await measureVersusHello(versusHello);
     await simulator.close();
-    reportMisses(measured, samples, latency);
+    reportMisses(measured, samples, latency, memory);
     return;
   }
   // The latency comparison runs at a rate every path sustains: a quarter of the slowest one's (a miss) maximum.
@@ -648,11 +682,12 @@ function missLatencyRow({ rate, direct, miss }: MissLatency): string {
   return `| added latency of a variables miss at ${rate} req/s (¼ of its max): p50 ≤ +1 ms over a direct upstream call | p50 +${addedP50.toFixed(2)} ms, p99 +${(miss.p99Ms - direct.p99Ms).toFixed(2)} ms (miss p50 ${miss.p50Ms.toFixed(2)}, direct p50 ${direct.p50Ms.toFixed(2)}) | ${addedP50 <= 1 ? 'yes' : 'NO'} |`;
 }
 
-/** `BENCH_ONLY=miss`: the misses against hello-world, and the added latency; printed, not stored. */
+/** `BENCH_ONLY=miss`: the misses against hello-world, the added latency and memory against hello-world's; printed, not stored. */
 function reportMisses(
   scenarios: readonly Scenario[],
   samples: ReadonlyMap<string, number[]>,
   latency: MissLatency,
+  memory: VersusHelloFigures,
 ): void {
   const med = (name: string): number => median(samples.get(name) ?? []);
   const lines = [
@@ -670,6 +705,8 @@ function reportMisses(
     '|---|---|---|',
     variablesMissRow(med('variables-miss') / med('hello')),
     missLatencyRow(latency),
+    '',
+    ...versusHelloTable(memory),
     '',
   ];
   process.stdout.write(lines.join('\n'));

@@ -2,122 +2,22 @@ import { CombinedGraphQLErrors, InMemoryCache, type NormalizedCacheObject } from
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
-import { graphql } from '../gql/index.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
+import {
+  ClientCatalogue,
+  ClientDeferred,
+  ClientNode,
+  ClientRecords,
+  ClientRegister,
+  ClientRequestUse,
+  ClientReview,
+  ClientSummary,
+  ClientTwoPayloads,
+} from './operations.js';
 import { createApolloClient, recordingFetch, sha256, type SentRequest } from './setups.js';
+import { upstreamSummary } from '../helpers/upstream-answer.js';
 
-const ApolloCatalogue = graphql(`
-  query ApolloCatalogue {
-    datasets {
-      id
-      code
-      title
-    }
-    summaryEndpoints {
-      id
-      name
-      status
-    }
-  }
-`);
-
-const ApolloNode = graphql(`
-  query ApolloNode($id: ID!) {
-    node(id: $id) {
-      id
-      ... on Dataset {
-        titleEn
-      }
-    }
-  }
-`);
-
-const ApolloRecords = graphql(`
-  query ApolloRecords($after: String) {
-    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {
-      id
-      records(first: 4, after: $after, orderBy: [{ field: "TOTAL", direction: DESC }]) {
-        totalCount
-        edges {
-          cursor
-          node
-        }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-      }
-    }
-  }
-`);
-
-const ApolloTwoPayloads = graphql(`
-  query ApolloTwoPayloads {
-    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {
-      id
-      payload(query: { ACADEMIC_YEAR: "2566" })
-    }
-    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {
-      id
-      payload
-    }
-  }
-`);
-
-const ApolloRegister = graphql(`
-  mutation ApolloRegister($input: RegisterClientInput!) {
-    registerClient(input: $input) {
-      apiKey
-      client {
-        id
-        name
-      }
-    }
-  }
-`);
-
-const ApolloRequestUse = graphql(`
-  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {
-    requestEndpointUse(input: $input) {
-      useRequest {
-        id
-        status
-      }
-    }
-  }
-`);
-
-const ApolloReview = graphql(`
-  mutation ApolloReview($input: ReviewUseRequestInput!) {
-    reviewUseRequest(input: $input) {
-      useRequest {
-        id
-        status
-        statusLabel
-      }
-    }
-  }
-`);
-
-const ApolloSummary = graphql(`
-  query ApolloSummary {
-    summaryEndpoint(id: 85) {
-      id
-      status
-      payload(input: { ACADEMIC_YEAR: "2566" })
-    }
-  }
-`);
-
-// Not typed by codegen: @defer is added to the served schema by yoga's plugin, not printed in ours.
-const ApolloDeferred = parse(`
-  query ApolloDeferred {
-    datasets(group: TEACHERS) { id code }
-    ... @defer(label: "payload") {
-      dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { id payload(query: { ACADEMIC_YEAR: "2565" }) }
-    }
-  }
-`);
+const SUMMARY = { id: 85, input: { ACADEMIC_YEAR: '2566' } };
 
 /** The normalised entries of a client's cache, by cache id (`Dataset:ds_…`). */
 function entries(apollo: ReturnType<typeof createApolloClient>): NormalizedCacheObject {
@@ -139,7 +39,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
 
   it('normalises the catalogue: cache.identify finds each Dataset, and node(id:) lands on the same entry', async () => {
     const { apollo } = client();
-    const { data, error } = await apollo.query({ query: ApolloCatalogue });
+    const { data, error } = await apollo.query({ query: ClientCatalogue });
     expect(error).toBeUndefined();
     expect(data?.datasets).toHaveLength(13);
     const stored = entries(apollo);
@@ -153,14 +53,14 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       status: 'NOT_REQUESTED',
     });
 
-    await apollo.query({ query: ApolloNode, variables: { id: 'ds_V10_DUPWITH' } });
+    await apollo.query({ query: ClientNode, variables: { id: 'ds_V10_DUPWITH' } });
     expect(entries(apollo)['Dataset:ds_V10_DUPWITH']).toMatchObject({ code: 'V10_DUPWITH', titleEn: 'Duplicates' });
     expect(Object.keys(entries(apollo)).filter((key) => key.startsWith('Dataset:'))).toHaveLength(13);
   });
 
   it('pages records with fetchMore, merged into one list by relayStylePagination', async () => {
     const { apollo } = client();
-    const watched = apollo.watchQuery({ query: ApolloRecords });
+    const watched = apollo.watchQuery({ query: ClientRecords });
     const subscription = watched.subscribe(() => undefined);
     try {
       const first = await watched.refetch();
@@ -169,7 +69,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       expect(firstPage?.pageInfo.hasNextPage).toBe(true);
       await watched.fetchMore({ variables: { after: firstPage?.pageInfo.endCursor } });
       // What the watched query shows once the cache broadcasts: both pages, as the field policy reads them.
-      const merged = apollo.readQuery({ query: ApolloRecords })?.dataset.records;
+      const merged = apollo.readQuery({ query: ClientRecords })?.dataset.records;
       expect(merged?.edges).toHaveLength(8);
       const totals = merged?.edges.map((edge) => Number((edge.node as { TOTAL: unknown }).TOTAL)) ?? [];
       expect(totals).toEqual([...totals].sort((a, b) => b - a));
@@ -214,7 +114,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     const { apollo } = client();
     const emissions: { dataState: string; data: unknown }[] = [];
     await new Promise<void>((resolve, reject) => {
-      const subscription = apollo.watchQuery({ query: ApolloDeferred, fetchPolicy: 'network-only' }).subscribe({
+      const subscription = apollo.watchQuery({ query: ClientDeferred, fetchPolicy: 'network-only' }).subscribe({
         next: (result) => {
           emissions.push({ dataState: result.dataState, data: result.data });
           if (result.dataState === 'complete') {
@@ -237,7 +137,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     listening().stack.simulator.setFault('ODS_COUNT_GRADUATE_BY_YEAR', { status: 500 });
     try {
       const { apollo } = client();
-      const { data, error } = await apollo.query({ query: ApolloTwoPayloads });
+      const { data, error } = await apollo.query({ query: ClientTwoPayloads });
       expect(data?.teachers?.payload).toMatchObject({ data: [{ ACADEMIC_YEAR: '2566' }] });
       expect(data?.graduates).toEqual({ __typename: 'Dataset', id: 'ds_ODS_COUNT_GRADUATE_BY_YEAR', payload: null });
       expect(CombinedGraphQLErrors.is(error)).toBe(true);
@@ -253,21 +153,21 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
   it('goes through request for use: register, ask, the operator approves, the payload is read', async () => {
     const anonymous = client();
     const registered = await anonymous.apollo.mutate({
-      mutation: ApolloRegister,
+      mutation: ClientRegister,
       variables: { input: { name: 'Apollo app', contactEmail: 'apollo@example.org' } },
     });
     const apiKey = registered.data?.registerClient.apiKey ?? '';
     expect(apiKey).not.toBe('');
 
     const app = client({ headers: { authorization: `Bearer ${apiKey}` } });
-    const before = await app.apollo.query({ query: ApolloSummary });
+    const before = await app.apollo.query({ query: ClientSummary, variables: SUMMARY });
     expect(before.data?.summaryEndpoint).toMatchObject({ status: 'NOT_REQUESTED', payload: null });
     expect(CombinedGraphQLErrors.is(before.error) && before.error.errors[0]?.extensions?.['code']).toBe(
       'USE_NOT_APPROVED',
     );
 
     const asked = await app.apollo.mutate({
-      mutation: ApolloRequestUse,
+      mutation: ClientRequestUse,
       variables: { input: { endpointId: 85, purpose: 'a school dashboard' } },
     });
     const requestId = asked.data?.requestEndpointUse.useRequest.id ?? '';
@@ -275,7 +175,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
 
     const operator = client({ headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     const reviewed = await operator.apollo.mutate({
-      mutation: ApolloReview,
+      mutation: ClientReview,
       variables: { input: { id: requestId, decision: 'APPROVE', note: 'ok' } },
     });
     expect(reviewed.data?.reviewUseRequest.useRequest).toMatchObject({
@@ -284,10 +184,12 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       statusLabel: 'อนุมัติแล้ว',
     });
 
-    const after = await app.apollo.query({ query: ApolloSummary, fetchPolicy: 'network-only' });
+    const after = await app.apollo.query({ query: ClientSummary, variables: SUMMARY, fetchPolicy: 'network-only' });
     expect(after.error).toBeUndefined();
     expect(after.data?.summaryEndpoint?.status).toBe('APPROVED');
-    expect(after.data?.summaryEndpoint?.payload).toBeTruthy();
+    expect(after.data?.summaryEndpoint?.payload).toEqual(
+      await upstreamSummary(listening().stack.simulator, SUMMARY.id, SUMMARY.input),
+    );
     // The same normalised entry, updated in place.
     expect(entries(app.apollo)['SummaryEndpoint:85']).toMatchObject({ status: 'APPROVED' });
   });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fencedBlocks, readDoc } from '../helpers/docs.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
+import { upstreamSummary } from '../helpers/upstream-answer.js';
 import { request } from './setups.js';
 
 const SETUPS = readFileSync(new URL('./setups.ts', import.meta.url), 'utf8');
@@ -69,7 +70,7 @@ describe('plain fetch against a listening server', () => {
     );
     expect(summary.errors).toBeUndefined();
     expect(summary.data?.summaryEndpoint.status).toBe('APPROVED');
-    expect(summary.data?.summaryEndpoint.payload).toBeTruthy();
+    expect(summary.data?.summaryEndpoint.payload).toEqual(await upstreamSummary(listening().stack.simulator, 83));
   });
 });
 

@@ -23,25 +23,18 @@ type Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
-    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": typeof types.ApolloCatalogueDocument,
-    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": typeof types.ApolloNodeDocument,
-    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.ApolloRecordsDocument,
-    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": typeof types.ApolloTwoPayloadsDocument,
-    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ApolloRegisterDocument,
-    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ApolloRequestUseDocument,
-    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ApolloReviewDocument,
-    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.ApolloSummaryDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": typeof types.KeyRotationRotateDocument,
-    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": typeof types.UrqlCatalogueDocument,
-    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": typeof types.UrqlOneDatasetDocument,
-    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": typeof types.UrqlRecordsDocument,
-    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": typeof types.UrqlTwoPayloadsDocument,
-    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": typeof types.UrqlRegisterDocument,
-    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.UrqlRequestUseDocument,
-    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UrqlApproveDocument,
-    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": typeof types.UrqlSummaryDocument,
+    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": typeof types.ClientCatalogueDocument,
+    "\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": typeof types.ClientNodeDocument,
+    "\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": typeof types.ClientOneDatasetDocument,
+    "\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": typeof types.ClientRecordsDocument,
+    "\n  query ClientTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": typeof types.ClientTwoPayloadsDocument,
+    "\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ClientRegisterDocument,
+    "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.ClientRequestUseDocument,
+    "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ClientReviewDocument,
+    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": typeof types.ClientSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
     "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
@@ -92,25 +85,18 @@ const documents: Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
-    "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": types.ApolloCatalogueDocument,
-    "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": types.ApolloNodeDocument,
-    "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.ApolloRecordsDocument,
-    "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": types.ApolloTwoPayloadsDocument,
-    "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.ApolloRegisterDocument,
-    "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.ApolloRequestUseDocument,
-    "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ApolloReviewDocument,
-    "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.ApolloSummaryDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": types.KeyRotationRotateDocument,
-    "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": types.UrqlCatalogueDocument,
-    "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": types.UrqlOneDatasetDocument,
-    "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": types.UrqlRecordsDocument,
-    "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n": types.UrqlTwoPayloadsDocument,
-    "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n": types.UrqlRegisterDocument,
-    "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.UrqlRequestUseDocument,
-    "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n": types.UrqlApproveDocument,
-    "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n": types.UrqlSummaryDocument,
+    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": types.ClientCatalogueDocument,
+    "\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": types.ClientNodeDocument,
+    "\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": types.ClientOneDatasetDocument,
+    "\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": types.ClientRecordsDocument,
+    "\n  query ClientTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n": types.ClientTwoPayloadsDocument,
+    "\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.ClientRegisterDocument,
+    "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.ClientRequestUseDocument,
+    "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ClientReviewDocument,
+    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": types.ClientSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
     "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
@@ -205,38 +191,6 @@ export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ApolloCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ApolloRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query ApolloTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ApolloReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query ApolloSummary {\n    summaryEndpoint(id: 85) {\n      id\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -249,35 +203,39 @@ export function graphql(source: "\n  mutation KeyRotationRotate($graceS: Int!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  query UrqlCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"): (typeof documents)["\n  query UrqlOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"): (typeof documents)["\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"): (typeof documents)["\n  query UrqlRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 3, after: $after, where: [{ field: \"ACADEMIC_YEAR\", eq: \"2566\" }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"): (typeof documents)["\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    schools: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      id\n      payload\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"): (typeof documents)["\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"): (typeof documents)["\n  query ClientTwoPayloads {\n    teachers: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      id\n      payload(query: { ACADEMIC_YEAR: \"2566\" })\n    }\n    graduates: dataset(code: ODS_COUNT_GRADUATE_BY_YEAR) {\n      id\n      payload\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UrqlApprove($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"): (typeof documents)["\n  query UrqlSummary {\n    summaryEndpoint(id: 86) {\n      id\n      status\n      payload\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -27,6 +27,7 @@ import type { Live } from '../../src/server/assemble.js';
 import { createLogger } from '../../src/server/logger.js';
 import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
+import type { ReadinessCheck } from '../../src/server/plugins/use-readiness.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamSource } from '../../src/upstream/source.js';
@@ -93,6 +94,10 @@ export interface StackOptions {
   access?: { now?: () => Date; keys?: KeyPolicy };
   /** A store shared with another stack (as instances share PostgreSQL); this stack then neither opens nor closes one. */
   sharedAccess?: AccessService;
+  /** Another stack's upstream client and source (one upstream cache for both); this stack then neither makes nor closes one. */
+  sharedUpstream?: Pick<Stack, 'upstream' | 'source'>;
+  /** Checks for /ready besides the store's and the upstream's. */
+  readinessChecks?: readonly ReadinessCheck[];
   /**
    * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
    * suites that count upstream calls per operation see each one; cache suites pass real windows.
@@ -184,6 +189,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     trustedDocuments: options.trustedDocuments,
     redisKeyPrefix,
     now: options.cache?.now ?? options.rateLimit?.now,
+    upstream:
+      options.sharedUpstream === undefined
+        ? undefined
+        : { client: options.sharedUpstream.upstream, source: options.sharedUpstream.source },
+    readinessChecks: options.readinessChecks,
   });
   const { app, upstream, source, access, metrics, live } = server;
 
@@ -272,7 +282,7 @@ function testConfig(
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },
     limits: { ...DEFAULTS.limits, ...options.limits },
-    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true },
+    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
     persistedOperations: {
       ...base.persistedOperations,
       apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb,

@@ -9,6 +9,7 @@ import { builder } from '../builder.js';
 import { delivered, SubscriptionError } from '../../live/subscription-hub.js';
 import { answerToKey, openStream } from '../stream-key.js';
 import { Dataset, DatasetCode } from './dataset.js';
+import { CODE } from '../../errors/registry.js';
 
 export const DatasetChange = builder.objectRef<DatasetChangeValue>('DatasetChange').implement({
   description:
@@ -56,7 +57,7 @@ builder.subscriptionField('datasetChanged', (t) =>
     subscribe: (_root, { codes }, context) => {
       if (codes != null && codes.length > DATASET_CODES.length) {
         throw new SubscriptionError(
-          'BAD_USER_INPUT',
+          CODE.BAD_USER_INPUT,
           `codes: at most ${DATASET_CODES.length} dataset codes, got ${codes.length}.`,
         );
       }

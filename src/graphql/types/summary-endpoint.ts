@@ -19,6 +19,7 @@ import { useRequestStatusLabel } from '../messages.js';
 import type { Context } from '../context.js';
 import { HttpMethod } from './dataset.js';
 import { describedValues } from './described-values.js';
+import { CODE } from '../../errors/registry.js';
 
 const SUBJECT_MEANINGS: Readonly<Record<SummarySubjectValue, string>> = {
   SCHOOLS: 'schools',
@@ -104,7 +105,7 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
           const status = await callerStatus(endpoint, context);
           if (status !== 'APPROVED') {
             throw new AccessError(
-              'USE_NOT_APPROVED',
+              CODE.USE_NOT_APPROVED,
               `Use of summary endpoint ${endpoint.id} is not approved for this caller (status ${status}): ask with requestEndpointUse`,
               { status },
             );

@@ -1,22 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { localizedMessage } from '../../graphql/messages.js';
-import { LANGUAGES, negotiateLanguage, type Language } from '../../http/language.js';
-
-const UNEXPECTED_EXTENSIONS = { code: 'INTERNAL_SERVER_ERROR' };
-const UNEXPECTED = Object.fromEntries(
-  LANGUAGES.map((language) => [
-    language,
-    JSON.stringify({
-      errors: [
-        {
-          message: localizedMessage(language, 'Unexpected error.', UNEXPECTED_EXTENSIONS),
-          extensions: UNEXPECTED_EXTENSIONS,
-        },
-      ],
-    }),
-  ]),
-) as Record<Language, string>;
+import { CODE } from '../../errors/registry.js';
+import { errorResponse } from '../error-answer.js';
 
 /**
  * Wraps a plugin's HTTP hooks (onRequest, onResponse; and those of the plugins it adds) so that one that throws
@@ -27,18 +12,9 @@ export function withErrorBoundary<PluginContext extends object>(
   plugin: Plugin<PluginContext>,
   logger: Logger,
 ): Plugin<PluginContext> {
-  const unexpected = (request: Request, error: unknown): Response => {
+  const unexpected = (payload: { request: Request; fetchAPI: { Response: typeof Response } }, error: unknown) => {
     logger.error({ err: error }, 'a plugin failed while handling a request');
-    const language = negotiateLanguage(request.headers.get('accept-language'));
-    return new Response(UNEXPECTED[language], {
-      status: 500,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        'content-language': language,
-        vary: 'accept-language',
-      },
-    });
+    return errorResponse(payload.fetchAPI, payload.request, { status: 500, code: CODE.INTERNAL_SERVER_ERROR });
   };
   const { onRequest, onResponse, onPluginInit } = plugin;
   // Synchronous hooks stay synchronous: an async wrapper would make yoga await every plugin's hook, a promise hop
@@ -50,11 +26,9 @@ export function withErrorBoundary<PluginContext extends object>(
         try {
           const done = onRequest(payload);
           if (isThenable(done))
-            return Promise.resolve(done).catch((error: unknown) =>
-              payload.endResponse(unexpected(payload.request, error)),
-            );
+            return Promise.resolve(done).catch((error: unknown) => payload.endResponse(unexpected(payload, error)));
         } catch (error) {
-          payload.endResponse(unexpected(payload.request, error));
+          payload.endResponse(unexpected(payload, error));
         }
       },
     }),
@@ -63,11 +37,9 @@ export function withErrorBoundary<PluginContext extends object>(
         try {
           const done = onResponse(payload);
           if (isThenable(done))
-            return Promise.resolve(done).catch((error: unknown) =>
-              payload.setResponse(unexpected(payload.request, error)),
-            );
+            return Promise.resolve(done).catch((error: unknown) => payload.setResponse(unexpected(payload, error)));
         } catch (error) {
-          payload.setResponse(unexpected(payload.request, error));
+          payload.setResponse(unexpected(payload, error));
         }
       },
     }),

@@ -1,19 +1,65 @@
 import { Duplex } from 'node:stream';
 import { useContentEncoding } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
+import { CODE } from '../../errors/registry.js';
 import { addVary } from '../../http/caching.js';
 import { compressStream, createCompressor, negotiate } from '../../http/content-encoding.js';
+import { errorResponse } from '../error-answer.js';
 
 // Incremental deliveries and event streams: compressed with a flush after every part (see compressStream).
 const STREAMED = /multipart\/mixed|text\/event-stream/;
 
 /**
- * Compressed request bodies: @whatwg-node/server's useContentEncoding on the request side. First among the
- * plugins, so later ones see the plain body and the body limit counts decompressed bytes.
+ * Compressed request bodies: @whatwg-node/server's useContentEncoding on the request side, first among the
+ * plugins so later ones see the plain body. The listener bounded the bytes that arrived (request-guard.ts); a
+ * small compressed body could still expand past that bound, so the decoded body is read here, up to
+ * `maxDecodedBytes`: over it, HTTP 413 and PAYLOAD_TOO_LARGE; a body that is not what its Content-Encoding says,
+ * HTTP 400 and BAD_REQUEST. A body without Content-Encoding passes untouched, with no promise hop.
  */
-export function useRequestDecompression(): Plugin {
+export function useRequestDecompression(maxDecodedBytes: number): Plugin {
   const contentEncoding = useContentEncoding();
-  return { onRequest: (payload) => contentEncoding.onRequest?.(payload) };
+  return {
+    onRequest(payload) {
+      let decoding: Request | undefined;
+      void contentEncoding.onRequest?.({ ...payload, setRequest: (request) => void (decoding = request) });
+      const body = decoding?.body;
+      if (decoding === undefined || body === null || body === undefined) return;
+      const { request, fetchAPI } = payload;
+      const decoded = async (): Promise<void> => {
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        const reader = body.getReader();
+        try {
+          for (let next = await reader.read(); !next.done; next = await reader.read()) {
+            size += next.value.byteLength;
+            if (size > maxDecodedBytes) {
+              await reader.cancel();
+              const details = { maxBytes: maxDecodedBytes };
+              return payload.endResponse(
+                errorResponse(fetchAPI, request, { status: 413, code: CODE.PAYLOAD_TOO_LARGE, details }),
+              );
+            }
+            chunks.push(next.value);
+          }
+        } catch {
+          // The only reader that throws here is the decompressor: the body is not what its Content-Encoding says.
+          const message = `The request body is not valid ${request.headers.get('content-encoding') ?? 'none'} data.`;
+          return payload.endResponse(
+            errorResponse(fetchAPI, request, { status: 400, code: CODE.BAD_REQUEST, message }),
+          );
+        }
+        payload.setRequest(
+          new fetchAPI.Request(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: Buffer.concat(chunks),
+            signal: request.signal,
+          }),
+        );
+      };
+      return decoded();
+    },
+  };
 }
 
 /**

@@ -1,4 +1,6 @@
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { CODE } from '../../errors/registry.js';
+import { codedGraphQLError } from '../../graphql/errors.js';
 
 /** The header a GraphQL request that is not preflighted must carry; GraphiQL sends it. */
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
@@ -24,11 +26,7 @@ export function useCsrfPrevention(): Plugin {
       // A GET is safe (above); yoga answers every other method 405 before reading it.
       if (request.method !== 'POST') return;
       if (wasPreflighted(request.headers.get('content-type')) || request.headers.has(CSRF_HEADER)) return;
-      throw createGraphQLError(
-        `A GraphQL POST that is not JSON must carry the header "${CSRF_HEADER}: 1" (CSRF prevention); ` +
-          'send it, or POST the operation with "Content-Type: application/json", or send a query as GET.',
-        { extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } } },
-      );
+      throw codedGraphQLError(CODE.CSRF_HEADER_REQUIRED);
     },
   };
 }

@@ -7,9 +7,9 @@ import {
 } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin, YogaLogger } from 'graphql-yoga';
-import { ERROR_CODES } from '../../graphql/error-codes.js';
 import { maskError } from '../../graphql/errors.js';
 import { httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
+import { CODE, isErrorCode } from '../../errors/registry.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -27,14 +27,21 @@ const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subs
  */
 export function useMetrics(metrics: Metrics): Plugin {
   const { registry, operationNames, operations } = metrics;
-  // The operation execution picks, as yoga's HTTP histogram and the response cache name it.
+  // The operation execution picks, as yoga's HTTP histogram and the response cache name it: worked out once per
+  // document and context, though five metrics ask for it at different points of the same operation.
+  const computed = new WeakMap<object, { document: unknown; labels: Record<OperationLabel, string> }>();
   const labels = (params: FillLabelsFnParams, context: unknown): Record<OperationLabel, string> => {
+    const known = typeof context === 'object' && context !== null ? computed.get(context) : undefined;
+    if (known !== undefined && known.document === params.document) return known.labels;
     const operation =
       params.document === undefined ? undefined : getOperationAST(params.document, requestedName(context));
-    return {
+    const found = {
       operationName: operationNames.label(operation?.name?.value),
       operationType: operationTypeLabel(operation?.operation),
     };
+    if (typeof context === 'object' && context !== null)
+      computed.set(context, { document: params.document, labels: found });
+    return found;
   };
   const phaseHistogram = <Phase>(name: string, help: string, phases: [Phase, ...Phase[]]) =>
     createHistogram({
@@ -121,7 +128,7 @@ function operationTypeLabel(type: string | undefined): string {
 }
 
 /**
- * The code the client sees, when the README documents it, else `other`. Execution errors are counted before
+ * The code the client sees, when the registry declares it, else `other`. Execution errors are counted before
  * masking gives domain errors their code; a parse or validation failure without a code of its own is counted
  * under the code yoga answers it with.
  */
@@ -132,11 +139,11 @@ function codeLabel(error: unknown, phase: string | undefined): string {
     code = masked instanceof GraphQLError ? masked.extensions['code'] : undefined;
   }
   if (typeof code !== 'string') {
-    if (phase === 'validate') return 'GRAPHQL_VALIDATION_FAILED';
-    if (phase === 'parse' && error instanceof GraphQLError) return 'GRAPHQL_PARSE_FAILED';
-    return 'INTERNAL_SERVER_ERROR';
+    if (phase === 'validate') return CODE.GRAPHQL_VALIDATION_FAILED;
+    if (phase === 'parse' && error instanceof GraphQLError) return CODE.GRAPHQL_PARSE_FAILED;
+    return CODE.INTERNAL_SERVER_ERROR;
   }
-  return ERROR_CODES.has(code) ? code : 'other';
+  return isErrorCode(code) ? code : 'other';
 }
 
 type Hook = (...args: unknown[]) => unknown;

@@ -7,6 +7,7 @@ import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type Validat
 import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../../config.js';
 import type { PayloadSizes } from '../../graphql/payload-sizes.js';
+import { CODE } from '../../errors/registry.js';
 
 /** Which limit refused an operation, in `extensions.limit` beside the code GRAPHQL_VALIDATION_FAILED. */
 export type LimitName = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
@@ -32,7 +33,7 @@ export function useOperationLimits(limits: OperationLimits, payloadSizes?: Paylo
 
 export function limitError(limit: LimitName, message: string, facts: Record<string, number> = {}): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit, ...facts, http: { status: 400, spec: true } },
+    extensions: { code: CODE.GRAPHQL_VALIDATION_FAILED, limit, ...facts, http: { status: 400, spec: true } },
   });
 }
 
@@ -43,7 +44,11 @@ function reject(limit: LimitName) {
 }
 
 function tagTokens(_context: ValidationContext | null, error: GraphQLError): void {
-  Object.assign(error.extensions, { code: 'GRAPHQL_PARSE_FAILED', limit: 'tokens', http: { status: 400, spec: true } });
+  Object.assign(error.extensions, {
+    code: CODE.GRAPHQL_PARSE_FAILED,
+    limit: 'tokens',
+    http: { status: 400, spec: true },
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { PersistedQueryStore } from '../persisted-query-store.js';
+import { CODE, englishMessage } from '../../errors/registry.js';
+import { codedExtensions, codedGraphQLError } from '../../graphql/errors.js';
 
 /** Documents a trusted-documents server accepts, by their SHA-256 hash (codegen's persisted-documents.json). */
 export type PersistedManifest = ReadonlyMap<string, string>;
@@ -64,16 +66,16 @@ function trustedOperations(manifest: PersistedManifest): Plugin {
     getPersistedOperation: (id) => manifest.get(id) ?? null,
     customErrors: {
       persistedQueryOnly: {
-        message: 'This server runs only persisted operations: send the documentId of an operation of its manifest.',
-        extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
+        message: englishMessage(CODE.PERSISTED_QUERY_ONLY),
+        extensions: codedExtensions(CODE.PERSISTED_QUERY_ONLY),
       },
       notFound: {
         message: 'No persisted operation has this id.',
-        extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } },
+        extensions: codedExtensions(CODE.PERSISTED_QUERY_NOT_FOUND, {}, { status: 400 }),
       },
       keyNotFound: {
-        message: 'Send the documentId of a persisted operation.',
-        extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
+        message: englishMessage(CODE.PERSISTED_QUERY_ID_REQUIRED),
+        extensions: codedExtensions(CODE.PERSISTED_QUERY_ID_REQUIRED),
       },
     },
   });
@@ -99,17 +101,17 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       if (params.query == null) {
         return store.get(hash).then((document) => {
           if (document === undefined) {
-            throw createGraphQLError('PersistedQueryNotFound', {
-              extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } },
+            // Apollo Client and urql recognise an unknown hash by this exact message.
+            throw codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, {
+              message: 'PersistedQueryNotFound',
+              http: { status: 404 },
             });
           }
           setParams({ ...params, query: document });
         });
       }
       if (createHash('sha256').update(params.query).digest('hex') !== hash) {
-        throw createGraphQLError('PersistedQueryMismatch', {
-          extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } },
-        });
+        throw codedGraphQLError(CODE.PERSISTED_QUERY_MISMATCH);
       }
       pending.set(context, { hash, document: params.query });
     },

@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, isPromise, type Plugin } from 'graphql-yoga';
 import { isSingleResult } from '../../graphql/execution-result.js';
+import { CODE } from '../../errors/registry.js';
 
 /**
  * How deeply `{ ( [` may nest in a document, and objects and arrays in `variables` and `extensions`. graphql-js
@@ -24,14 +25,19 @@ export function useRequestShape(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
       if (requestParser === undefined) return undefined;
-      setRequestParser(async (request) => {
+      const refuse = (error: unknown): never => {
+        if (error instanceof GraphQLError) throw error;
+        throw badRequest(
+          'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
+        );
+      };
+      // A parser that answers at once (a GET's) stays synchronous: an async wrapper costs every request a hop.
+      setRequestParser((request) => {
         try {
-          return await requestParser(request);
+          const parsed = requestParser(request);
+          return isPromise(parsed) ? parsed.catch(refuse) : parsed;
         } catch (error) {
-          if (error instanceof GraphQLError) throw error;
-          throw badRequest(
-            'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
-          );
+          return refuse(error);
         }
       });
       return {
@@ -51,7 +57,7 @@ export function useRequestShape(): Plugin {
         setResultAndStopExecution({
           errors: [
             createGraphQLError(`@stream(initialCount:) must be 0 or more, got ${negative}.`, {
-              extensions: { code: 'BAD_USER_INPUT' },
+              extensions: { code: CODE.BAD_USER_INPUT },
             }),
           ],
         });
@@ -62,7 +68,7 @@ export function useRequestShape(): Plugin {
           // graphql-js answers without `data` only when execution could not start: `variables` that do not fit
           // their types. Its errors carry no code; the caller sent something unusable, so BAD_USER_INPUT.
           if (!isSingleResult(result) || 'data' in result || result.errors === undefined) return;
-          setResult({ ...result, errors: result.errors.map(withCode('BAD_USER_INPUT')) });
+          setResult({ ...result, errors: result.errors.map(withCode(CODE.BAD_USER_INPUT)) });
         },
       };
     },
@@ -82,7 +88,7 @@ function withCode(code: string): (error: GraphQLError) => GraphQLError {
 }
 
 function badRequest(message: string): GraphQLError {
-  return createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+  return createGraphQLError(message, { extensions: { code: CODE.BAD_REQUEST, http: { status: 400 } } });
 }
 
 function checkParameters(parameters: unknown): void {
@@ -105,7 +111,7 @@ function checkParameters(parameters: unknown): void {
   }
   if (typeof query === 'string' && documentNesting(query) > MAX_NESTING) {
     throw createGraphQLError(`The document nests brackets more than ${MAX_NESTING} levels deep.`, {
-      extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } },
+      extensions: { code: CODE.GRAPHQL_PARSE_FAILED, http: { status: 400 } },
     });
   }
 }

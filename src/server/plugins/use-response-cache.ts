@@ -1,13 +1,13 @@
 import { IncomingMessage } from 'node:http';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
 import type { Metrics } from '../metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
 import { requestKey } from '../response-cache/request-key.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
-import { answerExpiresAt, ledgerOf } from '../../graphql/response-ledger.js';
+import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
 import { answerHasErrors } from '../answer-errors.js';
 import { negotiate } from '../../http/content-encoding.js';
@@ -30,17 +30,28 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
   const { cache } = options;
   // The operation name of requests whose result may be stored: a query that ran without errors.
   const reusable = new WeakMap<Request, string | undefined>();
-  // The key of the parameters yoga parsed from each request, to compare with the hot path's.
-  const parsedKeys = new WeakMap<Request, string | undefined>();
+  // The hot path's key of each request whose executed parameters are the ones that key was computed from.
+  const executedKeys = new WeakMap<Request, string>();
   return {
-    onRequestParse({ request }) {
+    onRequestParse({ request, serverContext, setRequestParser }) {
+      const nodeRequest = (serverContext as { req?: unknown } | undefined)?.req;
+      const candidate = nodeRequest instanceof IncomingMessage ? cache.candidate(nodeRequest) : undefined;
+      if (candidate === undefined) return;
+      // A JSON POST: yoga runs the parameters the hot path read and keyed instead of reading the body again, so the
+      // key is that of what runs by construction, and neither the body nor the key is worked out twice.
+      if (candidate.method === 'POST' && isJsonPost(request)) {
+        // Yoga's JSON parser hands on the body's object unchecked as well; its shape is checked after parsing.
+        setRequestParser(() => candidate.parameters as GraphQLParams);
+        executedKeys.set(request, candidate.key);
+        return;
+      }
+      // Otherwise the key of what yoga parsed must agree with the hot path's: a request that the two read
+      // differently (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
       return {
         onRequestParseDone({ requestParserResult }) {
           if (Array.isArray(requestParserResult)) return;
-          parsedKeys.set(
-            request,
-            requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined),
-          );
+          const key = requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined);
+          if (key === candidate.key) executedKeys.set(request, key);
         },
       };
     },
@@ -58,20 +69,11 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         },
       };
     },
-    async onResponse(payload) {
-      const { request, response, serverContext, fetchAPI } = payload;
-      const nodeRequest = (serverContext as { req?: unknown }).req;
-      const key = nodeRequest instanceof IncomingMessage ? cache.candidateKey(nodeRequest) : undefined;
-      // Stored only under the key of what yoga itself parsed: a request that the hot path and yoga read differently
-      // (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
-      if (
-        key === undefined ||
-        parsedKeys.get(request) !== key ||
-        !reusable.has(request) ||
-        response.status !== 200 ||
-        answerHasErrors(request)
-      )
-        return;
+    // Synchronous for every answer that is not stored: a hook that returns a promise costs every request a hop.
+    onResponse(payload) {
+      const { request, response } = payload;
+      const key = executedKeys.get(request);
+      if (key === undefined || !reusable.has(request) || response.status !== 200 || answerHasErrors(request)) return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;
       const ledger = ledgerOf(request);
@@ -81,38 +83,59 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       const expiresAt = answerExpiresAt(lifetime, now);
       if (expiresAt <= now) return;
 
-      const headers = new fetchAPI.Headers(response.headers);
-      // What the compression plugin would add: the stored answer comes in every encoding.
-      addVary(headers, 'accept-encoding');
-      const etag = headers.get('etag');
-      const httpCaching: HttpCaching | undefined =
-        request.method === 'GET' && etag !== null
-          ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS }
-          : undefined;
-      const entry = cache.store(key, {
-        body: Buffer.from(await response.arrayBuffer()),
-        headers,
-        operationName: reusable.get(request),
-        expiresAt,
-        httpCaching,
-        datasets: ledger.datasets,
-      });
-      options.metrics.responseCache('stored');
-      const callerHeaders: Record<string, string> = {};
-      for (const name of RATE_LIMIT_FIELDS) {
-        const value = response.headers.get(name);
-        if (value !== null) callerHeaders[name] = value;
-      }
-      const rendered = await entry.render({
-        encoding: negotiate(request.headers.get('accept-encoding')),
-        requestId: requestIdOf(request),
-        ifNoneMatch: request.headers.get('if-none-match'),
-        now,
-        callerHeaders,
-      });
-      // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
-      const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;
-      payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
+      return storeAndRender(payload, key, ledger, lifetime, expiresAt, now);
     },
   };
+
+  async function storeAndRender(
+    payload: Parameters<NonNullable<Plugin['onResponse']>>[0],
+    key: string,
+    ledger: ResponseLedger,
+    lifetime: AnswerLifetime,
+    expiresAt: number,
+    now: number,
+  ): Promise<void> {
+    const { request, response, fetchAPI } = payload;
+    const headers = new fetchAPI.Headers(response.headers);
+    // What the compression plugin would add: the stored answer comes in every encoding.
+    addVary(headers, 'accept-encoding');
+    const etag = headers.get('etag');
+    const httpCaching: HttpCaching | undefined =
+      request.method === 'GET' && etag !== null
+        ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS }
+        : undefined;
+    const entry = cache.store(key, {
+      body: Buffer.from(await response.arrayBuffer()),
+      headers,
+      operationName: reusable.get(request),
+      expiresAt,
+      httpCaching,
+      datasets: ledger.datasets,
+    });
+    options.metrics.responseCache('stored');
+    const callerHeaders: Record<string, string> = {};
+    for (const name of RATE_LIMIT_FIELDS) {
+      const value = response.headers.get(name);
+      if (value !== null) callerHeaders[name] = value;
+    }
+    const rendered = await entry.render({
+      encoding: negotiate(request.headers.get('accept-encoding')),
+      requestId: requestIdOf(request),
+      ifNoneMatch: request.headers.get('if-none-match'),
+      now,
+      callerHeaders,
+    });
+    // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
+    const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;
+    payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
+  }
+}
+
+/** Whether yoga reads this request's body with its JSON parser (its own test, in its request-parser/post-json.ts). */
+function isJsonPost(request: Request): boolean {
+  if (request.method !== 'POST') return false;
+  const contentType = request.headers.get('content-type')?.split(',')[0];
+  return ['application/json', 'application/graphql+json'].some(
+    (type) => contentType === type || contentType?.startsWith(`${type};`) === true,
+  );
 }

@@ -17,7 +17,10 @@ const GRAPHIQL_CSP = [
 // Every other response is data: nothing in it may run or load anything.
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-/** Security headers on every response, with a Content-Security-Policy under which GraphiQL still works. */
+/**
+ * Security headers on every response, with a Content-Security-Policy under which GraphiQL still works (or the one
+ * a page set itself: the portal's, see portal/serve.ts).
+ */
 export function useSecurityHeaders(): Plugin {
   return {
     onResponse({ response }) {
@@ -27,7 +30,9 @@ export function useSecurityHeaders(): Plugin {
       headers.set('referrer-policy', 'no-referrer');
       headers.set('x-frame-options', 'DENY');
       headers.set('cross-origin-opener-policy', 'same-origin');
-      headers.set('content-security-policy', html ? GRAPHIQL_CSP : DATA_CSP);
+      // A page that states its own policy keeps it: the portal's forbids inline scripts, which GraphiQL's cannot.
+      if (!headers.has('content-security-policy'))
+        headers.set('content-security-policy', html ? GRAPHIQL_CSP : DATA_CSP);
     },
   };
 }

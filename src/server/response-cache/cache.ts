@@ -6,6 +6,7 @@ import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
+import type { KeyedRequest } from './request-key.js';
 
 // Headers that differ from one request or one encoding to the next: set when a stored response is rendered. The
 // rate-limit fields describe one caller's bucket at one moment: stored, they would tell the next caller lies.
@@ -164,7 +165,7 @@ export class ResponseCache {
   // The keys of the entries that read each dataset; kept in step with the entries by lru-cache's dispose.
   private readonly byDataset = new Map<DatasetCode, Set<string>>();
   // Set by the hot path for a request it could not answer, read by the plugin when yoga's answer is ready.
-  private readonly candidates = new WeakMap<IncomingMessage, string>();
+  private readonly candidates = new WeakMap<IncomingMessage, KeyedRequest>();
   readonly now: () => number;
 
   constructor(options: ResponseCacheOptions) {
@@ -219,11 +220,11 @@ export class ResponseCache {
   }
 
   /** Marks a request the hot path could not answer from the cache, so that yoga's answer to it may be stored. */
-  markCandidate(request: IncomingMessage, key: string): void {
-    this.candidates.set(request, key);
+  markCandidate(request: IncomingMessage, candidate: KeyedRequest): void {
+    this.candidates.set(request, candidate);
   }
 
-  candidateKey(request: IncomingMessage): string | undefined {
+  candidate(request: IncomingMessage): KeyedRequest | undefined {
     return this.candidates.get(request);
   }
 

@@ -34,9 +34,9 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
 
   async function serve(request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const key = keyRequest(request, options);
-    if (key !== undefined) {
-      const entry = cache.lookup(key);
+    const keyed = keyRequest(request, options);
+    if (keyed !== undefined) {
+      const entry = cache.lookup(keyed.key);
       const callerHeaders = entry === undefined ? undefined : await withinRateLimit(request);
       if (entry !== undefined && callerHeaders !== undefined) {
         await answer(request, response, entry, started, callerHeaders);
@@ -44,7 +44,7 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       }
       // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal.
       if (entry === undefined) metrics.responseCache('miss');
-      cache.markCandidate(request, key);
+      cache.markCandidate(request, keyed);
     }
     options.yoga(request, response);
   }

@@ -16,6 +16,13 @@ export interface KeyOptions {
 /** The GraphQL parameters of a request, as sent or as yoga parsed them. */
 export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETERS)[number], unknown>>>;
 
+/** A request's response-cache key, and the parameters it was computed from. */
+export interface KeyedRequest {
+  readonly key: string;
+  readonly method: 'GET' | 'POST';
+  readonly parameters: GraphQLParameters;
+}
+
 /**
  * The response-cache key of a GraphQL request, from everything that can change yoga's answer to it: method,
  * the GraphQL parameters (the document or its persisted hash, variables, operation name, extensions; objects
@@ -24,9 +31,10 @@ export type GraphQLParameters = Readonly<Partial<Record<(typeof GRAPHQL_PARAMETE
  * entries per query, however many ways clients write the header). The negotiated Content-Encoding and
  * If-None-Match are not in the key: one entry holds every encoding and answers conditional requests itself.
  *
- * The hot path computes it from the request as it arrives; the response-cache plugin computes it again from the
- * parameters yoga parsed and executed, and stores an answer only when the two agree (see use-response-cache.ts),
- * so no request can make yoga run one thing and the cache file it under another.
+ * The hot path computes it from the request as it arrives; yoga then executes the parameters the key was computed
+ * from (a JSON POST), or the response-cache plugin computes it again from the parameters yoga parsed (a GET) and
+ * stores an answer only when the two agree (see use-response-cache.ts), so no request can make yoga run one
+ * thing and the cache file it under another.
  *
  * Undefined (not cacheable) when the parameters cannot be written as a key (nested too deeply to serialise).
  */
@@ -61,7 +69,10 @@ export function requestKey(
  * path, a body that is compressed, not a JSON object (a batch) or not JSON at all, and GET parameters given twice
  * or unreadable.
  */
-export function keyRequest(request: IncomingMessage & { body?: Buffer }, options: KeyOptions): string | undefined {
+export function keyRequest(
+  request: IncomingMessage & { body?: Buffer },
+  options: KeyOptions,
+): KeyedRequest | undefined {
   const url = request.url ?? '';
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -73,7 +84,7 @@ export function keyRequest(request: IncomingMessage & { body?: Buffer }, options
   };
   if (request.method === 'GET') {
     const parameters = queryStart === -1 ? undefined : getParameters(url.slice(queryStart + 1));
-    return parameters && requestKey('GET', parameters, header);
+    return parameters && keyed('GET', parameters, header);
   }
   const contentType = request.headers['content-type'] ?? '';
   if (
@@ -85,7 +96,16 @@ export function keyRequest(request: IncomingMessage & { body?: Buffer }, options
     return undefined;
   }
   const parameters = postParameters(request.body);
-  return parameters && requestKey('POST', parameters, header);
+  return parameters && keyed('POST', parameters, header);
+}
+
+function keyed(
+  method: KeyedRequest['method'],
+  parameters: GraphQLParameters,
+  header: (name: string) => string | undefined,
+): KeyedRequest | undefined {
+  const key = requestKey(method, parameters, header);
+  return key === undefined ? undefined : { key, method, parameters };
 }
 
 function getParameters(search: string): GraphQLParameters | undefined {

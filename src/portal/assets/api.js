@@ -1,0 +1,160 @@
+// The portal's only way to the server: the public GraphQL endpoint, as any client calls it. Credentials go in the
+// Authorization header, never in a URL.
+import { language } from './i18n.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** A GraphQL error answer, with the first error's code. */
+export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {string | undefined} code
+   */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** @typedef {{ message: string, extensions?: { code?: string } }} GraphQLError */
+
+/**
+ * @param {string | undefined} token
+ * @param {string} accept
+ */
+function headers(token, accept) {
+  /** @type {Record<string, string>} */
+  const result = { 'content-type': 'application/json', accept, 'accept-language': language };
+  if (token) result['authorization'] = `Bearer ${token}`;
+  return result;
+}
+
+/** Whether the last answer said it came from the embedded simulator. */
+export let simulated = false;
+
+/**
+ * Runs one operation; resolves with its data (of the shape its selection asks for: the caller names it), rejects
+ * with an ApiError carrying the first error's code.
+ * @template [Data=unknown]
+ * @param {string} query
+ * @param {Record<string, unknown>} [variables]
+ * @param {string} [token]
+ * @returns {Promise<Data>}
+ */
+export async function graphql(query, variables = {}, token) {
+  const response = await fetch(GRAPHQL_PATH, {
+    method: 'POST',
+    headers: headers(token, 'application/graphql-response+json, application/json'),
+    body: JSON.stringify({ query, variables }),
+  });
+  if (response.headers.get('x-upstream-simulated') === 'true') simulated = true;
+  /** @type {{ data?: Data, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
+  let body;
+  try {
+    /** @type {unknown} */
+    const json = await response.json();
+    body = /** @type {typeof body} */ (json);
+  } catch {
+    throw new ApiError(`HTTP ${response.status}`, undefined);
+  }
+  if (body.extensions?.upstream === 'simulated') simulated = true;
+  const [first] = body.errors ?? [];
+  if (first !== undefined) throw new ApiError(first.message, first.extensions?.code);
+  if (body.data === undefined) throw new ApiError(`HTTP ${response.status}`, undefined);
+  return body.data;
+}
+
+/**
+ * A subscription over GraphQL over SSE (one POST stream, "distinct connections"), reconnected after a drop with
+ * a growing pause. `onState` hears 'live' and 'down'. Returns a function that ends it.
+ * @template Data
+ * @param {string} query
+ * @param {{ token?: string, variables?: Record<string, unknown>, onNext: (data: Data) => void, onState?: (state: 'live' | 'down') => void }} options
+ * @returns {() => void}
+ */
+export function subscribe(query, options) {
+  let stopped = false;
+  let pause = 1_000;
+  /** @type {AbortController | undefined} */
+  let abort;
+  const run = async () => {
+    while (!stopped) {
+      abort = new AbortController();
+      try {
+        const response = await fetch(GRAPHQL_PATH, {
+          method: 'POST',
+          headers: headers(options.token, 'text/event-stream'),
+          body: JSON.stringify({ query, variables: options.variables ?? {} }),
+          signal: abort.signal,
+        });
+        // A refusal (a key that stopped working, a limit) would be refused again: give up rather than hammer.
+        if (!response.ok || response.body === null) {
+          options.onState?.('down');
+          if (response.status >= 400 && response.status < 500 && response.status !== 429) return;
+        } else {
+          options.onState?.('live');
+          pause = 1_000;
+          await readEvents(response.body, options.onNext);
+        }
+      } catch {
+        // Aborted, or the connection dropped.
+      }
+      if (stopped) return;
+      options.onState?.('down');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 30_000);
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    abort?.abort();
+  };
+}
+
+/**
+ * @template Data
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {(data: Data) => void} onNext
+ */
+async function readEvents(body, onNext) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+    let boundary = buffer.indexOf('\n\n');
+    while (boundary !== -1) {
+      const lines = buffer.slice(0, boundary).split('\n');
+      buffer = buffer.slice(boundary + 2);
+      const event = lines
+        .find((line) => line.startsWith('event:'))
+        ?.slice(6)
+        .trim();
+      const data = lines
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n');
+      if (event === 'complete') return;
+      if ((event === 'next' || event === undefined) && data !== '') {
+        /** @type {unknown} */
+        const parsed = JSON.parse(data);
+        const result = /** @type {{ data?: Data }} */ (parsed);
+        if (result.data !== undefined) onNext(result.data);
+      }
+      boundary = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+/** The upstream number of a summary endpoint: the last segment of its apiUrl. @param {string} apiUrl */
+export function endpointNumber(apiUrl) {
+  return Number(apiUrl.slice(apiUrl.lastIndexOf('/') + 1));
+}
+
+/** Where GraphiQL opens with `query` in its editor. @param {string} query */
+export function graphiqlLink(query) {
+  return `${GRAPHQL_PATH}?query=${encodeURIComponent(query)}`;
+}

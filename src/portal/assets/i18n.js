@@ -1,0 +1,445 @@
+// The portal's words in Thai (first) and English. The language follows the browser until the reader picks one,
+// which is remembered; it is also sent as Accept-Language, so the API's labels and messages match the page.
+
+const STORAGE_KEY = 'portal.language';
+
+/** @typedef {'th' | 'en'} Language */
+
+const MESSAGES = {
+  th: {
+    brand: 'พอร์ทัลข้อมูลสถิติการศึกษา',
+    skip: 'ข้ามไปยังเนื้อหา',
+    navLabel: 'เมนูหลัก',
+    navDatasets: 'ชุดข้อมูล',
+    navDevelopers: 'นักพัฒนา',
+    navOperators: 'ผู้ดูแลระบบ',
+    navGraphiql: 'GraphiQL',
+    switchLanguage: 'English',
+    simulated: 'ข้อมูลจำลอง: เซิร์ฟเวอร์นี้ใช้แหล่งข้อมูลจำลอง ไม่ใช่สถิติจริง',
+    loading: 'กำลังโหลด…',
+    failed: 'โหลดไม่สำเร็จ',
+    retry: 'ลองอีกครั้ง',
+    notFound: 'ไม่พบหน้านี้',
+    // Catalogue
+    catalogueTitle: 'ชุดข้อมูลและข้อมูลสรุป',
+    catalogueIntro:
+      'ข้อมูลสถิติการศึกษาแบบเปิดของกระทรวงศึกษาธิการ ผ่าน GraphQL API เดียว: ชุดข้อมูล 13 ชุดที่ทุกคนอ่านได้ และข้อมูลสรุป 4 รายการที่ต้องขอใช้งานก่อน',
+    datasetsHeading: 'ชุดข้อมูล ({count})',
+    summariesHeading: 'ข้อมูลสรุป ({count}) ต้องขอใช้งาน',
+    summariesIntro: 'ลงทะเบียนและขอใช้งานได้ที่หน้านักพัฒนา เมื่อผู้ดูแลอนุมัติแล้วจึงอ่านข้อมูลได้',
+    colNo: 'ลำดับ',
+    colTitle: 'ชื่อชุดข้อมูล',
+    colGroup: 'กลุ่ม',
+    colAgency: 'หน่วยงาน',
+    colVersion: 'รุ่นข้อมูล',
+    colChanged: 'เปลี่ยนล่าสุด',
+    colSubject: 'เรื่อง',
+    colEndpoint: 'ชื่อ endpoint',
+    colStatus: 'สถานะ',
+    notWatched: 'ยังไม่ตรวจ',
+    askForUse: 'ขอใช้งาน',
+    subjects: { SCHOOLS: 'สถานศึกษา', PERSONNEL: 'บุคลากร', STUDENTS: 'นักเรียน', GRADUATES: 'ผู้สำเร็จการศึกษา' },
+    groups: { TEACHERS: 'ครู', STUDENTS: 'นักเรียน', SCHOOLS: 'สถานศึกษา', GRADUATES: 'ผู้สำเร็จการศึกษา' },
+    // Dataset
+    backToCatalogue: 'กลับไปที่รายการชุดข้อมูล',
+    about: 'เกี่ยวกับชุดข้อมูล',
+    code: 'รหัส',
+    apiUrl: 'ที่อยู่ต้นทาง',
+    method: 'วิธีเรียก',
+    version: 'รุ่นข้อมูล',
+    changedAt: 'เปลี่ยนล่าสุด',
+    recordCount: 'จำนวนระเบียน',
+    liveNote: 'รุ่นข้อมูลปรับให้อัตโนมัติเมื่อต้นทางเปลี่ยน',
+    datasetChangedAnnounce: 'ชุดข้อมูลนี้เปลี่ยนแล้ว: รุ่น {version}',
+    reloadData: 'โหลดข้อมูลใหม่',
+    fieldsHeading: 'เขตข้อมูล',
+    fieldsIntro: 'จาก schema/shapes.json: ชื่อในแบบมีชนิด (typedRecords), ชนิด และคีย์เดิมของต้นทาง',
+    colLabel: 'ความหมาย',
+    colName: 'ชื่อฟิลด์ GraphQL',
+    colType: 'ชนิด',
+    colKey: 'คีย์ต้นทาง',
+    types: { string: 'ข้อความ', number: 'ตัวเลข', boolean: 'จริง/เท็จ' },
+    nullable: '(อาจว่าง)',
+    chartHeading: 'แผนภูมิ',
+    chartByYear: '{measure}ตามปีการศึกษา',
+    chartByCategory: '{measure}ตาม{category}',
+    chartByCategoryYear: '{measure}ตาม{category} ปีการศึกษา {year}',
+    chartTop: '(แสดง {count} อันดับแรก)',
+    noChart: 'ชุดข้อมูลนี้ไม่มีปีหรือหมวดหมู่กับจำนวนที่จะแสดงเป็นแผนภูมิ',
+    previewHeading: 'ตัวอย่างระเบียน',
+    previewCaption: '{shown} ระเบียนแรกจากทั้งหมด {total}',
+    queryHeading: 'คำค้นที่ใช้แสดงหน้านี้',
+    openInGraphiql: 'เปิดใน GraphiQL',
+    // Developers
+    developerTitle: 'นักพัฒนา',
+    developerIntro: 'ลงทะเบียนแอปพลิเคชันเพื่อรับ API key แล้วขอใช้งานข้อมูลสรุป สถานะคำขอจะปรับให้ทันทีเมื่อผู้ดูแลพิจารณา',
+    registerHeading: 'ลงทะเบียนแอปพลิเคชัน',
+    appName: 'ชื่อแอปพลิเคชัน',
+    contactEmail: 'อีเมลติดต่อ',
+    register: 'ลงทะเบียน',
+    signInHeading: 'เข้าสู่ระบบด้วย API key',
+    apiKey: 'API key',
+    rememberMe: 'จำไว้ในเบราว์เซอร์นี้ (อย่าใช้บนเครื่องสาธารณะ)',
+    signIn: 'เข้าสู่ระบบ',
+    signOut: 'ออกจากระบบ',
+    keyOnceHeading: 'API key ของคุณ (แสดงครั้งเดียว)',
+    keyOnceHelp: 'คัดลอกเก็บไว้ในที่ปลอดภัยตอนนี้ เซิร์ฟเวอร์เก็บเพียงค่าแฮช จึงแสดงให้อีกไม่ได้ ส่งในทุกคำขอเป็นส่วนหัว:',
+    keyOnceSecret: 'อย่าใส่ key ในโค้ดฝั่งเบราว์เซอร์หรือแอปที่เผยแพร่ ให้เรียกจากเซิร์ฟเวอร์ของคุณ',
+    copy: 'คัดลอก',
+    copied: 'คัดลอกแล้ว',
+    continue: 'ไปต่อ',
+    signedInAs: 'เข้าสู่ระบบเป็น {name}',
+    clientId: 'รหัสผู้ใช้บริการ',
+    requestsHeading: 'คำขอใช้งานข้อมูลสรุป',
+    purpose: 'วัตถุประสงค์การใช้งาน',
+    purposeHelp: 'บอกผู้ดูแลว่าจะใช้ข้อมูลทำอะไร',
+    sendRequest: 'ส่งคำขอ',
+    operatorNote: 'หมายเหตุจากผู้ดูแล',
+    yourPurpose: 'วัตถุประสงค์ของคุณ',
+    statusChangedAnnounce: '{endpoint}: {status}',
+    liveStatus: 'สถานะปรับให้อัตโนมัติ',
+    liveDisconnected: 'ขาดการเชื่อมต่อสด กำลังเชื่อมต่อใหม่…',
+    quotaHeading: 'โควตาและประวัติ',
+    quota: 'โควตา (ครั้งต่อช่วงเวลา)',
+    quotaDefault: 'ค่าเริ่มต้นของเซิร์ฟเวอร์',
+    registeredAt: 'ลงทะเบียนเมื่อ',
+    historyHeading: 'ประวัติ',
+    colWhen: 'เมื่อ',
+    colWhat: 'เหตุการณ์',
+    colWho: 'โดย',
+    colDetail: 'รายละเอียด',
+    rotateHeading: 'เปลี่ยน API key',
+    rotateHelp: 'key ใหม่ใช้ได้ทันที key เดิมยังใช้ได้ตามระยะผ่อนผัน เพื่อให้ปรับระบบที่ใช้งานอยู่ทัน',
+    grace: 'ระยะผ่อนผันของ key เดิม',
+    graceNow: 'หยุดทันที',
+    graceHour: '1 ชั่วโมง',
+    graceDay: '1 วัน',
+    graceWeek: '7 วัน',
+    rotate: 'เปลี่ยน key',
+    previousKeysExpire: 'key เดิมหยุดใช้งานเมื่อ {at}',
+    deleteHeading: 'ลบการลงทะเบียน',
+    deleteHelp: 'ตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล: ทุก key หยุดทันที ชื่อ อีเมล และวัตถุประสงค์ถูกลบ ประวัติเหลือเพียงรหัสนามแฝง',
+    deleteAsk: 'ลบการลงทะเบียน…',
+    deleteConfirm: 'ยืนยันการลบถาวร',
+    cancel: 'ยกเลิก',
+    deleted: 'ลบการลงทะเบียนแล้ว เมื่อ {at}',
+    events: {
+      REGISTERED: 'ลงทะเบียน',
+      KEY_ISSUED_FOR_RETRY: 'ออก key ให้คำขอซ้ำ',
+      KEY_ROTATED: 'เปลี่ยน key',
+      DISABLED: 'ระงับ',
+      ENABLED: 'เปิดใช้อีกครั้ง',
+      QUOTA_SET: 'ตั้งโควตา',
+      DELETED: 'ลบข้อมูล',
+    },
+    // Operators
+    operatorTitle: 'ผู้ดูแลระบบ',
+    operatorIntro: 'พิจารณาคำขอใช้งานและดูแลผู้ใช้บริการ ต้องใช้โทเคนผู้ดูแล (ADMIN_TOKEN)',
+    operatorToken: 'โทเคนผู้ดูแล',
+    signedInOperator: 'เข้าสู่ระบบเป็นผู้ดูแลระบบ',
+    queueHeading: 'คำขอรอพิจารณา ({count})',
+    queueEmpty: 'ไม่มีคำขอรอพิจารณา',
+    queueIntro: 'เรียงจากเก่าสุด',
+    client: 'ผู้ใช้บริการ',
+    endpoint: 'ข้อมูลสรุป',
+    askedAt: 'ขอเมื่อ',
+    note: 'หมายเหตุถึงผู้ขอ',
+    approve: 'อนุมัติ',
+    reject: 'ไม่อนุมัติ',
+    revoke: 'ยกเลิกสิทธิ์',
+    decided: '{client} / {endpoint}: {status}',
+    previousPage: 'หน้าก่อน',
+    nextPage: 'หน้าถัดไป',
+    pageOf: 'หน้า {page} จาก {pages}',
+    clientsHeading: 'ผู้ใช้บริการ',
+    clientsIntro: 'ผู้ใช้บริการที่เคยขอใช้งาน (API ยังไม่มีรายการผู้ใช้บริการทั้งหมด) หรือค้นด้วยรหัส cl_…',
+    search: 'ค้นหาด้วยชื่อหรืออีเมล',
+    findById: 'เปิดด้วยรหัสผู้ใช้บริการ',
+    find: 'เปิด',
+    noClients: 'ไม่พบผู้ใช้บริการ',
+    disabled: 'ระงับอยู่',
+    enabled: 'ใช้งานได้',
+    disable: 'ระงับ',
+    enable: 'เปิดใช้',
+    setQuota: 'ตั้งโควตา',
+    quotaPlaceholder: 'ว่าง = ค่าเริ่มต้น',
+    requestsOf: 'คำขอ',
+  },
+  en: {
+    brand: 'Education statistics portal',
+    skip: 'Skip to content',
+    navLabel: 'Main',
+    navDatasets: 'Datasets',
+    navDevelopers: 'Developers',
+    navOperators: 'Operators',
+    navGraphiql: 'GraphiQL',
+    switchLanguage: 'ภาษาไทย',
+    simulated: 'Simulated data: this server reads a simulated upstream, not real statistics',
+    loading: 'Loading…',
+    failed: 'Could not load',
+    retry: 'Try again',
+    notFound: 'No such page',
+    catalogueTitle: 'Datasets and summaries',
+    catalogueIntro:
+      "Thailand's education open-data statistics through one GraphQL API: 13 datasets anyone may read, and 4 summaries whose use must be requested first.",
+    datasetsHeading: 'Datasets ({count})',
+    summariesHeading: 'Summaries ({count}): request for use',
+    summariesIntro: 'Register and ask for use on the Developers page; once an operator approves, the data can be read.',
+    colNo: 'No.',
+    colTitle: 'Title',
+    colGroup: 'Group',
+    colAgency: 'Agency',
+    colVersion: 'Version',
+    colChanged: 'Last change',
+    colSubject: 'Subject',
+    colEndpoint: 'Endpoint',
+    colStatus: 'Status',
+    notWatched: 'not checked yet',
+    askForUse: 'Ask for use',
+    subjects: { SCHOOLS: 'Schools', PERSONNEL: 'Education personnel', STUDENTS: 'Students', GRADUATES: 'Graduates' },
+    groups: { TEACHERS: 'Teachers', STUDENTS: 'Students', SCHOOLS: 'Schools', GRADUATES: 'Graduates' },
+    backToCatalogue: 'Back to the datasets',
+    about: 'About this dataset',
+    code: 'Code',
+    apiUrl: 'Upstream address',
+    method: 'Method',
+    version: 'Version',
+    changedAt: 'Last change',
+    recordCount: 'Records',
+    liveNote: 'The version updates by itself when the upstream changes',
+    datasetChangedAnnounce: 'This dataset changed: version {version}',
+    reloadData: 'Load the new data',
+    fieldsHeading: 'Fields',
+    fieldsIntro: 'From schema/shapes.json: the typed name (typedRecords), the type and the upstream key',
+    colLabel: 'Meaning',
+    colName: 'GraphQL field',
+    colType: 'Type',
+    colKey: 'Upstream key',
+    types: { string: 'text', number: 'number', boolean: 'true/false' },
+    nullable: '(may be empty)',
+    chartHeading: 'Chart',
+    chartByYear: '{measure} by academic year',
+    chartByCategory: '{measure} by {category}',
+    chartByCategoryYear: '{measure} by {category}, academic year {year}',
+    chartTop: '(largest {count} shown)',
+    noChart: 'This dataset has no year or category with a count to chart',
+    previewHeading: 'First records',
+    previewCaption: 'The first {shown} of {total} records',
+    queryHeading: 'The query behind this page',
+    openInGraphiql: 'Open in GraphiQL',
+    developerTitle: 'Developers',
+    developerIntro:
+      'Register your application to receive an API key, then ask for use of the summaries. Each request shows its status as soon as an operator decides.',
+    registerHeading: 'Register an application',
+    appName: 'Application name',
+    contactEmail: 'Contact e-mail',
+    register: 'Register',
+    signInHeading: 'Sign in with an API key',
+    apiKey: 'API key',
+    rememberMe: 'Remember me in this browser (not on a shared computer)',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
+    keyOnceHeading: 'Your API key (shown once)',
+    keyOnceHelp:
+      'Copy it somewhere safe now: the server keeps only a hash and cannot show it again. Send it with every request as the header:',
+    keyOnceSecret: 'Never put the key in browser code or a published app: call the API from your own server.',
+    copy: 'Copy',
+    copied: 'Copied',
+    continue: 'Continue',
+    signedInAs: 'Signed in as {name}',
+    clientId: 'Client id',
+    requestsHeading: 'Requests for use of the summaries',
+    purpose: 'Purpose',
+    purposeHelp: 'Tell the operator what you will use the data for',
+    sendRequest: 'Send request',
+    operatorNote: "Operator's note",
+    yourPurpose: 'Your purpose',
+    statusChangedAnnounce: '{endpoint}: {status}',
+    liveStatus: 'Statuses update by themselves',
+    liveDisconnected: 'Live updates disconnected, reconnecting…',
+    quotaHeading: 'Quota and history',
+    quota: 'Quota (operations per window)',
+    quotaDefault: "the server's default",
+    registeredAt: 'Registered',
+    historyHeading: 'History',
+    colWhen: 'When',
+    colWhat: 'What',
+    colWho: 'By',
+    colDetail: 'Detail',
+    rotateHeading: 'Rotate the API key',
+    rotateHelp:
+      'The new key works at once; the old one keeps working for the grace period, so deployed copies can be updated.',
+    grace: 'Grace period of the old key',
+    graceNow: 'Stop it now',
+    graceHour: '1 hour',
+    graceDay: '1 day',
+    graceWeek: '7 days',
+    rotate: 'Rotate key',
+    previousKeysExpire: 'The old key stops at {at}',
+    deleteHeading: 'Delete the registration',
+    deleteHelp:
+      'Under the PDPA: every key stops at once; name, e-mail and purposes are erased; the history keeps pseudonymous ids only.',
+    deleteAsk: 'Delete the registration…',
+    deleteConfirm: 'Delete it for good',
+    cancel: 'Cancel',
+    deleted: 'The registration was deleted at {at}',
+    events: {
+      REGISTERED: 'Registered',
+      KEY_ISSUED_FOR_RETRY: 'Key issued for a retry',
+      KEY_ROTATED: 'Key rotated',
+      DISABLED: 'Disabled',
+      ENABLED: 'Enabled',
+      QUOTA_SET: 'Quota set',
+      DELETED: 'Deleted',
+    },
+    operatorTitle: 'Operators',
+    operatorIntro: 'Review requests for use and look after clients. Needs the operator token (ADMIN_TOKEN).',
+    operatorToken: 'Operator token',
+    signedInOperator: 'Signed in as the operator',
+    queueHeading: 'Pending requests ({count})',
+    queueEmpty: 'No request is waiting',
+    queueIntro: 'Oldest first',
+    client: 'Client',
+    endpoint: 'Summary',
+    askedAt: 'Asked',
+    note: 'Note to the client',
+    approve: 'Approve',
+    reject: 'Reject',
+    revoke: 'Revoke',
+    decided: '{client} / {endpoint}: {status}',
+    previousPage: 'Previous page',
+    nextPage: 'Next page',
+    pageOf: 'Page {page} of {pages}',
+    clientsHeading: 'Clients',
+    clientsIntro:
+      'Clients that have asked for use (the API has no list of every client yet), or open one by its cl_… id',
+    search: 'Search by name or e-mail',
+    findById: 'Open a client by id',
+    find: 'Open',
+    noClients: 'No client found',
+    disabled: 'disabled',
+    enabled: 'enabled',
+    disable: 'Disable',
+    enable: 'Enable',
+    setQuota: 'Set quota',
+    quotaPlaceholder: 'empty = default',
+    requestsOf: 'Requests',
+  },
+};
+
+/** Readable names of the upstream keys, by GraphQL field name; other fields show their name split into words. */
+const FIELD_LABELS = {
+  th: {
+    academicYear: 'ปีการศึกษา',
+    female: 'หญิง',
+    male: 'ชาย',
+    total: 'จำนวนรวม',
+    eduLevel: 'ระดับการศึกษา',
+    major: 'สาขาวิชา',
+    jurisdictionAbbr: 'ชื่อย่อสังกัด',
+    jurisdictionCode: 'รหัสสังกัด',
+    jurisdictionName: 'สังกัด',
+    schoolCount: 'จำนวนสถานศึกษา',
+    classLevel: 'ชั้นปี',
+    districtCode: 'รหัสอำเภอ',
+    districtName: 'อำเภอ/เขต',
+    provinceCode: 'รหัสจังหวัด',
+    provinceName: 'จังหวัด',
+    subdistrictCode: 'รหัสตำบล',
+    subdistrictName: 'ตำบล/แขวง',
+    checkStatus: 'สถานะการตรวจสอบ',
+    dupWithJurisdictionName: 'สังกัดที่ซ้ำซ้อน',
+    semester: 'ภาคเรียน',
+    studentCount: 'จำนวนนักเรียน',
+    classroomTotal: 'จำนวนห้องเรียน',
+    schoolCode: 'รหัสสถานศึกษา',
+    schoolName: 'ชื่อสถานศึกษา',
+    schoolSize: 'ขนาดสถานศึกษา',
+    studentTotal: 'จำนวนนักเรียน',
+    teacherTotal: 'จำนวนครู',
+    classroomCount: 'จำนวนห้องเรียน',
+    teacherCount: 'จำนวนครู',
+    disabilityType: 'ประเภทความพิการ',
+    gender: 'เพศ',
+    personType: 'ประเภทบุคลากร',
+  },
+  en: {
+    academicYear: 'Academic year',
+    eduLevel: 'Education level',
+    jurisdictionAbbr: 'Jurisdiction (short)',
+    jurisdictionName: 'Jurisdiction',
+    classLevel: 'Year level',
+    districtName: 'District',
+    provinceName: 'Province',
+    subdistrictName: 'Sub-district',
+    dupWithJurisdictionName: 'Duplicated with jurisdiction',
+  },
+};
+
+/** @returns {Language} */
+function initialLanguage() {
+  const chosen = localStorage.getItem(STORAGE_KEY);
+  if (chosen === 'th' || chosen === 'en') return chosen;
+  // Thai unless the browser prefers English over Thai (any other language gets Thai first, as the API does).
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'th') return 'th';
+    if (primary === 'en') return 'en';
+  }
+  return 'th';
+}
+
+/** @type {Language} */
+export let language = initialLanguage();
+
+/** @param {Language} next */
+export function setLanguage(next) {
+  language = next;
+  localStorage.setItem(STORAGE_KEY, next);
+}
+
+/**
+ * The message `key` with `{name}` placeholders filled in.
+ * @param {string} key
+ * @param {Record<string, string | number>} [values]
+ * @returns {string}
+ */
+export function t(key, values = {}) {
+  const message = /** @type {Record<string, unknown>} */ (MESSAGES[language])[key];
+  const text = typeof message === 'string' ? message : key;
+  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => String(values[name] ?? ''));
+}
+
+/**
+ * A nested message, e.g. `tOf('groups', 'TEACHERS')`.
+ * @param {string} table
+ * @param {string} key
+ */
+export function tOf(table, key) {
+  const entries = /** @type {Record<string, Record<string, string>>} */ (/** @type {unknown} */ (MESSAGES[language]))[
+    table
+  ];
+  return entries?.[key] ?? key;
+}
+
+/** A readable name for a typed field. @param {string} name */
+export function fieldLabel(name) {
+  const labels = /** @type {Record<string, string>} */ (FIELD_LABELS[language]);
+  if (labels[name] !== undefined) return labels[name];
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** @param {number} value */
+export function formatNumber(value) {
+  return new Intl.NumberFormat(language === 'th' ? 'th-TH' : 'en-GB').format(value);
+}
+
+/** A date and time in the reader's language and time zone. @param {string | null | undefined} iso */
+export function formatDateTime(iso) {
+  if (iso === null || iso === undefined) return '';
+  return new Intl.DateTimeFormat(language === 'th' ? 'th-TH' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+}

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { CHILDREN_DIRECTORY_VARIABLE } from './global-setup.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
+
+const live = new Set<ChildProcess>();
+
+function endGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function endAll(): void {
+  for (const child of live) endGroup(child);
+}
+
+process.once('exit', endAll);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    endAll();
+    // Alone, this listener would keep the process from ending on the signal, as it does by default.
+    if (process.listenerCount(signal) === 1) process.exit(1);
+  });
+}
+
+export interface SpawnedNode {
+  readonly child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
+  /** Everything it wrote to stdout and stderr so far, interleaved. */
+  output(): string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with its exit code (null when a signal ended it). */
+  exited(): Promise<number | null>;
+  /** Sends `signal` (SIGTERM unless told) and resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs a TypeScript entry point of this repository (`src/main.ts`, `src/cli/admin.ts`…) under tsx as a child
+ * process that cannot outlive its test: it leads a process group of its own, which is killed when the test that
+ * started it finishes (passed, failed or timed out), when this process exits or is signalled, and, should this
+ * process die without a word, by the child itself (exit-with-parent.ts). Outside a test (in `beforeAll`) the
+ * caller stops it in `afterAll`; the other guards still hold.
+ */
+export function spawnNode(entry: string, args: readonly string[], env: Record<string, string>): SpawnedNode {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, entry, ...args], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  }) as SpawnedNode['child'];
+  live.add(child);
+  const registry = process.env[CHILDREN_DIRECTORY_VARIABLE];
+  const record = registry === undefined || child.pid === undefined ? undefined : join(registry, String(child.pid));
+  if (record !== undefined) {
+    mkdirSync(registry as string, { recursive: true });
+    writeFileSync(record, '');
+  }
+  const exit = once(child, 'exit').then(([code]) => {
+    live.delete(child);
+    if (record !== undefined) rmSync(record, { force: true });
+    return code as number | null;
+  });
+  // The IPC channel is only the child's lifeline to this process: it must not keep this process alive either.
+  child.channel?.unref();
+  child.unref();
+  try {
+    onTestFinished(() => endGroup(child));
+  } catch {
+    // Not inside a test: the suite's afterAll stops it.
+  }
+
+  let output = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    output += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    output += chunk.toString('utf8');
+  });
+  return {
+    child,
+    output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited: () => exit,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exit;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where each live child's process group is written down by its spawner (test/helpers/child-process.ts). */
+export const CHILDREN_DIRECTORY_VARIABLE = 'TEG_TEST_CHILDREN_DIR';
+
+/**
+ * vitest's own teardown: whatever child process a test started and nothing ended (a worker killed mid-test) is
+ * ended here, by the process group its spawner wrote down (test/helpers/child-process.ts).
+ */
+export default function setup(): () => void {
+  const directory = mkdtempSync(join(tmpdir(), 'teg-test-children-'));
+  process.env[CHILDREN_DIRECTORY_VARIABLE] = directory;
+  return () => {
+    for (const pid of readdirSync(directory)) {
+      try {
+        process.kill(-Number(pid), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(directory, { recursive: true, force: true });
+  };
+}

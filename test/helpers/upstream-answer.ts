@@ -1,0 +1,18 @@
+import { findSummaryEndpoint, summaryEndpointPath } from '../../src/catalogue.js';
+import type { Simulator } from '../../src/simulator/server.js';
+
+/**
+ * What the simulated upstream itself answers a summary endpoint asked with `input`, asked directly with its key:
+ * the JSON that a summary payload must equal.
+ */
+export async function upstreamSummary(simulator: Simulator, id: number, input: object = {}): Promise<unknown> {
+  const endpoint = findSummaryEndpoint(id);
+  if (endpoint === undefined) throw new Error(`no summary endpoint ${id}`);
+  const response = await fetch(`${simulator.url}${summaryEndpointPath(endpoint)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-key': simulator.apiKey },
+    body: JSON.stringify(input),
+  });
+  if (!response.ok) throw new Error(`the simulator answered ${response.status}`);
+  return response.json();
+}
