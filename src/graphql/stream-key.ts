@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Caller } from '../access/model.js';
 import { AccessError } from '../access/errors.js';
+import { CODE } from '../errors/registry.js';
 import {
   keyRevokedError,
   subscriberKey,
@@ -79,7 +80,7 @@ async function currentCaller(context: Context, credential: string): Promise<Call
   try {
     return await context.access.authenticate(credential);
   } catch (error) {
-    if (error instanceof AccessError && (error.code === 'UNAUTHENTICATED' || error.code === 'CLIENT_DISABLED'))
+    if (error instanceof AccessError && (error.code === CODE.UNAUTHENTICATED || error.code === CODE.CLIENT_DISABLED))
       return undefined;
     // The store could not answer (STORE_UNAVAILABLE): this event is refused with that error, the stream goes on.
     throw error;
