@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -274,7 +276,7 @@ export const SETTINGS = {
     redisKeyPrefix: optional(
       'REDIS_KEY_PREFIX',
       z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . : -'),
-      'Prefix of every Redis key; unset: derived per deployment, so deployments sharing a Redis do not mix.',
+      'Prefix of every Redis key and channel; unset: teg:<Redis db>:<hash of where DATABASE_URL points>:, so deployments sharing a Redis do not mix.',
       { redisOnly: true },
     ),
     // Renewed every third of it: short enough that a dead holder costs the others little, long enough that two
@@ -427,6 +429,12 @@ export const SETTINGS = {
       30_000,
       "From a request's first byte until its body is complete; then 408.",
     ),
+    writeStallTimeoutMs: setting(
+      'HTTP_WRITE_STALL_TIMEOUT_MS',
+      integer(100, 600_000),
+      30_000,
+      'How long an answer may wait on a reader that takes none of its queued bytes; then the connection is closed.',
+    ),
     keepAliveTimeoutMs: setting(
       'HTTP_KEEP_ALIVE_TIMEOUT_MS',
       integer(100, 600_000),
@@ -505,6 +513,12 @@ export const SETTINGS = {
         integer(1, 10_000),
         100,
         'Events waiting for one slow reader; one more ends it with SUBSCRIPTION_OVERFLOW.',
+      ),
+      maxLifetimeS: setting(
+        'SUBSCRIPTION_MAX_LIFETIME_S',
+        integer(1, 604_800),
+        3_600,
+        'Longest a subscription stays open; it then ends with STREAM_LIFETIME_EXCEEDED and the client subscribes again.',
       ),
       heartbeatS: setting(
         'SUBSCRIPTION_HEARTBEAT_S',
@@ -802,6 +816,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
     if (found !== undefined) (found.level === 'error' ? problems : warnings).push(found.message);
   }
   return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, config, warnings };
+}
+
+/**
+ * The prefix of every key and channel this server uses in Redis: REDIS_KEY_PREFIX, or one derived from what
+ * tells deployments apart. Redis pub/sub ignores the database number, so the number goes into the prefix; and two
+ * deployments on one database number are told apart by where their store is (DATABASE_URL without its user and
+ * password, a SQLite path made absolute), which every instance of one deployment shares by definition, and which
+ * a change of password does not move.
+ */
+export function redisKeyPrefixOf(settings: {
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string | undefined;
+  readonly databaseUrl: string;
+}): string {
+  const { redisKeyPrefix, redisUrl } = settings;
+  if (redisKeyPrefix !== undefined) return redisKeyPrefix;
+  const redis = redisUrl === undefined ? undefined : new URL(redisUrl);
+  const db = Number(redis?.searchParams.get('db') ?? (redis?.pathname.slice(1) || '0'));
+  const place = storePlace(settings.databaseUrl);
+  return `teg:${db}:${createHash('sha256').update(place).digest('hex').slice(0, 12)}:`;
+}
+
+function storePlace(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) return `sqlite:${resolve(databaseUrl.slice('sqlite:'.length))}`;
+  const url = new URL(databaseUrl);
+  return `postgres://${url.host}${url.pathname}${url.search}`;
 }
 
 /** The operators' table of variables, as docs/operators/configuration.md holds it between its markers. */

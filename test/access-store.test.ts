@@ -418,6 +418,14 @@ describe.each(stores)('access store on $name', (store) => {
       ['pop \u2069', 'U+2069'],
       ['lone \ud800 surrogate', 'U+D800'],
       ['lone \udfff low', 'U+DFFF'],
+      // Invisible, so that two names look the same, or marks that turn the text around them.
+      ['Trusted\u200bOrg', 'U+200B'],
+      ['Trusted Org\u200f', 'U+200F'],
+      ['\u061cTrusted Org', 'U+061C'],
+      ['Trusted\ufeffOrg', 'U+FEFF'],
+      ['Trusted\u2060Org', 'U+2060'],
+      ['Trusted Org\u{e0041}\u{e007f}', 'U+E0041'],
+      ['Trusted\u3164Org', 'U+3164'],
     ];
 
     it.each(UNPRINTABLE_TEXTS)(
@@ -667,6 +675,7 @@ describe.each(stores)('access store on $name', (store) => {
       expect(await rawRows(location, 'select name from kysely_migration order by name')).toEqual([
         { name: '0001_request_for_use' },
         { name: '0002_key_life_cycle' },
+        { name: '0003_key_first_use' },
       ]);
     });
   });

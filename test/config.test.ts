@@ -68,6 +68,7 @@ describe('loadConfig', () => {
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
+          writeStallTimeoutMs: 30_000,
           keepAliveTimeoutMs: 5_000,
           maxConnections: 1_000,
           maxConnectionsPerIp: undefined,
@@ -78,7 +79,7 @@ describe('loadConfig', () => {
         live: {
           watchIntervalS: 300,
           watchLeaseS: 3,
-          subscriptions: { perCaller: 10, total: 800, queue: 100, heartbeatS: 15 },
+          subscriptions: { perCaller: 10, total: 800, queue: 100, maxLifetimeS: 3_600, heartbeatS: 15 },
         },
         shutdown: { graceS: 25, readinessDelayS: 5 },
       },
@@ -290,10 +291,12 @@ describe('loadConfig', () => {
       HTTP_MAX_CONNECTIONS: '0',
       HTTP_MAX_CONNECTIONS_PER_IP: '0',
       HTTP_FIRST_HEADERS_TIMEOUT_MS: '1500',
+      HTTP_WRITE_STALL_TIMEOUT_MS: '5000',
     });
     expect(result.ok && result.config.connections).toEqual({
       headersTimeoutMs: 2_000,
       requestTimeoutMs: 2_000,
+      writeStallTimeoutMs: 5_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 0,
       maxConnectionsPerIp: 0,
@@ -355,23 +358,26 @@ describe('loadConfig', () => {
       SUBSCRIPTION_MAX_PER_CALLER: '3',
       SUBSCRIPTION_MAX_TOTAL: '50',
       SUBSCRIPTION_QUEUE_MAX: '5',
+      SUBSCRIPTION_MAX_LIFETIME_S: '120',
       SUBSCRIPTION_HEARTBEAT_S: '30',
     });
     expect(result.ok && result.config.live).toEqual({
       watchIntervalS: 0,
       watchLeaseS: 10,
-      subscriptions: { perCaller: 3, total: 50, queue: 5, heartbeatS: 30 },
+      subscriptions: { perCaller: 3, total: 50, queue: 5, maxLifetimeS: 120, heartbeatS: 30 },
     });
     const bad = loadConfig({
       WATCH_INTERVAL_S: '-1',
       WATCH_LEASE_S: '0',
       SUBSCRIPTION_MAX_TOTAL: '0',
+      SUBSCRIPTION_MAX_LIFETIME_S: '0',
       SUBSCRIPTION_HEARTBEAT_S: '301',
     });
     expect(bad.ok ? [] : bad.problems.map((problem) => problem.split(':')[0])).toEqual([
       'WATCH_INTERVAL_S',
       'WATCH_LEASE_S',
       'SUBSCRIPTION_MAX_TOTAL',
+      'SUBSCRIPTION_MAX_LIFETIME_S',
       'SUBSCRIPTION_HEARTBEAT_S',
     ]);
   });

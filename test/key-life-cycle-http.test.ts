@@ -83,6 +83,37 @@ describe('key life cycle over HTTP', () => {
     });
 
     it.each([
+      ['the key the registration answered', 'first'],
+      ['a key a retry answered', 'retry'],
+    ] as const)(
+      'a replay from someone else, once %s was used, gets no key and cannot take the client',
+      async (_name, used) => {
+        const header = { 'idempotency-key': `"replayed-${used}-5a1f0c2e-8d7b-4b1e-9f3a"` };
+        const input = { name: `Victim App ${used}`, contactEmail: `victim-${used}@example.org` };
+        const first = (await register(header, input)).body.data?.['registerClient'] as { apiKey: string };
+        // A genuine retry before any key was used (the first answer was lost) still gets a working key.
+        const retry = (await register(header, input)).body.data?.['registerClient'] as { apiKey: string };
+        const victimKey = used === 'first' ? first.apiKey : retry.apiKey;
+        expect(codes(await send(stack(), ME, {}, as(victimKey)))).toEqual([]);
+        // The attacker repeats the header and the exact input, from anywhere, within the window.
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const replay = await register(header, input);
+          expect(replay.status).toBe(409);
+          expect(codes(replay)).toEqual(['IDEMPOTENCY_RETRIES_EXHAUSTED']);
+          expect(replay.body.data).toBeNull();
+        }
+        // The client is still the victim's: its current key (the retry's) rotates with no grace and keeps it.
+        const rotated = await send(
+          stack(),
+          'mutation { rotateApiKey(input: { graceS: 0 }) { apiKey } }',
+          {},
+          as(retry.apiKey),
+        );
+        expect(codes(rotated)).toEqual([]);
+      },
+    );
+
+    it.each([
       ['too short', '"abc"'],
       ['too long', `"${'k'.repeat(256)}"`],
       ['unterminated', '"0123456789abcdef'],

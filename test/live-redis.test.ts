@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../src/catalogue.js';
+import { redisKeyPrefixOf } from '../src/config.js';
 import { startServerProcess } from './helpers/server-process.js';
 import { subscribe } from './helpers/sse.js';
 import { listen, openTestStore, startStack, type Stack } from './helpers/stack.js';
@@ -191,9 +195,11 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
 
 describe.runIf(REDIS_URL !== undefined)('the watcher lease', () => {
   it('passes to another instance when the watching one is killed', async () => {
-    // main.ts writes its Redis keys unprefixed (the payload cache adds its own prefix): this stack shares them.
+    // Two instances of one deployment: the same Redis and the same store, so the same derived key prefix.
+    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-lease-')), 'main.db')}`;
     const watching = await startServerProcess({
       REDIS_URL: REDIS_URL as string,
+      DATABASE_URL: databaseUrl,
       WATCH_INTERVAL_S: '300',
       LOG_LEVEL: 'info',
     });
@@ -201,7 +207,13 @@ describe.runIf(REDIS_URL !== undefined)('the watcher lease', () => {
     try {
       await watching.outputContains('watcher lease acquired');
       other = await startStack({
-        cache: { ttlS: 0, swrS: 0, staleIfErrorS: 0, redisUrl: REDIS_URL, keyPrefix: '' },
+        cache: {
+          ttlS: 0,
+          swrS: 0,
+          staleIfErrorS: 0,
+          redisUrl: REDIS_URL,
+          keyPrefix: redisKeyPrefixOf({ redisUrl: REDIS_URL, redisKeyPrefix: undefined, databaseUrl }),
+        },
         live: { watchLeaseS: 3 },
       });
       expect(await other.live.watcher.check()).toMatchObject({ outcome: 'skipped' });

@@ -46,6 +46,7 @@ function newClient(options: Partial<UpstreamClientOptions> = {}): UpstreamClient
     caPem: undefined,
     retries: DEFAULTS.upstream.retries,
     breakerCooldownS: DEFAULTS.upstream.breakerCooldownS,
+    maxBodyMb: DEFAULTS.upstream.maxBodyMb,
     logger,
     ...options,
   });

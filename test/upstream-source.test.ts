@@ -93,6 +93,7 @@ describe.each(CACHE_KINDS)('the upstream source over the %s cache', (kind: Cache
       logger,
       retries: DEFAULTS.upstream.retries,
       breakerCooldownS: DEFAULTS.upstream.breakerCooldownS,
+      maxBodyMb: DEFAULTS.upstream.maxBodyMb,
       ...options.client,
     });
     const source = createUpstreamSource({

@@ -389,6 +389,12 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
         run: () => s.execute(Ask, { input: { endpointId: 83, purpose: `Research\u009b31m ${forged}` } }, asApp),
       },
       { field: 'purpose', run: () => s.execute(Ask, { input: { endpointId: 83, purpose: 'lone \ud800' } }, asApp) },
+      ...['Trusted\u200bOrg', '\u200fTrusted Org', 'Trusted\u061cOrg', 'Trusted\ufeffOrg', 'Trusted\u{e0054}Org'].map(
+        (name) => ({
+          field: 'name',
+          run: () => s.execute(Register, { input: { name, contactEmail: 'look-alike@example.org' } }),
+        }),
+      ),
       {
         field: 'note',
         run: () => s.execute(Review, { input: { id, decision: 'REJECT', note: 'no\u2066 thanks' } }, OPERATOR),

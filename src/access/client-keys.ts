@@ -123,7 +123,7 @@ export async function authenticate(store: AccessStore, authorization: string | n
   const keyHash = hashApiKey(token);
   const current = await store.db
     .selectFrom('clients')
-    .select(CLIENT_COLUMNS)
+    .select([...CLIENT_COLUMNS, 'key_used_at'])
     .where('api_key_hash', '=', keyHash)
     .executeTakeFirst();
   const row =
@@ -131,7 +131,7 @@ export async function authenticate(store: AccessStore, authorization: string | n
     (await store.db
       .selectFrom('client_keys')
       .innerJoin('clients', 'clients.id', 'client_keys.client_id')
-      .select(QUALIFIED_CLIENT_COLUMNS)
+      .select([...QUALIFIED_CLIENT_COLUMNS, 'clients.key_used_at'])
       .where('client_keys.key_hash', '=', keyHash)
       .where((eb) =>
         eb.or([eb('client_keys.expires_at', 'is', null), eb('client_keys.expires_at', '>', store.now().toISOString())]),
@@ -141,6 +141,15 @@ export async function authenticate(store: AccessStore, authorization: string | n
   if (row === undefined) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
   if (row.disabled_at !== null) {
     throw new AccessError(CODE.CLIENT_DISABLED);
+  }
+  // Once per client: from now on a replay of its registration's Idempotency-Key issues no key (client-registration.ts).
+  if (row.key_used_at === null) {
+    await store.db
+      .updateTable('clients')
+      .set({ key_used_at: store.now().toISOString() })
+      .where('id', '=', row.id)
+      .where('key_used_at', 'is', null)
+      .execute();
   }
   return { kind: 'client', client: toClient(row), currentKey: current !== undefined };
 }

@@ -51,6 +51,8 @@ export async function registerClient(
  * One attempt at a registration with an Idempotency-Key: the first makes the client; a retry within the window
  * with the same input gets a further key for that client, which becomes its current key (the earlier ones keep
  * working until the client rotates: the first answer may have arrived after all); another input is refused.
+ * A retry gets a key only while no key of the client has been used: a used key shows the first answer arrived,
+ * and whoever replays the Idempotency-Key then (it may have leaked) must not take the client from that key.
  */
 async function registerOnce(
   store: AccessStore,
@@ -88,15 +90,22 @@ async function registerOnce(
     throw new AccessError(CODE.IDEMPOTENCY_KEY_REUSED);
   }
   const row = await liveClient(store, trx, earlier.client_id);
+  const current = await trx
+    .selectFrom('clients')
+    .select(['api_key_hash', 'key_used_at'])
+    .where('id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  if (current.key_used_at !== null) {
+    throw new AccessError(
+      CODE.IDEMPOTENCY_RETRIES_EXHAUSTED,
+      'A key issued for this registration is in use already, so its answer arrived: a retry issues no further key. Use the key you received, or register with a new Idempotency-Key',
+      { retries: earlier.retries },
+    );
+  }
   // The current key counts too.
   if (earlier.retries + 1 >= store.keys.maxKeysPerClient) {
     throw new AccessError(CODE.IDEMPOTENCY_RETRIES_EXHAUSTED, undefined, { retries: earlier.retries });
   }
-  const current = await trx
-    .selectFrom('clients')
-    .select('api_key_hash')
-    .where('id', '=', row.id)
-    .executeTakeFirstOrThrow();
   await retireCurrentKey(trx, row.id, current.api_key_hash, null, at);
   await keepKeyBound(store, trx, row.id);
   const apiKey = generateApiKey();

@@ -141,10 +141,29 @@ function keyLifeCycle(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * When a client's keys were first used. A retried registration may issue a further key only while none was: after
+ * that the first answer evidently arrived, and a replay of its Idempotency-Key must not take the client from the
+ * key that holds it. Clients registered before this migration count as used.
+ */
+function keyFirstUse(dialect: Dialect): Migration {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('key_used_at', timestamp).execute();
+      await sql`update clients set key_used_at = created_at`.execute(db);
+    },
+  };
+}
+
 /** The migrations in code (no folder to ship or find at run time), in the order they apply. */
 export function accessMigrations(dialect: Dialect): MigrationProvider {
   return {
     getMigrations: () =>
-      Promise.resolve({ '0001_request_for_use': requestForUse(dialect), '0002_key_life_cycle': keyLifeCycle(dialect) }),
+      Promise.resolve({
+        '0001_request_for_use': requestForUse(dialect),
+        '0002_key_life_cycle': keyLifeCycle(dialect),
+        '0003_key_first_use': keyFirstUse(dialect),
+      }),
   };
 }

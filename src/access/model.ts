@@ -71,8 +71,8 @@ export interface AccessService {
   readonly keyPolicy: KeyPolicy;
   /**
    * Validates name (1..200 chars after trim) and email; returns the client and its new API key, shown once.
-   * Every free text (name, email, purpose, note) is refused with BAD_USER_INPUT if it holds a control, line-break
-   * or bidirectional formatting character or a lone surrogate (see printable.ts).
+   * Every free text (name, email, purpose, note) is refused with BAD_USER_INPUT if it holds a control, line-break,
+   * invisible or bidirectional formatting character or a lone surrogate (see printable.ts).
    */
   registerClient(
     input: { name: string; contactEmail: string },

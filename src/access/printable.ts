@@ -1,12 +1,17 @@
 /**
  * Characters that change how text around them is shown instead of being shown themselves: the C0 and C1
  * controls (terminal escape sequences, carriage return, newline, tab, DEL…), the Unicode line and paragraph
- * separators, the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder
- * what follows them, and lone surrogates, which are not text at all. Any of them lets stored text pass for
- * something else on an operator's screen: a forged table row, a name that reads backwards.
+ * separators, every format character (\p{Cf}: the bidirectional embeddings, overrides, isolates and marks such as
+ * U+202E, U+2066, U+200F and U+061C, which reorder what follows them; the invisible U+200B, U+2060 and U+FEFF; the
+ * tag characters U+E0000–U+E007F), the Hangul fillers that render as blank space, and lone surrogates, which are
+ * not text at all. Any of them lets stored text pass for something else on an operator's screen: a forged table
+ * row, a name that reads backwards, two clients whose names look the same.
  */
-const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]|\p{Cs}/u;
-const UNPRINTABLE_OR_BACKSLASH = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069\\]|\p{Cs}/gu;
+const HIDDEN = String.raw`[\p{Cc}\p{Cf}\u2028\u2029\u115F\u1160\u3164\uFFA0]`;
+// The one format character kept: a zero-width joiner between two emoji, which draws them as one (👩‍🏫).
+const EMOJI_JOINER = String.raw`(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})`;
+const UNPRINTABLE = new RegExp(String.raw`(?!${EMOJI_JOINER})${HIDDEN}|\p{Cs}`, 'u');
+const UNPRINTABLE_OR_BACKSLASH = new RegExp(String.raw`(?!${EMOJI_JOINER})${HIDDEN}|\p{Cs}|\\`, 'gu');
 
 /** `U+001B`: how a refusal names the character, without repeating it. */
 function codePointName(character: string): string {
@@ -26,9 +31,10 @@ export function findUnprintable(text: string): { readonly codePoint: string; rea
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE_OR_BACKSLASH, (character) => {
     if (character === '\\') return '\\\\';
-    const code = character.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
-      : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    const code = character.codePointAt(0) ?? 0;
+    const hex = code.toString(16).toUpperCase();
+    if (code <= 0xff) return `\\x${hex.padStart(2, '0')}`;
+    // A tag character lies beyond U+FFFF: written whole, as JavaScript would, not as half a surrogate pair.
+    return code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
   });
 }

@@ -22,6 +22,8 @@ export interface ClientsTable {
   deleted_at: Timestamp | null;
   /** The client's own quota, tokens per rate-limit window; null means the global RATE_LIMIT_POINTS. */
   rate_limit_points: number | null;
+  /** When any of its keys first authenticated; null until then (a retried registration may issue a key only then). */
+  key_used_at: Timestamp | null;
 }
 
 /** Keys of a client besides its current one, each working until `expires_at` (null: until the next rotation). */

@@ -17,7 +17,7 @@ function badInput(field: string, message: string): AccessError {
 }
 
 /**
- * Refuses text that holds a control, line-break or bidirectional formatting character or a lone surrogate
+ * Refuses text that holds a control, line-break, invisible or bidirectional formatting character or a lone surrogate
  * (see printable.ts): stored text is shown to operators, in GraphQL answers and on a terminal, exactly as stored.
  */
 function printableText(field: string, text: string): string {
@@ -25,7 +25,7 @@ function printableText(field: string, text: string): string {
   if (found !== undefined) {
     throw badInput(
       field,
-      `${field} must not contain control, line-break or bidirectional formatting characters (found ${found.codePoint} at position ${found.index + 1})`,
+      `${field} must not contain control, line-break, invisible or bidirectional formatting characters (found ${found.codePoint} at position ${found.index + 1})`,
     );
   }
   return text;

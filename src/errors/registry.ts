@@ -105,11 +105,14 @@ export const ERRORS = {
   },
   IDEMPOTENCY_RETRIES_EXHAUSTED: {
     status: 409,
-    when: '`registerClient` retried with its `Idempotency-Key` after `API_KEYS_MAX_PER_CLIENT` − 1 keys were issued for it: HTTP 409',
+    when:
+      '`registerClient` retried with its `Idempotency-Key` after a key of that client was used (its answer arrived), or ' +
+      'after `API_KEYS_MAX_PER_CLIENT` − 1 keys were issued for it: HTTP 409, no key',
     english: (facts) =>
       `This registration was retried ${String(facts['retries'])} times, each answer with a key of its own: no more keys are issued for it. Use one of the keys you received, or register with a new Idempotency-Key`,
     thai: {
-      whole: () => 'ส่งการลงทะเบียนซ้ำด้วย Idempotency-Key นี้ครบจำนวนที่อนุญาตแล้ว: ใช้คีย์ API ที่ได้รับไปแล้ว หรือลงทะเบียนด้วยค่าใหม่',
+      whole: () =>
+        'การลงทะเบียนด้วย Idempotency-Key นี้ไม่ออกคีย์ให้อีกแล้ว (มีการใช้คีย์ของผู้ใช้บริการนี้แล้ว หรือส่งซ้ำครบจำนวน): ใช้คีย์ API ที่ได้รับไปแล้ว หรือลงทะเบียนด้วยค่าใหม่',
     },
   },
   INVALID_TRANSITION: {
@@ -289,7 +292,9 @@ export const ERRORS = {
     thai: { whole: () => 'คีย์ API ที่ใช้เปิดการติดตามนี้ใช้ไม่ได้แล้ว การติดตามจึงถูกปิด: เปิดใหม่ด้วยคีย์ที่ใช้ได้' },
   },
   STREAM_LIFETIME_EXCEEDED: {
-    when: 'a subscription open for longer than a stream may last: it gets this error once and completes; subscribe again',
+    when:
+      'a subscription open for `SUBSCRIPTION_MAX_LIFETIME_S` (an hour by default): it gets this error once and ' +
+      'completes; subscribe again and query what you missed',
     english: () => 'This subscription reached the longest time a stream may stay open: subscribe again',
     thai: { whole: () => 'การติดตามนี้เปิดอยู่นานครบเวลาสูงสุดที่อนุญาตแล้วจึงถูกปิด: เปิดใหม่อีกครั้ง' },
   },

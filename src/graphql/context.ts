@@ -40,6 +40,8 @@ export interface Context {
   readonly logger: Logger;
   /** The raw `Idempotency-Key` request header, which registerClient honours; null when absent. */
   readonly idempotencyKey: string | null;
+  /** The raw `Authorization` request header: a subscription asks the store again, per event, whether it still holds. */
+  readonly credential: string | null;
   /** This instance's open subscriptions, which subscription fields join. */
   readonly live: LiveHub;
   /** What the watcher last recorded of each dataset (`Dataset.version`, `changedAt`). */
@@ -90,6 +92,7 @@ export function createContextFactory(deps: ContextDependencies) {
       maxNodeIds: deps.maxNodeIds,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
       idempotencyKey: initial.request.headers.get('idempotency-key'),
+      credential: initial.request.headers.get('authorization'),
       live: deps.live,
       datasetVersions: deps.datasetVersions,
     };

@@ -98,6 +98,30 @@ export class ResponseLedger {
     this.refused = false;
   }
 
+  /**
+   * Closes the account of one event of a stream: its bytes leave this ledger (so the next event starts with nothing
+   * charged, within RESPONSE_MAX_MB of its own) and the function returned gives its in-flight reservation back once
+   * the event is written. A stream's events are so charged and released one by one, instead of holding all of them
+   * until the stream ends or IN_FLIGHT_HOLD_MAX_MS passes.
+   */
+  settleEvent(): () => void {
+    const held = this.heldBytes;
+    this.heldBytes = 0;
+    this.answerBytes = 0;
+    this.refused = false;
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    let holding = held > 0;
+    const giveBack = (): void => {
+      if (!holding) return;
+      holding = false;
+      clearTimeout(hold);
+      this.inFlight?.release(held);
+    };
+    const hold = holding ? setTimeout(giveBack, IN_FLIGHT_HOLD_MAX_MS).unref() : undefined;
+    return giveBack;
+  }
+
   /** Records one payload read at `path`. */
   recordRead(path: readonly (string | number)[], read: PayloadRead): void {
     if (read.dataset !== undefined) this.readDatasets.add(read.dataset);

@@ -81,6 +81,7 @@ const messageSchema = z.object({
         updatedAt: date,
       }),
     }),
+    z.object({ topic: z.literal('clientAccessChanged'), clientId: text }),
   ]),
 });
 

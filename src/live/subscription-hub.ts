@@ -6,7 +6,9 @@ import { CODE } from '../errors/registry.js';
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =
   | { readonly topic: 'datasetChanged'; readonly change: DatasetChange }
-  | { readonly topic: 'useRequestChanged'; readonly request: UseRequestRecord };
+  | { readonly topic: 'useRequestChanged'; readonly request: UseRequestRecord }
+  /** A client's keys may have stopped being valid (rotated without grace, disabled, deleted): its streams ask again. */
+  | { readonly topic: 'clientAccessChanged'; readonly clientId: string };
 
 export type LiveTopic = LiveEvent['topic'];
 
@@ -18,6 +20,8 @@ export interface SubscriptionLimits {
   readonly total: number;
   /** Events one subscription may have waiting for a slow reader; one more ends it with SUBSCRIPTION_OVERFLOW. */
   readonly queue: number;
+  /** Seconds a subscription stays open at most; it then ends with STREAM_LIFETIME_EXCEEDED. */
+  readonly maxLifetimeS: number;
 }
 
 /** Told what happens to subscriptions, e.g. to show it in metrics. */
@@ -28,27 +32,51 @@ export interface LiveObserver {
   delivered(topic: LiveTopic, subscribers: number): void;
 }
 
-/** A subscription refused (too many open, arguments out of bounds) or ended (it fell too far behind its events). */
+/**
+ * A subscription refused (too many open, arguments out of bounds) or ended: it fell too far behind its events, it
+ * reached its lifetime, or the key it was opened with stopped being valid.
+ */
 export class SubscriptionError extends CodedError {}
 
 /** Stands in a feed for the events a slow reader lost; the subscription's resolver turns it into the error. */
 export const OVERFLOWED: unique symbol = Symbol('overflowed');
+/** Stands in a feed for the end of its lifetime (SUBSCRIPTION_MAX_LIFETIME_S). */
+export const LIFETIME_EXCEEDED: unique symbol = Symbol('lifetime exceeded');
+/** Stands in a feed for the end of the credential it was opened with. */
+export const KEY_REVOKED: unique symbol = Symbol('key revoked');
 
-/** A feed's value as a subscription field resolves it: the event's value, or the error that ends a slow reader. */
-export function delivered<T>(value: T | typeof OVERFLOWED): T {
+/** The last value of a feed that ends on its own: the subscription's resolver turns it into the final error. */
+export type FeedEnding = typeof OVERFLOWED | typeof LIFETIME_EXCEEDED | typeof KEY_REVOKED;
+
+/** The error that ends a stream whose credential stopped being valid. */
+export function keyRevokedError(): SubscriptionError {
+  return new SubscriptionError(CODE.STREAM_KEY_REVOKED);
+}
+
+/** A feed's value as a subscription field resolves it: the event's value, or the error that ends the stream. */
+export function delivered<T>(value: T | FeedEnding): T {
   if (value === OVERFLOWED) {
     throw new SubscriptionError(
       CODE.SUBSCRIPTION_OVERFLOW,
       'Events arrived faster than this subscription read them and some were lost: subscribe again, and read what you missed with a query.',
     );
   }
+  if (value === KEY_REVOKED) throw keyRevokedError();
+  if (value === LIFETIME_EXCEEDED) {
+    throw new SubscriptionError(CODE.STREAM_LIFETIME_EXCEEDED);
+  }
   return value;
+}
+
+/** The subscriberKey of a client's subscriptions, whichever of its keys opened them. */
+export function clientSubscriberKey(clientId: string): string {
+  return `client:${clientId}`;
 }
 
 /** Whose subscriptions count together against SUBSCRIPTION_MAX_PER_CALLER: a client, the operator, an anonymous IP. */
 export function subscriberKey(caller: Caller, clientIp: string): string {
   return caller.kind === 'client'
-    ? `client:${caller.client.id}`
+    ? clientSubscriberKey(caller.client.id)
     : caller.kind === 'operator'
       ? 'operator'
       : `ip:${clientIp}`;
@@ -82,7 +110,8 @@ export class LiveHub {
     caller: string,
     topic: LiveTopic,
     select: (event: LiveEvent) => T | undefined,
-  ): AsyncIterableIterator<T | typeof OVERFLOWED> {
+    stillValid?: () => Promise<boolean>,
+  ): AsyncIterableIterator<T | FeedEnding> {
     const held = this.perCaller.get(caller) ?? 0;
     if (held >= this.limits.perCaller) {
       this.observer?.refused('caller');
@@ -103,7 +132,7 @@ export class LiveHub {
       );
     }
     this.perCaller.set(caller, held + 1);
-    const feed = new Feed<T>(topic, select, this.limits.queue, () => {
+    const feed = new Feed<T>(caller, topic, select, this.limits, stillValid, () => {
       this.feeds.delete(feed as Feed<unknown>);
       const left = (this.perCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.perCaller.set(caller, left);
@@ -113,6 +142,15 @@ export class LiveHub {
     this.feeds.add(feed as Feed<unknown>);
     this.observer?.opened(topic);
     return feed;
+  }
+
+  /**
+   * Asks every open subscription of `caller` (a subscriberKey) whether its credential still holds, and ends those
+   * whose credential does not with STREAM_KEY_REVOKED, idle or not: a rotation, a disabling or a deletion reaches
+   * the streams at once rather than at their next event.
+   */
+  async recheck(caller: string): Promise<void> {
+    await Promise.all([...this.feeds].filter((feed) => feed.caller === caller).map((feed) => feed.recheck()));
   }
 
   /** Hands an event to every open subscription that wants it. */
@@ -130,43 +168,68 @@ export class LiveHub {
 }
 
 /** One subscription's events, as the async iterator graphql-js reads them from. */
-class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
-  private readonly queue: (T | typeof OVERFLOWED)[] = [];
-  private waiting: ((result: IteratorResult<T | typeof OVERFLOWED>) => void) | undefined;
+class Feed<T> implements AsyncIterableIterator<T | FeedEnding> {
+  private readonly queue: (T | FeedEnding)[] = [];
+  private waiting: ((result: IteratorResult<T | FeedEnding>) => void) | undefined;
   private done = false;
-  private overflowed = false;
+  // Its last value is queued (OVERFLOWED, LIFETIME_EXCEEDED): nothing more is taken, and it completes once read.
+  private ending = false;
+  private readonly lifetime: NodeJS.Timeout;
 
   constructor(
+    readonly caller: string,
     readonly topic: LiveTopic,
     private readonly select: (event: LiveEvent) => T | undefined,
-    private readonly maxQueue: number,
+    private readonly limits: Pick<SubscriptionLimits, 'queue' | 'maxLifetimeS'>,
+    private readonly stillValid: (() => Promise<boolean>) | undefined,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    // Idle or not, a stream gives its slot back in the end: slots cannot be held for ever by many addresses.
+    this.lifetime = setTimeout(() => this.finish(LIFETIME_EXCEEDED), limits.maxLifetimeS * 1_000).unref();
+  }
 
   /** Queues the event's value if this subscription wants it; true when it did. */
   offer(event: LiveEvent): boolean {
-    if (this.done || this.overflowed || event.topic !== this.topic) return false;
+    if (this.done || this.ending || event.topic !== this.topic) return false;
     const value = this.select(event);
     if (value === undefined) return false;
     if (this.waiting !== undefined) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ done: false, value });
-    } else if (this.queue.length >= this.maxQueue) {
+    } else if (this.queue.length >= this.limits.queue) {
       // What it missed is gone: it hears so, once, and then its stream completes.
-      this.overflowed = true;
-      this.queue.length = 0;
-      this.queue.push(OVERFLOWED);
+      this.finish(OVERFLOWED);
     } else {
       this.queue.push(value);
     }
     return true;
   }
 
-  next(): Promise<IteratorResult<T | typeof OVERFLOWED>> {
-    if (this.queue.length > 0)
-      return Promise.resolve({ done: false, value: this.queue.shift() as T | typeof OVERFLOWED });
-    if (this.done || this.overflowed) {
+  /** Ends it with KEY_REVOKED when its credential no longer holds; a store that cannot answer ends nothing. */
+  async recheck(): Promise<void> {
+    if (this.stillValid === undefined || this.done || this.ending) return;
+    const valid = await this.stillValid().catch(() => true);
+    if (!valid) this.finish(KEY_REVOKED);
+  }
+
+  /** Drops what waits and makes `last` the final value: the reader gets it next, then `done`. */
+  private finish(last: FeedEnding): void {
+    if (this.done || this.ending) return;
+    this.ending = true;
+    this.queue.length = 0;
+    if (this.waiting !== undefined) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve({ done: false, value: last });
+    } else {
+      this.queue.push(last);
+    }
+  }
+
+  next(): Promise<IteratorResult<T | FeedEnding>> {
+    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() as T | FeedEnding });
+    if (this.done || this.ending) {
       this.end();
       return Promise.resolve({ done: true, value: undefined });
     }
@@ -175,12 +238,12 @@ class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
     });
   }
 
-  return(): Promise<IteratorResult<T | typeof OVERFLOWED>> {
+  return(): Promise<IteratorResult<T | FeedEnding>> {
     this.end();
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  throw(error?: unknown): Promise<IteratorResult<T | typeof OVERFLOWED>> {
+  throw(error?: unknown): Promise<IteratorResult<T | FeedEnding>> {
     this.end();
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
@@ -189,6 +252,7 @@ class Feed<T> implements AsyncIterableIterator<T | typeof OVERFLOWED> {
   end(): void {
     if (this.done) return;
     this.done = true;
+    clearTimeout(this.lifetime);
     this.queue.length = 0;
     this.waiting?.({ done: true, value: undefined });
     this.waiting = undefined;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
 import { DATASET_CODES } from '../catalogue.js';
-import { LiveHub, type LiveEvent } from '../live/subscription-hub.js';
+import { clientSubscriberKey, LiveHub, type LiveEvent } from '../live/subscription-hub.js';
 import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
@@ -14,7 +14,7 @@ import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-l
 import { createMemoryBus, createRedisBus } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
 import { openAccessService } from '../access/service.js';
-import type { Config } from '../config.js';
+import { redisKeyPrefixOf, type Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { createUpstream, type Upstream } from '../upstream/upstream.js';
@@ -45,7 +45,7 @@ export interface AssembleOverrides {
   readonly access?: AccessService;
   /** Trusted documents as a manifest object, instead of reading `persistedOperations.manifestPath`. */
   readonly trustedDocuments?: PersistedManifest;
-  /** Prefix of every key this instance writes to Redis (payloads, rate-limit buckets, APQ documents). */
+  /** Prefix of every key and channel this instance uses in Redis; the configured or derived one unless given. */
   readonly redisKeyPrefix?: string;
   /** The clock of the payload cache, the response cache and the rate limiter. */
   readonly now?: () => number;
@@ -133,7 +133,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
-  const redisKeyPrefix = overrides.redisKeyPrefix ?? config.cache.redisKeyPrefix;
+  const redisKeyPrefix =
+    overrides.redisKeyPrefix ?? redisKeyPrefixOf({ ...config.cache, databaseUrl: config.databaseUrl });
   let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
   if (upstream === undefined) {
     let { baseUrl, apiKey } = config.upstream;
@@ -171,7 +172,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
     });
     closers.push(made.close);
-    logger.info({ cache: made.cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
+    logger.info(
+      {
+        cache: made.cache.kind,
+        ...config.cache,
+        redisUrl: undefined,
+        redisKeyPrefix: config.cache.redisUrl === undefined ? undefined : redisKeyPrefix,
+      },
+      'upstream payload cache ready',
+    );
     upstream = made;
   }
   metrics.watchBreaker(() => upstream.source.breakerState());
@@ -209,7 +218,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
     redis = shared;
   }
-  const redisKey = (name: string): string => `${redisKeyPrefix ?? ''}${name}`;
+  const redisKey = (name: string): string => `${redisKeyPrefix}${name}`;
   const now = overrides.now ?? Date.now;
   const responseCache =
     config.cache.responseMaxMb === 0
@@ -221,6 +230,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   // What every instance does with an event, its own or another's: forget what the change made stale, then tell
   // the subscribers, so that a client that queries on the event reads the new data.
   const receive = async (event: LiveEvent): Promise<void> => {
+    if (event.topic === 'clientAccessChanged') return hub.recheck(clientSubscriberKey(event.clientId));
     if (event.topic === 'datasetChanged') {
       responseCache?.dropDatasets([event.change.dataset]);
       await upstream.source.forgetDataset(event.change.dataset, 'local');
@@ -245,7 +255,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     metrics.eventPublished(event.topic);
     bus.publish(event);
   };
-  access = publishingTransitions(access, (request) => publish({ topic: 'useRequestChanged', request }));
+  access = publishingTransitions(
+    access,
+    (request) => publish({ topic: 'useRequestChanged', request }),
+    (clientId) => publish({ topic: 'clientAccessChanged', clientId }),
+  );
   const { rateLimit } = config;
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.js';
 import type { App } from './app.js';
 import type { Metrics } from './metrics.js';
+import { guardWriteStalls } from './write-stall.js';
 
 // node:http enforces the header and request time-outs by sweeping its connections at an interval (30 s unless
 // told), so a slow client kept its socket for up to the time-out plus that: the 80 s seen for a 60 s one.
@@ -28,7 +29,8 @@ export type HttpServerLimits = Omit<ConnectionLimits, 'maxConnectionsPerIp'> & {
  * from its address, is closed as soon as it is accepted, with no answer (for the first, node's
  * `server.maxConnections`). That is deliberate: a 503 would mean reading and parsing the request, which is what
  * the bound is there to refuse, and clients and proxies treat a refused connection as retryable. Such drops are
- * counted in `http_connections_dropped_total`.
+ * counted in `http_connections_dropped_total`. A connection that stops reading its answer is destroyed too (see
+ * write-stall.ts).
  */
 export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: Metrics): Server {
   const server = createServer(
@@ -39,7 +41,7 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
       // A quarter of the header time-out (at most 1 s): a time-out then fires at most a quarter late.
       connectionsCheckingInterval: Math.min(MAX_SWEEP_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
     },
-    app.requestListener,
+    guardWriteStalls(app.requestListener, limits.writeStallTimeoutMs),
   );
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   const peers = new PeerConnections(limits.maxConnectionsPerPeer);

@@ -1,6 +1,6 @@
 import { isBrokenCircuitError } from 'cockatiel';
 import type { Logger } from 'pino';
-import { errors, Pool } from 'undici';
+import { errors, Pool, type Dispatcher } from 'undici';
 import { datasetPath, summaryEndpointPath, type DatasetCode, type SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { createBreaker, type Breaker, type BreakerState } from './breaker.js';
@@ -45,6 +45,8 @@ export interface UpstreamClientOptions {
   retries: number;
   /** How long the circuit stays open before one probe may pass. */
   breakerCooldownS: number;
+  /** The largest body read, in MB (UPSTREAM_MAX_BODY_MB): reading stops there and the call is UPSTREAM_BAD_RESPONSE. */
+  maxBodyMb: number;
   /** The clock the breaker's cool-down is timed by, in ms; default Date.now. Time-outs and retry waits use real timers. */
   now?: () => number;
   /** Told of every finished call, e.g. to count it in metrics. */
@@ -123,6 +125,7 @@ interface OriginLink {
   readonly pathPrefix: string;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly maxBodyBytes: number;
   readonly breaker: Breaker;
   readonly logger: Logger;
   readonly onCall: ((event: UpstreamCallEvent) => void) | undefined;
@@ -135,6 +138,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     pathPrefix: base.pathname.replace(/\/+$/, ''),
     timeoutMs: options.timeoutMs,
     retries: options.retries,
+    maxBodyBytes: options.maxBodyMb * 1_048_576,
     breaker: createBreaker({
       name: base.origin,
       cooldownMs: options.breakerCooldownS * 1_000,
@@ -290,7 +294,7 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
       );
       throw new AttemptError(error, true, parseRetryAfter(response.headers['retry-after']));
     }
-    text = await response.body.text();
+    text = await readBounded(response.body, response.headers['content-length'], link.maxBodyBytes, target);
   } catch (error) {
     throw error instanceof AttemptError ? error : connectionError(error, signal, target, link.timeoutMs);
   }
@@ -304,6 +308,38 @@ async function attempt(link: OriginLink, target: CallTarget, signal: AbortSignal
     );
     throw new AttemptError(error, true);
   }
+}
+
+/**
+ * The body as text, read no further than `maxBytes`: a larger one (announced or streamed) is destroyed where it
+ * crosses the bound, so an upstream, or anything answering in its name, cannot make us buffer gigabytes. Like any
+ * unreadable body it is not repeated (see retry.ts): the same address would send the same body.
+ */
+async function readBounded(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+  target: CallTarget,
+): Promise<string> {
+  const tooLarge = (): AttemptError => {
+    body.destroy();
+    return new AttemptError(
+      new UpstreamError(
+        CODE.UPSTREAM_BAD_RESPONSE,
+        `Upstream ${target.label} answered with a body over ${Math.round(maxBytes / 1_048_576)} MB`,
+      ),
+      true,
+    );
+  };
+  if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
 }
 
 /**

@@ -8,15 +8,13 @@ export interface PayloadCacheOptions {
   readonly redisUrl?: string;
   /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies). */
   readonly maxMb: number;
-  /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
-  readonly keyPrefix?: string;
+  /** Prefix of every Redis key (see redisKeyPrefixOf in config.ts). */
+  readonly keyPrefix: string;
   /** With Redis: the fill lock's lease, renewed while the fetch runs. */
   readonly lockLeaseMs: number;
   /** Where Redis connection trouble is reported. */
   readonly logger?: Logger;
 }
-
-export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
 
 /** The payload cache the options ask for: Redis when given its URL, else this process's memory. */
 export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
@@ -25,7 +23,7 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
   return createRedisCache({
     url: options.redisUrl,
     maxBytes,
-    keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
+    keyPrefix: options.keyPrefix,
     lockLeaseMs: options.lockLeaseMs,
     logger: options.logger,
   });

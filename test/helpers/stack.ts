@@ -108,13 +108,16 @@ export interface StackOptions {
     staleIfErrorS: number;
     maxMb?: number;
     redisUrl?: string;
-    keyPrefix?: string;
+    /** Prefix of every Redis key and channel: a fresh one unless given; null: the server's own (REDIS_KEY_PREFIX's default). */
+    keyPrefix?: string | null;
     /** With Redis: the fill lock's lease; the server's default unless given. */
     lockLeaseMs?: number;
     now?: () => number;
   };
   retries?: number;
   breakerCooldownS?: number;
+  /** UPSTREAM_MAX_BODY_MB; the default unless given. */
+  upstreamMaxBodyMb?: number;
   limits?: Partial<OperationLimits>;
   http?: HttpConfig;
   trustedDocuments?: PersistedManifest;
@@ -244,7 +247,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
  */
 const OFF: BucketConfig = { points: 0, windowS: 60 };
 
-function testConfig(options: StackOptions, simulator: Simulator): { config: Config; redisKeyPrefix: string } {
+function testConfig(
+  options: StackOptions,
+  simulator: Simulator,
+): { config: Config; redisKeyPrefix: string | undefined } {
   const defaults = loadConfig({});
   if (!defaults.ok) throw new Error(defaults.problems.join('; '));
   const base = defaults.config;
@@ -263,6 +269,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       caPem: options.caPem === null ? undefined : (options.caPem ?? simulator.caCertPem),
       retries: options.retries ?? base.upstream.retries,
       breakerCooldownS: options.breakerCooldownS ?? base.upstream.breakerCooldownS,
+      maxBodyMb: options.upstreamMaxBodyMb ?? base.upstream.maxBodyMb,
     },
     cache: {
       ...base.cache,
@@ -294,7 +301,8 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       subscriptions: { ...base.live.subscriptions, ...options.live?.subscriptions },
     },
   };
-  const redisKeyPrefix = options.rateLimit?.keyPrefix ?? cache.keyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
+  const given = options.rateLimit?.keyPrefix ?? cache.keyPrefix;
+  const redisKeyPrefix = given === null ? undefined : (given ?? `test:${randomBytes(6).toString('hex')}:`);
   return { config, redisKeyPrefix };
 }
 

@@ -6,7 +6,8 @@ import {
 } from '../../catalogue.js';
 import type { DatasetChange as DatasetChangeValue } from '../../live/watcher.js';
 import { builder } from '../builder.js';
-import { delivered, subscriberKey, SubscriptionError } from '../../live/subscription-hub.js';
+import { delivered, SubscriptionError } from '../../live/subscription-hub.js';
+import { answerToKey, openStream } from '../stream-key.js';
 import { Dataset, DatasetCode } from './dataset.js';
 import { CODE } from '../../errors/registry.js';
 
@@ -61,16 +62,18 @@ builder.subscriptionField('datasetChanged', (t) =>
         );
       }
       const wanted: ReadonlySet<DatasetCodeValue> | undefined = codes == null ? undefined : new Set(codes);
-      return context.live.subscribe(subscriberKey(context.caller, context.clientIp), 'datasetChanged', (event) =>
+      return openStream(context, 'datasetChanged', (event) =>
         event.topic === 'datasetChanged' && (wanted === undefined || wanted.has(event.change.dataset))
           ? event.change
           : undefined,
       );
     },
-    resolve: (value, _args, { loaders }) => {
+    resolve: async (value, args, context, info) => {
+      const change = delivered(value);
+      await answerToKey(change, context, info, value, args);
       // The subscription's loaders live as long as it does: a payload they remember is the one before the change.
-      loaders.datasetPayload.clearAll();
-      return delivered(value);
+      context.loaders.datasetPayload.clearAll();
+      return change;
     },
   }),
 );

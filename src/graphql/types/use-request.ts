@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
-import { delivered, subscriberKey } from '../../live/subscription-hub.js';
+import { delivered } from '../../live/subscription-hub.js';
+import { answerToKey, openStream } from '../stream-key.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
 import { useRequestStatusLabel } from '../messages.js';
 import { Client } from './client.js';
@@ -195,14 +196,16 @@ builder.subscriptionField('useRequestChanged', (t) =>
     subscribe: (_root, _args, context) => {
       const { caller } = context;
       const clientId = caller.kind === 'operator' ? undefined : caller.client.id;
-      return context.live.subscribe(subscriberKey(caller, context.clientIp), 'useRequestChanged', (event) =>
+      return openStream(context, 'useRequestChanged', (event) =>
         event.topic === 'useRequestChanged' && (clientId === undefined || event.request.clientId === clientId)
           ? event.request
           : undefined,
       );
     },
-    resolve: (value, _args, { loaders }) => {
+    resolve: async (value, args, context, info) => {
       const request = delivered(value);
+      await answerToKey(request, context, info, value, args);
+      const { loaders } = context;
       // The subscription's loaders live as long as it does: what they remember of the request is now old.
       loaders.useRequestHistory.clear(request.id);
       loaders.callerUseStatus.clearAll();

@@ -2,6 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
+import { answerHasErrors } from '../answer-errors.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
@@ -37,7 +38,8 @@ function isGraphQLPath(url: string, graphqlPath: string): boolean {
  * - an error answer to any other method gets `no-store`;
  * - a query over HTTP GET gets an ETag and a Cache-Control derived from the freshness of the data it used
  *   (`public` for anonymous reads of datasets; `private, no-store` once a caller is authenticated or a field
- *   whose value depends on the caller was resolved; `no-store` for any other answer, errors included), and a
+ *   whose value depends on the caller was resolved; `no-store` for any other answer, and for any answer that
+ *   carries an error whatever its status: a failed field in a 200 is no more reusable than a 4xx), and a
  *   Vary naming every request header that can change it, and a matching `If-None-Match` gets 304, so CDNs and mobile HTTP caches do the work.
  */
 export function useFreshness(options: FreshnessOptions): Plugin<Context> {
@@ -69,18 +71,25 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       if (request.method !== 'GET') {
         // No cache keeps a POST's answer without being told to; a refusal (a 404 for an unknown persisted query, a
         // 403 without the CSRF header) says so anyway, for caches that key by more than the method.
-        if (response.status >= 400 && !response.headers.has('cache-control'))
+        if ((response.status >= 400 || answerHasErrors(request)) && !response.headers.has('cache-control'))
           response.headers.set('cache-control', 'no-store');
         return;
       }
       addVary(response.headers, ...ANSWER_VARIES_BY);
       const ledger = existingLedgerOf(request);
       const callerDependent = request.headers.has('authorization') || ledger?.dependsOnCaller === true;
-      if (ledger === undefined || callerDependent || response.status !== 200 || !contentType.includes('json')) {
-        // Only a successful anonymous answer that read nothing caller-dependent is public; errors (a 404 for an
-        // unknown persisted query included) are never kept by any cache.
+      const failed = answerHasErrors(request);
+      if (
+        ledger === undefined ||
+        callerDependent ||
+        failed ||
+        response.status !== 200 ||
+        !contentType.includes('json')
+      ) {
+        // Only an anonymous answer without any error that read nothing caller-dependent is public; errors (a failed
+        // field in a 200, a 404 for an unknown persisted query) are never kept by any cache.
         if (callerDependent) response.headers.set('cache-control', 'private, no-store');
-        else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+        else if (failed || !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
         return;
       }
       const withEtag = async (): Promise<void> => {

@@ -9,6 +9,7 @@ import { requestKey } from '../response-cache/request-key.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
+import { answerHasErrors } from '../answer-errors.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { requestIdOf } from '../../http/request-id.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
@@ -72,7 +73,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
     onResponse(payload) {
       const { request, response } = payload;
       const key = executedKeys.get(request);
-      if (key === undefined || !reusable.has(request) || response.status !== 200) return;
+      if (key === undefined || !reusable.has(request) || response.status !== 200 || answerHasErrors(request)) return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;
       const ledger = ledgerOf(request);

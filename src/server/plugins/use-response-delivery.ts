@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { existingLedgerOf } from '../../graphql/response-ledger.js';
 import type { Context } from '../../graphql/context.js';
+import { useAnswerErrors } from '../answer-errors.js';
 import type { Metrics } from '../metrics.js';
 import type { ResponseCache } from '../response-cache/cache.js';
 import { useResponseCompression } from './use-compression.js';
@@ -27,6 +28,7 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
   const { responseCache, metrics, now, graphqlPath, ...policy } = options;
   return {
     onPluginInit({ addPlugin }) {
+      addPlugin(useAnswerErrors());
       addPlugin(useFreshness({ ...policy, now, graphqlPath }));
       if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
       addPlugin(useResponseCompression());
@@ -37,10 +39,36 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
 
 /**
  * Gives an answer's upstream bodies back to the in-flight budget (see InFlightBodies) once node has sent it or the
- * client went away; at once when there is no socket (yoga's fetch, in tests).
+ * client went away; at once when there is no socket (yoga's fetch, in tests). A subscription's events are given
+ * back one by one, each once its bytes left for the socket: the stream itself never finishes.
  */
 function useLedgerRelease(): Plugin<Context> {
   return {
+    onSubscribe({ args }) {
+      const { ledger } = args.contextValue;
+      const socketResponse = (args.contextValue as { res?: unknown }).res;
+      return {
+        onSubscribeResult: () => ({
+          onNext: () => {
+            const giveBack = ledger.settleEvent();
+            if (!(socketResponse instanceof ServerResponse)) return giveBack();
+            const settle = (): void => {
+              socketResponse.off('close', settle);
+              socketResponse.off('drain', settle);
+              giveBack();
+            };
+            socketResponse.once('close', settle);
+            // The event is serialised and written after this hook: once that is done, its bytes are either in the
+            // socket (given back now) or queued past the high-water mark (given back on 'drain', or on 'close' when
+            // the reader stalls and write-stall.ts closes the connection).
+            setImmediate(() => {
+              if (socketResponse.writableNeedDrain) socketResponse.once('drain', settle);
+              else settle();
+            });
+          },
+        }),
+      };
+    },
     onResponse({ request, serverContext }) {
       const ledger = existingLedgerOf(request);
       if (ledger === undefined) return;
