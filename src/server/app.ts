@@ -50,6 +50,7 @@ import type { LiveHub } from '../live/subscription-hub.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
+import { createGraphQLWebSockets, type GraphQLWebSockets } from './websocket.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
@@ -104,6 +105,8 @@ export interface App {
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
+  /** graphql-ws on the GraphQL path, for node:http's `upgrade` event; the same pipeline as `fetch`. */
+  readonly webSockets: GraphQLWebSockets;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -184,7 +187,17 @@ export function createApp(deps: AppDependencies): App {
       ] as Plugin<Context>[]
     ).map((plugin) => withErrorBoundary(plugin, deps.logger)),
   });
+  const webSockets = createGraphQLWebSockets({
+    yoga,
+    graphqlPath: GRAPHQL_PATH,
+    maxPayloadBytes: limits.maxBodyBytes,
+    heartbeatMs: deps.heartbeatMs,
+    trustedDocuments: deps.trustedDocuments,
+    metrics,
+    logger: deps.logger,
+  });
   return {
+    webSockets,
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method
     fetch: yoga.fetch,

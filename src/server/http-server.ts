@@ -28,6 +28,8 @@ export function createHttpServer(app: App, limits: ConnectionLimits, metrics?: M
     },
     app.requestListener,
   );
+  // A WebSocket upgrade arrives on a connection this server accepted, so the connection bound covers it too.
+  server.on('upgrade', (request, socket, head) => app.webSockets.upgrade(request, socket, head));
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   if (metrics !== undefined) {
     server.on('connection', (socket) => {

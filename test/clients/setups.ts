@@ -6,6 +6,8 @@ import { relayStylePagination } from '@apollo/client/utilities';
 import { cacheExchange, type CacheExchangeOpts } from '@urql/exchange-graphcache';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { Client, fetchExchange } from '@urql/core';
+import { createClient as createGraphQLWsClient, type Client as GraphQLWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 /*
  * The client set-ups docs/app-developers/clients.md shows, as the suites in this folder run them: when one of
@@ -101,6 +103,17 @@ export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
   RegisterClientPayload: () => null,
   UseRequestPayload: () => null,
 };
+
+// docs/app-developers/subscriptions.md: graphql-ws
+export function createWebSocketClient(url: string, connectionParams?: Record<string, unknown>): GraphQLWsClient {
+  return createGraphQLWsClient({
+    url,
+    // In a browser or React Native the global WebSocket serves; Node needs the `ws` package.
+    webSocketImpl: WebSocket,
+    // `{ authorization: "Bearer <key>" }` or `{ apiKey: "<key>" }`; none to read anonymously.
+    connectionParams,
+  });
+}
 
 // docs/app-developers/clients.md: urql
 export function createUrqlClient(
