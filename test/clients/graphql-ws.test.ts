@@ -1,9 +1,11 @@
-import type { Client, FormattedExecutionResult as ExecutionResult } from 'graphql-ws';
+import type { Client, FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { DatasetCode } from '../../src/catalogue.js';
 import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from '../helpers/stack.js';
 import { createWebSocketClient } from './setups.js';
+
+type ExecutionResult = FormattedExecutionResult<Record<string, unknown>, unknown>;
 
 const CODE: DatasetCode = 'ODS_COUNT_TEACHER_BY_YEAR';
 
