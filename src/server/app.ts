@@ -50,6 +50,7 @@ import type { LiveHub } from '../live/subscription-hub.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
+import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.js';
 import { createGraphQLWebSockets, type GraphQLWebSockets } from './websocket.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
@@ -129,6 +130,10 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
+    // Parameters common clients send beside the standard four, accepted and ignored rather than refused with 400:
+    // Apollo Client's operation object (as a graphql-sse link sends it whole) carries `operationType`, and
+    // persisted-document clients send `documentId`.
+    extraParamNames: ['operationType', 'documentId'],
     // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
@@ -142,6 +147,7 @@ export function createApp(deps: AppDependencies): App {
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
+        useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
         ...(http.graphiql
           ? [
               useGraphiQLPage({

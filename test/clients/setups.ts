@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, Observable } from '@apollo/client';
+import { getMainDefinition } from '@apollo/client/utilities';
+import { Kind, OperationTypeNode, print } from 'graphql';
+import { createClient as createSseClient, type ClientOptions as SseClientOptions } from 'graphql-sse';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
@@ -112,6 +115,47 @@ export function createWebSocketClient(url: string, connectionParams?: Record<str
     webSocketImpl: WebSocket,
     // `{ authorization: "Bearer <key>" }` or `{ apiKey: "<key>" }`; none to read anonymously.
     connectionParams,
+  });
+}
+
+// docs/app-developers/subscriptions.md: Apollo Client with an SSE link (graphql-sse's recipe)
+export class SSELink extends ApolloLink {
+  private readonly client: ReturnType<typeof createSseClient>;
+
+  constructor(options: SseClientOptions) {
+    super();
+    this.client = createSseClient(options);
+  }
+
+  override request(operation: ApolloLink.Operation): Observable<ApolloLink.Result> {
+    return new Observable((sink) =>
+      // The operation goes whole, `operationType` and all: the server accepts and ignores what it does not use.
+      this.client.subscribe(
+        { ...operation, query: print(operation.query) },
+        {
+          next: (result) => sink.next(result as ApolloLink.Result),
+          complete: () => sink.complete(),
+          error: (error) => sink.error(error),
+        },
+      ),
+    );
+  }
+}
+
+/** Subscriptions over SSE, everything else over the HttpLink. */
+export function createApolloSseClient(uri: string, headers: Record<string, string> = {}) {
+  const isSubscription = ({ query }: ApolloLink.Operation): boolean => {
+    const definition = getMainDefinition(query);
+    return definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.SUBSCRIPTION;
+  };
+  return new ApolloClient({
+    link: ApolloLink.split(isSubscription, new SSELink({ url: uri, headers }), new HttpLink({ uri, headers })),
+    cache: new InMemoryCache(),
+    defaultOptions: {
+      watchQuery: { errorPolicy: 'all' },
+      query: { errorPolicy: 'all' },
+      mutate: { errorPolicy: 'all' },
+    },
   });
 }
 
