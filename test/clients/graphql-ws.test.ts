@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Client, FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -223,5 +224,31 @@ describe('graphql-ws: the rate limit and shutdown', () => {
     expect(await changes.ended).toBe('complete');
     expect((await closed).code).toBe(1001);
     await client.dispose();
+  });
+});
+
+describe('graphql-ws with trusted documents only', () => {
+  const DOCUMENT = '{ datasets { code } }';
+  let stack: Stack;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let client: Client;
+  beforeAll(async () => {
+    stack = await startStack({
+      trustedDocuments: new Map([[createHash('sha256').update(DOCUMENT).digest('hex'), DOCUMENT]]),
+    });
+    server = await listen(stack.app);
+    client = createWebSocketClient(`${server.origin.replace('http', 'ws')}/graphql`);
+  });
+  afterAll(async () => {
+    await client.dispose();
+    await server.close();
+    await stack.close();
+  });
+
+  it("runs the manifest's documents and refuses any other with PERSISTED_QUERY_ONLY", async () => {
+    expect((await subscription(client, DOCUMENT).next()).errors).toBeUndefined();
+    const other = subscription(client, '{ datasets { code title } }');
+    expect(await other.ended).toBe('error');
+    expect(JSON.stringify(other.failure())).toContain('PERSISTED_QUERY_ONLY');
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, Observable } from '@apollo/client';
+import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloLink, Observable } from '@apollo/client';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { Kind, OperationTypeNode, print } from 'graphql';
 import { createClient as createSseClient, type ClientOptions as SseClientOptions } from 'graphql-sse';
