@@ -53,6 +53,8 @@ import type { LiveHub } from '../live/subscription-hub.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
 import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
+import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.js';
+import { createGraphQLWebSockets, type GraphQLWebSockets } from './websocket.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
@@ -107,6 +109,8 @@ export interface App {
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
+  /** graphql-ws on the GraphQL path, for node:http's `upgrade` event; the same pipeline as `fetch`. */
+  readonly webSockets: GraphQLWebSockets;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -131,6 +135,10 @@ export function createApp(deps: AppDependencies): App {
     maskedErrors: { maskError },
     cors: corsOptions(http.corsOrigins),
     batching: { limit: limits.maxBatch },
+    // Parameters common clients send beside the standard four, accepted and ignored rather than refused with 400:
+    // Apollo Client's operation object (as a graphql-sse link sends it whole) carries `operationType`, and
+    // persisted-document clients send `documentId`.
+    extraParamNames: ['operationType', 'documentId'],
     // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
@@ -155,6 +163,7 @@ export function createApp(deps: AppDependencies): App {
                 onRefusal: (kind) => metrics.rateLimited(kind),
               }),
             ]),
+        useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
         ...(http.graphiql
           ? [
               useGraphiQLPage({
@@ -199,7 +208,17 @@ export function createApp(deps: AppDependencies): App {
       ] as Plugin<Context>[]
     ).map((plugin) => withErrorBoundary(plugin, deps.logger)),
   });
+  const webSockets = createGraphQLWebSockets({
+    yoga,
+    graphqlPath: GRAPHQL_PATH,
+    maxPayloadBytes: limits.maxBodyBytes,
+    heartbeatMs: deps.heartbeatMs,
+    trustedDocuments: deps.trustedDocuments,
+    metrics,
+    logger: deps.logger,
+  });
   return {
+    webSockets,
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method
     fetch: yoga.fetch,

@@ -78,7 +78,10 @@ export interface Live {
   /** Runs passes on its own every WATCH_INTERVAL_S (none when 0); `check()` runs one now. */
   readonly watcher: Watcher;
   readonly leadership: Leadership;
-  /** Completes every open subscription (their streams end with `complete`) and refuses new ones: shutdown's first step. */
+  /**
+   * Completes every open subscription (their streams end with `complete`) and refuses new ones: shutdown's first
+   * step. WebSockets then close with 1001, each once its operations are done.
+   */
   completeSubscriptions(): void;
 }
 
@@ -341,7 +344,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   closers.push(() => watcher.close());
   if (watching) watcher.start(config.live.watchIntervalS * 1_000);
   closers.push(() => Promise.resolve(hub.close()));
-  const live: Live = { hub, watcher, leadership, completeSubscriptions: () => hub.close() };
+  const completeSubscriptions = (): void => {
+    hub.close();
+    app.webSockets.close();
+  };
+  const live: Live = { hub, watcher, leadership, completeSubscriptions };
   logger.info(
     {
       limits: config.limits,

@@ -43,6 +43,8 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
     },
     guardWriteStalls(app.requestListener, limits.writeStallTimeoutMs),
   );
+  // A WebSocket upgrade arrives on a connection this server accepted, so the connection bound covers it too.
+  server.on('upgrade', (request, socket, head) => app.webSockets.upgrade(request, socket, head));
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   const peers = new PeerConnections(limits.maxConnectionsPerPeer);
   const awaitingFirstHeaders = new Map<Socket, NodeJS.Timeout>();

@@ -43,6 +43,10 @@ export interface Metrics {
    * over HTTP_MAX_CONNECTIONS_PER_IP).
    */
   connection(event: 'opened' | 'closed' | 'dropped'): void;
+  /** A graphql-ws socket was accepted (after its upgrade) or ended. */
+  webSocketConnection(event: 'opened' | 'closed'): void;
+  /** A graphql-ws message a client sent, or one the server sent (`next`, `error`, `complete`). */
+  webSocketMessage(direction: 'received' | 'sent'): void;
   /** Subscriptions opened, closed, refused, and the events handed to them (pass to the LiveHub). */
   readonly subscriptions: LiveObserver;
   /** An event this instance published on the event bus (to its own subscribers and, with Redis, to the others'). */
@@ -174,6 +178,17 @@ export function createMetrics(operationNames: OperationNames): Metrics {
     help: 'Client connections closed as soon as they were accepted: the server at HTTP_MAX_CONNECTIONS, or their address at HTTP_MAX_CONNECTIONS_PER_IP.',
     registers: [registry],
   });
+  const openWebSockets = new Gauge({
+    name: 'graphql_ws_connections_open',
+    help: 'graphql-ws sockets open now (each also counts in http_connections_open).',
+    registers: [registry],
+  });
+  const webSocketMessages = new Counter({
+    name: 'graphql_ws_messages_total',
+    help: 'graphql-ws messages, by direction (received from clients; sent: next, error, complete).',
+    labelNames: ['direction'],
+    registers: [registry],
+  });
   const openSubscriptions = new Gauge({
     name: 'graphql_subscriptions_open',
     help: 'Subscriptions open on this instance, by field.',
@@ -275,6 +290,11 @@ export function createMetrics(operationNames: OperationNames): Metrics {
       else if (event === 'closed') openConnections.dec();
       else droppedConnections.inc();
     },
+    webSocketConnection(event) {
+      if (event === 'opened') openWebSockets.inc();
+      else openWebSockets.dec();
+    },
+    webSocketMessage: (direction) => webSocketMessages.inc({ direction }),
     subscriptions: {
       opened: (topic) => openSubscriptions.inc({ topic }),
       closed: (topic) => openSubscriptions.dec({ topic }),

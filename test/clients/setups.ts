@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloLink, Observable } from '@apollo/client';
+import { getMainDefinition } from '@apollo/client/utilities';
+import { Kind, OperationTypeNode, print } from 'graphql';
+import { createClient as createSseClient, type ClientOptions as SseClientOptions } from 'graphql-sse';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { cacheExchange, type CacheExchangeOpts } from '@urql/exchange-graphcache';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { Client, fetchExchange } from '@urql/core';
+import { createClient as createGraphQLWsClient, type Client as GraphQLWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 /*
  * The client set-ups docs/app-developers/clients.md shows, as the suites in this folder run them: when one of
@@ -101,6 +107,58 @@ export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
   RegisterClientPayload: () => null,
   UseRequestPayload: () => null,
 };
+
+// docs/app-developers/subscriptions.md: graphql-ws
+export function createWebSocketClient(url: string, connectionParams?: Record<string, unknown>): GraphQLWsClient {
+  return createGraphQLWsClient({
+    url,
+    // In a browser or React Native the global WebSocket serves; Node needs the `ws` package.
+    webSocketImpl: WebSocket,
+    // `{ authorization: "Bearer <key>" }` or `{ apiKey: "<key>" }`; none to read anonymously.
+    connectionParams,
+  });
+}
+
+// docs/app-developers/subscriptions.md: Apollo Client with an SSE link (graphql-sse's recipe)
+export class SSELink extends ApolloLink {
+  private readonly client: ReturnType<typeof createSseClient>;
+
+  constructor(options: SseClientOptions) {
+    super();
+    this.client = createSseClient(options);
+  }
+
+  override request(operation: ApolloLink.Operation): Observable<ApolloLink.Result> {
+    return new Observable((sink) =>
+      // The operation goes whole, `operationType` and all: the server accepts and ignores what it does not use.
+      this.client.subscribe(
+        { ...operation, query: print(operation.query) },
+        {
+          next: (result) => sink.next(result as ApolloLink.Result),
+          complete: () => sink.complete(),
+          error: (error) => sink.error(error),
+        },
+      ),
+    );
+  }
+}
+
+/** Subscriptions over SSE, everything else over the HttpLink. */
+export function createApolloSseClient(uri: string, headers: Record<string, string> = {}) {
+  const isSubscription = ({ query }: ApolloLink.Operation): boolean => {
+    const definition = getMainDefinition(query);
+    return definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.SUBSCRIPTION;
+  };
+  return new ApolloClient({
+    link: ApolloLink.split(isSubscription, new SSELink({ url: uri, headers }), new HttpLink({ uri, headers })),
+    cache: new InMemoryCache(),
+    defaultOptions: {
+      watchQuery: { errorPolicy: 'all' },
+      query: { errorPolicy: 'all' },
+      mutate: { errorPolicy: 'all' },
+    },
+  });
+}
 
 // docs/app-developers/clients.md: urql
 export function createUrqlClient(

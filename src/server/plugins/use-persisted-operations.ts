@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import type { GraphQLError } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { PersistedQueryStore } from '../persisted-query-store.js';
 import { CODE, englishMessage } from '../../errors/registry.js';
@@ -145,4 +146,22 @@ function documentIdOf(params: GraphQLParams): string | null {
 /** codegen writes ids as `sha256:<hash>`; APQ sends the bare hash. */
 function withoutAlgorithm(id: string): string {
   return id.replace(/^sha256:/, '');
+}
+
+/**
+ * The manifest's document for an operation, asked for by id or sent whole (graphql-ws requires a `query` in every
+ * operation, so a document of the manifest is recognised by its hash), or the refusal: for transports that do
+ * not pass through yoga's parameter hooks (graphql-ws, server/websocket.ts).
+ */
+export function trustedDocumentOf(
+  manifest: PersistedManifest,
+  params: { query?: string; extensions?: Record<string, unknown> | null; documentId?: unknown },
+): string | GraphQLError {
+  const asked = documentIdOf({ ...params, extensions: params.extensions ?? undefined });
+  const id = asked ?? (params.query === undefined ? null : createHash('sha256').update(params.query).digest('hex'));
+  const document = id === null ? undefined : manifest.get(id);
+  if (document !== undefined) return document;
+  if (asked !== null)
+    return codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, { message: 'No persisted operation has this id.' });
+  return codedGraphQLError(params.query === undefined ? CODE.PERSISTED_QUERY_ID_REQUIRED : CODE.PERSISTED_QUERY_ONLY);
 }

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { shouldRenderGraphiQL, type Plugin, type YogaInitialContext } from 'graphql-yoga';
+import type { Context } from '../../graphql/context.js';
 import { rateLimitedError } from '../../graphql/errors.js';
 import { localizedMessage } from '../../graphql/messages.js';
 import type { RequestCallers } from '../../graphql/request-callers.js';
@@ -27,12 +29,36 @@ export interface RateLimitOptions {
  *
  * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
  * page, megabytes) take one token from the IP's bucket each: place this plugin before the plugins that serve them.
+ *
+ * Operations that arrive without an HTTP request of their own (a WebSocket's messages) are charged one token each
+ * when they execute or subscribe.
  */
 export function useRateLimit(
   options: RateLimitOptions & { readonly callers: RequestCallers; readonly graphqlPath: string },
-): Plugin<{ req?: IncomingMessage }> {
+): Plugin<Context & { req?: IncomingMessage }> {
   const { limiter, callers } = options;
   const decisions = new WeakMap<Request, { decision: RateDecision; policy: 'default' | 'client' }>();
+  // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
+  // pays when it executes or subscribes.
+  const chargedAtParse = new WeakSet<Request>();
+  const take = async (
+    context: Context & YogaInitialContext & { req?: IncomingMessage },
+    stop: (result: { errors: GraphQLError[] }) => void,
+  ): Promise<void> => {
+    const { caller } = context;
+    if (caller.kind === 'operator') return;
+    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
+    const key =
+      caller.kind === 'client'
+        ? `client:${caller.client.id}`
+        : anonymousBucket(clientIp(context.request.headers.get('x-forwarded-for'), context.req, options.trustProxy));
+    const decision = await limiter.consume(key, quota);
+    decisions.set(context.request, { decision, policy: quota === undefined ? 'default' : 'client' });
+    if (!decision.allowed) {
+      options.onRefusal?.(caller.kind);
+      stop({ errors: [rateLimitedError(decision.retryAfterMs)] });
+    }
+  };
   const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   const isMeteredPage = (request: Request, pathname: string): boolean =>
     pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
@@ -73,6 +99,7 @@ export function useRateLimit(
           const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
           const key = caller.kind === 'client' ? `client:${caller.client.id}` : anonymousBucket(ip);
           const decision = await limiter.consume(key, quota, operations);
+          chargedAtParse.add(request);
           decisions.set(request, { decision, policy: quota === undefined ? 'default' : 'client' });
           if (!decision.allowed) {
             options.onRefusal?.(caller.kind);
@@ -81,6 +108,10 @@ export function useRateLimit(
         },
       };
     },
+    onExecute: ({ args, setResultAndStopExecution }) =>
+      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) =>
+      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
     onResponse({ request, response }) {
       const used = decisions.get(request);
       if (used === undefined) return;

@@ -4,10 +4,13 @@ import type { Context } from '../../graphql/context.js';
 /**
  * Ends every subscription whose request was not answered with its event stream. A subscription's resolver opens
  * it (and takes its caller's slot, see live/subscription-hub.ts) before yoga picks how to answer; when it then answers
- * otherwise (406 for an Accept without text/event-stream, an error) or the subscription was one of a batch (yoga
+ * otherwise (406 for an Accept without a streamed media type, an error) or the subscription was one of a batch (yoga
  * answers a batch as one result, `{}` for each stream), nothing reads the stream, so nothing would ever end it.
  * Streams that are sent end when their client goes or the server completes them.
  */
+// The answers that carry a subscription's events: SSE, and Apollo's multipart protocol (use-multipart-subscriptions.ts).
+const STREAMED = /^(text\/event-stream|multipart\/mixed)/;
+
 export function useSubscriptionRelease(): Plugin<Context> {
   const opened = new WeakMap<Request, AsyncIterableIterator<unknown>[]>();
   const batches = new WeakSet<Request>();
@@ -33,7 +36,7 @@ export function useSubscriptionRelease(): Plugin<Context> {
     onResponse({ request, response }) {
       const streams = opened.get(request);
       if (streams === undefined) return;
-      if (!batches.has(request) && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return;
+      if (!batches.has(request) && STREAMED.test(response.headers.get('content-type') ?? '')) return;
       opened.delete(request);
       for (const stream of streams) void stream.return?.();
     },
