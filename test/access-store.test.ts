@@ -248,7 +248,7 @@ describe.each(stores)('access store on $name', (store) => {
     it('authenticates nobody, the operator and clients, and refuses anything else', async () => {
       const { client, apiKey } = await newClient();
       expect(await access.authenticate(null)).toEqual({ kind: 'anonymous' });
-      expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator' });
+      expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator', name: null });
       expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
       for (const header of [
         `Bearer tegk_${'A'.repeat(43)}`,

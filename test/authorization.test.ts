@@ -164,7 +164,7 @@ describe('who may read and run what, over HTTP', () => {
 describe('the scopes declared on the schema', () => {
   const PARENT = { id: 'cl_parent' };
   const anonymous: Caller = { kind: 'anonymous' };
-  const operator: Caller = { kind: 'operator' };
+  const operator: Caller = { kind: 'operator', name: null };
   const clientCaller = (id: string, currentKey = true): Caller => ({
     kind: 'client',
     client: { id } as ClientRecord,

@@ -183,6 +183,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       openAccessService({
         databaseUrl: config.databaseUrl,
         adminToken: config.adminToken,
+        adminTokens: config.adminTokens,
+        usage: config.usage,
+        onUsageWriteFailed: (error) => logger.warn({ err: error }, 'usage not written yet; kept for the next batch'),
         keys: config.keys,
         postgres: config.database,
       }),
@@ -190,7 +193,14 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     closers.push(() => opened.close());
     access = opened;
     logger.info(
-      { store, operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' },
+      {
+        store,
+        operator:
+          config.adminToken === undefined && config.adminTokens === undefined
+            ? 'disabled (no ADMIN_TOKEN or ADMIN_TOKENS)'
+            : 'enabled',
+        operators: config.adminTokens?.map((operator) => operator.name),
+      },
       'request-for-use store ready',
     );
   }
