@@ -142,8 +142,8 @@ export async function pageClients(
   if (search !== '') {
     // A part of the name or address, case ignored; % and _ in the search are meant literally.
     const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    matching = matching.where(({ or }) =>
-      or([
+    matching = matching.where((eb) =>
+      eb.or([
         sql<boolean>`lower(${sql.ref('name')}) like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('contact_email')}) like ${pattern} escape '\\'`,
       ]),
@@ -152,8 +152,8 @@ export async function pageClients(
   if (filter.disabled !== undefined) matching = matching.where('disabled_at', filter.disabled ? 'is not' : 'is', null);
   let rows = matching.select(CLIENT_COLUMNS);
   if (after !== undefined)
-    rows = rows.where(({ eb, or, and }) =>
-      or([eb('created_at', '<', after.key), and([eb('created_at', '=', after.key), eb('id', '<', after.id)])]),
+    rows = rows.where((eb) =>
+      eb.or([eb('created_at', '<', after.key), eb.and([eb('created_at', '=', after.key), eb('id', '<', after.id)])]),
     );
   const [found, total] = await Promise.all([
     rows

@@ -153,8 +153,11 @@ export async function pageUseRequests(
   const beyond = direction === 'asc' ? '>' : '<';
   let rows = matching.selectAll();
   if (after !== undefined)
-    rows = rows.where(({ eb, or, and }) =>
-      or([eb('updated_at', beyond, after.key), and([eb('updated_at', '=', after.key), eb('id', beyond, after.id)])]),
+    rows = rows.where((eb) =>
+      eb.or([
+        eb('updated_at', beyond, after.key),
+        eb.and([eb('updated_at', '=', after.key), eb('id', beyond, after.id)]),
+      ]),
     );
   const [found, total] = await Promise.all([
     rows

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { AccessError } from '../access/errors.js';
-import type { AccessService, Caller } from '../access/model.js';
+import { operatorActor, type AccessService, type Caller } from '../access/model.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -47,6 +47,8 @@ export interface Context {
   readonly live: LiveHub;
   /** What the watcher last recorded of each dataset (`Dataset.version`, `changedAt`). */
   readonly datasetVersions: DatasetVersions;
+  /** Days of usage the store keeps (USAGE_RETENTION_DAYS): the most `Client.usage(days:)` may ask for. */
+  readonly usageRetentionDays: number;
 }
 
 export interface ContextDependencies {
@@ -64,6 +66,7 @@ export interface ContextDependencies {
   readonly logger: Logger;
   readonly live: LiveHub;
   readonly datasetVersions: DatasetVersions;
+  readonly usageRetentionDays: number;
   /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
   readonly ipLimits?: IpLimits | undefined;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
@@ -81,6 +84,8 @@ export function createContextFactory(deps: ContextDependencies) {
     const requestId = requestIdOf(initial.request);
     const ip = clientIp(initial.request.headers.get('x-forwarded-for'), initial.req, deps.trustProxy ?? false);
     const caller = await authenticate(deps, ip, initial.request.headers.get('authorization'));
+    // Usage per client: counted in memory, written in batches by the store.
+    if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
     return {
       requestId,
       language: negotiateLanguage(initial.request.headers.get('accept-language')),
@@ -98,6 +103,7 @@ export function createContextFactory(deps: ContextDependencies) {
       idempotencyKey: initial.request.headers.get('idempotency-key'),
       live: deps.live,
       datasetVersions: deps.datasetVersions,
+      usageRetentionDays: deps.usageRetentionDays,
     };
   };
 }
@@ -133,5 +139,9 @@ async function authenticate(
 
 /** How the caller appears in logs: never a credential, only who it is. */
 function callerLabel(caller: Caller): string {
-  return caller.kind === 'client' ? `client:${caller.client.id}` : caller.kind;
+  return caller.kind === 'client'
+    ? `client:${caller.client.id}`
+    : caller.kind === 'operator'
+      ? operatorActor(caller)
+      : caller.kind;
 }

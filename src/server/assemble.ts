@@ -294,6 +294,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     tracing: tracing?.plugin,
     live: hub,
     datasetVersions,
+    usageRetentionDays: config.usage.retentionDays,
     heartbeatMs: config.live.subscriptions.heartbeatS * 1_000,
     shapes: new ShapeWatch(logger),
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
