@@ -487,6 +487,12 @@ export const SETTINGS = {
     'Operation names metrics show as themselves besides the manifest\'s; later ones are "other".',
   ),
   live: {
+    storePollS: setting(
+      'LIVE_STORE_POLL_S',
+      integer(0, 3_600),
+      5,
+      'Without Redis: seconds between looks in the store for decisions made with the admin CLI, announced to subscribers; 0 turns it off.',
+    ),
     watchIntervalS: setting(
       'WATCH_INTERVAL_S',
       integer(0, 86_400),

@@ -214,6 +214,15 @@ export interface AccessService {
   usageOf(clientIds: readonly string[], days: number): Promise<UsageDayRecord[]>;
   /** A page of the client's summary reads, newest first. */
   pageSummaryReads(clientId: string, page: PageRequest): Promise<Page<SummaryReadRecord>>;
+  /**
+   * Requests whose status `actor` changed after the audit-trail position `after` (oldest first, at most `limit`),
+   * and the position to ask after next time; with `after` undefined, only the position of the latest change.
+   */
+  changedBy(
+    actor: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ position: string; requests: UseRequestRecord[] }>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

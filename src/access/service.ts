@@ -18,6 +18,7 @@ import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usag
 import {
   findUseRequest,
   historyOf,
+  changedBy,
   listUseRequests,
   pageUseRequests,
   requestEndpointUse,
@@ -103,6 +104,7 @@ class StoredAccessService implements AccessService {
   readonly historyOf: AccessService['historyOf'] = (...args) => historyOf(this.store, ...args);
   readonly findClients: AccessService['findClients'] = (...args) => findClients(this.store, ...args);
   readonly statusesOf: AccessService['statusesOf'] = (...args) => statusesOf(this.store, ...args);
+  readonly changedBy: AccessService['changedBy'] = (...args) => changedBy(this.store, ...args);
   readonly pageUseRequests: AccessService['pageUseRequests'] = (...args) => pageUseRequests(this.store, ...args);
   readonly useRequestsOfClients: AccessService['useRequestsOfClients'] = (...args) =>
     useRequestsOfClients(this.store, ...args);

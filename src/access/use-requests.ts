@@ -191,6 +191,38 @@ export async function useRequestsOfClients(
   return rows.map(toUseRequest);
 }
 
+export async function changedBy(
+  store: AccessStore,
+  actor: string,
+  after: string | undefined,
+  limit: number,
+): Promise<{ position: string; requests: UseRequestRecord[] }> {
+  if (after === undefined) {
+    const latest = await store.db
+      .selectFrom('use_request_events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
+    return { position: String(latest?.seq ?? 0), requests: [] };
+  }
+  const events = await store.db
+    .selectFrom('use_request_events')
+    .select(['seq', 'request_id'])
+    .where('seq', '>', Number(after))
+    .where('actor', '=', actor)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const last = events.at(-1);
+  if (last === undefined) return { position: after, requests: [] };
+  // Each request once, as it is now (a later change than the event's is what a subscriber should see).
+  const rows = await store.db
+    .selectFrom('use_requests')
+    .selectAll()
+    .where('id', 'in', [...new Set(events.map((event) => event.request_id))])
+    .execute();
+  return { position: String(last.seq), requests: rows.map(toUseRequest) };
+}
+
 export async function historyOf(store: AccessStore, requestIds: readonly string[]): Promise<UseRequestEventRecord[]> {
   if (requestIds.length === 0) return [];
   const rows = await store.db

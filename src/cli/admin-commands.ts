@@ -9,8 +9,9 @@
  * It reads the server's configuration (the same checks: a misspelt DATABASE_URL stops it), names the store it
  * opens on stderr and opens it directly, so it works while the server runs; it never creates a store (a SQLite file
  * that is not there is an error: the wrong working directory or a missing DATABASE_URL would otherwise show an empty
- * one). Decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
- * call runAdmin in theirs.
+ * one). Decisions are recorded with the actor `operator:cli` and announced to subscribers like those made over
+ * GraphQL: with REDIS_URL the command publishes them on the servers' event channel; without it, the servers find
+ * them in the store (LIVE_STORE_POLL_S). admin.ts runs it as its own process; tests call runAdmin in theirs.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,8 +26,10 @@ import {
 } from '../catalogue.js';
 import { DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 import { CODE } from '../errors/registry.js';
+import { CLI_ACTOR } from '../live/cli-decisions.js';
+import { publishingTransitions } from '../live/publishing-access.js';
 
-const ACTOR = 'operator:cli';
+const ACTOR = CLI_ACTOR;
 
 // NOT_REQUESTED is the absence of a request: no list has any.
 const STORED_STATUSES = USE_REQUEST_STATUSES.filter((status) => status !== 'NOT_REQUESTED');
@@ -275,7 +278,7 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     stderr.write(`admin: invalid configuration\n${loaded.problems.map((problem) => `  - ${problem}\n`).join('')}`);
     return 1;
   }
-  const { databaseUrl, keys, database } = loaded.config;
+  const { databaseUrl, keys, database, cache } = loaded.config;
   let access: AccessService | undefined;
   try {
     // Loaded only now, so --help and usage errors answer without loading the database drivers.
@@ -294,7 +297,25 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     }
     stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
     access = await openAccessService({ databaseUrl, adminToken: undefined, keys, postgres: database });
-    stdout.write(await run(access, command));
+    const decided: UseRequestRecord[] = [];
+    stdout.write(
+      await run(
+        publishingTransitions(access, (request) => decided.push(request)),
+        command,
+      ),
+    );
+    if (decided.length > 0 && cache.redisUrl !== undefined) {
+      const { eventChannel, sendToInstances } = await import('../live/event-bus.js');
+      await sendToInstances(
+        { url: cache.redisUrl, channel: eventChannel(cache.redisKeyPrefix) },
+        decided.map((request) => ({ topic: 'useRequestChanged', request })),
+      ).catch((error: unknown) => {
+        // The decision stands; only its announcement is lost (subscribers see it on their next query).
+        stderr.write(
+          `admin: warning: decision recorded, but not announced to subscribers (Redis: ${error instanceof Error ? error.message : String(error)})\n`,
+        );
+      });
+    }
     return 0;
   } catch (error) {
     // A refused operation (AccessError) or a store that cannot be opened: both messages are written for people.

@@ -11,8 +11,9 @@ import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
 import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-leadership.js';
-import { createMemoryBus, createRedisBus } from '../live/event-bus.js';
+import { createMemoryBus, createRedisBus, eventChannel } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
+import { announceCliDecisions } from '../live/cli-decisions.js';
 import { openAccessService } from '../access/service.js';
 import type { Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -244,7 +245,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await step('cannot subscribe to the event channel in Redis', {}, () =>
           createRedisBus({
             url: redisUrl,
-            channel: redisKey('live:events'),
+            channel: eventChannel(redisKeyPrefix),
             receive,
             logger: logger.child({ component: 'event-bus' }),
             onRejected: () => metrics.eventRejected(),
@@ -256,6 +257,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     bus.publish(event);
   };
   access = publishingTransitions(access, (request) => publish({ topic: 'useRequestChanged', request }));
+  if (redisUrl === undefined && config.live.storePollS > 0) {
+    const cliDecisions = announceCliDecisions({
+      access,
+      intervalMs: config.live.storePollS * 1_000,
+      announce: (request) => publish({ topic: 'useRequestChanged', request }),
+      logger,
+    });
+    closers.push(() => Promise.resolve(cliDecisions.close()));
+  }
   const { rateLimit } = config;
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({
