@@ -202,7 +202,7 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     ).json()) as { data: { registerClient: { apiKey: string } } };
     await op.getByLabel('Search by name or e-mail').fill('LOST@example');
     await op.getByRole('button', { name: 'Search', exact: true }).click();
-    await op.getByText('1 clients found').waitFor();
+    await op.getByText('Clients found: 1').waitFor();
     const lostCard = op.locator('[data-client]').filter({ hasText: 'Lost key app' });
     await lostCard.getByRole('button', { name: 'Disable' }).click();
     await lostCard.getByText('disabled', { exact: true }).waitFor();
@@ -211,7 +211,7 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     expect(await seriousFindings(op)).toEqual([]);
     await op.screenshot({ path: `${SCREENSHOTS}/operator-erase-en-desktop.png`, fullPage: true });
     await lostCard.getByRole('button', { name: 'Erase this client' }).click();
-    await op.getByText('0 clients found').waitFor();
+    await op.getByText('Clients found: 0').waitFor();
     expect(await me(lost.data.registerClient.apiKey)).toBe(401);
 
     await developer.context.close();

@@ -325,7 +325,7 @@ const MESSAGES = {
     clientsIntro: 'Every registered client, newest first; search by a part of the name or e-mail.',
     search: 'Search by name or e-mail',
     searchButton: 'Search',
-    clientsFound: '{count} clients found',
+    clientsFound: 'Clients found: {count}',
     noClients: 'No client found',
     notAnOperator: 'This is not an operator token: a client API key does not work on this page',
     signedInOperatorAs: 'Signed in as the operator {name}',
