@@ -667,6 +667,7 @@ describe.each(stores)('access store on $name', (store) => {
       expect(await rawRows(location, 'select name from kysely_migration order by name')).toEqual([
         { name: '0001_request_for_use' },
         { name: '0002_key_life_cycle' },
+        { name: '0003_client_usage' },
       ]);
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, codesOf, OPERATOR } from './helpers/callers.js';
-import { useStack, type Stack } from './helpers/stack.js';
+import { TEST_STORES, useStack, type Stack } from './helpers/stack.js';
 
 interface Answer {
   readonly status: number;
@@ -42,10 +42,14 @@ const DIRECTORY = `query ($search: String, $disabled: Boolean, $first: Int, $aft
 }`;
 const as = (token: string) => bearer(token);
 
-describe('the operator pages', () => {
+describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
   let clock = Date.parse('2032-03-01T08:00:00Z');
   // Every store write a second apart, so that the order of the queue is the order of the asks.
-  const stack = useStack({ access: { now: () => new Date((clock += 1_000)) }, adminTokens: [SOMCHAI, MALEE] });
+  const stack = useStack({
+    store,
+    access: { now: () => new Date((clock += 1_000)) },
+    adminTokens: [SOMCHAI, MALEE],
+  });
 
   const clients: { id: string; apiKey: string; name: string }[] = [];
   async function newClient(name: string, contactEmail: string): Promise<{ id: string; apiKey: string; name: string }> {
