@@ -53,6 +53,34 @@ const megabytes = (min: number, max: number) => integer(min, max).transform((mb)
 const httpUrl = (example: string) =>
   z.url({ protocol: /^https?$/, error: `must be an http:// or https:// URL, for example ${example}` });
 
+const OPERATOR_NAME = /^[a-z0-9_-]{1,40}$/;
+
+/** `name:token,name:token`: unique names, tokens that are long enough and not each other's. */
+const operatorTokens = () =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((pair) => pair.trim())
+        .filter((pair) => pair !== '')
+        .map((pair) => {
+          const colon = pair.indexOf(':');
+          return {
+            name: colon < 0 ? '' : pair.slice(0, colon).trim(),
+            token: colon < 0 ? '' : pair.slice(colon + 1).trim(),
+          };
+        }),
+    )
+    .refine((pairs) => pairs.length > 0, 'must hold at least one name:token pair')
+    .refine(
+      (pairs) => pairs.every((pair) => OPERATOR_NAME.test(pair.name)),
+      'each pair must start with a name of a-z, 0-9, - or _ (1 to 40) and a colon',
+    )
+    .refine((pairs) => pairs.every((pair) => pair.token.length >= 24), 'each token must be at least 24 characters')
+    .refine((pairs) => new Set(pairs.map((pair) => pair.name)).size === pairs.length, 'names must not repeat')
+    .refine((pairs) => new Set(pairs.map((pair) => pair.token)).size === pairs.length, 'tokens must not repeat');
+
 const upstreamBaseUrl = httpUrl('https://host:8888')
   .refine((value) => {
     // zod runs refinements even after the URL check failed; that failure is already reported.
@@ -174,6 +202,27 @@ export const SETTINGS = {
     z.string().min(24, 'must be at least 24 characters'),
     "The operator's bearer token (24 characters or more); unset: no operator over HTTP.",
   ),
+  // Several named operators, so that the audit trail says who decided; a token is added on every instance before
+  // its operator uses it and removed once it is retired, one instance at a time (both valid during the rollout).
+  adminTokens: optional(
+    'ADMIN_TOKENS',
+    operatorTokens(),
+    'Named operators: name:token pairs separated by commas (names a-z, 0-9, - and _; tokens 24 characters or more); each decision is recorded as operator:<name>.',
+  ),
+  usage: {
+    retentionDays: setting(
+      'USAGE_RETENTION_DAYS',
+      integer(1, 3_650),
+      90,
+      "Days of each client's daily operation counts and summary-read audit kept for the operator.",
+    ),
+    flushS: setting(
+      'USAGE_FLUSH_S',
+      integer(1, 3_600),
+      10,
+      'Seconds between writes of the usage counted in memory (lost if the process dies before the next one).',
+    ),
+  },
   keys: {
     maxGraceS: setting(
       'KEY_ROTATION_MAX_GRACE_S',
@@ -477,6 +526,12 @@ export const SETTINGS = {
     "Operation names metrics show as themselves besides the manifest's, at once; one unseen for an hour gives its place.",
   ),
   live: {
+    storePollS: setting(
+      'LIVE_STORE_POLL_S',
+      integer(0, 3_600),
+      5,
+      'Without Redis: seconds between looks in the store for decisions made with the admin CLI, announced to subscribers; 0 turns it off.',
+    ),
     watchIntervalS: setting(
       'WATCH_INTERVAL_S',
       integer(0, 86_400),

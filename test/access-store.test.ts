@@ -248,7 +248,7 @@ describe.each(stores)('access store on $name', (store) => {
     it('authenticates nobody, the operator and clients, and refuses anything else', async () => {
       const { client, apiKey } = await newClient();
       expect(await access.authenticate(null)).toEqual({ kind: 'anonymous' });
-      expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator' });
+      expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator', name: null });
       expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
       for (const header of [
         `Bearer tegk_${'A'.repeat(43)}`,
@@ -676,6 +676,7 @@ describe.each(stores)('access store on $name', (store) => {
         { name: '0001_request_for_use' },
         { name: '0002_key_life_cycle' },
         { name: '0003_key_first_use' },
+        { name: '0004_client_usage' },
       ]);
     });
   });

@@ -164,7 +164,7 @@ describe('who may read and run what, over HTTP', () => {
 describe('the scopes declared on the schema', () => {
   const PARENT = { id: 'cl_parent' };
   const anonymous: Caller = { kind: 'anonymous' };
-  const operator: Caller = { kind: 'operator' };
+  const operator: Caller = { kind: 'operator', name: null };
   const clientCaller = (id: string, currentKey = true): Caller => ({
     kind: 'client',
     client: { id } as ClientRecord,
@@ -208,9 +208,13 @@ describe('the scopes declared on the schema', () => {
     );
     expect(declared).toEqual({
       'Client.history': { operatorOrOwnClient: PARENT.id },
+      'Client.summaryReads': { operatorOrOwnClient: PARENT.id },
+      'Client.usage': { operatorOrOwnClient: PARENT.id },
+      'Client.useRequests': { operatorOrOwnClient: PARENT.id },
       'Mutation.deleteMyRegistration': { currentKey: true },
       'Mutation.disableClient': { operator: true },
       'Mutation.enableClient': { operator: true },
+      'Mutation.eraseClient': { operator: true },
       'Mutation.requestEndpointUse': { client: true },
       'Mutation.reviewUseRequest': { operator: true },
       'Mutation.revokeUseRequest': { operator: true },
@@ -218,6 +222,8 @@ describe('the scopes declared on the schema', () => {
       'Mutation.setClientQuota': { operator: true },
       'Query.myUseRequests': { client: true },
       'Query.useRequests': { operator: true },
+      'Query.useRequestsPage': { operator: true },
+      'Query.clients': { operator: true },
       'Subscription.useRequestChanged': { authenticated: true },
     });
   });

@@ -18,6 +18,8 @@ describe('loadConfig', () => {
         databaseUrl: 'sqlite:data/thai-edu-graphql.db',
         database: { poolMax: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, migrateOnStart: true },
         adminToken: undefined,
+        adminTokens: undefined,
+        usage: { retentionDays: 90, flushS: 10 },
         keys: { maxGraceS: 604_800, idempotencyWindowS: 86_400, maxKeysPerClient: 5 },
         upstream: {
           simulator: undefined,
@@ -77,6 +79,7 @@ describe('loadConfig', () => {
         otlpEndpoint: undefined,
         metricsOperationNames: 100,
         live: {
+          storePollS: 5,
           watchIntervalS: 300,
           watchLeaseS: 3,
           subscriptions: { perCaller: 10, total: 800, queue: 100, maxLifetimeS: 3_600, heartbeatS: 15 },
@@ -351,6 +354,29 @@ describe('loadConfig', () => {
     const refused = loadConfig({ UPSTREAM_CA_FILE: bad });
     expect(refused.ok ? [] : refused.problems).toEqual([`UPSTREAM_CA_FILE: ${bad} holds no PEM certificate`]);
   });
+  it('reads named operator tokens, and refuses pairs without a name, short or repeated tokens', () => {
+    const tokens = 'somchai:somchai-token-0123456789abcdef, malee:malee-token-0123456789abcdefgh';
+    const result = loadConfig({ ADMIN_TOKENS: tokens });
+    expect(result.ok && result.config.adminTokens).toEqual([
+      { name: 'somchai', token: 'somchai-token-0123456789abcdef' },
+      { name: 'malee', token: 'malee-token-0123456789abcdefgh' },
+    ]);
+    for (const bad of [
+      'no-name-token-0123456789abcdef',
+      'Somchai:somchai-token-0123456789abcdef',
+      'somchai:short',
+      'a:same-token-0123456789abcdefgh,b:same-token-0123456789abcdefgh',
+      'a:token-one-0123456789abcdefgh,a:token-two-0123456789abcdefgh',
+    ]) {
+      const refused = loadConfig({ ADMIN_TOKENS: bad });
+      expect(refused.ok ? [] : [...new Set(refused.problems.map((problem) => problem.split(':')[0]))]).toEqual([
+        'ADMIN_TOKENS',
+      ]);
+      // The refusal never repeats a token.
+      expect(refused.ok ? '' : refused.problems.join(' ')).not.toContain('0123456789');
+    }
+  });
+
   it('reads the live settings and refuses them out of bounds', () => {
     const result = loadConfig({
       WATCH_INTERVAL_S: '0',
@@ -362,6 +388,7 @@ describe('loadConfig', () => {
       SUBSCRIPTION_HEARTBEAT_S: '30',
     });
     expect(result.ok && result.config.live).toEqual({
+      storePollS: 5,
       watchIntervalS: 0,
       watchLeaseS: 10,
       subscriptions: { perCaller: 3, total: 50, queue: 5, maxLifetimeS: 120, heartbeatS: 30 },

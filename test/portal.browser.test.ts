@@ -15,6 +15,8 @@ export const SCREENSHOTS = 'test-results/portal';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const SCHOOLS_ENDPOINT = 'ods_count_school_by_jurisdiction';
+/** A named operator (ADMIN_TOKENS): the audit trail records the decisions made with this token as operator:somchai. */
+const OFFICER = { name: 'somchai', token: 'somchai-portal-operator-token-5e6f7a8b' };
 
 interface AxeViolation {
   id: string;
@@ -33,7 +35,7 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ adminTokens: [OFFICER] });
     server = await listen(stack.app);
     origin = server.origin;
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -133,8 +135,9 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     // An operator, in another browser context, finds it in the queue and approves it with a note.
     await op.goto(`${origin}/portal/#/operator`);
     expect(await seriousFindings(op)).toEqual([]);
-    await op.getByLabel('Operator token').fill(TEST_ADMIN_TOKEN);
+    await op.getByLabel('Operator token').fill(OFFICER.token);
     await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.getByText('Signed in as the operator somchai').waitFor();
     const request = op.locator('[data-request]').filter({ hasText: 'Portal <b>test</b> app' });
     await request.waitFor();
     expect(await request.locator('b').count()).toBe(0);
@@ -173,12 +176,43 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     await dev.reload();
     await dev.getByText('1234', { exact: true }).waitFor();
 
+    // The decision is the named operator's in the audit trail.
+    const history = (await (
+      await stack.post(
+        { query: '{ useRequestsPage(status: APPROVED) { edges { node { history { actor } } } } }' },
+        { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      )
+    ).json()) as { data: { useRequestsPage: { edges: { node: { history: { actor: string }[] } }[] } } };
+    expect(history.data.useRequestsPage.edges[0]?.node.history.at(-1)?.actor).toBe('operator:somchai');
+
     // It deletes its registration (PDPA): the page signs it out and the key stops at once.
     await dev.getByRole('button', { name: 'ลบการลงทะเบียน…' }).click();
     await dev.getByRole('button', { name: 'ยืนยันการลบถาวร' }).click();
     await dev.getByText('ลบการลงทะเบียนแล้ว').waitFor();
     expect(await me(secondKey)).toBe(401);
     expect(await dev.evaluate(() => Object.values(sessionStorage) as string[])).not.toContain(secondKey);
+
+    // Another developer lost its key and asks, by letter, to be erased: the operator finds it in the directory,
+    // disables it, then erases it (a disabled client, and no key needed).
+    const lost = (await (
+      await stack.post({
+        query:
+          'mutation { registerClient(input: { name: "Lost key app", contactEmail: "lost@example.org" }) { apiKey } }',
+      })
+    ).json()) as { data: { registerClient: { apiKey: string } } };
+    await op.getByLabel('Search by name or e-mail').fill('LOST@example');
+    await op.getByRole('button', { name: 'Search', exact: true }).click();
+    await op.getByText('Clients found: 1').waitFor();
+    const lostCard = op.locator('[data-client]').filter({ hasText: 'Lost key app' });
+    await lostCard.getByRole('button', { name: 'Disable' }).click();
+    await lostCard.getByText('disabled', { exact: true }).waitFor();
+    await lostCard.getByRole('button', { name: 'Erase on request (PDPA)…' }).click();
+    await lostCard.getByLabel('Grounds (e.g. a ticket number)').fill('PDPA letter 2569/17');
+    expect(await seriousFindings(op)).toEqual([]);
+    await op.screenshot({ path: `${SCREENSHOTS}/operator-erase-en-desktop.png`, fullPage: true });
+    await lostCard.getByRole('button', { name: 'Erase this client' }).click();
+    await op.getByText('Clients found: 0').waitFor();
+    expect(await me(lost.data.registerClient.apiKey)).toBe(401);
 
     await developer.context.close();
     await operator.context.close();

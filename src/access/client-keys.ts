@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely';
 import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, secretsEqual } from './api-keys.js';
 import { AccessError } from './errors.js';
-import type { Caller, ClientRecord } from './model.js';
+import type { Caller, ClientRecord, OperatorToken } from './model.js';
 import type { AccessTables } from './tables.js';
 import { validGrace } from './validation.js';
 import { CODE } from '../errors/registry.js';
@@ -116,7 +116,10 @@ export async function rotateApiKey(
 export async function authenticate(store: AccessStore, authorization: string | null): Promise<Caller> {
   if (authorization === null) return { kind: 'anonymous' };
   const token = bearerToken(authorization);
-  if (store.adminToken !== undefined && secretsEqual(token, store.adminToken)) return { kind: 'operator' };
+  // Every operator token is compared, matched or not, so that timing does not tell which one (or whether any) matched.
+  let operator: OperatorToken | undefined;
+  for (const candidate of store.operatorTokens) if (secretsEqual(token, candidate.token)) operator ??= candidate;
+  if (operator !== undefined) return { kind: 'operator', name: operator.name };
   if (!token.startsWith(API_KEY_PREFIX)) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
   // The lookup compares SHA-256 digests in the index, never the key: how long it takes depends on the digest
   // of the guess, which a guesser cannot steer, so timing reveals nothing about any stored key.

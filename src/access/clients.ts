@@ -1,13 +1,15 @@
 /**
- * Clients as the operator manages them: disable, quota, deletion (by the client itself), their events.
+ * Clients as the operator manages them: the directory, disable, quota, erasure (by the client itself or the
+ * operator), their events.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { AccessError } from './errors.js';
-import type { ClientEventKind, ClientEventRecord, ClientRecord } from './model.js';
+import type { ClientEventKind, ClientEventRecord, ClientRecord, Page, PageRequest } from './model.js';
+import { decodeCursor, pageOf } from './pages.js';
 import type { AccessTables } from './tables.js';
-import { validQuota } from './validation.js';
+import { validNote, validQuota } from './validation.js';
 import { CODE } from '../errors/registry.js';
-import { type AccessStore, CLIENT_COLUMNS, type ClientRow, toClient, toDate } from './store-rows.js';
+import { type AccessStore, CLIENT_COLUMNS, type ClientRow, toClient, toDate, toIsoText } from './store-rows.js';
 
 export async function setQuota(
   trx: Transaction<AccessTables>,
@@ -72,32 +74,102 @@ export async function setClientQuota(
 export async function deleteClient(store: AccessStore, input: { client: ClientRecord }): Promise<{ deletedAt: Date }> {
   const clientId = input.client.id;
   const deletedAt = store.now();
-  const at = deletedAt.toISOString();
-  await store.db.transaction().execute(async (trx) => {
-    const erased = await trx
-      .updateTable('clients')
-      .set({
-        name: '',
-        contact_email: '',
-        api_key_hash: `erased:${clientId}`,
-        deleted_at: at,
-        disabled_at: null,
-        rate_limit_points: null,
-      })
-      .where('id', '=', clientId)
-      .where('deleted_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (erased === undefined) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
-    await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
-    await trx.deleteFrom('registration_idempotency').where('client_id', '=', clientId).execute();
-    const requests = trx.selectFrom('use_requests').select('id').where('client_id', '=', clientId);
-    // The operator's notes go too: they are written about the client and may name it.
-    await trx.updateTable('use_request_events').set({ note: null }).where('request_id', 'in', requests).execute();
-    await trx.updateTable('use_requests').set({ purpose: '', note: null }).where('client_id', '=', clientId).execute();
-    await recordClientEvent(trx, clientId, 'DELETED', `client:${clientId}`, null, at);
-  });
+  const erased = await store.db
+    .transaction()
+    .execute((trx) => eraseClientRows(trx, clientId, `client:${clientId}`, null, deletedAt.toISOString()));
+  if (!erased) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
   return { deletedAt };
+}
+
+export async function eraseClient(
+  store: AccessStore,
+  input: { clientId: string; actor: string; note: string | null },
+): Promise<{ deletedAt: Date }> {
+  const note = validNote(input.note);
+  const deletedAt = store.now();
+  const erased = await store.db
+    .transaction()
+    .execute((trx) => eraseClientRows(trx, input.clientId, input.actor, note, deletedAt.toISOString()));
+  if (!erased)
+    throw new AccessError(CODE.NOT_FOUND, `There is no client with id "${input.clientId}"`, { id: input.clientId });
+  return { deletedAt };
+}
+
+/**
+ * The PDPA erasure, whoever asked for it: every key stops, the name, contact address, purposes and the notes on
+ * its requests are erased; its requests, usage counts and audit trails stay, pseudonymous. False when the client
+ * is unknown or already erased.
+ */
+async function eraseClientRows(
+  trx: Transaction<AccessTables>,
+  clientId: string,
+  actor: string,
+  detail: string | null,
+  at: string,
+): Promise<boolean> {
+  const erased = await trx
+    .updateTable('clients')
+    .set({
+      name: '',
+      contact_email: '',
+      api_key_hash: `erased:${clientId}`,
+      deleted_at: at,
+      disabled_at: null,
+      rate_limit_points: null,
+    })
+    .where('id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (erased === undefined) return false;
+  await trx.deleteFrom('client_keys').where('client_id', '=', clientId).execute();
+  await trx.deleteFrom('registration_idempotency').where('client_id', '=', clientId).execute();
+  const requests = trx.selectFrom('use_requests').select('id').where('client_id', '=', clientId);
+  // The operator's notes go too: they are written about the client and may name it.
+  await trx.updateTable('use_request_events').set({ note: null }).where('request_id', 'in', requests).execute();
+  await trx.updateTable('use_requests').set({ purpose: '', note: null }).where('client_id', '=', clientId).execute();
+  await recordClientEvent(trx, clientId, 'DELETED', actor, detail, at);
+  return true;
+}
+
+export async function pageClients(
+  store: AccessStore,
+  filter: { search?: string | undefined; disabled?: boolean | undefined; page: PageRequest },
+): Promise<Page<ClientRecord>> {
+  const after = decodeCursor(filter.page.after);
+  const search = filter.search?.trim() ?? '';
+  let matching = store.db.selectFrom('clients').where('deleted_at', 'is', null);
+  if (search !== '') {
+    // A part of the name or address, case ignored; % and _ in the search are meant literally.
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    matching = matching.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(${sql.ref('name')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('contact_email')}) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  if (filter.disabled !== undefined) matching = matching.where('disabled_at', filter.disabled ? 'is not' : 'is', null);
+  let rows = matching.select(CLIENT_COLUMNS);
+  if (after !== undefined)
+    rows = rows.where((eb) =>
+      eb.or([eb('created_at', '<', after.key), eb.and([eb('created_at', '=', after.key), eb('id', '<', after.id)])]),
+    );
+  const [found, total] = await Promise.all([
+    rows
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.page.first + 1)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return pageOf(
+    found,
+    filter.page,
+    Number(total.count),
+    (row) => ({ key: toIsoText(row.created_at), id: row.id }),
+    toClient,
+  );
 }
 
 export async function clientEvents(store: AccessStore, clientIds: readonly string[]): Promise<ClientEventRecord[]> {

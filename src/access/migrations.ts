@@ -156,6 +156,44 @@ function keyFirstUse(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Usage per client, for the operator: operations per client per UTC day (one counter row per client and day,
+ * added to in batches) and one row per read of a gated summary (which client read which endpoint, when). Both are
+ * kept for a bounded number of days. Expand-only: two new tables, nothing existing changes.
+ */
+function clientUsage(dialect: Dialect): Migration {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('client_usage_days')
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        // YYYY-MM-DD (UTC): text on both dialects, so that it sorts and compares the same way.
+        .addColumn('day', 'text', (col) => col.notNull())
+        .addColumn('operations', dialect === 'postgres' ? 'bigint' : 'integer', (col) => col.notNull())
+        .addPrimaryKeyConstraint('client_usage_days_pkey', ['client_id', 'day'])
+        .execute();
+      await db.schema.createIndex('client_usage_days_day_idx').on('client_usage_days').columns(['day']).execute();
+
+      await db.schema
+        .createTable('summary_reads')
+        .addColumn('seq', dialect === 'postgres' ? 'bigint' : 'integer', (col) =>
+          dialect === 'postgres' ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('endpoint_id', 'integer', (col) => col.notNull())
+        .addColumn('at', timestamp, (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createIndex('summary_reads_client_idx')
+        .on('summary_reads')
+        .columns(['client_id', 'seq'])
+        .execute();
+      await db.schema.createIndex('summary_reads_at_idx').on('summary_reads').columns(['at']).execute();
+    },
+  };
+}
+
 /** The migrations in code (no folder to ship or find at run time), in the order they apply. */
 export function accessMigrations(dialect: Dialect): MigrationProvider {
   return {
@@ -164,6 +202,7 @@ export function accessMigrations(dialect: Dialect): MigrationProvider {
         '0001_request_for_use': requestForUse(dialect),
         '0002_key_life_cycle': keyLifeCycle(dialect),
         '0003_key_first_use': keyFirstUse(dialect),
+        '0004_client_usage': clientUsage(dialect),
       }),
   };
 }

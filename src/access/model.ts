@@ -64,7 +64,54 @@ export type Caller =
   | { readonly kind: 'anonymous' }
   /** `currentKey`: the key sent is the client's current one, not one in grace or minted for a retry. */
   | { readonly kind: 'client'; readonly client: ClientRecord; readonly currentKey: boolean }
-  | { readonly kind: 'operator' };
+  /** `name`: the operator's name from ADMIN_TOKENS; null for the ADMIN_TOKEN bearer. */
+  | { readonly kind: 'operator'; readonly name: string | null };
+
+/** An operator token: its bearer is the operator called `name` (null: the unnamed ADMIN_TOKEN). */
+export interface OperatorToken {
+  readonly name: string | null;
+  readonly token: string;
+}
+
+/** How an operator signs the audit trail: `operator:<name>`, or `operator` for the unnamed ADMIN_TOKEN. */
+export function operatorActor(operator: { readonly name: string | null }): string {
+  return operator.name === null ? 'operator' : `operator:${operator.name}`;
+}
+
+/** One item of a page and the opaque cursor that continues after it. */
+export interface Edge<T> {
+  readonly cursor: string;
+  readonly node: T;
+}
+
+/** A page of a list read forward from a cursor, and how long the whole list is. */
+export interface Page<T> {
+  readonly edges: readonly Edge<T>[];
+  readonly hasNextPage: boolean;
+  readonly totalCount: number;
+}
+
+/** Where a page starts: after the item whose cursor is `after` (null: from the first), `first` items at most. */
+export interface PageRequest {
+  readonly first: number;
+  readonly after: string | null;
+}
+
+export type UseRequestOrder = 'OLDEST_FIRST' | 'NEWEST_FIRST';
+
+/** A client's operations on one UTC day (YYYY-MM-DD); days without any are absent. */
+export interface UsageDayRecord {
+  readonly clientId: string;
+  readonly day: string;
+  readonly operations: number;
+}
+
+/** One read of a gated summary: which client read which endpoint, when. */
+export interface SummaryReadRecord {
+  readonly clientId: string;
+  readonly endpointId: number;
+  readonly at: Date;
+}
 
 export interface AccessService {
   /** The bounds this store applies to keys and registrations. */
@@ -131,6 +178,51 @@ export interface AccessService {
   findClients(ids: readonly string[]): Promise<ClientRecord[]>;
   /** The client's status per endpoint id; endpoints without a request are absent (NOT_REQUESTED). */
   statusesOf(clientId: string): Promise<ReadonlyMap<number, UseRequestRecord['status']>>;
+  /**
+   * Operator only: a page of every client's requests, optionally of one status, in `order` of updatedAt (then id).
+   * A malformed cursor is BAD_USER_INPUT.
+   */
+  pageUseRequests(filter: {
+    status?: UseRequestStatus | undefined;
+    order: UseRequestOrder;
+    page: PageRequest;
+  }): Promise<Page<UseRequestRecord>>;
+  /** These clients' requests for use, newest first within a client (batched: one query). */
+  useRequestsOfClients(clientIds: readonly string[]): Promise<UseRequestRecord[]>;
+  /**
+   * Operator only: a page of the clients not deleted, newest first; `search` matches a part of the name or the
+   * contact address, ignoring case; `disabled` keeps only disabled (true) or enabled (false) clients.
+   */
+  pageClients(filter: {
+    search?: string | undefined;
+    disabled?: boolean | undefined;
+    page: PageRequest;
+  }): Promise<Page<ClientRecord>>;
+  /**
+   * Operator only: the same erasure as deleteClient, of any client not yet deleted (a disabled one, one whose key
+   * is lost), recorded as the operator's with `note` (a reference such as a ticket number, never personal data).
+   * NOT_FOUND for an unknown or deleted client.
+   */
+  eraseClient(input: { clientId: string; actor: string; note: string | null }): Promise<{ deletedAt: Date }>;
+  /** Counts one operation of the client today; written to the store in batches, not per call. */
+  countOperation(clientId: string): void;
+  /** Records that the client read a gated summary now; written to the store in batches, not per call. */
+  recordSummaryRead(clientId: string, endpointId: number): void;
+  /** Writes what countOperation and recordSummaryRead hold, and forgets rows older than the retention. */
+  flushUsage(): Promise<void>;
+  /** These clients' operations per day over the last `days` UTC days (today included), oldest first. */
+  usageOf(clientIds: readonly string[], days: number): Promise<UsageDayRecord[]>;
+  /** A page of the client's summary reads, newest first. */
+  pageSummaryReads(clientId: string, page: PageRequest): Promise<Page<SummaryReadRecord>>;
+  /**
+   * Requests whose status `actor` changed after the audit-trail position `after` (oldest first, at most `limit`),
+   * and the position to ask after next time; with `after` undefined, only the position of the latest change.
+   */
+  changedBy(
+    actor: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ position: string; requests: UseRequestRecord[] }>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,19 +1,31 @@
 import { sql } from 'kysely';
 import { authenticate, rotateApiKey } from './client-keys.js';
 import { registerClient } from './client-registration.js';
-import { clientEvents, deleteClient, findClients, setClientDisabled, setClientQuota } from './clients.js';
+import {
+  clientEvents,
+  deleteClient,
+  eraseClient,
+  findClients,
+  pageClients,
+  setClientDisabled,
+  setClientQuota,
+} from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
 import { openDatabase } from './database.js';
-import type { AccessService } from './model.js';
+import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
+import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
 import {
   findUseRequest,
   historyOf,
+  changedBy,
   listUseRequests,
+  pageUseRequests,
   requestEndpointUse,
   reviewUseRequest,
   revokeUseRequest,
   statusesOf,
+  useRequestsOfClients,
 } from './use-requests.js';
 
 export { describeDatabaseUrl } from './database.js';
@@ -21,8 +33,14 @@ export { describeDatabaseUrl } from './database.js';
 export interface AccessServiceOptions {
   /** `sqlite:<path>`, `sqlite::memory:`, or a `postgres://` / `postgresql://` URL. */
   readonly databaseUrl: string;
-  /** The bearer token that makes a caller the operator; undefined means no one is. */
+  /** The bearer token that makes a caller the (unnamed) operator; undefined means none does. */
   readonly adminToken: string | undefined;
+  /** Named operators' tokens (ADMIN_TOKENS), valid beside adminToken. */
+  readonly adminTokens?: readonly { readonly name: string; readonly token: string }[] | undefined;
+  /** How long usage is kept and how often it is written; 90 days and 10 s unless given. */
+  readonly usage?: UsagePolicy | undefined;
+  /** Told when a batch of usage could not be written (it is kept for the next one, within bounds). */
+  readonly onUsageWriteFailed?: ((error: unknown) => void) | undefined;
   /** PostgreSQL only: keep the tables in this schema (created if missing), e.g. one per test file. */
   readonly schema?: string | undefined;
   /** The clock behind every timestamp; tests pass their own. */
@@ -38,13 +56,20 @@ export interface AccessServiceOptions {
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db } = await openDatabase(options);
-  return new StoredAccessService({
-    db,
-    adminToken: options.adminToken,
-    now: options.now ?? (() => new Date()),
-    keys: options.keys,
-  });
+  const operatorTokens: OperatorToken[] = [
+    ...(options.adminToken === undefined ? [] : [{ name: null, token: options.adminToken }]),
+    ...(options.adminTokens ?? []),
+  ];
+  const store: AccessStore = { db, operatorTokens, now: options.now ?? (() => new Date()), keys: options.keys };
+  const usage = new UsageBuffer(
+    store,
+    options.usage ?? DEFAULT_USAGE_POLICY,
+    options.onUsageWriteFailed ?? (() => undefined),
+  );
+  return new StoredAccessService(store, usage);
 }
+
+const DEFAULT_USAGE_POLICY: UsagePolicy = { retentionDays: 90, flushS: 10 };
 
 /**
  * The request-for-use store on Kysely, the same code for SQLite and PostgreSQL. Every transition is one
@@ -54,7 +79,10 @@ export async function openAccessService(options: AccessServiceOptions): Promise<
 class StoredAccessService implements AccessService {
   #closing: Promise<void> | undefined;
 
-  constructor(private readonly store: AccessStore) {}
+  constructor(
+    private readonly store: AccessStore,
+    private readonly usage: UsageBuffer,
+  ) {}
 
   get keyPolicy(): KeyPolicy {
     return this.store.keys;
@@ -76,13 +104,30 @@ class StoredAccessService implements AccessService {
   readonly historyOf: AccessService['historyOf'] = (...args) => historyOf(this.store, ...args);
   readonly findClients: AccessService['findClients'] = (...args) => findClients(this.store, ...args);
   readonly statusesOf: AccessService['statusesOf'] = (...args) => statusesOf(this.store, ...args);
+  readonly changedBy: AccessService['changedBy'] = (...args) => changedBy(this.store, ...args);
+  readonly pageUseRequests: AccessService['pageUseRequests'] = (...args) => pageUseRequests(this.store, ...args);
+  readonly useRequestsOfClients: AccessService['useRequestsOfClients'] = (...args) =>
+    useRequestsOfClients(this.store, ...args);
+  readonly pageClients: AccessService['pageClients'] = (...args) => pageClients(this.store, ...args);
+  readonly eraseClient: AccessService['eraseClient'] = (...args) => eraseClient(this.store, ...args);
+  readonly countOperation: AccessService['countOperation'] = (clientId) => this.usage.countOperation(clientId);
+  readonly recordSummaryRead: AccessService['recordSummaryRead'] = (clientId, endpointId) =>
+    this.usage.recordSummaryRead(clientId, endpointId);
+  readonly flushUsage: AccessService['flushUsage'] = () => this.usage.flush();
+  readonly usageOf: AccessService['usageOf'] = (...args) => usageOf(this.store, this.usage, ...args);
+  readonly pageSummaryReads: AccessService['pageSummaryReads'] = (...args) =>
+    pageSummaryReads(this.store, this.usage, ...args);
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.store.db);
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.store.db.destroy();
+    // What was counted is written before the store closes; a store that cannot take it does not hold the close up.
+    this.#closing ??= this.usage
+      .close()
+      .catch(() => undefined)
+      .then(() => this.store.db.destroy());
     return this.#closing;
   }
 }

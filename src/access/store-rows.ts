@@ -5,13 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type Selectable } from 'kysely';
 import type { KeyPolicy } from '../config.js';
-import type { ClientRecord, UseRequestEventRecord, UseRequestRecord } from './model.js';
+import type { ClientRecord, OperatorToken, UseRequestEventRecord, UseRequestRecord } from './model.js';
 import type { AccessTables, ClientsTable, UseRequestEventsTable, UseRequestsTable } from './tables.js';
 
-/** What every part of the store works with: the database, the operator's token, the clock, the key policy. */
+/** What every part of the store works with: the database, the operators' tokens, the clock, the key policy. */
 export interface AccessStore {
   readonly db: Kysely<AccessTables>;
-  readonly adminToken: string | undefined;
+  readonly operatorTokens: readonly OperatorToken[];
   readonly now: () => Date;
   readonly keys: KeyPolicy;
 }
@@ -50,6 +50,11 @@ export function newId(prefix: 'cl' | 'ur'): string {
 /** SQLite hands back the ISO text we wrote, PostgreSQL a Date. */
 export function toDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
+}
+
+/** A stored point in time as the ISO text it was written as, whichever dialect read it. */
+export function toIsoText(value: Date | string): string {
+  return toDate(value).toISOString();
 }
 
 export function toClient(row: ClientRow): ClientRecord {

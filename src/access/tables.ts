@@ -78,6 +78,23 @@ export interface UseRequestEventsTable {
   at: Timestamp;
 }
 
+/** Operations of one client on one UTC day, added to in batches (see usage.ts). */
+export interface ClientUsageDaysTable {
+  client_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** A bigint, so text, on PostgreSQL. */
+  operations: ColumnType<number | string, number, number>;
+}
+
+/** One read of a gated summary by a client: the audit of who read what, when. */
+export interface SummaryReadsTable {
+  seq: Generated<number | string>;
+  client_id: string;
+  endpoint_id: number;
+  at: Timestamp;
+}
+
 /** The request-for-use store as Kysely sees it. */
 export interface AccessTables {
   clients: ClientsTable;
@@ -86,4 +103,6 @@ export interface AccessTables {
   client_keys: ClientKeysTable;
   client_events: ClientEventsTable;
   registration_idempotency: RegistrationIdempotencyTable;
+  client_usage_days: ClientUsageDaysTable;
+  summary_reads: SummaryReadsTable;
 }

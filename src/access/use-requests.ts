@@ -5,12 +5,21 @@
 import type { Transaction } from 'kysely';
 import type { UseRequestStatus } from '../catalogue.js';
 import { AccessError } from './errors.js';
-import type { ClientRecord, ReviewDecision, UseRequestEventRecord, UseRequestRecord } from './model.js';
+import type {
+  ClientRecord,
+  Page,
+  PageRequest,
+  ReviewDecision,
+  UseRequestEventRecord,
+  UseRequestOrder,
+  UseRequestRecord,
+} from './model.js';
+import { decodeCursor, pageOf } from './pages.js';
 import { transition, type UseRequestAction } from './state-machine.js';
 import type { AccessTables } from './tables.js';
 import { knownEndpoint, validNote, validPurpose, validQuota } from './validation.js';
 import { CODE } from '../errors/registry.js';
-import { type AccessStore, type UseRequestRow, newId, toEvent, toUseRequest } from './store-rows.js';
+import { type AccessStore, type UseRequestRow, newId, toEvent, toIsoText, toUseRequest } from './store-rows.js';
 import { setQuota } from './clients.js';
 
 const DECISION_ACTIONS: Readonly<Record<ReviewDecision, UseRequestAction>> = {
@@ -126,6 +135,92 @@ export async function listUseRequests(
   if (clientId !== undefined) query = query.where('client_id', '=', clientId);
   const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
   return rows.map(toUseRequest);
+}
+
+export async function pageUseRequests(
+  store: AccessStore,
+  filter: { status?: UseRequestStatus | undefined; order: UseRequestOrder; page: PageRequest },
+): Promise<Page<UseRequestRecord>> {
+  const after = decodeCursor(filter.page.after);
+  const { status } = filter;
+  // No row is ever NOT_REQUESTED: that status is the absence of a request.
+  if (status === 'NOT_REQUESTED') return { edges: [], hasNextPage: false, totalCount: 0 };
+  let matching = store.db
+    .selectFrom('use_requests')
+    .where('client_id', 'not in', store.db.selectFrom('clients').select('id').where('deleted_at', 'is not', null));
+  if (status !== undefined) matching = matching.where('status', '=', status);
+  const direction = filter.order === 'OLDEST_FIRST' ? 'asc' : 'desc';
+  const beyond = direction === 'asc' ? '>' : '<';
+  let rows = matching.selectAll();
+  if (after !== undefined)
+    rows = rows.where((eb) =>
+      eb.or([
+        eb('updated_at', beyond, after.key),
+        eb.and([eb('updated_at', '=', after.key), eb('id', beyond, after.id)]),
+      ]),
+    );
+  const [found, total] = await Promise.all([
+    rows
+      .orderBy('updated_at', direction)
+      .orderBy('id', direction)
+      .limit(filter.page.first + 1)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return pageOf(
+    found,
+    filter.page,
+    Number(total.count),
+    (row) => ({ key: toIsoText(row.updated_at), id: row.id }),
+    toUseRequest,
+  );
+}
+
+export async function useRequestsOfClients(
+  store: AccessStore,
+  clientIds: readonly string[],
+): Promise<UseRequestRecord[]> {
+  if (clientIds.length === 0) return [];
+  const rows = await store.db
+    .selectFrom('use_requests')
+    .selectAll()
+    .where('client_id', 'in', [...new Set(clientIds)])
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map(toUseRequest);
+}
+
+export async function changedBy(
+  store: AccessStore,
+  actor: string,
+  after: string | undefined,
+  limit: number,
+): Promise<{ position: string; requests: UseRequestRecord[] }> {
+  if (after === undefined) {
+    const latest = await store.db
+      .selectFrom('use_request_events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
+    return { position: String(latest?.seq ?? 0), requests: [] };
+  }
+  const events = await store.db
+    .selectFrom('use_request_events')
+    .select(['seq', 'request_id'])
+    .where('seq', '>', Number(after))
+    .where('actor', '=', actor)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const last = events.at(-1);
+  if (last === undefined) return { position: after, requests: [] };
+  // Each request once, as it is now (a later change than the event's is what a subscriber should see).
+  const rows = await store.db
+    .selectFrom('use_requests')
+    .selectAll()
+    .where('id', 'in', [...new Set(events.map((event) => event.request_id))])
+    .execute();
+  return { position: String(last.seq), requests: rows.map(toUseRequest) };
 }
 
 export async function historyOf(store: AccessStore, requestIds: readonly string[]): Promise<UseRequestEventRecord[]> {

@@ -9,13 +9,15 @@
  * It reads the server's configuration (the same checks: a misspelt DATABASE_URL stops it), names the store it
  * opens on stderr and opens it directly, so it works while the server runs; it never creates a store (a SQLite file
  * that is not there is an error: the wrong working directory or a missing DATABASE_URL would otherwise show an empty
- * one). Decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
- * call runAdmin in theirs.
+ * one). Decisions are recorded with the actor `operator:cli` and announced to subscribers like those made over
+ * GraphQL: with REDIS_URL the command publishes them on the servers' event channel; without it, the servers find
+ * them in the store (LIVE_STORE_POLL_S). admin.ts runs it as its own process; tests call runAdmin in theirs.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, ClientRecord, UseRequestRecord } from '../access/model.js';
+import type { LiveEvent } from '../live/subscription-hub.js';
 import { printable } from '../access/printable.js';
 import {
   findSummaryEndpoint,
@@ -23,10 +25,12 @@ import {
   USE_REQUEST_STATUSES,
   type UseRequestStatus,
 } from '../catalogue.js';
-import { DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
+import { DEFAULT_DATABASE_URL, loadConfig, redisKeyPrefixOf } from '../config.js';
 import { CODE } from '../errors/registry.js';
+import { CLI_ACTOR } from '../live/cli-decisions.js';
+import { publishingTransitions } from '../live/publishing-access.js';
 
-const ACTOR = 'operator:cli';
+const ACTOR = CLI_ACTOR;
 
 // NOT_REQUESTED is the absence of a request: no list has any.
 const STORED_STATUSES = USE_REQUEST_STATUSES.filter((status) => status !== 'NOT_REQUESTED');
@@ -275,7 +279,7 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     stderr.write(`admin: invalid configuration\n${loaded.problems.map((problem) => `  - ${problem}\n`).join('')}`);
     return 1;
   }
-  const { databaseUrl, keys, database } = loaded.config;
+  const { databaseUrl, keys, database, cache } = loaded.config;
   let access: AccessService | undefined;
   try {
     // Loaded only now, so --help and usage errors answer without loading the database drivers.
@@ -294,7 +298,30 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     }
     stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
     access = await openAccessService({ databaseUrl, adminToken: undefined, keys, postgres: database });
-    stdout.write(await run(access, command));
+    const announced: LiveEvent[] = [];
+    stdout.write(
+      await run(
+        publishingTransitions(
+          access,
+          (request) => announced.push({ topic: 'useRequestChanged', request }),
+          (clientId) => announced.push({ topic: 'clientAccessChanged', clientId }),
+        ),
+        command,
+      ),
+    );
+    if (announced.length > 0 && cache.redisUrl !== undefined) {
+      const { eventChannel, sendToInstances } = await import('../live/event-bus.js');
+      // The servers' channel: the same prefix they derive from the same settings.
+      const prefix = redisKeyPrefixOf({ ...cache, databaseUrl });
+      await sendToInstances({ url: cache.redisUrl, channel: eventChannel(prefix) }, announced).catch(
+        (error: unknown) => {
+          // The decision stands; only its announcement is lost (subscribers see it on their next query).
+          stderr.write(
+            `admin: warning: decision recorded, but not announced to subscribers (Redis: ${error instanceof Error ? error.message : String(error)})\n`,
+          );
+        },
+      );
+    }
     return 0;
   } catch (error) {
     // A refused operation (AccessError) or a store that cannot be opened: both messages are written for people.

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { AccessService, Caller } from '../access/model.js';
+import { operatorActor, type AccessService, type Caller } from '../access/model.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import type { RequestCallers } from './request-callers.js';
@@ -46,6 +46,8 @@ export interface Context {
   readonly live: LiveHub;
   /** What the watcher last recorded of each dataset (`Dataset.version`, `changedAt`). */
   readonly datasetVersions: DatasetVersions;
+  /** Days of usage the store keeps (USAGE_RETENTION_DAYS): the most `Client.usage(days:)` may ask for. */
+  readonly usageRetentionDays: number;
 }
 
 export interface ContextDependencies {
@@ -63,6 +65,7 @@ export interface ContextDependencies {
   readonly logger: Logger;
   readonly live: LiveHub;
   readonly datasetVersions: DatasetVersions;
+  readonly usageRetentionDays: number;
   /** Per-IP budgets: registrations spend them (authentication failures are RequestCallers'). */
   readonly ipLimits?: IpLimits | undefined;
   /** Who sent each request, authenticated once per request (the rate limit may have asked already). */
@@ -77,6 +80,8 @@ export function createContextFactory(deps: ContextDependencies) {
   return async (initial: YogaInitialContext & { req?: IncomingMessage }): Promise<Context> => {
     const requestId = requestIdOf(initial.request);
     const { caller, ip } = await deps.callers.of(initial.request, initial.req);
+    // Usage per client: counted in memory, written in batches by the store.
+    if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
     return {
       requestId,
       language: negotiateLanguage(initial.request.headers.get('accept-language')),
@@ -95,11 +100,16 @@ export function createContextFactory(deps: ContextDependencies) {
       credential: initial.request.headers.get('authorization'),
       live: deps.live,
       datasetVersions: deps.datasetVersions,
+      usageRetentionDays: deps.usageRetentionDays,
     };
   };
 }
 
 /** How the caller appears in logs: never a credential, only who it is. */
 function callerLabel(caller: Caller): string {
-  return caller.kind === 'client' ? `client:${caller.client.id}` : caller.kind;
+  return caller.kind === 'client'
+    ? `client:${caller.client.id}`
+    : caller.kind === 'operator'
+      ? operatorActor(caller)
+      : caller.kind;
 }

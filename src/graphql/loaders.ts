@@ -5,6 +5,7 @@ import type {
   ClientEventRecord,
   ClientRecord,
   UseRequestEventRecord,
+  UsageDayRecord,
   UseRequestRecord,
 } from '../access/model.js';
 import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
@@ -32,6 +33,10 @@ export interface Loaders {
   readonly client: DataLoader<string, ClientRecord>;
   readonly useRequestHistory: DataLoader<string, readonly UseRequestEventRecord[]>;
   readonly clientHistory: DataLoader<string, readonly ClientEventRecord[]>;
+  /** A client's requests for use, newest first (the directory shows them per client: one query per page). */
+  readonly clientUseRequests: DataLoader<string, readonly UseRequestRecord[]>;
+  /** A client's operations per day over the last `days` days: one loader per `days` asked for. */
+  clientUsage(days: number): DataLoader<string, readonly UsageDayRecord[]>;
 }
 
 export interface LoaderDependencies {
@@ -50,6 +55,7 @@ export interface LoaderDependencies {
  * and single-flight), beneath these loaders.
  */
 export function createLoaders({ upstream, payloadSizes, access, caller }: LoaderDependencies): Loaders {
+  const usageLoaders = new Map<number, DataLoader<string, readonly UsageDayRecord[]>>();
   return {
     datasetPayload: new DataLoader(
       (keys) =>
@@ -93,7 +99,32 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
       }
       return clientIds.map((id) => byClient.get(id) ?? []);
     }),
+    clientUseRequests: new DataLoader(async (clientIds) =>
+      groupByClient(clientIds, await access.useRequestsOfClients(clientIds)),
+    ),
+    clientUsage: (days) => {
+      let loader = usageLoaders.get(days);
+      if (loader === undefined) {
+        loader = new DataLoader(async (clientIds) => groupByClient(clientIds, await access.usageOf(clientIds, days)));
+        usageLoaders.set(days, loader);
+      }
+      return loader;
+    },
   };
+}
+
+/** `records` grouped by client, one list per id in `clientIds` order (empty where it has none). */
+function groupByClient<T extends { readonly clientId: string }>(
+  clientIds: readonly string[],
+  records: readonly T[],
+): T[][] {
+  const byClient = new Map<string, T[]>();
+  for (const record of records) {
+    const list = byClient.get(record.clientId);
+    if (list === undefined) byClient.set(record.clientId, [record]);
+    else list.push(record);
+  }
+  return clientIds.map((id) => byClient.get(id) ?? []);
 }
 
 /**

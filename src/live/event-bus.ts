@@ -16,6 +16,29 @@ export interface EventBus {
 
 export type ReceiveEvent = (event: LiveEvent) => Promise<void>;
 
+/** The pub/sub channel of events under a deployment's Redis key prefix: the servers' and the admin CLI's. */
+export function eventChannel(redisKeyPrefix: string | undefined): string {
+  return `${redisKeyPrefix ?? ''}live:events`;
+}
+
+/**
+ * Sends events to every instance subscribed to `channel`, from a process that is no instance (the admin CLI):
+ * one connection, each event published and acknowledged, then closed. Rejects when Redis does not take them.
+ */
+export async function sendToInstances(options: { url: string; channel: string }, events: readonly LiveEvent[]) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  // Failures reach the caller through the commands' promises; the connection's own event would go unheard.
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const origin = randomUUID();
+    for (const event of events) await redis.publish(options.channel, JSON.stringify({ origin, event }));
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
 /** One process: events go straight to `receive`. */
 export function createMemoryBus(receive: ReceiveEvent, logger: Logger): EventBus {
   return {

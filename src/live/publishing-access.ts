@@ -23,6 +23,7 @@ export function publishingTransitions(
     | 'rotateApiKey'
     | 'setClientDisabled'
     | 'deleteClient'
+    | 'eraseClient'
   > = {
     requestEndpointUse: async (input) => announce(await access.requestEndpointUse(input)),
     reviewUseRequest: async (input) => announce(await access.reviewUseRequest(input)),
@@ -42,6 +43,11 @@ export function publishingTransitions(
       const deleted = await access.deleteClient(input);
       accessChanged(input.client.id);
       return deleted;
+    },
+    eraseClient: async (input) => {
+      const erased = await access.eraseClient(input);
+      accessChanged(input.clientId);
+      return erased;
     },
   };
   // Every other member is the store's own, bound to it (its methods use private fields), so that methods the store

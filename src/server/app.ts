@@ -93,6 +93,8 @@ export interface AppDependencies {
   readonly live: LiveHub;
   /** What the watcher recorded of each dataset. */
   readonly datasetVersions: DatasetVersions;
+  /** Days of usage the store keeps (USAGE_RETENTION_DAYS). */
+  readonly usageRetentionDays: number;
   /** How often an idle subscription stream gets a comment line. */
   readonly heartbeatMs: number;
   /** Upstream record shapes as first seen, and the drift from them. */

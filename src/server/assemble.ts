@@ -11,8 +11,9 @@ import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
 import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-leadership.js';
-import { createMemoryBus, createRedisBus } from '../live/event-bus.js';
+import { createMemoryBus, createRedisBus, eventChannel } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
+import { announceCliDecisions } from '../live/cli-decisions.js';
 import { openAccessService } from '../access/service.js';
 import { redisKeyPrefixOf, type Config } from '../config.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -195,6 +196,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       openAccessService({
         databaseUrl: config.databaseUrl,
         adminToken: config.adminToken,
+        adminTokens: config.adminTokens,
+        usage: config.usage,
+        onUsageWriteFailed: (error) => logger.warn({ err: error }, 'usage not written yet; kept for the next batch'),
         keys: config.keys,
         postgres: config.database,
       }),
@@ -202,7 +206,14 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     closers.push(() => opened.close());
     access = opened;
     logger.info(
-      { store, operator: config.adminToken === undefined ? 'disabled (no ADMIN_TOKEN)' : 'enabled' },
+      {
+        store,
+        operator:
+          config.adminToken === undefined && config.adminTokens === undefined
+            ? 'disabled (no ADMIN_TOKEN or ADMIN_TOKENS)'
+            : 'enabled',
+        operators: config.adminTokens?.map((operator) => operator.name),
+      },
       'request-for-use store ready',
     );
   }
@@ -247,7 +258,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await step('cannot subscribe to the event channel in Redis', {}, () =>
           createRedisBus({
             url: redisUrl,
-            channel: redisKey('live:events'),
+            channel: eventChannel(redisKeyPrefix),
             receive,
             logger: logger.child({ component: 'event-bus' }),
             onRejected: () => metrics.eventRejected(),
@@ -263,6 +274,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     (request) => publish({ topic: 'useRequestChanged', request }),
     (clientId) => publish({ topic: 'clientAccessChanged', clientId }),
   );
+  if (redisUrl === undefined && config.live.storePollS > 0) {
+    const cliDecisions = announceCliDecisions({
+      access,
+      intervalMs: config.live.storePollS * 1_000,
+      announce: (request) => publish({ topic: 'useRequestChanged', request }),
+      logger,
+    });
+    closers.push(() => Promise.resolve(cliDecisions.close()));
+  }
   const { rateLimit } = config;
   const limiter = createRateLimiter(rateLimit, redis, redisKey('rate'), overrides.now);
   const ipLimits = createIpLimits({
@@ -301,6 +321,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     tracing: tracing?.plugin,
     live: hub,
     datasetVersions,
+    usageRetentionDays: config.usage.retentionDays,
     heartbeatMs: config.live.subscriptions.heartbeatS * 1_000,
     shapes: new ShapeWatch(logger),
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),

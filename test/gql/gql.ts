@@ -23,6 +23,7 @@ type Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": typeof types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": typeof types.KeyRotationRotateDocument,
@@ -85,6 +86,7 @@ const documents: Documents = {
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
     "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": types.KeyRotationRotateDocument,
@@ -188,6 +190,10 @@ export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      "): (typeof documents)["\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -46,7 +46,7 @@ export const TEST_STORES: readonly StoreKind[] = POSTGRES_URL === undefined ? ['
 /** A fresh, empty store: a new SQLite file, or a new PostgreSQL schema that `drop` removes. */
 export async function openTestStore(
   kind: StoreKind,
-  options: { now?: () => Date; keys?: KeyPolicy } = {},
+  options: { now?: () => Date; keys?: KeyPolicy; adminTokens?: readonly { name: string; token: string }[] } = {},
 ): Promise<{ access: AccessService; databaseUrl: string; schema?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-store-')), 'test.db')}`;
@@ -92,6 +92,8 @@ export interface StackOptions {
   store?: StoreKind;
   /** The store's clock (key grace periods, idempotency windows, timestamps) and key bounds; the defaults unless given. */
   access?: { now?: () => Date; keys?: KeyPolicy };
+  /** Named operators (ADMIN_TOKENS) beside the test ADMIN_TOKEN; none unless given. */
+  adminTokens?: readonly { name: string; token: string }[];
   /** A store shared with another stack (as instances share PostgreSQL); this stack then neither opens nor closes one. */
   sharedAccess?: AccessService;
   /** Another stack's upstream client and source (one upstream cache for both); this stack then neither makes nor closes one. */
@@ -180,7 +182,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = createLogger('debug', { write: (line: string) => void rawLines.push(line) });
   const store =
     options.sharedAccess === undefined
-      ? await openTestStore(options.store ?? 'sqlite', options.access)
+      ? await openTestStore(options.store ?? 'sqlite', { ...options.access, adminTokens: options.adminTokens })
       : { access: options.sharedAccess, drop: () => Promise.resolve() };
   const { config, redisKeyPrefix } = testConfig(options, simulator);
   const server = await assemble(config, {
@@ -259,6 +261,7 @@ function testConfig(
   const config: Config = {
     ...base,
     adminToken: TEST_ADMIN_TOKEN,
+    adminTokens: options.adminTokens === undefined ? undefined : [...options.adminTokens],
     upstream: {
       ...base.upstream,
       baseUrl: options.baseUrl ?? simulator.url,

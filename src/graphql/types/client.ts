@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import { spendRegistration } from '../ip-budgets.js';
 import { parseIdempotencyKey } from '../../access/idempotency.js';
-import type { ClientEventRecord, ClientRecord } from '../../access/model.js';
+import { operatorActor, type ClientEventRecord, type ClientRecord } from '../../access/model.js';
 
 export const ClientEventKind = builder.enumType('ClientEventKind', {
   description: 'What happened to a client (its requests for use have their own history).',
@@ -15,7 +15,10 @@ export const ClientEventKind = builder.enumType('ClientEventKind', {
     DISABLED: { description: 'ระงับ: the operator disabled it.' },
     ENABLED: { description: 'The operator enabled it again.' },
     QUOTA_SET: { description: 'The operator set its rate-limit quota; `detail` says which.' },
-    DELETED: { description: 'ลบข้อมูล: it deleted its registration; its personal data is erased.' },
+    DELETED: {
+      description:
+        'ลบข้อมูล: its registration was deleted, by itself or by the operator (eraseClient, `detail` the grounds); its personal data is erased.',
+    },
   } as const,
 });
 
@@ -23,7 +26,9 @@ export const ClientEvent = builder.objectRef<ClientEventRecord>('ClientEvent').i
   description: "One entry of a client's audit trail: pseudonymous ids and facts, no personal data.",
   fields: (t) => ({
     kind: t.expose('kind', { type: ClientEventKind, description: 'What happened.' }),
-    actor: t.exposeString('actor', { description: 'Who did it: client:<id>, operator or operator:cli.' }),
+    actor: t.exposeString('actor', {
+      description: 'Who did it: client:<id>, operator:<name> (ADMIN_TOKENS), operator (ADMIN_TOKEN) or operator:cli.',
+    }),
     detail: t.exposeString('detail', { nullable: true, description: 'Facts about it, e.g. rateLimitPoints=6000.' }),
     at: t.expose('at', { type: 'DateTime', description: 'When.' }),
   }),
@@ -145,8 +150,6 @@ const ClientPayload = builder.objectRef<ClientRecord>('ClientPayload').implement
   fields: (t) => ({ client: t.field({ type: Client, description: 'The client.', resolve: (client) => client }) }),
 });
 
-// The operator's actor name in the client's audit trail, as in the requests' (see use-request.ts).
-const OPERATOR_ACTOR = 'operator';
 // A day: time to roll a new key out to servers; apps in stores need the longer grace they can ask for.
 const DEFAULT_GRACE_S = 86_400;
 
@@ -191,33 +194,33 @@ builder.mutationFields((t) => ({
       'ลบข้อมูล: delete the calling client (PDPA): every key stops at once; name, contact address and purposes are erased; the audit trail keeps its events with pseudonymous ids only. Only the current key may do this.',
     resolve: (_root, _args, { caller, access }) => access.deleteClient({ client: caller.client }),
   }),
-  disableClient: t.field({
+  disableClient: t.authField({
     authScopes: { operator: true },
     type: ClientPayload,
     description: "ระงับ: refuse the client's keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.",
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
-    resolve: (_root, { input }, { access }) =>
-      access.setClientDisabled({ clientId: String(input.id), disabled: true, actor: OPERATOR_ACTOR }),
+    resolve: (_root, { input }, { caller, access }) =>
+      access.setClientDisabled({ clientId: String(input.id), disabled: true, actor: operatorActor(caller) }),
   }),
-  enableClient: t.field({
+  enableClient: t.authField({
     authScopes: { operator: true },
     type: ClientPayload,
     description: 'Serve a disabled client again. Operator only.',
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
-    resolve: (_root, { input }, { access }) =>
-      access.setClientDisabled({ clientId: String(input.id), disabled: false, actor: OPERATOR_ACTOR }),
+    resolve: (_root, { input }, { caller, access }) =>
+      access.setClientDisabled({ clientId: String(input.id), disabled: false, actor: operatorActor(caller) }),
   }),
-  setClientQuota: t.field({
+  setClientQuota: t.authField({
     authScopes: { operator: true },
     type: ClientPayload,
     description:
       "Set the client's own rate-limit quota, or go back to the default. Applies from its next request, on every instance. Operator only.",
     args: { input: t.arg({ type: SetClientQuotaInput, required: true, description: 'The client and its quota.' }) },
-    resolve: (_root, { input }, { access }) =>
+    resolve: (_root, { input }, { caller, access }) =>
       access.setClientQuota({
         clientId: String(input.id),
         rateLimitPoints: input.rateLimitPoints ?? null,
-        actor: OPERATOR_ACTOR,
+        actor: operatorActor(caller),
       }),
   }),
 }));

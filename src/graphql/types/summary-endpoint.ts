@@ -110,7 +110,10 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
               { status },
             );
           }
-          return context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+          const read = await context.loaders.summaryPayload.load({ endpoint, input: args.input ?? {} });
+          // The audit a ministry is asked for: which client read which gated summary, when.
+          if (context.caller.kind === 'client') context.access.recordSummaryRead(context.caller.client.id, endpoint.id);
+          return read;
         },
         (read) => read.value,
       ),

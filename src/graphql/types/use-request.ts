@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
-import type { UseRequestEventRecord, UseRequestRecord } from '../../access/model.js';
+import { operatorActor, type UseRequestEventRecord, type UseRequestRecord } from '../../access/model.js';
+import { connectionOf, connectionType, PAGE_ARGS, pageRequest } from './store-pages.js';
 import { delivered } from '../../live/subscription-hub.js';
 import { answerToKey, openStream } from '../stream-key.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
@@ -21,14 +22,13 @@ export const UseRequestEvent = builder.objectRef<UseRequestEventRecord>('UseRequ
   fields: (t) => ({
     from: t.expose('from', { type: UseRequestStatus, description: 'The status before.' }),
     to: t.expose('to', { type: UseRequestStatus, description: 'The status after.' }),
-    actor: t.exposeString('actor', { description: 'Who made it: client:<id>, operator or operator:cli.' }),
+    actor: t.exposeString('actor', {
+      description: 'Who made it: client:<id>, operator:<name> (ADMIN_TOKENS), operator (ADMIN_TOKEN) or operator:cli.',
+    }),
     note: t.exposeString('note', { nullable: true, description: 'Why, as the actor wrote it.' }),
     at: t.expose('at', { type: 'DateTime', description: 'When.' }),
   }),
 });
-
-// The operator's actor name in the audit trail; the command line records itself as operator:cli.
-const OPERATOR_ACTOR = 'operator';
 
 export const UseRequest = builder.objectRef<UseRequestRecord>('UseRequest').implement({
   description: "คำขอใช้งาน: one client's request to use one summary endpoint, with its audit trail.",
@@ -130,6 +130,16 @@ const RevokeUseRequestInput = builder.inputType('RevokeUseRequestInput', {
   }),
 });
 
+export const UseRequestOrder = builder.enumType('UseRequestOrder', {
+  description: 'The order of a page of requests, by when their status last changed.',
+  values: {
+    OLDEST_FIRST: { description: 'Waiting longest first: the order of a review queue.' },
+    NEWEST_FIRST: { description: 'Latest change first.' },
+  } as const,
+});
+
+const UseRequestConnection = connectionType('UseRequest', UseRequest, 'request for use');
+
 builder.queryFields((t) => ({
   myUseRequests: t.authField({
     authScopes: { client: true },
@@ -147,6 +157,27 @@ builder.queryFields((t) => ({
       return status === 'NOT_REQUESTED' ? [] : access.listUseRequests({ status: status ?? undefined });
     },
   }),
+  useRequestsPage: t.field({
+    authScopes: { operator: true },
+    extensions: CALLER_DEPENDENT,
+    type: UseRequestConnection,
+    description:
+      "คิวพิจารณา: every client's requests for use a page at a time, optionally of one status, with the whole count: `useRequestsPage(status: PENDING, order: OLDEST_FIRST)` is the review queue. Operator only.",
+    args: {
+      status: t.arg({ type: UseRequestStatus, description: 'Only requests in this status.' }),
+      order: t.arg({ type: UseRequestOrder, description: 'NEWEST_FIRST when absent.' }),
+      first: t.arg.int({ description: PAGE_ARGS.first }),
+      after: t.arg.string({ description: PAGE_ARGS.after }),
+    },
+    resolve: async (_root, args, { access }) =>
+      connectionOf(
+        await access.pageUseRequests({
+          status: args.status ?? undefined,
+          order: args.order ?? 'NEWEST_FIRST',
+          page: pageRequest(args),
+        }),
+      ),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -163,28 +194,28 @@ builder.mutationFields((t) => ({
         purpose: input.purpose,
       }),
   }),
-  reviewUseRequest: t.field({
+  reviewUseRequest: t.authField({
     authScopes: { operator: true },
     type: UseRequestPayload,
     description: 'พิจารณา: approve or reject a PENDING request. Operator only.',
     args: { input: t.arg({ type: ReviewUseRequestInput, required: true, description: 'Request, decision and note.' }) },
-    resolve: (_root, { input }, { access }) =>
+    resolve: (_root, { input }, { caller, access }) =>
       access.reviewUseRequest({
         id: String(input.id),
         decision: input.decision,
         note: input.note ?? null,
-        actor: OPERATOR_ACTOR,
+        actor: operatorActor(caller),
         // Absent leaves the quota as it is; an explicit null goes back to the default.
         rateLimitPoints: input.rateLimitPoints,
       }),
   }),
-  revokeUseRequest: t.field({
+  revokeUseRequest: t.authField({
     authScopes: { operator: true },
     type: UseRequestPayload,
     description: 'ยกเลิกสิทธิ์: withdraw an APPROVED request. Operator only.',
     args: { input: t.arg({ type: RevokeUseRequestInput, required: true, description: 'Request and note.' }) },
-    resolve: (_root, { input }, { access }) =>
-      access.revokeUseRequest({ id: String(input.id), note: input.note ?? null, actor: OPERATOR_ACTOR }),
+    resolve: (_root, { input }, { caller, access }) =>
+      access.revokeUseRequest({ id: String(input.id), note: input.note ?? null, actor: operatorActor(caller) }),
   }),
 }));
 

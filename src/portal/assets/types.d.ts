@@ -45,6 +45,20 @@ export interface Client {
   rateLimitPoints: number | null;
 }
 
+/** A page of a list the API pages with cursors. */
+export interface Connection<T> {
+  totalCount: number;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: { node: T }[];
+}
+
+/** A client as the operator's directory shows it. */
+export interface DirectoryClient extends Client {
+  useRequests: Pick<UseRequest, 'id' | 'status' | 'statusLabel' | 'endpoint'>[];
+  usage: { day: string; operations: number }[];
+  summaryReads: { totalCount: number; edges: { node: { at: string; endpoint: SummaryEndpoint } }[] };
+}
+
 export interface ClientEvent {
   kind: string;
   actor: string;

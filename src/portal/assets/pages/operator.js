@@ -1,5 +1,6 @@
-// Operators: sign in with the operator token; the pending requests, oldest first, to approve or reject with a
-// note; the clients the API lets an operator see (those that asked for use, or one opened by its id).
+// Operators: sign in with an operator token; the pending requests, oldest first and paged by the API, to approve or
+// reject with a note; the directory of clients (searched and paged by the API) with their requests and usage, to
+// disable, set a quota for, or erase on a PDPA request.
 import { graphql, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, t } from '../i18n.js';
@@ -8,17 +9,36 @@ import { focusHeading, showSimulatedNotice } from '../shell.js';
 import { actionButton, alertBox, announce, checkbox, field, form, section, statusBadge, summaryTitle } from '../ui.js';
 
 const PAGE_SIZE = 10;
+/** Days of usage a client card sums up. */
+const USAGE_DAYS = 30;
 
 /** @typedef {import('../types').UseRequest} UseRequest */
 /** @typedef {import('../types').Client} Client */
+/** @typedef {import('../types').DirectoryClient} DirectoryClient */
+/** @template T @typedef {import('../types').Connection<T>} Connection */
 
 const CLIENT_FIELDS = 'id name contactEmail createdAt disabledAt rateLimitPoints';
-const REQUESTS = `query OperatorRequests {
-  useRequests { id status statusLabel purpose note createdAt updatedAt
-    endpoint { name title subject }
-    client { ${CLIENT_FIELDS} } }
+const QUEUE = `query OperatorQueue($first: Int!, $after: String) {
+  useRequestsPage(status: PENDING, order: OLDEST_FIRST, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges { node { id status statusLabel purpose note createdAt updatedAt
+      endpoint { name title subject }
+      client { ${CLIENT_FIELDS} } } }
+  }
 }`;
-const CLIENT = `query OperatorClient($id: ID!) { node(id: $id) { ... on Client { ${CLIENT_FIELDS} } } }`;
+const DIRECTORY = `query OperatorClients($search: String, $first: Int!, $after: String) {
+  clients(search: $search, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges { node { ${CLIENT_FIELDS}
+      useRequests { id status statusLabel endpoint { name title subject } }
+      usage(days: ${USAGE_DAYS}) { day operations }
+      summaryReads(first: 1) { totalCount edges { node { at endpoint { name title subject } } } } } }
+  }
+}`;
+const VIEWER = 'query OperatorSignIn { viewer { kind name } }';
+const ERASE = `mutation Erase($input: EraseClientInput!) { eraseClient(input: $input) { clientId deletedAt } }`;
 const REVIEW = `mutation Review($input: ReviewUseRequestInput!) { reviewUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
 const REVOKE = `mutation Revoke($input: RevokeUseRequestInput!) { revokeUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
 const DISABLE = `mutation Disable($input: ClientIdInput!) { disableClient(input: $input) { client { ${CLIENT_FIELDS} } } }`;
@@ -47,8 +67,10 @@ export function renderOperator(main) {
         form(
           async () => {
             const secret = /** @type {HTMLInputElement} */ (token).value.trim();
-            // An operator-only query: a client key or a wrong token is refused here.
-            await graphql('query OperatorSignIn { useRequests(status: PENDING) { id } }', {}, secret);
+            // A wrong token is refused with UNAUTHENTICATED; a client key is a caller, but not an operator.
+            /** @type {{ viewer: { kind: string } }} */
+            const { viewer } = await graphql(VIEWER, {}, secret);
+            if (viewer.kind !== 'OPERATOR') throw new Error(t('notAnOperator'));
             keep('operator', secret, remember.checked);
             void signedIn();
           },
@@ -66,26 +88,31 @@ export function renderOperator(main) {
     const queue = h('div', {});
     const clients = h('div', {});
     const liveState = h('p', { class: 'help', role: 'status' });
-    let page = 0;
+    const who = h('p', {}, t('signedInOperator'));
     let searchText = '';
-    /** @type {UseRequest[]} */
-    let all = [];
+    // The cursor each page starts after (the first starts at null): going back pops, going on pushes endCursor.
+    /** @type {(string | null)[]} */
+    const queueCursors = [null];
+    /** @type {(string | null)[]} */
+    const clientCursors = [null];
+    /** @type {Connection<UseRequest> | undefined} */
+    let pending;
+    /** @type {Connection<DirectoryClient> | undefined} */
+    let directory;
     /** @type {Map<string, string>} notes being written, by request id */
     const drafts = new Map();
-    /** @type {Map<string, Client>} clients opened by id that have no request */
-    const opened = new Map();
 
-    const load = async () => {
+    /** Refusals of the token send the operator back to sign in; anything else is shown where it happened. */
+    const refusedToken = (/** @type {unknown} */ error) =>
+      error instanceof Error && 'code' in error && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
+
+    const loadQueue = async () => {
       try {
-        /** @type {{ useRequests: UseRequest[] }} */
-        const data = await graphql(REQUESTS, {}, token);
-        all = data.useRequests;
+        /** @type {{ useRequestsPage: Connection<UseRequest> }} */
+        const data = await graphql(QUEUE, { first: PAGE_SIZE, after: queueCursors.at(-1) ?? null }, token);
+        pending = data.useRequestsPage;
       } catch (error) {
-        if (
-          error instanceof Error &&
-          'code' in error &&
-          (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN')
-        ) {
+        if (refusedToken(error)) {
           forget('operator');
           return signedOut(alertBox(error));
         }
@@ -94,53 +121,93 @@ export function renderOperator(main) {
       }
       showSimulatedNotice();
       drawQueue();
+    };
+
+    const loadClients = async () => {
+      try {
+        /** @type {{ clients: Connection<DirectoryClient> }} */
+        const data = await graphql(
+          DIRECTORY,
+          { search: searchText.trim() || null, first: PAGE_SIZE, after: clientCursors.at(-1) ?? null },
+          token,
+        );
+        directory = data.clients;
+      } catch (error) {
+        if (refusedToken(error)) {
+          forget('operator');
+          return signedOut(alertBox(error));
+        }
+        replace(clients, alertBox(error));
+        return;
+      }
       drawClients();
     };
 
+    const load = () => Promise.all([loadQueue(), loadClients()]);
+
+    /**
+     * Previous and next buttons over a cursor stack, and where this page is in the whole list.
+     * @param {string} label
+     * @param {(string | null)[]} cursors
+     * @param {Connection<unknown>} connection
+     * @param {() => Promise<void>} reload
+     */
+    const pager = (label, cursors, connection, reload) => {
+      const pages = Math.max(1, Math.ceil(connection.totalCount / PAGE_SIZE));
+      if (pages <= 1 && cursors.length === 1) return null;
+      return h(
+        'nav',
+        { class: 'pager', 'aria-label': label },
+        h(
+          'button',
+          {
+            type: 'button',
+            disabled: cursors.length === 1,
+            onclick: () => {
+              cursors.pop();
+              void reload();
+            },
+          },
+          t('previousPage'),
+        ),
+        h('span', {}, t('pageOf', { page: cursors.length, pages })),
+        h(
+          'button',
+          {
+            type: 'button',
+            disabled: !connection.pageInfo.hasNextPage,
+            onclick: () => {
+              cursors.push(connection.pageInfo.endCursor);
+              void reload();
+            },
+          },
+          t('nextPage'),
+        ),
+      );
+    };
+
     const drawQueue = () => {
-      // The API answers newest first; the queue is worked oldest first.
-      const pending = all.filter((request) => request.status === 'PENDING').reverse();
-      const pages = Math.max(1, Math.ceil(pending.length / PAGE_SIZE));
-      page = Math.min(page, pages - 1);
-      const shown = pending.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-      const heading = t('queueHeading', { count: pending.length });
+      if (pending === undefined) return;
+      // A decision emptied the last page: show the one before.
+      if (pending.edges.length === 0 && queueCursors.length > 1) {
+        queueCursors.pop();
+        void loadQueue();
+        return;
+      }
+      const heading = t('queueHeading', { count: pending.totalCount });
       replace(
         queue,
         section(
           heading,
           h('p', { class: 'help' }, t('queueIntro')),
-          shown.length === 0 ? h('p', {}, t('queueEmpty')) : h('div', { class: 'cards' }, shown.map(requestCard)),
-          pages > 1
-            ? h(
-                'nav',
-                { class: 'pager', 'aria-label': heading },
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    disabled: page === 0,
-                    onclick: () => {
-                      page -= 1;
-                      drawQueue();
-                    },
-                  },
-                  t('previousPage'),
-                ),
-                h('span', {}, t('pageOf', { page: page + 1, pages })),
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    disabled: page >= pages - 1,
-                    onclick: () => {
-                      page += 1;
-                      drawQueue();
-                    },
-                  },
-                  t('nextPage'),
-                ),
-              )
-            : null,
+          pending.edges.length === 0
+            ? h('p', {}, t('queueEmpty'))
+            : h(
+                'div',
+                { class: 'cards' },
+                pending.edges.map((edge) => requestCard(edge.node)),
+              ),
+          pager(heading, queueCursors, pending, loadQueue),
         ),
       );
     };
@@ -208,33 +275,43 @@ export function renderOperator(main) {
     };
 
     const drawClients = () => {
-      /** @type {Map<string, { client: Client, requests: UseRequest[] }>} */
-      const byId = new Map();
-      for (const client of opened.values()) byId.set(client.id, { client, requests: [] });
-      for (const request of all) {
-        const entry = byId.get(request.client.id) ?? { client: request.client, requests: [] };
-        entry.client = request.client;
-        entry.requests.push(request);
-        byId.set(request.client.id, entry);
-      }
-      const needle = searchText.trim().toLowerCase();
-      const found = [...byId.values()].filter(
-        ({ client }) => needle === '' || `${client.name} ${client.contactEmail}`.toLowerCase().includes(needle),
-      );
+      if (directory === undefined) return;
       replace(
         clients,
-        found.length === 0 ? h('p', {}, t('noClients')) : h('div', { class: 'cards' }, found.map(clientCard)),
+        h('p', { role: 'status' }, t('clientsFound', { count: directory.totalCount })),
+        directory.edges.length === 0
+          ? h('p', {}, t('noClients'))
+          : h(
+              'div',
+              { class: 'cards' },
+              directory.edges.map((edge) => clientCard(edge.node)),
+            ),
+        pager(t('clientsHeading'), clientCursors, directory, loadClients),
       );
     };
 
-    const replaceClient = (/** @type {Client} */ client) => {
-      for (const request of all) if (request.client.id === client.id) request.client = client;
-      if (opened.has(client.id)) opened.set(client.id, client);
-      drawClients();
-    };
-
-    const clientCard = (/** @type {{ client: Client, requests: UseRequest[] }} */ { client, requests }) => {
+    const clientCard = (/** @type {DirectoryClient} */ client) => {
+      const requests = client.useRequests;
       const errors = h('div', {});
+      const operations = client.usage.reduce((sum, day) => sum + day.operations, 0);
+      const lastRead = client.summaryReads.edges[0]?.node;
+      const eraseNote = h('input', { maxlength: 2000, autocomplete: 'off' });
+      const eraseForm = form(
+        async () => {
+          await graphql(
+            ERASE,
+            { input: { id: client.id, note: /** @type {HTMLInputElement} */ (eraseNote).value.trim() || null } },
+            token,
+          );
+          announce(t('erased', { client: client.name }));
+          await load();
+          focusHeading();
+        },
+        h('p', { class: 'help' }, t('eraseWarning')),
+        field(t('eraseGrounds'), eraseNote, t('eraseGroundsHelp')),
+        h('button', { type: 'submit', class: 'danger' }, t('eraseConfirm')),
+      );
+      eraseForm.hidden = true;
       const quota = h('input', {
         type: 'number',
         min: 1,
@@ -266,6 +343,14 @@ export function renderOperator(main) {
           h('span', { class: 'mono' }, client.id),
           ' · ',
           `${t('registeredAt')} ${formatDateTime(client.createdAt)}`,
+        ),
+        h(
+          'p',
+          { class: 'usage' },
+          t('usageSummary', { days: USAGE_DAYS, operations, reads: client.summaryReads.totalCount }),
+          lastRead === undefined
+            ? null
+            : [' ', t('lastRead', { endpoint: endpointTitle(lastRead.endpoint), at: formatDateTime(lastRead.at) })],
         ),
         requests.length === 0
           ? null
@@ -304,8 +389,7 @@ export function renderOperator(main) {
             async () => {
               /** @type {{ enableClient?: { client: Client }, disableClient?: { client: Client } }} */
               const result = await graphql(client.disabledAt ? ENABLE : DISABLE, { input }, token);
-              const changed = result.enableClient ?? result.disableClient;
-              if (changed !== undefined) replaceClient(changed.client);
+              if ((result.enableClient ?? result.disableClient) !== undefined) await loadClients();
             },
             errors,
           ),
@@ -315,34 +399,45 @@ export function renderOperator(main) {
             async () => {
               const value = /** @type {HTMLInputElement} */ (quota).value;
               /** @type {{ setClientQuota: { client: Client } }} */
-              const { setClientQuota } = await graphql(
+              await graphql(
                 QUOTA,
                 { input: { id: client.id, rateLimitPoints: value === '' ? null : Number(value) } },
                 token,
               );
-              replaceClient(setClientQuota.client);
+              await loadClients();
             },
             errors,
           ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'danger-outline',
+              'aria-expanded': 'false',
+              onclick: (/** @type {Event} */ event) => {
+                eraseForm.hidden = !eraseForm.hidden;
+                /** @type {HTMLElement} */ (event.currentTarget).setAttribute(
+                  'aria-expanded',
+                  String(!eraseForm.hidden),
+                );
+                if (!eraseForm.hidden) /** @type {HTMLElement} */ (eraseNote).focus();
+              },
+            },
+            t('erase'),
+          ),
         ),
+        eraseForm,
         errors,
       );
     };
 
-    const search = h('input', {
-      type: 'search',
-      oninput: (/** @type {Event} */ event) => {
-        searchText = /** @type {HTMLInputElement} */ (event.target).value;
-        drawClients();
-      },
-    });
-    const idInput = h('input', { required: true, pattern: 'cl_.+', spellcheck: 'false', autocomplete: 'off' });
+    const search = h('input', { type: 'search', autocomplete: 'off' });
     replace(
       view,
       h(
         'div',
         { class: 'account' },
-        h('p', {}, t('signedInOperator')),
+        who,
         h(
           'button',
           {
@@ -362,28 +457,26 @@ export function renderOperator(main) {
         h('p', { class: 'help' }, t('clientsIntro')),
         h(
           'div',
-          { class: 'columns' },
-          field(t('search'), search),
+          { role: 'search' },
           form(
             async () => {
-              // Another kind of id answers an object without the Client fields.
-              /** @type {{ node: Partial<Client> | null }} */
-              const { node } = await graphql(
-                CLIENT,
-                { id: /** @type {HTMLInputElement} */ (idInput).value.trim() },
-                token,
-              );
-              if (node === null || node.id === undefined) throw new Error(t('noClients'));
-              opened.set(node.id, /** @type {Client} */ (node));
-              drawClients();
+              searchText = /** @type {HTMLInputElement} */ (search).value;
+              clientCursors.splice(1);
+              await loadClients();
             },
-            field(t('findById'), idInput),
-            h('button', { type: 'submit' }, t('find')),
+            field(t('search'), search),
+            h('button', { type: 'submit' }, t('searchButton')),
           ),
         ),
         clients,
       ),
     );
+    // Named operators (ADMIN_TOKENS) see their name: the one the audit trail records for their decisions.
+    void (async () => {
+      /** @type {{ viewer: { name: string | null } }} */
+      const { viewer } = await graphql(VIEWER, {}, token);
+      if (viewer.name !== null) who.textContent = t('signedInOperatorAs', { name: viewer.name });
+    })().catch(() => undefined);
     replace(queue, h('p', { role: 'status' }, t('loading')));
     await load();
     focusHeading();

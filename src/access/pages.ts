@@ -1,0 +1,46 @@
+/**
+ * Keyset pages over the store: a cursor is the sort key and id of the last item a page held, so that the next
+ * page starts right after it however many rows were added or changed meanwhile (no offset to drift).
+ */
+import { AccessError } from './errors.js';
+import type { Edge, Page, PageRequest } from './model.js';
+import { CODE } from '../errors/registry.js';
+
+/** Where a page continues: after the row sorted at `key` with this `id`. */
+export interface Position {
+  readonly key: string;
+  readonly id: string;
+}
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.key, position.id]), 'utf8').toString('base64url');
+}
+
+/** The position a cursor names; BAD_USER_INPUT for anything no page of this kind gave out. */
+export function decodeCursor(cursor: string | null): Position | undefined {
+  if (cursor === null) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string')
+    throw new AccessError(CODE.BAD_USER_INPUT, 'after is not a cursor this list gave out', { field: 'after' });
+  return { key: parsed[0], id: parsed[1] };
+}
+
+/**
+ * The page made of `rows`, read with one row more than asked for (which says whether another page follows).
+ */
+export function pageOf<Row, T>(
+  rows: readonly Row[],
+  request: PageRequest,
+  totalCount: number,
+  positionOf: (row: Row) => Position,
+  toNode: (row: Row) => T,
+): Page<T> {
+  const kept = rows.slice(0, request.first);
+  const edges: Edge<T>[] = kept.map((row) => ({ cursor: encodeCursor(positionOf(row)), node: toNode(row) }));
+  return { edges, hasNextPage: rows.length > request.first, totalCount };
+}
