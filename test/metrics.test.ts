@@ -194,7 +194,9 @@ describe('/metrics under traffic it does not choose', () => {
     expect(moved('graphql_yoga_http_duration_count', { method: 'GET', statusCode: '200' })).toBe(5);
     expect(total(after, 'graphql_envelop_request', { operationName: 'CachedEarly' })).toBe(5);
 
-    expect(after.length).toBeLessThan(200_000);
+    // The worst case: 100 names of 64 characters, each a query and a mutation, so 200 series of the latency
+    // histogram by operation (11 lines each) and of the summary (2 lines each); measured at 466 KB.
+    expect(after.length).toBeLessThan(520_000);
     expect(after).not.toContain(SECRET);
     expect(after).not.toContain('datasets {');
     expect(after).not.toContain('127.0.0.1');

@@ -3,7 +3,7 @@ import { authenticate, rotateApiKey } from './client-keys.js';
 import { registerClient } from './client-registration.js';
 import { clientEvents, deleteClient, findClients, setClientDisabled, setClientQuota } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type StoreObserver } from './database.js';
 import type { AccessService } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import {
@@ -33,6 +33,8 @@ export interface AccessServiceOptions {
   readonly keys: KeyPolicy;
   /** PostgreSQL only: the pool and its time-outs. */
   readonly postgres: Omit<DatabaseConfig, 'migrateOnStart'>;
+  /** Told of failed statements and given the pool's reader (metrics). */
+  readonly observer?: StoreObserver | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */

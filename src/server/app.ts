@@ -178,7 +178,7 @@ export function createApp(deps: AppDependencies): App {
         ...(deps.rateLimit === undefined
           ? []
           : [useRateLimit({ ...deps.rateLimit, onRefusal: (kind) => metrics.rateLimited(kind) })]),
-        useOperationLog(),
+        useOperationLog(metrics),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.
         useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
       ] as Plugin<Context>[]
@@ -196,10 +196,15 @@ export function createApp(deps: AppDependencies): App {
             yoga: yoga.requestListener,
             graphqlPath: GRAPHQL_PATH,
             metrics,
-            logger: deps.logger,
             rateLimit: deps.rateLimit,
           }),
-      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
+      {
+        logger: deps.logger,
+        maxBodyBytes: limits.maxBodyBytes,
+        cors: corsOptions(http.corsOrigins),
+        trustProxy: deps.trustProxy,
+        onAnswered: (method, status) => metrics.httpRequest(method, status),
+      },
     ),
   };
 }

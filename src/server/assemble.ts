@@ -33,6 +33,8 @@ import type { ReadinessCheck } from './plugins/use-readiness.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { startTracing } from './tracing.js';
+import { buildInfo } from './build-info.js';
+import { observeRedisCommands } from '../upstream/redis-commands.js';
 
 // How long start-up waits for Redis before going on without it (rate limits and APQ then fall back to memory).
 const REDIS_CONNECT_GRACE_MS = 2_000;
@@ -126,6 +128,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       known: operationNamesIn(trustedDocuments?.values() ?? []),
       limit: config.metricsOperationNames,
     }),
+    buildInfo(),
   );
   const tracing =
     config.otlpEndpoint === undefined
@@ -167,10 +170,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         maxMb: config.cache.maxMb,
         keyPrefix: redisKeyPrefix,
         lockLeaseMs: config.cache.lockLeaseMs,
+        onEvict: metrics.cacheEviction,
+        onRedisCommand: metrics.redisCommand,
       },
       source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
     });
     closers.push(made.close);
+    metrics.watchHeld({ localCacheBytes: () => made.cache.localBytes() });
     logger.info({ cache: made.cache.kind, ...config.cache, redisUrl: undefined }, 'upstream payload cache ready');
     upstream = made;
   }
@@ -185,6 +191,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         adminToken: config.adminToken,
         keys: config.keys,
         postgres: config.database,
+        observer: metrics.store,
       }),
     );
     closers.push(() => opened.close());
@@ -204,6 +211,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shared.on('error', (error: unknown) =>
       logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
     );
+    observeRedisCommands(shared, metrics.redisCommand);
     closers.push(() => shared.quit().then(() => undefined));
     // Commands fail fast until the connection is up (no offline queue), so give it a moment, but never hang on it.
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
@@ -238,6 +246,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
             receive,
             logger: logger.child({ component: 'event-bus' }),
             onRejected: () => metrics.eventRejected(),
+            onCommand: metrics.redisCommand,
           }),
         );
   closers.push(() => bus.close());
@@ -264,6 +273,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis,
     keyPrefix: redisKey('apq'),
   });
+  const inFlightBodies = new InFlightBodies(config.limits.maxInFlightResponseBytes);
+  metrics.watchHeld({ responseBytesInFlight: () => inFlightBodies.heldBytes });
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -288,7 +299,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shapes: new ShapeWatch(logger),
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
     payloadSizes: new PayloadSizes(),
-    inFlightBodies: new InFlightBodies(config.limits.maxInFlightResponseBytes),
+    inFlightBodies,
   });
 
   const leadership =
