@@ -1,23 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATASETS, SUMMARY_ENDPOINTS } from '../src/catalogue.js';
 import { DEFAULTS } from './helpers/settings.js';
+import { parsePrometheus } from './helpers/prometheus.js';
 import { listen, useStack } from './helpers/stack.js';
-
-/** Prometheus text exposition → sample lines as { name, labels, value }; throws on a line it cannot read. */
-function parsePrometheus(text: string): { name: string; labels: Record<string, string>; value: number }[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      // Values as Prometheus reads them (Go's ParseFloat: NaN and Inf in any case).
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+-]+|nan|[+-]?inf)$/i.exec(line);
-      if (match === null) throw new Error(`not Prometheus text: ${line}`);
-      const labels = Object.fromEntries(
-        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
-      );
-      return { name: match[1] ?? '', labels, value: Number(match[3]) };
-    });
-}
 
 describe('/metrics', () => {
   const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 } });

@@ -6,16 +6,24 @@ import { isSingleResult } from '../../graphql/execution-result.js';
 import { accessNotesOf } from '../access-log.js';
 import type { Metrics } from '../metrics.js';
 import { errorCodes, logOperation } from '../operation-log.js';
+import { CODE } from '../../errors/registry.js';
 
 /**
- * Each executed operation: its name and the error codes in its result go on the request's access line
- * (access-log.ts), or, for a request that did not come through the node:http listener (the fetch handler), on a
- * line of its own tied to the request id; its duration and errors go to graphql_operation_duration_seconds and
- * graphql_operation_errors_total. Variables and payloads are never logged: they may be large, and the id is
- * enough to correlate.
+ * Each executed operation's name goes on the request's access line (access-log.ts), with the codes of every
+ * error the answer carries, refusals before execution included (parse, validation, 401, 403, 429), as the client
+ * sees them. A request that did not come through the node:http listener (the fetch handler) has no access line:
+ * each of its operations gets a line of its own, tied to the request id. Duration and errors of each executed
+ * operation go to graphql_operation_duration_seconds and graphql_operation_errors_total. Variables and payloads
+ * are never logged: they may be large, and the id is enough to correlate.
  */
 export function useOperationLog(metrics: Metrics): Plugin<Context> {
   return {
+    onResultProcess({ result, serverContext }) {
+      const notes = accessNotesOf((serverContext as { req?: IncomingMessage }).req);
+      if (notes === undefined || isAsyncIterable(result)) return;
+      for (const single of Array.isArray(result) ? result : [result])
+        for (const error of single.errors ?? []) notes.errorCodes.push(answeredCode(error));
+    },
     onExecute({ args }) {
       const started = performance.now();
       // envelop types its arguments loosely (it supports several graphql versions); these are graphql 16's.
@@ -42,9 +50,18 @@ export function useOperationLog(metrics: Metrics): Plugin<Context> {
             return;
           }
           notes.operationNames.push(operationName);
-          notes.errorCodes.push(...codes);
         },
       };
     },
   };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** The code of an error as answered (after masking, which gives every expected error its code). */
+function answeredCode(error: { extensions?: Record<string, unknown> }): string {
+  const code = error.extensions?.['code'];
+  return typeof code === 'string' ? code : CODE.INTERNAL_SERVER_ERROR;
 }
