@@ -35,6 +35,7 @@ import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
+import { useSimulatedUpstream } from './plugins/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
@@ -97,6 +98,8 @@ export interface AppDependencies {
   readonly payloadSizes: PayloadSizes;
   /** The bound on the upstream bodies that answers in flight hold. */
   readonly inFlightBodies: InFlightBodies;
+  /** The upstream is the embedded simulator: every answer says so (use-simulated-upstream.ts). */
+  readonly simulatedUpstream: boolean;
 }
 
 export interface App {
@@ -136,6 +139,7 @@ export function createApp(deps: AppDependencies): App {
       [
         useRequestId(),
         useSecurityHeaders(),
+        ...(deps.simulatedUpstream ? [useSimulatedUpstream()] : []),
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
@@ -203,6 +207,7 @@ export function createApp(deps: AppDependencies): App {
         maxBodyBytes: limits.maxBodyBytes,
         cors: corsOptions(http.corsOrigins),
         trustProxy: deps.trustProxy,
+        simulatedUpstream: deps.simulatedUpstream,
         onAnswered: (method, status) => metrics.httpRequest(method, status),
       },
     ),

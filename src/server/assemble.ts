@@ -138,6 +138,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
 
   const redisKeyPrefix = overrides.redisKeyPrefix ?? config.cache.redisKeyPrefix;
   let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
+  let simulatedUpstream = false;
   if (upstream === undefined) {
     let { baseUrl, apiKey } = config.upstream;
     if (baseUrl === undefined) {
@@ -152,6 +153,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       });
       closers.push(() => simulator.close());
       baseUrl = simulator.url;
+      simulatedUpstream = true;
       logger.info(
         { upstream: baseUrl },
         'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
@@ -300,7 +302,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
     payloadSizes: new PayloadSizes(),
     inFlightBodies,
+    simulatedUpstream,
   });
+  metrics.upstreamSimulated(simulatedUpstream);
 
   const leadership =
     redis === undefined

@@ -62,6 +62,8 @@ export interface Metrics {
   readonly store: StoreObserver;
   /** An entry of an upstream payload cache was pushed out by its byte bound. */
   readonly cacheEviction: () => void;
+  /** Whether the embedded simulator serves this instance's data (`upstream_simulated`). */
+  upstreamSimulated(serving: boolean): void;
   /** Reads, at each scrape, what is held now: bytes of answers in flight, the payload cache's bytes. */
   watchHeld(held: HeldReaders): void;
 }
@@ -135,6 +137,11 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
     }).set({ version: build.version, commit: build.commit, node: process.version }, 1);
   }
   let held: HeldReaders = {};
+  const simulated = new Gauge({
+    name: 'upstream_simulated',
+    help: "1 when this instance's data comes from the embedded simulator (sample data, not the ministry's), else 0.",
+    registers: [registry],
+  });
   let storePool: (() => PoolConnections) | undefined;
   const operationDuration = new Histogram({
     name: 'graphql_operation_duration_seconds',
@@ -409,6 +416,7 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
       },
     },
     cacheEviction: () => cacheEvictions.inc(),
+    upstreamSimulated: (serving) => simulated.set(serving ? 1 : 0),
     watchHeld(readers) {
       held = { ...held, ...readers };
     },

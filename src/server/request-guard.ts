@@ -6,6 +6,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { requestTargetProblem } from '../http/request-target.js';
 import { startAccessLine } from './access-log.js';
 import { writeErrorAnswer } from './error-answer.js';
+import { SIMULATED_HEADER } from './plugins/use-simulated-upstream.js';
 
 /**
  * The outermost node:http listener: refuses a request whose Host or target is not plain (see
@@ -32,6 +33,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
   };
   return (request, response) => {
     startAccessLine(request, response, { logger, trustProxy, onAnswered });
+    if (options.simulatedUpstream === true) response.setHeader(SIMULATED_HEADER, 'true');
     guarded(request, response).catch((error: unknown) => {
       if (request.destroyed || response.destroyed) {
         // The client went away while its body was read: there is nobody left to answer.
@@ -62,6 +64,8 @@ export interface GuardOptions {
   readonly trustProxy: boolean;
   /** Told of every request once answered (http_requests_total). */
   readonly onAnswered?: (method: string, status: number) => void;
+  /** Every answer carries `x-upstream-simulated: true`, those refused here included. */
+  readonly simulatedUpstream?: boolean;
 }
 
 function hasBody(request: IncomingMessage): boolean {
