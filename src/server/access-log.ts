@@ -47,8 +47,15 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
   request.headers[REQUEST_ID_HEADER] = requestId;
   const noted: AccessNotes = { operationNames: [], errorCodes: [] };
   notes.set(request, noted);
+  // Read now: once the answer is done, node may have detached the socket from the request.
   const socket = request.socket;
   const bytesBefore = socket.bytesWritten;
+  const forwardedFor = request.headers['x-forwarded-for'];
+  const clientAddress = clientIp(
+    Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null),
+    request,
+    options.trustProxy,
+  );
   let written = false;
   // 'finish' when the answer was handed to the socket; 'close' alone when the connection went first.
   const write = (): void => {
@@ -62,7 +69,6 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
     const path = query === -1 ? url : url.slice(0, query);
     const level = ROUTINE_PATHS.has(path) && status < 500 ? 'debug' : status >= 500 || status === 0 ? 'warn' : 'info';
     if (!options.logger.isLevelEnabled(level)) return;
-    const forwardedFor = request.headers['x-forwarded-for'];
     const userAgent = request.headers['user-agent'];
     const [operationName, ...more] = noted.operationNames;
     options.logger[level](
@@ -73,11 +79,7 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
         status,
         bytes: socket.bytesWritten - bytesBefore,
         ms: Math.round(performance.now() - started),
-        clientAddress: clientIp(
-          Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null),
-          request,
-          options.trustProxy,
-        ),
+        clientAddress,
         ...(userAgent === undefined ? {} : { userAgent: userAgent.slice(0, MAX_USER_AGENT) }),
         ...(noted.operationNames.length === 0
           ? {}
