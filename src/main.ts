@@ -4,6 +4,7 @@ import { connectionsPerPeer, loadConfig } from './config.js';
 import { GRAPHQL_PATH } from './server/app.js';
 import { assemble, AssembleError } from './server/assemble.js';
 import { createHttpServer } from './server/http-server.js';
+import { buildInfo } from './server/build-info.js';
 import { createLogger } from './server/logger.js';
 
 // How long a shutdown waits for in-flight requests before it closes their connections.
@@ -40,7 +41,10 @@ async function main(): Promise<void> {
   const address = listener.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info({ upstream: server.upstream.baseUrl }, `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`);
+  logger.info(
+    { upstream: server.upstream.baseUrl, ...buildInfo(), node: process.version },
+    `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`,
+  );
   if (config.cache.warm) void server.source.warm(DATASET_CODES);
 
   let stopping = false;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { print } from 'graphql';
 import { request as undiciRequest } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
 import type { DatasetCode } from '../src/catalogue.js';
 import { graphql } from './gql/index.js';
@@ -336,14 +336,23 @@ describe('response cache: stored answers to anonymous queries, served before yog
     expect(moved('graphql_response_cache_total', 'result="hit"')).toBe(1);
     expect(moved('graphql_envelop_request', 'operationName="WarmPayload"')).toBe(2);
     expect(moved('graphql_yoga_http_duration_count', 'method="POST"', 'statusCode="200"')).toBe(2);
-    const line = stack.logLines.find((candidate) => candidate['requestId'] === hit.headers['x-request-id']);
-    expect(line).toMatchObject({
-      msg: 'graphql operation',
+    expect(moved('graphql_operation_duration_seconds_count', 'operation="WarmPayload"', 'kind="query"')).toBe(2);
+    expect(moved('http_requests_total', 'method="POST"', 'status="200"')).toBe(2);
+    // One line per request, the access line, whichever path answered it.
+    const lines = await vi.waitFor(() => {
+      const found = stack.logLines.filter((candidate) => candidate['requestId'] === hit.headers['x-request-id']);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(lines[0]).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
       operationName: 'WarmPayload',
-      caller: 'anonymous',
-      errorCodes: [],
       responseCache: 'hit',
     });
+    expect(lines[0]).not.toHaveProperty('errorCodes');
   });
 
   it('stops serving an answer once its upstream payload may have changed, and serves the revised data', async () => {

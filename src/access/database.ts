@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type LogEvent } from 'kysely';
 import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
 import SqliteDatabase from './sqlite-driver.js';
@@ -15,6 +15,20 @@ export type DatabaseLocation =
 export interface OpenedDatabase {
   readonly db: Kysely<AccessTables>;
   readonly dialect: Dialect;
+}
+
+/** Connections of the PostgreSQL pool: in use by a statement, idle, and callers waiting for one. */
+export interface PoolConnections {
+  readonly active: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+/** Told what the store does, for metrics: each statement the driver failed, and how to read the pool. */
+export interface StoreObserver {
+  statementFailed(): void;
+  /** Called once with a reader of the pool, on PostgreSQL (SQLite has one connection and no pool). */
+  watchPool(read: () => PoolConnections): void;
 }
 
 /** The PostgreSQL pool: DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS. */
@@ -128,6 +142,7 @@ export async function openDatabase(options: {
   schema?: string | undefined;
   /** SQLite only: how long a statement waits for another process's write lock; 5 s unless given. */
   sqliteLockWaitMs?: number | undefined;
+  observer?: StoreObserver | undefined;
 }): Promise<OpenedDatabase> {
   const location = parseDatabaseUrl(options.databaseUrl);
   const { schema } = options;
@@ -141,12 +156,19 @@ export async function openDatabase(options: {
     if (location.dialect === 'sqlite') {
       const lockWaitMs = options.sqliteLockWaitMs ?? DEFAULT_SQLITE_LOCK_WAIT_MS;
       const sqlite = await openSqlite(location.path, lockWaitMs);
-      db = new Kysely<AccessTables>({ dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs) });
+      db = new Kysely<AccessTables>({
+        dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs),
+        log: failuresTo(options.observer),
+      });
       await migrateSqlite(db);
     } else {
-      db = new Kysely<AccessTables>({
-        dialect: new PostgresDialect({ pool: await postgresPool(location.connectionString, options.postgres, schema) }),
-      });
+      const pool = await postgresPool(location.connectionString, options.postgres, schema);
+      options.observer?.watchPool(() => ({
+        active: pool.totalCount - pool.idleCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }));
+      db = new Kysely<AccessTables>({ dialect: new PostgresDialect({ pool }), log: failuresTo(options.observer) });
       await migratePostgres(db, schema);
     }
     return { db, dialect: location.dialect };
@@ -160,6 +182,16 @@ export async function openDatabase(options: {
       },
     );
   }
+}
+
+/** Kysely's log hook, counting the statements that failed; none without an observer. */
+function failuresTo(observer: StoreObserver | undefined): ((event: LogEvent) => void) | undefined {
+  return (
+    observer &&
+    ((event) => {
+      if (event.level === 'error') observer.statementFailed();
+    })
+  );
 }
 
 async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatabase.Database> {

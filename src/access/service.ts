@@ -11,7 +11,7 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type StoreObserver } from './database.js';
 import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
@@ -51,6 +51,8 @@ export interface AccessServiceOptions {
   readonly keys: KeyPolicy;
   /** PostgreSQL only: the pool and its time-outs. */
   readonly postgres: Omit<DatabaseConfig, 'migrateOnStart'>;
+  /** Told of failed statements and given the pool's reader (metrics). */
+  readonly observer?: StoreObserver | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */

@@ -156,12 +156,15 @@ export const ERRORS = {
   GRAPHQL_VALIDATION_FAILED: {
     when:
       'the operation does not fit the schema (an unknown `DatasetCode`, a `query` that is not an object), or is ' +
-      'over an operation limit (`extensions.limit`: `depth`, `aliases`, `directives`, `cost`): HTTP 400, before ' +
-      'any resolver runs',
+      'over an operation limit (`extensions.limit`: `depth`, `aliases`, `directives`, `cost`), before any resolver ' +
+      'runs: HTTP 400 to a request that accepts `application/graphql-response+json`, 200 to one that accepts only ' +
+      '`application/json` (the GraphQL-over-HTTP rule)',
     thai: { lead: 'คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา' },
   },
   GRAPHQL_PARSE_FAILED: {
-    when: 'not GraphQL, over the token limit (`extensions.limit: "tokens"`), or brackets nested more than 64 deep: HTTP 400',
+    when:
+      'not GraphQL, over the token limit (`extensions.limit: "tokens"`), or brackets nested more than 64 deep: HTTP 400 ' +
+      'to a request that accepts `application/graphql-response+json`, 200 to one that accepts only `application/json`',
     thai: { lead: 'อ่านเอกสาร GraphQL ไม่ได้' },
   },
   OPERATION_RESOLUTION_FAILURE: {
@@ -220,14 +223,18 @@ export const ERRORS = {
   },
   CSRF_HEADER_REQUIRED: {
     status: 403,
-    when: 'a form or `text/plain` POST without the header `x-graphql-yoga-csrf` (send it, POST JSON, or send a query as GET): HTTP 403',
+    when:
+      'a form or `text/plain` POST without the header `x-graphql-yoga-csrf` (POST JSON, send a query as GET, or send ' +
+      'a form with the header; a `text/plain` body is never read, so with the header it is HTTP 415): HTTP 403',
     english: () =>
-      'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention); ' +
-      'send it, or POST the operation with "Content-Type: application/json", or send a query as GET.',
+      'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
+      'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
+      '(application/x-www-form-urlencoded) with that header. A text/plain body is not read.',
     thai: {
       whole: () =>
-        'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ส่งส่วนหัวนี้ ' +
-        'หรือส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET',
+        'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
+        'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
+        'หรือส่งแบบฟอร์ม (application/x-www-form-urlencoded) พร้อมส่วนหัวนี้ เนื้อหาแบบ text/plain จะไม่ถูกอ่าน',
     },
   },
   RATE_LIMITED: {

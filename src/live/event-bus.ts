@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DATASET_CODES, SUMMARY_ENDPOINTS, USE_REQUEST_STATUSES } from '../catalogue.js';
 import type { LiveEvent } from './subscription-hub.js';
+import { observeRedisCommands, type RedisCommandEvent } from '../upstream/redis-commands.js';
 
 /**
  * Where events go once made: to this instance's own subscribers and cache at once, and, when instances share
@@ -57,6 +58,8 @@ export interface RedisBusOptions {
   readonly logger: Logger;
   /** Told of every message from Redis that is not a valid event (it is dropped). */
   readonly onRejected?: () => void;
+  /** Told of every command the publishing connection sends. */
+  readonly onCommand?: (event: RedisCommandEvent) => void;
 }
 
 /** The longest message read from the channel; events are a few hundred bytes. */
@@ -122,6 +125,7 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
   const publisher = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
   publisher.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, publishing) unavailable'));
+  if (options.onCommand !== undefined) observeRedisCommands(publisher, options.onCommand);
   subscriber.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, subscribed) unavailable'));
   const deliver = (event: LiveEvent): void => {
     void receive(event).catch((error: unknown) =>

@@ -36,6 +36,7 @@ import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
+import { useSimulatedUpstream } from './plugins/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
@@ -104,6 +105,8 @@ export interface AppDependencies {
   readonly payloadSizes: PayloadSizes;
   /** The bound on the upstream bodies that answers in flight hold. */
   readonly inFlightBodies: InFlightBodies;
+  /** The upstream is the embedded simulator: every answer says so (use-simulated-upstream.ts). */
+  readonly simulatedUpstream: boolean;
 }
 
 export interface App {
@@ -151,6 +154,7 @@ export function createApp(deps: AppDependencies): App {
       [
         useRequestId(),
         useSecurityHeaders(),
+        ...(deps.simulatedUpstream ? [useSimulatedUpstream()] : []),
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
@@ -204,7 +208,7 @@ export function createApp(deps: AppDependencies): App {
         useMaskedIncrementalErrors(maskError),
         useAnswerBudget(),
         useSlicedSerialisation(),
-        useOperationLog(),
+        useOperationLog(metrics),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.
         useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
       ] as Plugin<Context>[]
@@ -232,10 +236,16 @@ export function createApp(deps: AppDependencies): App {
             yoga: yoga.requestListener,
             graphqlPath: GRAPHQL_PATH,
             metrics,
-            logger: deps.logger,
             rateLimit: deps.rateLimit,
           }),
-      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
+      {
+        logger: deps.logger,
+        maxBodyBytes: limits.maxBodyBytes,
+        cors: corsOptions(http.corsOrigins),
+        trustProxy: deps.trustProxy,
+        simulatedUpstream: deps.simulatedUpstream,
+        onAnswered: (method, status) => metrics.httpRequest(method, status),
+      },
     ),
   };
 }

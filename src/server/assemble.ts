@@ -34,6 +34,8 @@ import type { ReadinessCheck } from './plugins/use-readiness.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { startTracing } from './tracing.js';
+import { buildInfo } from './build-info.js';
+import { observeRedisCommands } from '../upstream/redis-commands.js';
 
 // How long start-up waits for Redis before going on without it (rate limits and APQ then fall back to memory).
 const REDIS_CONNECT_GRACE_MS = 2_000;
@@ -130,6 +132,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       known: operationNamesIn(trustedDocuments?.values() ?? []),
       limit: config.metricsOperationNames,
     }),
+    buildInfo(),
   );
   const tracing =
     config.otlpEndpoint === undefined
@@ -140,6 +143,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const redisKeyPrefix =
     overrides.redisKeyPrefix ?? redisKeyPrefixOf({ ...config.cache, databaseUrl: config.databaseUrl });
   let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
+  let simulatedUpstream = false;
   if (upstream === undefined) {
     let { baseUrl, apiKey } = config.upstream;
     if (baseUrl === undefined) {
@@ -154,6 +158,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       });
       closers.push(() => simulator.close());
       baseUrl = simulator.url;
+      simulatedUpstream = true;
       logger.info(
         { upstream: baseUrl },
         'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
@@ -172,10 +177,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         maxMb: config.cache.maxMb,
         keyPrefix: redisKeyPrefix,
         lockLeaseMs: config.cache.lockLeaseMs,
+        onEvict: metrics.cacheEviction,
+        onRedisCommand: metrics.redisCommand,
       },
       source: { ...config.cache, now: overrides.now, onRead: metrics.payloadRead },
     });
     closers.push(made.close);
+    metrics.watchHeld({ localCacheBytes: () => made.cache.localBytes() });
     logger.info(
       {
         cache: made.cache.kind,
@@ -201,6 +209,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         onUsageWriteFailed: (error) => logger.warn({ err: error }, 'usage not written yet; kept for the next batch'),
         keys: config.keys,
         postgres: config.database,
+        observer: metrics.store,
       }),
     );
     closers.push(() => opened.close());
@@ -227,6 +236,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shared.on('error', (error: unknown) =>
       logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
     );
+    observeRedisCommands(shared, metrics.redisCommand);
     closers.push(() => shared.quit().then(() => undefined));
     // Commands fail fast until the connection is up (no offline queue), so give it a moment, but never hang on it.
     await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
@@ -262,6 +272,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
             receive,
             logger: logger.child({ component: 'event-bus' }),
             onRejected: () => metrics.eventRejected(),
+            onCommand: metrics.redisCommand,
           }),
         );
   closers.push(() => bus.close());
@@ -301,6 +312,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis,
     keyPrefix: redisKey('apq'),
   });
+  const inFlightBodies = new InFlightBodies(config.limits.maxInFlightResponseBytes);
+  metrics.watchHeld({ responseBytesInFlight: () => inFlightBodies.heldBytes });
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -326,8 +339,10 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shapes: new ShapeWatch(logger),
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
     payloadSizes: new PayloadSizes(),
-    inFlightBodies: new InFlightBodies(config.limits.maxInFlightResponseBytes),
+    inFlightBodies,
+    simulatedUpstream,
   });
+  metrics.upstreamSimulated(simulatedUpstream);
 
   const leadership =
     redis === undefined

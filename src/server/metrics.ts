@@ -3,8 +3,12 @@ import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
 import type { WatchReport } from '../live/watcher.js';
+import type { RedisCommandEvent } from '../upstream/redis-commands.js';
+import type { PoolConnections, StoreObserver } from '../access/database.js';
 import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
 import type { OperationNames } from './operation-names.js';
+import { isErrorCode } from '../errors/registry.js';
+import type { BuildInfo } from './build-info.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
@@ -55,6 +59,36 @@ export interface Metrics {
   eventRejected(): void;
   /** One pass of the watcher, with the changes it found. */
   watcherRun(report: WatchReport): void;
+  /** An executed operation (or one answered from the response cache): its duration and its errors' codes. */
+  operationDone(event: DoneOperation): void;
+  /** An HTTP request answered (or abandoned: status 0), whatever answered it, counted once. */
+  httpRequest(method: string, status: number): void;
+  /** A Redis command's round trip, ok or failed (pass to observeRedisCommands). */
+  readonly redisCommand: (event: RedisCommandEvent) => void;
+  /** Failed statements of the request-for-use store, and its PostgreSQL pool (pass to openAccessService). */
+  readonly store: StoreObserver;
+  /** An entry of an upstream payload cache was pushed out by its byte bound. */
+  readonly cacheEviction: () => void;
+  /** Whether the embedded simulator serves this instance's data (`upstream_simulated`). */
+  upstreamSimulated(serving: boolean): void;
+  /** Reads, at each scrape, what is held now: bytes of answers in flight, the payload cache's bytes. */
+  watchHeld(held: HeldReaders): void;
+}
+
+export interface DoneOperation {
+  readonly operationName: string | undefined;
+  /** query, mutation or subscription; anything else is `unknown`. */
+  readonly kind: string | undefined;
+  readonly seconds: number;
+  /** The codes of its result's errors, as the client sees them (one count each). */
+  readonly errorCodes: readonly string[];
+}
+
+/** What the gauges read at a scrape; each reads 0 until given. */
+export interface HeldReaders {
+  readonly responseBytesInFlight?: () => number;
+  /** Bytes of upstream payloads held in this process's memory (the payload cache, or Redis's parsed copies). */
+  readonly localCacheBytes?: () => number;
 }
 
 export interface ServedOperation {
@@ -84,6 +118,13 @@ export function httpLabels(method: string, status: number): Record<HttpLabel, st
 }
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
+const OPERATION_KINDS: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription']);
+const REQUEST_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
+// Latency buckets for operations, few because each is a line per operation name and kind (up to 200 series): a hit
+// from the response cache is under 5 ms, a cold payload of the largest dataset several seconds.
+const OPERATION_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 10];
+const REDIS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2];
+const POOL_STATES = ['active', 'idle', 'waiting'] as const;
 
 // The labels that carry an operation name: envelop's and yoga's, and this server's own.
 const OPERATION_LABELS = ['operationName', 'operation'] as const;
@@ -106,11 +147,100 @@ async function dropOperationSeries(registry: Registry, name: string): Promise<vo
   }
 }
 
-/** `operationNames` bounds the operation-name labels. */
-export function createMetrics(operationNames: OperationNames): Metrics {
+/** The label of an error code: a code the registry declares, else `other` (a label set stays bounded). */
+export function errorCodeLabel(code: string): string {
+  return isErrorCode(code) ? code : 'other';
+}
+
+/** `operationNames` bounds the operation-name labels; `build` is shown as `build_info`. */
+export function createMetrics(operationNames: OperationNames, build?: BuildInfo): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   operationNames.onExpired((name) => void dropOperationSeries(registry, name));
+  if (build !== undefined) {
+    new Gauge({
+      name: 'build_info',
+      help: 'Always 1: the version and commit of this build and the Node.js that runs it, as labels.',
+      labelNames: ['version', 'commit', 'node'],
+      registers: [registry],
+    }).set({ version: build.version, commit: build.commit, node: process.version }, 1);
+  }
+  let held: HeldReaders = {};
+  const simulated = new Gauge({
+    name: 'upstream_simulated',
+    help: "1 when this instance's data comes from the embedded simulator (sample data, not the ministry's), else 0.",
+    registers: [registry],
+  });
+  let storePool: (() => PoolConnections) | undefined;
+  const operationDuration = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'Time from the start of execution to the result (or from arrival to answer for a response-cache hit), by operation name and kind.',
+    labelNames: ['operation', 'kind'],
+    buckets: OPERATION_BUCKETS,
+    registers: [registry],
+  });
+  const operationErrors = new Counter({
+    name: 'graphql_operation_errors_total',
+    help: 'Errors in the results of executed operations, by operation name and code.',
+    labelNames: ['operation', 'code'],
+    registers: [registry],
+  });
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method and status (0: the client went away first), whatever answered them.',
+    labelNames: ['method', 'status'],
+    registers: [registry],
+  });
+  const redisDuration = new Histogram({
+    name: 'redis_command_duration_seconds',
+    help: 'Round trip of Redis commands (caches, rate limits, APQ, leases, events), by command.',
+    labelNames: ['command'],
+    buckets: REDIS_BUCKETS,
+    registers: [registry],
+  });
+  const redisErrors = new Counter({
+    name: 'redis_command_errors_total',
+    help: 'Redis commands that failed (an error reply, a time-out, no connection), by command.',
+    labelNames: ['command'],
+    registers: [registry],
+  });
+  const storeErrors = new Counter({
+    name: 'store_errors_total',
+    help: 'Statements of the request-for-use store that failed in the driver (unreachable, time-out, lock wait).',
+    registers: [registry],
+  });
+  const cacheEvictions = new Counter({
+    name: 'upstream_cache_evictions_total',
+    help: "Upstream payloads pushed out of this process's memory by UPSTREAM_CACHE_MAX_MB before their time.",
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'response_bytes_in_flight',
+    help: 'Upstream body bytes held by answers being executed, serialised and sent now (RESPONSE_IN_FLIGHT_MAX_MB bounds them).',
+    registers: [registry],
+    collect() {
+      this.set(held.responseBytesInFlight?.() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'upstream_cache_bytes',
+    help: "Bytes of upstream payloads cached, by tier: local is this process's memory (UPSTREAM_CACHE_MAX_MB bounds it).",
+    labelNames: ['tier'],
+    registers: [registry],
+    collect() {
+      if (held.localCacheBytes !== undefined) this.set({ tier: 'local' }, held.localCacheBytes());
+    },
+  });
+  new Gauge({
+    name: 'store_pool_connections',
+    help: 'Connections of the PostgreSQL pool by state: active (running a statement), idle, waiting (callers queued for one).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = storePool?.();
+      if (pool !== undefined) for (const state of POOL_STATES) this.set({ state }, pool[state]);
+    },
+  });
   const operations: OperationMetrics = {
     requests: new Counter({
       name: 'graphql_envelop_request',
@@ -284,6 +414,7 @@ export function createMetrics(operationNames: OperationNames): Metrics {
       const operation = { operationType: 'query', operationName: operationNames.label(event.operationName) };
       operations.requests.inc(operation);
       operations.httpDuration.observe(httpLabels(event.method, event.status), event.seconds);
+      operationDuration.observe({ operation: operation.operationName, kind: 'query' }, event.seconds);
     },
     connection(event) {
       if (event === 'opened') openConnections.inc();
@@ -309,6 +440,30 @@ export function createMetrics(operationNames: OperationNames): Metrics {
       watcherRuns.inc({ outcome: report.outcome });
       for (const change of report.changes) watcherChanges.inc({ dataset: change.dataset });
       for (const dataset of report.failed) watcherFailures.inc({ dataset });
+    },
+    operationDone(event) {
+      const operation = operationNames.label(event.operationName);
+      const kind = event.kind !== undefined && OPERATION_KINDS.has(event.kind) ? event.kind : 'unknown';
+      operationDuration.observe({ operation, kind }, event.seconds);
+      for (const code of event.errorCodes) operationErrors.inc({ operation, code: errorCodeLabel(code) });
+    },
+    httpRequest(method, status) {
+      httpRequests.inc({ method: REQUEST_METHODS.has(method) ? method : 'other', status: String(status) });
+    },
+    redisCommand(event) {
+      redisDuration.observe({ command: event.command }, event.seconds);
+      if (event.failed) redisErrors.inc({ command: event.command });
+    },
+    store: {
+      statementFailed: () => storeErrors.inc(),
+      watchPool(read) {
+        storePool = read;
+      },
+    },
+    cacheEviction: () => cacheEvictions.inc(),
+    upstreamSimulated: (serving) => simulated.set(serving ? 1 : 0),
+    watchHeld(readers) {
+      held = { ...held, ...readers };
     },
   };
 }

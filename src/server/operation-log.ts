@@ -7,21 +7,15 @@ export interface OperationLogLine {
   readonly operationName: string | undefined;
   readonly ms: number;
   readonly errorCodes: readonly string[];
-  /** Set when the response cache answered, without executing. */
-  readonly responseCache?: 'hit';
 }
 
 /**
- * The one log line of an operation, whichever path answered it: a warning when its result has errors.
- * `bindings` are the request's fields for a logger that does not carry them already (no child per request).
+ * The log line of an operation executed for a request that has no access line (see use-operation-log.ts). At
+ * info whatever its errors: an expected error is the caller's business, and an unexpected one is logged at error,
+ * with its stack, where it is caught.
  */
-export function logOperation(
-  logger: Logger,
-  line: OperationLogLine,
-  bindings: Readonly<Record<string, unknown>> = {},
-): void {
-  const level = line.errorCodes.length === 0 ? 'info' : 'warn';
-  logger[level]({ ...bindings, ...line, ms: Math.round(line.ms) }, 'graphql operation');
+export function logOperation(logger: Logger, line: OperationLogLine): void {
+  logger.info({ ...line, ms: Math.round(line.ms) }, 'graphql operation');
 }
 
 /**

@@ -2,17 +2,21 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CODE } from '../errors/registry.js';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { requestTargetProblem } from '../http/request-target.js';
+import { startAccessLine } from './access-log.js';
 import { writeErrorAnswer } from './error-answer.js';
+import { SIMULATED_HEADER } from './plugins/use-simulated-upstream.js';
 
 /**
  * The outermost node:http listener: refuses a request whose Host or target is not plain (see
  * http/request-target.ts) before any handler reads it, reads the body whole within the body limit, and makes sure
  * every request gets an answer: a handler that throws or rejects before answering yields a 500 with a code and no
- * details, never a dropped connection.
+ * details, never a dropped connection. Every request, refused here or not, gets its id and its access line here
+ * (access-log.ts), and is counted in http_requests_total.
  */
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
-  const { logger, maxBodyBytes, cors } = options;
+  const { logger, maxBodyBytes, cors, trustProxy, onAnswered } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
     // node keeps the first of several Host fields in `headers`; RFC 9112 §3.2 asks 400 for more than one.
     const hosts = request.headersDistinct['host'] ?? [];
@@ -30,6 +34,8 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
     await listener(request, response);
   };
   return (request, response) => {
+    startAccessLine(request, response, { logger, trustProxy, onAnswered });
+    if (options.simulatedUpstream === true) response.setHeader(SIMULATED_HEADER, 'true');
     guarded(request, response).catch((error: unknown) => {
       if (request.destroyed || response.destroyed) {
         // The client went away while its body was read: there is nobody left to answer.
@@ -37,7 +43,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
         response.destroy();
         return;
       }
-      logger.error({ err: error }, 'request handler failed');
+      logger.error({ err: error, requestId: request.headers[REQUEST_ID_HEADER] }, 'request handler failed');
       writeErrorAnswer(request, response, { status: 500, code: CODE.INTERNAL_SERVER_ERROR }, cors);
     });
   };
@@ -56,6 +62,12 @@ export interface GuardOptions {
   readonly maxBodyBytes: number;
   /** yoga's CORS settings, so that a browser can read these refusals as it reads yoga's answers. */
   readonly cors: CORSOptions | false;
+  /** Client addresses on the access line: see access-log.ts. */
+  readonly trustProxy: boolean;
+  /** Told of every request once answered (http_requests_total). */
+  readonly onAnswered?: (method: string, status: number) => void;
+  /** Every answer carries `x-upstream-simulated: true`, those refused here included. */
+  readonly simulatedUpstream?: boolean;
 }
 
 function hasBody(request: IncomingMessage): boolean {

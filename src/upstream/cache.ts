@@ -53,6 +53,8 @@ export interface PayloadCache {
    * shared always grants it (its process already shares one fetch per key).
    */
   lock(key: string): Promise<ReleaseLock | undefined>;
+  /** Bytes of payload bodies held in this process now (the memory cache's entries, or Redis's parsed copies). */
+  localBytes(): number;
   /** Drops local state and closes any connection. */
   close(): Promise<void>;
 }

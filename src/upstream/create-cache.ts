@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { PayloadCache } from './cache.js';
 import { createMemoryCache } from './memory-cache.js';
 import { createRedisCache } from './redis-cache.js';
+import type { RedisCommandEvent } from './redis-commands.js';
 
 export interface PayloadCacheOptions {
   /** A redis:// or rediss:// URL: share payloads through Redis; in memory otherwise. */
@@ -14,17 +15,23 @@ export interface PayloadCacheOptions {
   readonly lockLeaseMs: number;
   /** Where Redis connection trouble is reported. */
   readonly logger?: Logger;
+  /** Told of each payload pushed out of this process's memory by `maxMb`. */
+  readonly onEvict?: () => void;
+  /** With Redis: told of every command's round trip. */
+  readonly onRedisCommand?: (event: RedisCommandEvent) => void;
 }
 
 /** The payload cache the options ask for: Redis when given its URL, else this process's memory. */
 export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
   const maxBytes = Math.max(1, Math.floor(options.maxMb * 1024 * 1024));
-  if (options.redisUrl === undefined) return createMemoryCache({ maxBytes });
+  if (options.redisUrl === undefined) return createMemoryCache({ maxBytes, onEvict: options.onEvict });
   return createRedisCache({
     url: options.redisUrl,
     maxBytes,
     keyPrefix: options.keyPrefix,
     lockLeaseMs: options.lockLeaseMs,
     logger: options.logger,
+    onEvict: options.onEvict,
+    onCommand: options.onRedisCommand,
   });
 }

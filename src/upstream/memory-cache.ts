@@ -16,10 +16,11 @@ const grantedEverywhere = (): Promise<void> => Promise.resolve();
  * once however often it is read. lru-cache's own fetch/stale machinery is not used: the source applies the same
  * freshness rules to both caches, and Redis has no such machinery.
  */
-export function createMemoryCache({ maxBytes }: { maxBytes: number }): PayloadCache {
+export function createMemoryCache({ maxBytes, onEvict }: { maxBytes: number; onEvict?: () => void }): PayloadCache {
   const entries = new LRUCache<string, MemoryEntry>({
     maxSize: maxBytes,
     sizeCalculation: (entry) => Math.max(1, entry.bytes),
+    ...(onEvict && { dispose: (_entry, _key, reason) => reason === 'evict' && onEvict() }),
   });
   return {
     kind: 'memory',
@@ -51,6 +52,7 @@ export function createMemoryCache({ maxBytes }: { maxBytes: number }): PayloadCa
       return Promise.resolve(dropped);
     },
     lock: () => Promise.resolve(grantedEverywhere),
+    localBytes: () => entries.calculatedSize,
     close() {
       entries.clear();
       return Promise.resolve();

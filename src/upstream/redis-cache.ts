@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { PayloadCache, PayloadMeta } from './cache.js';
 import { acquireLease } from './redis-lease.js';
+import { observeRedisCommands, type RedisCommandEvent } from './redis-commands.js';
 
 export interface RedisCacheOptions {
   readonly url: string;
@@ -14,6 +15,10 @@ export interface RedisCacheOptions {
   /** The fill lock's lease: how long a holder that died keeps the other instances waiting. */
   readonly lockLeaseMs: number;
   readonly logger: Logger | undefined;
+  /** A parsed copy pushed out by `maxBytes`. */
+  readonly onEvict?: (() => void) | undefined;
+  /** Every command's round trip. */
+  readonly onCommand?: ((event: RedisCommandEvent) => void) | undefined;
 }
 
 // Meta read back from Redis is checked like any outside input: another version of this server may have written it.
@@ -57,14 +62,17 @@ interface ParsedCopy {
  * instances fill a key once. Bodies are parsed on read; parsed copies are kept in a small local lru-cache, by key
  * and checked by version.
  */
-export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger }: RedisCacheOptions): PayloadCache {
+export function createRedisCache(options: RedisCacheOptions): PayloadCache {
+  const { url, maxBytes, keyPrefix, lockLeaseMs, logger, onEvict, onCommand } = options;
   // Fail fast rather than queue: a cache that is down must cost a request little, the source then calls upstream.
   const { Redis } = loadIORedis();
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
   redis.on('error', (error: Error) => logger?.warn({ err: error, cache: 'redis' }, 'redis cache connection trouble'));
+  if (onCommand !== undefined) observeRedisCommands(redis, onCommand);
   const parsed = new LRUCache<string, ParsedCopy>({
     maxSize: maxBytes,
     sizeCalculation: (copy) => Math.max(1, copy.bytes),
+    ...(onEvict && { dispose: (_copy, _key, reason) => reason === 'evict' && onEvict() }),
   });
   const payloadKey = (key: string): string => `${keyPrefix}payload:${key}`;
   const lockKey = (key: string): string => `${keyPrefix}lock:${key}`;
@@ -128,6 +136,7 @@ export function createRedisCache({ url, maxBytes, keyPrefix, lockLeaseMs, logger
         });
       };
     },
+    localBytes: () => parsed.calculatedSize,
     async close() {
       parsed.clear();
       await redis.quit().catch(() => redis.disconnect());

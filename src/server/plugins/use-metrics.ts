@@ -20,7 +20,7 @@ const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subs
  * Prometheus text at /metrics (@graphql-yoga/plugin-prometheus): operations counted and timed (count and sum) by
  * operation type and name, duration histograms by operation type, errors by code and phase, HTTP durations by
  * method and status, beside the server's own metrics on the same registry (metrics.ts). Every label is bounded
- * (operation names by `metrics.operationNames`), so no traffic can grow the page past about 150 KB, and none
+ * (operation names by `metrics.operationNames`), so no traffic can grow the page past about 500 KB, and none
  * carries anything of a request's URL, document or variables.
  *
  * A failure while counting is logged and the request goes on: metrics never fail an operation.

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
 import { clientIp } from '../../http/client-ip.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
-import { logOperation } from '../operation-log.js';
+import { accessNotesOf } from '../access-log.js';
 import { rateLimitFields } from '../rate-limit-fields.js';
 import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
 import type { BufferedListener } from '../request-guard.js';
@@ -16,7 +15,6 @@ export interface HotPathOptions extends KeyOptions {
   /** Everything the cache cannot answer goes here: yoga's own node:http listener. */
   readonly yoga: (request: IncomingMessage & { body?: Buffer }, response: ServerResponse) => unknown;
   readonly metrics: Metrics;
-  readonly logger: Logger;
   readonly rateLimit: { readonly limiter: RateLimiter; readonly trustProxy: boolean } | undefined;
 }
 
@@ -27,10 +25,10 @@ export interface HotPathOptions extends KeyOptions {
  * handed over when it was read for the key; the response-cache plugin then stores yoga's answer if it may be.
  *
  * A hit behaves as the miss did: the same bytes and headers (a fresh x-request-id, Cache-Control recomputed),
- * the same rate limit, the operation counted in the same metrics and logged on the same line.
+ * the same rate limit, the operation counted in the same metrics and named on the request's access line.
  */
 export function createHotPath(options: HotPathOptions): BufferedListener {
-  const { cache, metrics, logger } = options;
+  const { cache, metrics } = options;
 
   async function serve(request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -80,19 +78,18 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
     });
     response.writeHead(rendered.status, rendered.headers);
     response.end(rendered.body);
-    const ms = performance.now() - started;
     metrics.responseCache('hit');
     metrics.operationServed({
       operationName: entry.operationName,
       method: request.method ?? 'GET',
       status: rendered.status,
-      seconds: ms / 1_000,
+      seconds: (performance.now() - started) / 1_000,
     });
-    logOperation(
-      logger,
-      { operationName: entry.operationName, ms, errorCodes: [], responseCache: 'hit' },
-      { requestId, caller: 'anonymous' },
-    );
+    const notes = accessNotesOf(request);
+    if (notes !== undefined) {
+      notes.operationNames.push(entry.operationName);
+      notes.responseCache = 'hit';
+    }
   }
 
   return serve;

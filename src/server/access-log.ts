@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { clientIp } from '../http/client-ip.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+
+/**
+ * What the parts that answered a request tell its access line: the operations executed (yoga's operation plugin)
+ * or the one answered from the response cache (the hot path), and the codes of their results' errors.
+ */
+export interface AccessNotes {
+  readonly operationNames: (string | undefined)[];
+  readonly errorCodes: string[];
+  responseCache?: 'hit';
+}
+
+const notes = new WeakMap<IncomingMessage, AccessNotes>();
+
+/** The notes of a request that came through the node:http listener (an access line will be written); else undefined. */
+export function accessNotesOf(request: IncomingMessage | undefined): AccessNotes | undefined {
+  return request === undefined ? undefined : notes.get(request);
+}
+
+// Probes and scrapes come every few seconds from machines: their lines are debug, so LOG_LEVEL=info keeps them out.
+const ROUTINE_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/metrics']);
+const MAX_USER_AGENT = 256;
+
+export interface AccessLogOptions {
+  readonly logger: Logger;
+  /** Client addresses are the last X-Forwarded-For entry when true, else the socket's peer (as for rate limits). */
+  readonly trustProxy: boolean;
+  /** Every request, once it is answered (status 0 when the client went away first). */
+  readonly onAnswered?: (method: string, status: number) => void;
+}
+
+/**
+ * Starts the access line of a request, written when its response ends or its connection closes, whoever
+ * answered it: a refusal before yoga, the response cache, yoga. The request's id is settled here and written into
+ * its headers, so every later part (yoga's x-request-id, the refusals, the context's logger) uses the same one.
+ *
+ * One line per request: an operation's name and error codes are on it (the operation plugin writes no line of its
+ * own for such a request). `bytes` is what the connection carried for this answer, headers included.
+ */
+export function startAccessLine(request: IncomingMessage, response: ServerResponse, options: AccessLogOptions): void {
+  const started = performance.now();
+  const offered = request.headers[REQUEST_ID_HEADER];
+  const requestId = requestIdFrom(Array.isArray(offered) ? offered[0] : offered);
+  request.headers[REQUEST_ID_HEADER] = requestId;
+  const noted: AccessNotes = { operationNames: [], errorCodes: [] };
+  notes.set(request, noted);
+  // Read now: once the answer is done, node may have detached the socket from the request.
+  const socket = request.socket;
+  const bytesBefore = socket.bytesWritten;
+  const forwardedFor = request.headers['x-forwarded-for'];
+  const clientAddress = clientIp(
+    Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null),
+    request,
+    options.trustProxy,
+  );
+  let written = false;
+  // 'finish' when the answer was handed to the socket; 'close' alone when the connection went first.
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    const method = request.method ?? 'GET';
+    const status = response.headersSent ? response.statusCode : 0;
+    options.onAnswered?.(method, status);
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const level = ROUTINE_PATHS.has(path) && status < 500 ? 'debug' : status >= 500 || status === 0 ? 'warn' : 'info';
+    if (!options.logger.isLevelEnabled(level)) return;
+    const userAgent = request.headers['user-agent'];
+    const [operationName, ...more] = noted.operationNames;
+    options.logger[level](
+      {
+        requestId,
+        method,
+        path,
+        status,
+        bytes: socket.bytesWritten - bytesBefore,
+        ms: Math.round(performance.now() - started),
+        clientAddress,
+        ...(userAgent === undefined ? {} : { userAgent: userAgent.slice(0, MAX_USER_AGENT) }),
+        ...(noted.operationNames.length === 0
+          ? {}
+          : more.length === 0
+            ? { operationName }
+            : { operationNames: noted.operationNames }),
+        ...(noted.errorCodes.length === 0 ? {} : { errorCodes: noted.errorCodes }),
+        ...(noted.responseCache === undefined ? {} : { responseCache: noted.responseCache }),
+        ...(response.writableFinished ? {} : { aborted: true }),
+      },
+      'request',
+    );
+  };
+  response.once('finish', write);
+  response.once('close', write);
+}
