@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
+import { UnavailabilityMappingPostgresDialect } from './postgres-unavailable.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
 import type { AccessTables } from './tables.js';
@@ -145,7 +146,9 @@ export async function openDatabase(options: {
       await migrateSqlite(db);
     } else {
       db = new Kysely<AccessTables>({
-        dialect: new PostgresDialect({ pool: await postgresPool(location.connectionString, options.postgres, schema) }),
+        dialect: new UnavailabilityMappingPostgresDialect({
+          pool: await postgresPool(location.connectionString, options.postgres, schema),
+        }),
       });
       await migratePostgres(db, schema);
     }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
+import { fetchBudgetOf, type FetchBudgets } from './fetch-budgets.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { clientIp } from '../http/client-ip.js';
@@ -66,6 +67,8 @@ export interface ContextDependencies {
   readonly datasetVersions: DatasetVersions;
   /** Refuse credentials from an IP that failed too often, and count its failures; registrations use them too. */
   readonly ipLimits?: IpLimits | undefined;
+  /** Each caller's budget of cache misses sent to the upstream; unbounded when undefined. */
+  readonly fetchBudgets?: FetchBudgets | undefined;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
   readonly trustProxy?: boolean | undefined;
 }
@@ -87,7 +90,13 @@ export function createContextFactory(deps: ContextDependencies) {
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
-      loaders: createLoaders({ upstream: deps.source, payloadSizes: deps.payloadSizes, access: deps.access, caller }),
+      loaders: createLoaders({
+        upstream: deps.source,
+        payloadSizes: deps.payloadSizes,
+        access: deps.access,
+        caller,
+        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip),
+      }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
       shapes: deps.shapes,

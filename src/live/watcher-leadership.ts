@@ -7,8 +7,6 @@ export interface Leadership {
   isLeader(): boolean;
   /** Resolves once this instance leads (at once if it does); never while another instance holds the lease. */
   whenLeading(): Promise<void>;
-  /** Tells `listener` each time this instance becomes the leader (never, when it always leads). */
-  onLead(listener: () => void): void;
   /** Stops competing and hands the lease back at once, so another instance takes over without waiting. */
   close(): Promise<void>;
 }
@@ -17,7 +15,6 @@ export interface Leadership {
 export const ALWAYS_LEADER: Leadership = {
   isLeader: () => true,
   whenLeading: () => Promise.resolve(),
-  onLead: () => undefined,
   close: () => Promise.resolve(),
 };
 
@@ -42,7 +39,6 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   let closed = false;
   let attempt: Promise<void> | undefined;
   let waiting: (() => void)[] = [];
-  const leadListeners: (() => void)[] = [];
 
   const compete = async (): Promise<void> => {
     try {
@@ -64,7 +60,6 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       });
       for (const resolve of waiting) resolve();
       waiting = [];
-      for (const listener of leadListeners) listener();
     } catch (error) {
       logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
     }
@@ -85,7 +80,6 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   return {
     isLeader: () => lease?.held === true,
     whenLeading: () => (lease?.held === true ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
-    onLead: (listener) => void leadListeners.push(listener),
     async close() {
       closed = true;
       clearTimeout(timer);

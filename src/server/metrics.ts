@@ -1,10 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
+import type { RedisCommandEvent } from '../upstream/redis-link.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
 import type { WatchReport } from '../live/watcher.js';
 import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
 import type { OperationNames } from './operation-names.js';
+import type { Readiness, ReadinessReport } from './plugins/use-readiness.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
@@ -26,6 +28,10 @@ export interface Metrics {
   readonly payloadRead: (event: PayloadReadEvent) => void;
   /** Reads the breaker's state at each scrape. */
   watchBreaker(state: () => BreakerState): void;
+  /** Runs the readiness checks at each scrape: instance_ready and dependency_up. */
+  watchReadiness(readiness: Readiness): void;
+  /** Pass to createRedisLink as `onCommand`. */
+  readonly redisCommand: (event: RedisCommandEvent) => void;
   rateLimited(callerKind: string): void;
   /** A client registration or a credential refused because its IP spent that budget. */
   ipLimitRefused(limit: 'registration' | 'authentication'): void;
@@ -208,9 +214,57 @@ export function createMetrics(operationNames: OperationNames): Metrics {
       for (const state of BREAKER_STATES) this.set({ state }, state === current ? 1 : 0);
     },
   });
+  const redisDuration = new Histogram({
+    name: 'redis_command_duration_seconds',
+    help: 'Duration of the Redis commands of the payload cache, failures included (refused ones take no time).',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  const redisErrors = new Counter({
+    name: 'redis_command_errors_total',
+    help: "Redis commands that failed (error) or were not sent because Redis's breaker is open (refused).",
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  let readiness: Readiness | undefined;
+  // Both gauges read one report per scrape: prom-client collects metrics one after another.
+  let pendingReport: Promise<ReadinessReport> | undefined;
+  const report = (): Promise<ReadinessReport> | undefined => {
+    pendingReport ??= readiness?.report().finally(() => {
+      pendingReport = undefined;
+    });
+    return pendingReport;
+  };
+  new Gauge({
+    name: 'instance_ready',
+    help: 'Whether GET /ready answers 200 (1) or 503 (0).',
+    registers: [registry],
+    async collect() {
+      const current = await report();
+      if (current !== undefined) this.set(current.httpStatus === 200 ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'dependency_up',
+    help: 'Whether each dependency is usable now (1) or not (0), as GET /ready reports it.',
+    labelNames: ['dependency'],
+    registers: [registry],
+    async collect() {
+      const current = await report();
+      for (const [dependency, check] of Object.entries(current?.checks ?? {}))
+        this.set({ dependency }, check.status === 'ok' ? 1 : 0);
+    },
+  });
   return {
     registry,
     operationNames,
+    watchReadiness(watched) {
+      readiness = watched;
+    },
+    redisCommand(event) {
+      if (event.outcome !== 'refused') redisDuration.observe(event.ms / 1_000);
+      if (event.outcome !== 'ok') redisErrors.inc({ outcome: event.outcome });
+    },
     operations,
     upstreamCall: (event) => {
       calls.inc({

@@ -2,12 +2,15 @@ import type { Logger } from 'pino';
 import type { PayloadCache } from './cache.js';
 import { createMemoryCache } from './memory-cache.js';
 import { createRedisCache } from './redis-cache.js';
+import type { RedisLink } from './redis-link.js';
 
 export interface PayloadCacheOptions {
-  /** A redis:// or rediss:// URL: share payloads through Redis; in memory otherwise. */
-  readonly redisUrl?: string;
+  /** This instance's link to Redis: share payloads through Redis; in memory otherwise. */
+  readonly redis?: RedisLink;
   /** Bound on the payload bytes this process holds (the memory cache, or Redis's local copies of parsed bodies). */
   readonly maxMb: number;
+  /** With Redis: bound on the payload bytes all instances keep in it together. */
+  readonly sharedMaxMb: number;
   /** Prefix of every Redis key; default 'thai-edu-graphql:'. */
   readonly keyPrefix?: string;
   /** With Redis: the fill lock's lease, renewed while the fetch runs. */
@@ -21,10 +24,11 @@ export const DEFAULT_KEY_PREFIX = 'thai-edu-graphql:';
 /** The payload cache the options ask for: Redis when given its URL, else this process's memory. */
 export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
   const maxBytes = Math.max(1, Math.floor(options.maxMb * 1024 * 1024));
-  if (options.redisUrl === undefined) return createMemoryCache({ maxBytes });
+  if (options.redis === undefined) return createMemoryCache({ maxBytes });
   return createRedisCache({
-    url: options.redisUrl,
+    link: options.redis,
     maxBytes,
+    sharedMaxBytes: Math.max(1, Math.floor(options.sharedMaxMb * 1024 * 1024)),
     keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
     lockLeaseMs: options.lockLeaseMs,
     logger: options.logger,

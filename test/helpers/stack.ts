@@ -130,6 +130,8 @@ export interface StackOptions {
     redisUrl?: string;
     keyPrefix?: string;
     registration?: BucketConfig;
+    /** Each caller's budget of cache misses sent to the upstream. */
+    upstreamFetches?: BucketConfig;
     authenticationFailures?: BucketConfig;
     /** The limiters' clock (the in-memory buckets'; Redis's scripts read Redis's own time). */
     now?: () => number;
@@ -285,6 +287,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,
       trustProxy: options.rateLimit?.trustProxy ?? false,
       registration: options.rateLimit?.registration ?? OFF,
+      upstreamFetches: options.rateLimit?.upstreamFetches ?? OFF,
       authenticationFailures: options.rateLimit?.authenticationFailures ?? OFF,
     },
     live: {
