@@ -266,8 +266,8 @@ export const SETTINGS = {
     sharedMaxMb: setting(
       'UPSTREAM_SHARED_CACHE_MAX_MB',
       integer(1, 1_048_576),
-      512,
-      'With Redis: upstream payload bytes all instances keep in it together (keep it under maxmemory).',
+      192,
+      'With Redis: upstream payload bytes all instances keep in it together; with APQ_MAX_MB, under maxmemory.',
       { redisOnly: true },
     ),
     redisUrl: optional(

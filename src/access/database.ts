@@ -205,6 +205,10 @@ async function postgresPool(
   // An idle connection that breaks (a database restart) is dropped by the pool; the next query reports the
   // failure to its caller and ping() to /ready. Without a listener the 'error' event would end the process.
   pool.on('error', () => undefined);
+  // The pool listens to its idle clients only: a client checked out when its connection drops (between a
+  // transaction's statements, the database restarting) would emit an 'error' nobody hears. Its query fails by
+  // itself and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

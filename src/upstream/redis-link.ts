@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { BrokenCircuitError } from 'cockatiel';
 import type * as IORedis from 'ioredis';
 import type { Logger } from 'pino';
 import { createBreaker, type Breaker, type BreakerState } from './breaker.js';
@@ -79,6 +80,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
   });
   // Connections that failed (an error, a lost connection) and are not ready again; one still connecting at start is not.
   const broken = new Set<IORedis.Redis>();
+  let everReady = false;
   const allReady = (): boolean => [...connections].every((connection) => connection.status === 'ready');
   const noteState = (connection: IORedis.Redis, ok: boolean, error?: unknown): void => {
     const wasDown = broken.size > 0;
@@ -94,6 +96,22 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     else logger.info({ dependency: 'redis' }, 'redis available again');
   };
 
+  const whenUp = (ms: number): Promise<void> => {
+    if (allReady()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        for (const connection of connections) connection.off('ready', check);
+        resolve();
+      };
+      const check = (): void => {
+        if (allReady()) done();
+      };
+      const timer = setTimeout(done, ms);
+      for (const connection of connections) connection.on('ready', check);
+    });
+  };
+
   return {
     connect(role, { subscriber = false } = {}) {
       const { Redis } = loadIORedis();
@@ -107,7 +125,10 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       connections.add(connection);
       // Without a listener an 'error' would end the process; the state change is what is worth a line.
       connection.on('error', (error: unknown) => noteState(connection, false, error));
-      connection.on('ready', () => noteState(connection, true));
+      connection.on('ready', () => {
+        everReady = true;
+        noteState(connection, true);
+      });
       // Only an unexpected close reconnects: a connection this process closes is not an outage.
       connection.on('reconnecting', () => noteState(connection, false));
       // Closed for good (quit, disconnect): no longer part of the link.
@@ -118,6 +139,9 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       return connection;
     },
     async run(command) {
+      // The first connection is still being made and nothing has failed yet: wait for it a command's time, rather
+      // than fail every command of the first moments after start (there is no offline queue).
+      if (broken.size === 0 && !everReady) await whenUp(commandTimeoutMs);
       const started = performance.now();
       const took = () => performance.now() - started;
       try {
@@ -125,7 +149,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
         options.onCommand?.({ ms: took(), outcome: 'ok' });
         return result;
       } catch (error) {
-        const refused = error instanceof Error && error.name === 'BrokenCircuitError';
+        const refused = error instanceof BrokenCircuitError;
         options.onCommand?.({ ms: took(), outcome: refused ? 'refused' : 'error' });
         throw error;
       }
@@ -133,21 +157,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     isOutage,
     up: () => broken.size === 0 && breaker.state() !== 'open',
     breakerState: () => breaker.state(),
-    whenUp(ms) {
-      if (allReady()) return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          for (const connection of connections) connection.off('ready', check);
-          resolve();
-        };
-        const check = (): void => {
-          if (allReady()) done();
-        };
-        const timer = setTimeout(done, ms);
-        for (const connection of connections) connection.on('ready', check);
-      });
-    },
+    whenUp,
   };
 }
 

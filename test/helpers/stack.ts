@@ -107,6 +107,8 @@ export interface StackOptions {
     swrS: number;
     staleIfErrorS: number;
     maxMb?: number;
+    /** With Redis: the bound on the payload bytes kept in it; the server's default unless given. */
+    sharedMaxMb?: number;
     redisUrl?: string;
     keyPrefix?: string;
     /** With Redis: the fill lock's lease; the server's default unless given. */
@@ -272,6 +274,7 @@ function testConfig(options: StackOptions, simulator: Simulator): { config: Conf
       swrS: cache.swrS,
       staleIfErrorS: cache.staleIfErrorS,
       maxMb: cache.maxMb ?? 64,
+      sharedMaxMb: cache.sharedMaxMb ?? base.cache.sharedMaxMb,
       responseMaxMb: options.responseCacheMaxMb ?? base.cache.responseMaxMb,
       redisUrl,
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
