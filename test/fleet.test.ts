@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -103,7 +104,12 @@ describe.runIf(HAS_REDIS_SERVER)('Redis down at start, and back', () => {
       expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
     }
     expect(stack.simulator.requestCount()).toBe(1);
-    // Four connections reconnect on a back-off: one line for the outage, not one per attempt.
+    // Five connections and the watcher's lease retry on a back-off: one line for the outage, not one per attempt.
+    const warnings = () => stack.logLines.filter((line) => line['level'] === 40).length;
+    const before = warnings();
+    await delay(2_500);
+    await ready(stack);
+    expect(warnings()).toBe(before);
     expect(messages(stack, 'redis unavailable')).toBe(1);
     expect(await metric(stack, 'redis_command_errors_total')).toBeGreaterThan(0);
   });

@@ -37,12 +37,14 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   let lease: Lease | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let unreachable = false;
   let attempt: Promise<void> | undefined;
   let waiting: (() => void)[] = [];
 
   const compete = async (): Promise<void> => {
     try {
       const taken = await acquireLease(redis, key, { ttlMs });
+      unreachable = false;
       if (taken === undefined) return;
       if (closed) {
         await taken.release();
@@ -61,7 +63,9 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       for (const resolve of waiting) resolve();
       waiting = [];
     } catch (error) {
-      logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
+      // Tried again every retryMs for as long as Redis is away: said once per outage, not at every attempt.
+      if (!unreachable) logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
+      unreachable = true;
     }
   };
 
