@@ -33,7 +33,7 @@ export interface RedisLink {
   /** No connection has failed since it was last ready, and the breaker is not open. */
   up(): boolean;
   breakerState(): BreakerState;
-  /** Resolves once every connection is ready, or after `ms`, whichever comes first; never rejects. */
+  /** Resolves once every connection is ready, at the first failure, or after `ms`, whichever comes first. */
   whenUp(ms: number): Promise<void>;
 }
 
@@ -96,19 +96,26 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     else logger.info({ dependency: 'redis' }, 'redis available again');
   };
 
+  // Also done at the first failure: a Redis that refuses connections is not worth waiting for.
   const whenUp = (ms: number): Promise<void> => {
-    if (allReady()) return Promise.resolve();
+    if (allReady() || broken.size > 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
-        for (const connection of connections) connection.off('ready', check);
+        for (const connection of connections) {
+          connection.off('ready', check);
+          connection.off('error', done);
+        }
         resolve();
       };
       const check = (): void => {
         if (allReady()) done();
       };
       const timer = setTimeout(done, ms);
-      for (const connection of connections) connection.on('ready', check);
+      for (const connection of connections) {
+        connection.on('ready', check);
+        connection.on('error', done);
+      }
     });
   };
 
