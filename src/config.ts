@@ -317,6 +317,13 @@ export const SETTINGS = {
       64,
       'Bound on the cache of answers to anonymous queries; 0 turns it off.',
     ),
+    sharedMaxMb: setting(
+      'UPSTREAM_SHARED_CACHE_MAX_MB',
+      integer(1, 1_048_576),
+      192,
+      'With Redis: upstream payload bytes all instances keep in it together; with APQ_MAX_MB, under maxmemory.',
+      { redisOnly: true },
+    ),
     redisUrl: optional(
       'REDIS_URL',
       z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }),
@@ -432,6 +439,24 @@ export const SETTINGS = {
         integer(1, 31_536_000),
         3_600,
         'Window of REGISTRATION_RATE_LIMIT_POINTS.',
+      ),
+    },
+    /**
+     * Each distinct query string a caller invents is a call to the government's service (and an entry in the
+     * cache): those misses are limited per caller on a budget of their own, whatever the operations budget says.
+     */
+    upstreamFetches: {
+      points: setting(
+        'UPSTREAM_FETCH_RATE_LIMIT_POINTS',
+        integer(0, 1_000_000),
+        60,
+        'Cache misses one caller (key, or IP when anonymous) may send to the upstream per window; 0: no bound.',
+      ),
+      windowS: setting(
+        'UPSTREAM_FETCH_RATE_LIMIT_WINDOW_S',
+        integer(1, 86_400),
+        60,
+        'Window of UPSTREAM_FETCH_RATE_LIMIT_POINTS.',
       ),
     },
     authenticationFailures: {

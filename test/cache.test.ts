@@ -4,6 +4,7 @@ import { loadConfig } from '../src/config.js';
 import { createPayloadCache } from '../src/upstream/create-cache.js';
 import { graphql } from './gql/index.js';
 import { startStack, TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
+import { testRedisLink } from './helpers/redis.js';
 import { DEFAULTS } from './helpers/settings.js';
 
 const Teachers = graphql(`
@@ -207,7 +208,13 @@ describe.runIf(REDIS_URL !== undefined)('the Redis cache', () => {
       expect(survivor.upstream.timeoutMs).toBeGreaterThanOrEqual(10_000);
       // Another instance's cache (the server's, on a connection of its own) takes the lock for its fetch, and the
       // instance dies before releasing it: its connection is gone, so it renews no more.
-      const dying = createPayloadCache({ redisUrl, keyPrefix, lockLeaseMs: leaseMs, maxMb: DEFAULTS.cache.maxMb });
+      const dying = createPayloadCache({
+        redis: testRedisLink(redisUrl ?? ''),
+        keyPrefix,
+        lockLeaseMs: leaseMs,
+        maxMb: DEFAULTS.cache.maxMb,
+        sharedMaxMb: DEFAULTS.cache.sharedMaxMb,
+      });
       expect(await dying.lock(`dataset:${CODE}?`)).toBeDefined();
       const deadToken = await admin.get(lockKey);
       expect(deadToken).not.toBeNull();

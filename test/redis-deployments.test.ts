@@ -7,7 +7,7 @@ import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stac
 
 const REDIS_URL = process.env['REDIS_URL'];
 // This suite's own Redis databases: two deployments that an operator pointed at one Redis server.
-const DATABASES = [13, 14] as const;
+const DATABASES = [10, 11] as const;
 
 function onDatabase(db: number): string {
   const url = new URL(REDIS_URL ?? 'redis://127.0.0.1:6379');

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql, type LogEvent } from 'kysely';
+import { Kysely, Migrator, sql, type LogEvent } from 'kysely';
 import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
+import { UnavailabilityMappingPostgresDialect } from './postgres-unavailable.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
 import type { AccessTables } from './tables.js';
@@ -168,7 +169,10 @@ export async function openDatabase(options: {
         idle: pool.idleCount,
         waiting: pool.waitingCount,
       }));
-      db = new Kysely<AccessTables>({ dialect: new PostgresDialect({ pool }), log: failuresTo(options.observer) });
+      db = new Kysely<AccessTables>({
+        dialect: new UnavailabilityMappingPostgresDialect({ pool }),
+        log: failuresTo(options.observer),
+      });
       await migratePostgres(db, schema);
     }
     return { db, dialect: location.dialect };
@@ -234,6 +238,10 @@ async function postgresPool(
   // An idle connection that breaks (a database restart) is dropped by the pool; the next query reports the
   // failure to its caller and ping() to /ready. Without a listener the 'error' event would end the process.
   pool.on('error', () => undefined);
+  // The pool listens to its idle clients only: a client checked out when its connection drops (between a
+  // transaction's statements, the database restarting) would emit an 'error' nobody hears. Its query fails by
+  // itself and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -129,11 +129,13 @@ export const ERRORS = {
     status: 503,
     retryAfter: true,
     when:
-      'the store of clients and requests for use cannot take the operation now (SQLite: another process held the ' +
-      'write lock for longer than a write waits, 5 s); nothing was written: HTTP 503 with `Retry-After`, try again',
-    english: () => 'The request-for-use store is busy with another writer; try again shortly',
+      'the store of clients and requests for use cannot take the operation now: PostgreSQL unreachable, out of ' +
+      'connections or past `DATABASE_STATEMENT_TIMEOUT_MS` (a lock held elsewhere), or SQLite write-locked by ' +
+      'another process for longer than a write waits (5 s). Any request that sends a key meets it too (the key ' +
+      'cannot be checked); anonymous queries of datasets do not. HTTP 503 with `Retry-After`: try again',
+    english: () => 'The request-for-use store is busy or unreachable; try again shortly',
     thai: {
-      whole: () => 'ที่เก็บคำขอใช้งานกำลังบันทึกรายการอื่นอยู่ ไม่มีการบันทึกใด ๆ: โปรดลองใหม่อีกครั้งในอีกสักครู่',
+      whole: () => 'ที่เก็บคำขอใช้งานไม่ว่างหรือติดต่อไม่ได้ในขณะนี้: โปรดลองใหม่อีกครั้งในอีกสักครู่',
     },
   },
   NOT_TABULAR: {

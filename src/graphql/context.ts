@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { operatorActor, type AccessService, type Caller } from '../access/model.js';
+import { fetchBudgetOf, type FetchBudgets } from './fetch-budgets.js';
 import type { IpLimits } from './ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import type { RequestCallers } from './request-callers.js';
@@ -70,6 +71,8 @@ export interface ContextDependencies {
   readonly ipLimits?: IpLimits | undefined;
   /** Who sent each request, authenticated once per request (the rate limit may have asked already). */
   readonly callers: RequestCallers;
+  /** Each caller's budget of cache misses sent to the upstream; unbounded when undefined. */
+  readonly fetchBudgets?: FetchBudgets | undefined;
 }
 
 /**
@@ -88,7 +91,13 @@ export function createContextFactory(deps: ContextDependencies) {
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
-      loaders: createLoaders({ upstream: deps.source, payloadSizes: deps.payloadSizes, access: deps.access, caller }),
+      loaders: createLoaders({
+        upstream: deps.source,
+        payloadSizes: deps.payloadSizes,
+        access: deps.access,
+        caller,
+        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip),
+      }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
       shapes: deps.shapes,

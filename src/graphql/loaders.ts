@@ -11,7 +11,7 @@ import type {
 import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { stableJson } from '../upstream/query.js';
-import type { PayloadRead, UpstreamSource } from '../upstream/source.js';
+import type { FetchBudget, PayloadRead, UpstreamSource } from '../upstream/source.js';
 import type { PayloadSizes } from './payload-sizes.js';
 
 export interface DatasetPayloadKey {
@@ -45,6 +45,8 @@ export interface LoaderDependencies {
   readonly payloadSizes: PayloadSizes;
   readonly access: AccessService;
   readonly caller: Caller;
+  /** The caller's budget of upstream fetches, spent on cache misses; none when unbounded. */
+  readonly fetchBudget: FetchBudget | undefined;
 }
 
 /**
@@ -54,13 +56,13 @@ export interface LoaderDependencies {
  * fact however many requests a list shows. Sharing across requests is the upstream source's job (its cache
  * and single-flight), beneath these loaders.
  */
-export function createLoaders({ upstream, payloadSizes, access, caller }: LoaderDependencies): Loaders {
+export function createLoaders({ upstream, payloadSizes, access, caller, fetchBudget }: LoaderDependencies): Loaders {
   const usageLoaders = new Map<number, DataLoader<string, readonly UsageDayRecord[]>>();
   return {
     datasetPayload: new DataLoader(
       (keys) =>
         settleEach(keys, async (key) => {
-          const read = await upstream.readDataset(key.code, key.queryString);
+          const read = await upstream.readDataset(key.code, key.queryString, fetchBudget);
           if (key.queryString === '') payloadSizes.record(key.code, read.bytes);
           return read;
         }),
@@ -68,10 +70,13 @@ export function createLoaders({ upstream, payloadSizes, access, caller }: Loader
       // not when the slowest read of its tick does.
       { cacheKeyFn: (key) => `${key.code}?${key.queryString}`, batch: false },
     ),
-    summaryPayload: new DataLoader((keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input)), {
-      cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`,
-      batch: false,
-    }),
+    summaryPayload: new DataLoader(
+      (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input, fetchBudget)),
+      {
+        cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`,
+        batch: false,
+      },
+    ),
     callerUseStatus: new DataLoader(async (endpointIds) => {
       if (caller.kind !== 'client') return endpointIds.map(() => undefined);
       const statuses = await access.statusesOf(caller.client.id);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DATASET_CODES, SUMMARY_ENDPOINTS, USE_REQUEST_STATUSES } from '../catalogue.js';
+import { closeRedis, type RedisLink } from '../upstream/redis-link.js';
 import type { LiveEvent } from './subscription-hub.js';
 import { observeRedisCommands, type RedisCommandEvent } from '../upstream/redis-commands.js';
 
@@ -52,7 +53,8 @@ export function createMemoryBus(receive: ReceiveEvent, logger: Logger): EventBus
 }
 
 export interface RedisBusOptions {
-  readonly url: string;
+  /** This instance's link to Redis, which opens the bus's two connections. */
+  readonly link: RedisLink;
   readonly channel: string;
   readonly receive: ReceiveEvent;
   readonly logger: Logger;
@@ -114,19 +116,16 @@ const messageSchema = z.object({
 /**
  * Events across instances through Redis pub/sub (ioredis, two connections: a subscribed connection can do
  * nothing else). An instance delivers its own events at once and skips them when Redis echoes them back, so its
- * own subscribers do not depend on Redis being up; a message that fails the schema is dropped and counted.
+ * own subscribers do not depend on Redis being up; a message that fails the schema is dropped and counted. It
+ * never waits for Redis: the subscription is sent once Redis answers, and again after every reconnection.
  */
-export async function createRedisBus(options: RedisBusOptions): Promise<EventBus> {
-  const { channel, receive, logger } = options;
+export function createRedisBus(options: RedisBusOptions): EventBus {
+  const { channel, receive, logger, link } = options;
   const origin = randomUUID();
   // Publishing fails fast rather than queue while Redis is away: the event is logged as lost, never retried late.
-  // Imported here, so a process without REDIS_URL never loads ioredis.
-  const { Redis } = await import('ioredis');
-  const publisher = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  const subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
-  publisher.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, publishing) unavailable'));
+  const publisher = link.connect('event-bus:publish');
+  const subscriber = link.connect('event-bus:subscribe', { subscriber: true });
   if (options.onCommand !== undefined) observeRedisCommands(publisher, options.onCommand);
-  subscriber.on('error', (error: unknown) => logger.warn({ err: error }, 'redis (event bus, subscribed) unavailable'));
   const deliver = (event: LiveEvent): void => {
     void receive(event).catch((error: unknown) =>
       logger.error({ err: error, topic: event.topic }, 'event not delivered'),
@@ -146,7 +145,9 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
     }
     if (checked.data.origin !== origin) deliver(checked.data.event);
   });
-  await subscriber.subscribe(channel);
+  subscriber.subscribe(channel).catch((error: unknown) => {
+    logger.warn({ err: error, channel }, 'not subscribed to the event channel');
+  });
   return {
     publish(event) {
       deliver(event);
@@ -155,10 +156,7 @@ export async function createRedisBus(options: RedisBusOptions): Promise<EventBus
       });
     },
     async close() {
-      await Promise.all([
-        subscriber.quit().catch(() => subscriber.disconnect()),
-        publisher.quit().catch(() => publisher.disconnect()),
-      ]);
+      await Promise.all([closeRedis(subscriber), closeRedis(publisher)]);
     },
   };
 }

@@ -7,8 +7,6 @@ export interface Leadership {
   isLeader(): boolean;
   /** Resolves once this instance leads (at once if it does); never while another instance holds the lease. */
   whenLeading(): Promise<void>;
-  /** Tells `listener` each time this instance becomes the leader (never, when it always leads). */
-  onLead(listener: () => void): void;
   /** Stops competing and hands the lease back at once, so another instance takes over without waiting. */
   close(): Promise<void>;
 }
@@ -17,7 +15,6 @@ export interface Leadership {
 export const ALWAYS_LEADER: Leadership = {
   isLeader: () => true,
   whenLeading: () => Promise.resolve(),
-  onLead: () => undefined,
   close: () => Promise.resolve(),
 };
 
@@ -40,13 +37,14 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   let lease: Lease | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let unreachable = false;
   let attempt: Promise<void> | undefined;
   let waiting: (() => void)[] = [];
-  const leadListeners: (() => void)[] = [];
 
   const compete = async (): Promise<void> => {
     try {
       const taken = await acquireLease(redis, key, { ttlMs });
+      unreachable = false;
       if (taken === undefined) return;
       if (closed) {
         await taken.release();
@@ -64,9 +62,10 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
       });
       for (const resolve of waiting) resolve();
       waiting = [];
-      for (const listener of leadListeners) listener();
     } catch (error) {
-      logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
+      // Tried again every retryMs for as long as Redis is away: said once per outage, not at every attempt.
+      if (!unreachable) logger.warn({ err: error, lease: key }, 'watcher lease: Redis unreachable, trying again');
+      unreachable = true;
     }
   };
 
@@ -85,7 +84,6 @@ export function leadWithLease(options: LeaseLeadershipOptions): Leadership {
   return {
     isLeader: () => lease?.held === true,
     whenLeading: () => (lease?.held === true ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
-    onLead: (listener) => void leadListeners.push(listener),
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DatasetCode } from '../catalogue.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamBody, UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersion, DatasetVersions } from './dataset-versions.js';
 import { UpstreamError } from '../upstream/errors.js';
 
@@ -41,6 +41,11 @@ export interface WatcherOptions {
   readonly describe: (value: unknown, version: string) => Promise<PayloadDescription>;
   /** Told of each change, after its version is recorded; the watcher waits for it before the next dataset. */
   readonly onChange: (change: DatasetChange) => Promise<void>;
+  /**
+   * Given every body the watcher downloaded, after any change it showed was handled: the payload cache keeps it,
+   * so that what the watcher fetched is not fetched again by the next query.
+   */
+  readonly keep: (code: DatasetCode, answer: UpstreamBody) => Promise<void>;
   /** Whether this instance watches now: the holder of the lease when instances share Redis, always otherwise. */
   readonly isLeader: () => boolean;
   /** Told of every pass, e.g. to count it in metrics. */
@@ -122,6 +127,16 @@ export function createWatcher(options: WatcherOptions): Watcher {
       previous && { etag: previous.etag, lastModified: previous.lastModified },
     );
     if (answer.kind === 'not-modified') return undefined;
+    const change = await compare(code, previous, answer);
+    await options.keep(code, answer);
+    return change;
+  }
+
+  async function compare(
+    code: DatasetCode,
+    previous: DatasetVersion | undefined,
+    answer: UpstreamBody,
+  ): Promise<DatasetChange | undefined> {
     const version = `sha256:${createHash('sha256').update(answer.text).digest('base64url')}`;
     const { etag, lastModified } = answer.headers;
     if (previous?.version === version) {

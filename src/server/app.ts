@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import type { HttpConfig, OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
+import type { FetchBudgets } from '../graphql/fetch-budgets.js';
 import type { IpLimits } from '../graphql/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
 import { RequestCallers } from '../graphql/request-callers.js';
@@ -31,7 +32,7 @@ import {
   type PersistedManifest,
 } from './plugins/use-persisted-operations.js';
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
-import { useReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { useReadiness, type Readiness } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
@@ -71,8 +72,8 @@ export interface AppDependencies {
   readonly responseCache: ResponseCache | undefined;
   readonly access: AccessService;
   readonly logger: Logger;
-  /** Checks for /ready besides the store's and the upstream's, which are always there. */
-  readonly readinessChecks: readonly ReadinessCheck[];
+  /** What /ready answers: the dependencies' checks. */
+  readonly readiness: Readiness;
   readonly limits: OperationLimits;
   /** CORS origins, GraphiQL and introspection. */
   readonly http: HttpConfig;
@@ -82,6 +83,8 @@ export interface AppDependencies {
   readonly rateLimit: Omit<RateLimitOptions, 'onRefusal'> | undefined;
   /** Per-IP budgets of failed authentications and client registrations; none when both are off. */
   readonly ipLimits: IpLimits | undefined;
+  /** Each caller's budget of upstream fetches (cache misses); none when off. */
+  readonly fetchBudgets: FetchBudgets | undefined;
   /** Client IPs (for the per-IP budgets) are the last X-Forwarded-For entry when true, else the socket's peer. */
   readonly trustProxy: boolean;
   /** The registry /metrics shows; the upstream client and source report into the same one. */
@@ -187,17 +190,7 @@ export function createApp(deps: AppDependencies): App {
         useRequestShape(),
         useMetrics(metrics),
         ...(deps.tracing === undefined ? [] : [deps.tracing]),
-        useReadiness([
-          { name: 'store', check: () => deps.access.ping().then(() => true) },
-          {
-            // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
-            // from serving, so it is reported without failing the check.
-            name: 'upstream',
-            check: () => Promise.resolve(true),
-            describe: () => ({ breaker: deps.source.breakerState() }),
-          },
-          ...deps.readinessChecks,
-        ]),
+        useReadiness(deps.readiness),
         useCsrfPrevention(),
         deps.trustedDocuments === undefined
           ? useAutomaticPersistedQueries(deps.persistedQueries)

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
@@ -16,8 +14,10 @@ import { publishingTransitions } from '../live/publishing-access.js';
 import { announceCliDecisions } from '../live/cli-decisions.js';
 import { openAccessService } from '../access/service.js';
 import { redisKeyPrefixOf, type Config } from '../config.js';
+import type { FetchBudgets } from '../graphql/fetch-budgets.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import { closeRedis, createRedisLink } from '../upstream/redis-link.js';
 import { createUpstream, type Upstream } from '../upstream/upstream.js';
 import { PayloadSizes } from '../graphql/payload-sizes.js';
 import { InFlightBodies } from '../graphql/response-ledger.js';
@@ -30,14 +30,14 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { OperationNames, operationNamesIn } from './operation-names.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
-import type { ReadinessCheck } from './plugins/use-readiness.js';
+import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { startTracing } from './tracing.js';
 import { buildInfo } from './build-info.js';
 import { observeRedisCommands } from '../upstream/redis-commands.js';
 
-// How long start-up waits for Redis before going on without it (rate limits and APQ then fall back to memory).
+// How long start-up waits for Redis before going on without it (caches, rate limits and APQ then use memory).
 const REDIS_CONNECT_GRACE_MS = 2_000;
 
 /** What a caller may supply instead of what the configuration would make: tests use these, production none. */
@@ -57,7 +57,7 @@ export interface AssembleOverrides {
    * read one upstream cache); closing it stays the caller's job.
    */
   readonly upstream?: Pick<Upstream, 'client' | 'source'>;
-  /** Checks for /ready besides the store's and the upstream's. */
+  /** Checks for /ready besides the store's, the upstream's and Redis's. */
   readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
@@ -142,6 +142,17 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
 
   const redisKeyPrefix =
     overrides.redisKeyPrefix ?? redisKeyPrefixOf({ ...config.cache, databaseUrl: config.databaseUrl });
+  // Every connection to Redis, whether it is usable, and the breaker of the payload cache's commands. Start-up never
+  // waits for Redis for long: without it the instance serves from its own memory and says so (/ready, metrics).
+  const redisUrl = config.cache.redisUrl;
+  const redisLink =
+    redisUrl === undefined
+      ? undefined
+      : createRedisLink({
+          url: redisUrl,
+          logger: logger.child({ component: 'redis' }),
+          onCommand: metrics.redisLinkCommand,
+        });
   let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
   let simulatedUpstream = false;
   if (upstream === undefined) {
@@ -173,8 +184,9 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         onCall: metrics.upstreamCall,
       },
       cache: {
-        redisUrl: config.cache.redisUrl,
+        redis: redisLink,
         maxMb: config.cache.maxMb,
+        sharedMaxMb: config.cache.sharedMaxMb,
         keyPrefix: redisKeyPrefix,
         lockLeaseMs: config.cache.lockLeaseMs,
         onEvict: metrics.cacheEviction,
@@ -227,20 +239,17 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     );
   }
 
-  // Rate-limit buckets and APQ documents, shared by every instance through Redis when it is configured.
+  // Rate-limit buckets, APQ documents, dataset versions and the watcher's lease, shared by every instance through
+  // Redis when it is configured.
   let redis: Redis | undefined;
-  if (config.cache.redisUrl !== undefined) {
-    // Imported only when configured: a process without REDIS_URL never loads ioredis.
-    const { Redis } = await import('ioredis');
-    const shared = new Redis(config.cache.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    shared.on('error', (error: unknown) =>
-      logger.warn({ err: error }, 'redis (rate limits, persisted queries) unavailable'),
-    );
+  if (redisLink !== undefined) {
+    const shared = redisLink.connect('shared');
+    closers.push(() => closeRedis(shared));
     observeRedisCommands(shared, metrics.redisCommand);
-    closers.push(() => shared.quit().then(() => undefined));
-    // Commands fail fast until the connection is up (no offline queue), so give it a moment, but never hang on it.
-    await Promise.race([once(shared, 'ready'), delay(REDIS_CONNECT_GRACE_MS)]).catch(() => undefined);
     redis = shared;
+    // Commands fail at once until the connections are up (no offline queue), so give them a moment, but never
+    // hang on them: without Redis the instance starts degraded and counts in its own memory meanwhile.
+    await redisLink.whenUp(REDIS_CONNECT_GRACE_MS);
   }
   const redisKey = (name: string): string => `${redisKeyPrefix}${name}`;
   const now = overrides.now ?? Date.now;
@@ -261,20 +270,17 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     }
     hub.deliver(event);
   };
-  const redisUrl = config.cache.redisUrl;
   const bus =
-    redisUrl === undefined
+    redisLink === undefined
       ? createMemoryBus(receive, logger)
-      : await step('cannot subscribe to the event channel in Redis', {}, () =>
-          createRedisBus({
-            url: redisUrl,
-            channel: eventChannel(redisKeyPrefix),
-            receive,
-            logger: logger.child({ component: 'event-bus' }),
-            onRejected: () => metrics.eventRejected(),
-            onCommand: metrics.redisCommand,
-          }),
-        );
+      : createRedisBus({
+          link: redisLink,
+          channel: eventChannel(redisKeyPrefix),
+          receive,
+          logger: logger.child({ component: 'event-bus' }),
+          onRejected: () => metrics.eventRejected(),
+          onCommand: metrics.redisCommand,
+        });
   closers.push(() => bus.close());
   const publish = (event: LiveEvent): void => {
     metrics.eventPublished(event.topic);
@@ -306,6 +312,21 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     ),
     onRefusal: (limit) => metrics.ipLimitRefused(limit),
   });
+  const upstreamFetches = createRateLimiter(
+    rateLimit.upstreamFetches,
+    redis,
+    redisKey('upstream-fetches'),
+    overrides.now,
+  );
+  const fetchBudgets: FetchBudgets | undefined =
+    upstreamFetches === undefined
+      ? undefined
+      : {
+          refusal: async (bucket) => {
+            const decision = await upstreamFetches.consume(bucket);
+            return decision.allowed ? undefined : decision.retryAfterMs;
+          },
+        };
   const persistedQueries = createPersistedQueryStore({
     maxBytes: config.persistedOperations.apqMaxMb * 1024 * 1024,
     maxDocumentBytes: config.limits.maxBodyBytes,
@@ -314,6 +335,30 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   });
   const inFlightBodies = new InFlightBodies(config.limits.maxInFlightResponseBytes);
   metrics.watchHeld({ responseBytesInFlight: () => inFlightBodies.heldBytes });
+  const upstreamSource = upstream.source;
+  const readiness = createReadiness(
+    [
+      { name: 'store', check: () => access.ping().then(() => true) },
+      // Open: calls fail at once (answers are stale or UPSTREAM_UNAVAILABLE) until a probe finds it back.
+      {
+        name: 'upstream',
+        check: () => Promise.resolve(upstreamSource.breakerState() !== 'open'),
+        describe: () => ({ breaker: upstreamSource.breakerState() }),
+      },
+      ...(redisLink === undefined
+        ? []
+        : [
+            {
+              name: 'redis',
+              check: () => Promise.resolve(redisLink.up()),
+              describe: () => ({ breaker: redisLink.breakerState() }),
+            },
+          ]),
+      ...(overrides.readinessChecks ?? []),
+    ],
+    logger.child({ component: 'readiness' }),
+  );
+  metrics.watchReadiness(readiness);
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -322,12 +367,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     responseCache,
     access,
     logger,
-    readinessChecks: overrides.readinessChecks ?? [],
+    readiness,
     limits: config.limits,
     http: config.http,
     trustedDocuments,
     rateLimit: limiter === undefined ? undefined : { limiter, trustProxy: rateLimit.trustProxy },
     ipLimits,
+    fetchBudgets,
     trustProxy: rateLimit.trustProxy,
     metrics,
     persistedQueries,
@@ -369,13 +415,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       await upstream.source.forgetDataset(change.dataset, 'shared');
       publish({ topic: 'datasetChanged', change });
     },
+    keep: (code, answer) => upstream.source.keepDataset(code, answer),
     isLeader: () => leadership.isLeader(),
     onReport: (report) => metrics.watcherRun(report),
     logger: logger.child({ component: 'watcher' }),
     now: overrides.now,
   });
-  // A new leader watches at once rather than at its next tick.
-  if (watching) leadership.onLead(() => void watcher.check());
   // Closed before the lease is handed back, so no pass runs once another instance may lead.
   closers.push(() => watcher.close());
   if (watching) watcher.start(config.live.watchIntervalS * 1_000);

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BreakerState } from '../upstream/breaker.js';
 import type { UpstreamCallEvent } from '../upstream/client.js';
+import type { RedisCommandEvent as RedisLinkEvent } from '../upstream/redis-link.js';
 import type { PayloadReadEvent } from '../upstream/source.js';
 import type { WatchReport } from '../live/watcher.js';
 import type { RedisCommandEvent } from '../upstream/redis-commands.js';
@@ -9,6 +10,7 @@ import type { LiveObserver, LiveTopic } from '../live/subscription-hub.js';
 import type { OperationNames } from './operation-names.js';
 import { isErrorCode } from '../errors/registry.js';
 import type { BuildInfo } from './build-info.js';
+import type { Readiness, ReadinessReport } from './plugins/use-readiness.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
@@ -30,6 +32,10 @@ export interface Metrics {
   readonly payloadRead: (event: PayloadReadEvent) => void;
   /** Reads the breaker's state at each scrape. */
   watchBreaker(state: () => BreakerState): void;
+  /** Runs the readiness checks at each scrape: instance_ready and dependency_up. */
+  watchReadiness(readiness: Readiness): void;
+  /** Pass to createRedisLink as `onCommand`: counts the commands its breaker refused without sending them. */
+  readonly redisLinkCommand: (event: RedisLinkEvent) => void;
   rateLimited(callerKind: string): void;
   /** A client registration or a credential refused because its IP spent that budget. */
   ipLimitRefused(limit: 'registration' | 'authentication'): void;
@@ -200,8 +206,8 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
   });
   const redisErrors = new Counter({
     name: 'redis_command_errors_total',
-    help: 'Redis commands that failed (an error reply, a time-out, no connection), by command.',
-    labelNames: ['command'],
+    help: "Redis commands that failed (outcome error: an error reply, a time-out, no connection) or were not sent because Redis's breaker is open (outcome refused), by command.",
+    labelNames: ['command', 'outcome'],
     registers: [registry],
   });
   const storeErrors = new Counter({
@@ -378,9 +384,45 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
       for (const state of BREAKER_STATES) this.set({ state }, state === current ? 1 : 0);
     },
   });
+  let readiness: Readiness | undefined;
+  // Both gauges read one report per scrape: prom-client collects metrics one after another.
+  let pendingReport: Promise<ReadinessReport> | undefined;
+  const report = (): Promise<ReadinessReport> | undefined => {
+    pendingReport ??= readiness?.report().finally(() => {
+      pendingReport = undefined;
+    });
+    return pendingReport;
+  };
+  new Gauge({
+    name: 'instance_ready',
+    help: 'Whether GET /ready answers 200 (1) or 503 (0).',
+    registers: [registry],
+    async collect() {
+      const current = await report();
+      if (current !== undefined) this.set(current.httpStatus === 200 ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'dependency_up',
+    help: 'Whether each dependency is usable now (1) or not (0), as GET /ready reports it.',
+    labelNames: ['dependency'],
+    registers: [registry],
+    async collect() {
+      const current = await report();
+      for (const [dependency, check] of Object.entries(current?.checks ?? {}))
+        this.set({ dependency }, check.status === 'ok' ? 1 : 0);
+    },
+  });
   return {
     registry,
     operationNames,
+    watchReadiness(watched) {
+      readiness = watched;
+    },
+    // Sent commands are timed and counted by redisCommand, on every connection; only the refused ones are the link's.
+    redisLinkCommand(event) {
+      if (event.outcome === 'refused') redisErrors.inc({ command: 'payload-cache', outcome: 'refused' });
+    },
     operations,
     upstreamCall: (event) => {
       calls.inc({
@@ -452,7 +494,7 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
     },
     redisCommand(event) {
       redisDuration.observe({ command: event.command }, event.seconds);
-      if (event.failed) redisErrors.inc({ command: event.command });
+      if (event.failed) redisErrors.inc({ command: event.command, outcome: 'error' });
     },
     store: {
       statementFailed: () => storeErrors.inc(),

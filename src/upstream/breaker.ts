@@ -18,7 +18,9 @@ export interface Breaker {
 }
 
 export interface BreakerOptions {
-  /** Names the upstream in log lines, e.g. its origin. */
+  /** What the circuit guards, as log lines name it; default 'upstream'. */
+  readonly dependency?: string;
+  /** Names the instance of it in log lines, e.g. the upstream's origin. */
   readonly name: string;
   readonly cooldownMs: number;
   readonly isOutage: (error: Error) => boolean;
@@ -35,7 +37,14 @@ type Outcome<T> = { readonly value: T } | { readonly error: unknown };
  * cool-down on Date.now, so it is told there is none and the cool-down is timed here, on `now`: an open circuit
  * lets no call reach cockatiel until it is over, and the next one is then cockatiel's probe.
  */
-export function createBreaker({ name, cooldownMs, isOutage, logger, now = () => Date.now() }: BreakerOptions): Breaker {
+export function createBreaker({
+  dependency = 'upstream',
+  name,
+  cooldownMs,
+  isOutage,
+  logger,
+  now = () => Date.now(),
+}: BreakerOptions): Breaker {
   const policy = circuitBreaker(handleWhen(isOutage), {
     halfOpenAfter: 0,
     breaker: new ConsecutiveBreaker(BREAKER_THRESHOLD),
@@ -49,9 +58,9 @@ export function createBreaker({ name, cooldownMs, isOutage, logger, now = () => 
   policy.onStateChange((state) => {
     const next = describe(state);
     if (next === shown) return;
-    const line = { upstream: name, from: shown, to: next, cooldownMs };
-    if (next === 'open') logger.warn(line, 'upstream circuit opened: calls fail at once until the cool-down ends');
-    else logger.info(line, next === 'closed' ? 'upstream circuit closed' : 'upstream circuit half-open: probing');
+    const line = { [dependency]: name, from: shown, to: next, cooldownMs };
+    if (next === 'open') logger.warn(line, `${dependency} circuit opened: calls fail at once until the cool-down ends`);
+    else logger.info(line, `${dependency} circuit ${next === 'closed' ? 'closed' : 'half-open: probing'}`);
     shown = next;
   });
 

@@ -4,7 +4,7 @@ import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import type { BreakerState } from './breaker.js';
 import type { CachedPayload, PayloadCache, ReleaseLock } from './cache.js';
-import type { UpstreamAnswer, UpstreamClient, Validators } from './client.js';
+import type { UpstreamAnswer, UpstreamBody, UpstreamClient, Validators } from './client.js';
 import { UpstreamError } from './errors.js';
 import {
   payloadLifetime,
@@ -80,15 +80,27 @@ export interface WarmReport {
   readonly ms: number;
 }
 
+/**
+ * Spent by a read that is about to call the upstream because nothing usable is cached (a miss), before the call;
+ * rejects to refuse the read. Hits, stale reads and background refreshes spend nothing: a caller's distinct
+ * fetches cost the upstream, its repeated reads do not.
+ */
+export type FetchBudget = () => Promise<void>;
+
 /** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
 export interface UpstreamSource {
   /** A dataset with its canonical query string (see query.ts); rejects with an UpstreamError when nothing usable is at hand. */
-  readDataset(code: DatasetCode, queryString: string): Promise<PayloadRead>;
+  readDataset(code: DatasetCode, queryString: string, budget?: FetchBudget): Promise<PayloadRead>;
   /** A summary endpoint's answer to `input`, shared by every caller allowed to ask (the caller checks that). */
-  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject): Promise<PayloadRead>;
+  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject, budget?: FetchBudget): Promise<PayloadRead>;
   /** Reads the unfiltered datasets into the cache, a few at a time; logs a summary and never rejects. */
   warm(codes: readonly DatasetCode[], options?: WarmOptions): Promise<WarmReport>;
   breakerState(): BreakerState;
+  /**
+   * Keeps a body of a dataset's unfiltered payload that was fetched for another purpose (the watcher's pass), as
+   * a read that fetched it would have kept it: the next read of it is then a hit, not another upstream call.
+   */
+  keepDataset(code: DatasetCode, answer: UpstreamBody): Promise<void>;
   /**
    * Drops every payload of a dataset (all its query strings), so the next read fetches it: after the watcher saw
    * it change. `shared` also deletes the entries other instances read through Redis (one instance does that once);
@@ -148,11 +160,13 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     onRead: options.onRead,
   };
   return {
-    readDataset: (code, queryString) => read(source, datasetTarget(source.client, code, queryString)),
-    readSummary: (endpoint, input) => read(source, summaryTarget(source.client, endpoint, input)),
+    readDataset: (code, queryString, budget) => read(source, datasetTarget(source.client, code, queryString), budget),
+    readSummary: (endpoint, input, budget) => read(source, summaryTarget(source.client, endpoint, input), budget),
     warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) =>
       source.background.track(warm(source, codes, concurrency)),
     breakerState: () => source.client.breakerState(),
+    keepDataset: (code, answer) =>
+      storeBody(source, datasetTarget(source.client, code, ''), answer).then(() => undefined),
     forgetDataset: async (code, scope) => {
       const dropped = await source.cache.deletePrefix(datasetKeyPrefix(code), scope);
       source.logger.debug({ dataset: code, scope, dropped }, 'dataset payloads dropped after a change');
@@ -213,15 +227,19 @@ function summaryTarget(client: UpstreamClient, endpoint: SummaryEndpointEntry, i
   };
 }
 
-async function read(source: Source, target: Target): Promise<PayloadRead> {
-  const { payload, fromCache } = await readThrough(source, target);
+async function read(source: Source, target: Target, budget?: FetchBudget): Promise<PayloadRead> {
+  const { payload, fromCache } = await readThrough(source, target, budget);
   const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
   source.onRead?.({ kind: target.kind, result });
   return payload;
 }
 
 /** The read, and whether it came from the cache rather than from an upstream call made for it. */
-async function readThrough(source: Source, target: Target): Promise<{ payload: PayloadRead; fromCache: boolean }> {
+async function readThrough(
+  source: Source,
+  target: Target,
+  budget: FetchBudget | undefined,
+): Promise<{ payload: PayloadRead; fromCache: boolean }> {
   const { policy } = source;
   const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
   const entry = await cached(source, target.key);
@@ -234,6 +252,8 @@ async function readThrough(source: Source, target: Target): Promise<{ payload: P
       return served(toRead(entry, target, policy, 'stale'), true);
     }
   }
+  // Nothing servable at hand: this read calls the upstream (or joins a call under way) on its caller's budget.
+  if (entry === undefined) await budget?.();
   try {
     return served(toRead(await refresh(source, target, entry), target, policy, 'fresh'), false);
   } catch (error) {
@@ -296,13 +316,22 @@ async function fetchAndStore(
     if (keepMs > 0) await quietly(source, cache.touch(target.key, meta, keepMs), target);
     return { meta, value: previous.value };
   }
+  const payload = await storeBody(source, target, answer);
+  if (!isStorable(answer.headers) && previous !== undefined) {
+    // The upstream now forbids keeping it: what was kept before must not be served any more either.
+    await quietly(source, cache.delete(target.key), target);
+  }
+  return payload;
+}
+
+/** Keeps a body just downloaded for as long as its headers and the windows allow; answers it as cached. */
+async function storeBody(source: Source, target: Target, answer: UpstreamBody): Promise<CachedPayload> {
+  const { cache, policy } = source;
+  const at = source.now();
   const payload = { meta: metaOfBody(answer.headers, answer.text, at), value: answer.value, body: answer.text };
   if (isStorable(answer.headers)) {
     const keepMs = Math.ceil(keepForMs(payload.meta, policy, at));
     if (keepMs > 0) await quietly(source, cache.set(target.key, payload, keepMs), target);
-  } else if (previous !== undefined) {
-    // The upstream now forbids keeping it: what was kept before must not be served any more either.
-    await quietly(source, cache.delete(target.key), target);
   }
   return { meta: payload.meta, value: payload.value };
 }

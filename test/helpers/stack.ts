@@ -109,6 +109,8 @@ export interface StackOptions {
     swrS: number;
     staleIfErrorS: number;
     maxMb?: number;
+    /** With Redis: the bound on the payload bytes kept in it; the server's default unless given. */
+    sharedMaxMb?: number;
     redisUrl?: string;
     /** Prefix of every Redis key and channel: a fresh one unless given; null: the server's own (REDIS_KEY_PREFIX's default). */
     keyPrefix?: string | null;
@@ -135,6 +137,8 @@ export interface StackOptions {
     redisUrl?: string;
     keyPrefix?: string;
     registration?: BucketConfig;
+    /** Each caller's budget of cache misses sent to the upstream. */
+    upstreamFetches?: BucketConfig;
     authenticationFailures?: BucketConfig;
     /** The limiters' clock (the in-memory buckets'; Redis's scripts read Redis's own time). */
     now?: () => number;
@@ -280,6 +284,7 @@ function testConfig(
       swrS: cache.swrS,
       staleIfErrorS: cache.staleIfErrorS,
       maxMb: cache.maxMb ?? 64,
+      sharedMaxMb: cache.sharedMaxMb ?? base.cache.sharedMaxMb,
       responseMaxMb: options.responseCacheMaxMb ?? base.cache.responseMaxMb,
       redisUrl,
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
@@ -295,6 +300,7 @@ function testConfig(
       windowS: options.rateLimit?.windowS ?? base.rateLimit.windowS,
       trustProxy: options.rateLimit?.trustProxy ?? false,
       registration: options.rateLimit?.registration ?? OFF,
+      upstreamFetches: options.rateLimit?.upstreamFetches ?? OFF,
       authenticationFailures: options.rateLimit?.authenticationFailures ?? OFF,
     },
     live: {

@@ -1,12 +1,28 @@
-import type { Plugin, YogaLogger } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 
-/** One dependency the server needs before it can answer well, e.g. the request-for-use store. */
+/** One dependency the server uses, e.g. the request-for-use store. */
 export interface ReadinessCheck {
   readonly name: string;
   /** Resolves true when usable; rejects (or resolves false) otherwise. A rejection's message is logged, never shown. */
   check(): Promise<boolean>;
-  /** Facts worth showing whatever the outcome, e.g. the upstream breaker's state. */
+  /** Facts worth showing whatever the outcome, e.g. a circuit breaker's state. */
   describe?(): Record<string, string>;
+}
+
+export type CheckResult = { readonly status: 'ok' | 'failing'; readonly reason?: string } & Record<string, string>;
+
+/** What `GET /ready` answers, and what the metrics instance_ready and dependency_up show. */
+export interface ReadinessReport {
+  /** `degraded`: a dependency is down, and the instance still serves most of its traffic without it. */
+  readonly status: 'ready' | 'degraded';
+  readonly httpStatus: 200;
+  readonly checks: Readonly<Record<string, CheckResult>>;
+}
+
+/** The dependencies' checks, run together on demand; each failure and each recovery is logged once. */
+export interface Readiness {
+  report(): Promise<ReadinessReport>;
 }
 
 export const READY_PATH = '/ready';
@@ -15,16 +31,52 @@ export const READY_PATH = '/ready';
 const FAILING_REASON = 'unavailable';
 
 /**
- * `GET /health` without yoga's `x-yoga-id`; `GET /ready`: 200 when every check passes, 503 otherwise, with a JSON body naming each check's result, so
- * a load balancer stops sending traffic to an instance that cannot serve. Why a check failed goes to the log,
- * through yoga's logger.
+ * Readiness means "this instance can serve most of its traffic". No dependency is needed for that: anonymous
+ * queries of datasets need neither the store nor Redis, and an upstream outage is served stale or answered with a
+ * code. So a failing dependency makes the instance `degraded` (still 200, named in the body and in dependency_up),
+ * never unready: taking every instance out of the load balancer for a shared dependency's outage would turn a
+ * partial outage into a full one.
+ * `GET /health` is answered without yoga's `x-yoga-id`.
  */
-export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
-  let logger: YogaLogger | undefined;
+export function createReadiness(checks: readonly ReadinessCheck[], logger: Logger): Readiness {
+  const failing = new Set<string>();
+  const note = (name: string, ok: boolean, error?: unknown): void => {
+    if (ok === !failing.has(name)) return;
+    if (ok) {
+      failing.delete(name);
+      logger.info({ check: name }, `readiness check "${name}" passes again`);
+    } else {
+      failing.add(name);
+      logger.warn({ check: name, err: error }, `readiness check "${name}" failed`);
+    }
+  };
   return {
-    onYogaInit({ yoga }) {
-      logger = yoga.logger;
+    async report() {
+      const results = await Promise.all(
+        checks.map(async (readiness): Promise<[string, CheckResult]> => {
+          const { name } = readiness;
+          let ok: boolean;
+          let error: unknown;
+          try {
+            ok = await readiness.check();
+          } catch (thrown) {
+            ok = false;
+            error = thrown;
+          }
+          note(name, ok, error);
+          const facts = readiness.describe?.() ?? {};
+          return [name, ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts }];
+        }),
+      );
+      const degraded = results.some(([, result]) => result.status !== 'ok');
+      return { status: degraded ? 'degraded' : 'ready', httpStatus: 200, checks: Object.fromEntries(results) };
     },
+  };
+}
+
+/** `GET /ready`: the report as JSON, never cached. */
+export function useReadiness(readiness: Readiness): Plugin {
+  return {
     // yoga answers /health itself, before any plugin's request hook, naming its instance in `x-yoga-id`: nothing a
     // probe needs, and a fingerprint for anyone else.
     onResponse({ response }) {
@@ -34,33 +86,10 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
     onRequest(payload) {
       const { request, url, fetchAPI } = payload;
       if (url.pathname !== READY_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;
-      return Promise.all(
-        checks.map(async (readiness) => {
-          const { name } = readiness;
-          const facts = readiness.describe?.() ?? {};
-          try {
-            const ok = await readiness.check();
-            if (!ok) logger?.warn(`readiness check "${name}" failed`);
-            return { name, facts, ok };
-          } catch (error) {
-            logger?.warn(`readiness check "${name}" failed`, error instanceof Error ? error : new Error(String(error)));
-            return { name, facts, ok: false };
-          }
-        }),
-      ).then((results) => {
-        const ready = results.every((result) => result.ok);
-        const body = {
-          status: ready ? 'ready' : 'not_ready',
-          checks: Object.fromEntries(
-            results.map(({ name, facts, ok }) => [
-              name,
-              ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts },
-            ]),
-          ),
-        };
+      return readiness.report().then(({ httpStatus, ...body }) => {
         payload.endResponse(
           new fetchAPI.Response(JSON.stringify(body), {
-            status: ready ? 200 : 503,
+            status: httpStatus,
             headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
           }),
         );
