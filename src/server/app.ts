@@ -35,6 +35,7 @@ import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
 import { useSecurityHeaders } from './plugins/use-security-headers.js';
+import { SIMULATED_HEADER, useSimulatedUpstream } from './plugins/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
@@ -97,6 +98,10 @@ export interface AppDependencies {
   readonly payloadSizes: PayloadSizes;
   /** The bound on the upstream bodies that answers in flight hold. */
   readonly inFlightBodies: InFlightBodies;
+  /** The embedded simulator serves: every answer says so (header, `extensions.upstream`, /ready). */
+  readonly upstreamSimulated: boolean;
+  /** True once a shutdown began: /ready answers 503 `shutting_down` while requests are still served. */
+  readonly shuttingDown: () => boolean;
 }
 
 export interface App {
@@ -136,6 +141,7 @@ export function createApp(deps: AppDependencies): App {
       [
         useRequestId(),
         useSecurityHeaders(),
+        ...(deps.upstreamSimulated ? [useSimulatedUpstream()] : []),
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
@@ -156,17 +162,20 @@ export function createApp(deps: AppDependencies): App {
         useRequestShape(),
         useMetrics(metrics),
         ...(deps.tracing === undefined ? [] : [deps.tracing]),
-        useReadiness([
-          { name: 'store', check: () => deps.access.ping().then(() => true) },
-          {
-            // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
-            // from serving, so it is reported without failing the check.
-            name: 'upstream',
-            check: () => Promise.resolve(true),
-            describe: () => ({ breaker: deps.source.breakerState() }),
-          },
-          ...deps.readinessChecks,
-        ]),
+        useReadiness(
+          [
+            { name: 'store', check: () => deps.access.ping().then(() => true) },
+            {
+              // An open breaker degrades answers (stale or UPSTREAM_UNAVAILABLE) but does not stop this instance
+              // from serving, so it is reported without failing the check.
+              name: 'upstream',
+              check: () => Promise.resolve(true),
+              describe: () => ({ breaker: deps.source.breakerState() }),
+            },
+            ...deps.readinessChecks,
+          ],
+          { shuttingDown: deps.shuttingDown, upstreamSimulated: deps.upstreamSimulated },
+        ),
         useCsrfPrevention(),
         deps.trustedDocuments === undefined
           ? useAutomaticPersistedQueries(deps.persistedQueries)
@@ -184,22 +193,29 @@ export function createApp(deps: AppDependencies): App {
       ] as Plugin<Context>[]
     ).map((plugin) => withErrorBoundary(plugin, deps.logger)),
   });
+  const served = guardRequests(
+    responseCache === undefined
+      ? yoga.requestListener
+      : createHotPath({
+          cache: responseCache,
+          yoga: yoga.requestListener,
+          graphqlPath: GRAPHQL_PATH,
+          metrics,
+          logger: deps.logger,
+          rateLimit: deps.rateLimit,
+        }),
+    { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
+  );
   return {
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method
     fetch: yoga.fetch,
-    requestListener: guardRequests(
-      responseCache === undefined
-        ? yoga.requestListener
-        : createHotPath({
-            cache: responseCache,
-            yoga: yoga.requestListener,
-            graphqlPath: GRAPHQL_PATH,
-            metrics,
-            logger: deps.logger,
-            rateLimit: deps.rateLimit,
-          }),
-      { logger: deps.logger, maxBodyBytes: limits.maxBodyBytes, cors: corsOptions(http.corsOrigins) },
-    ),
+    // Set before anything answers, so the hot path's and the guard's answers carry it as yoga's do.
+    requestListener: deps.upstreamSimulated
+      ? (request, response) => {
+          response.setHeader(SIMULATED_HEADER, 'true');
+          served(request, response);
+        }
+      : served,
   };
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
 import { DATASET_CODES } from '../catalogue.js';
@@ -68,6 +69,11 @@ export interface Assembled {
   readonly access: AccessService;
   /** Change detection and subscriptions. */
   readonly live: Live;
+  /**
+   * Shutdown's first step: /ready answers 503 `shutting_down` from now on (requests are still served), and the
+   * watcher stops and hands its lease back at once, so another instance watches without waiting for it to expire.
+   */
+  beginShutdown(): Promise<void>;
   /** Closes everything opened here, in reverse order; never rejects (a failing closer is logged). */
   close(): Promise<void>;
 }
@@ -133,6 +139,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
   if (tracing !== undefined) closers.push(() => tracing.close());
 
+  // The simulator serves exactly when no upstream address is configured (config.ts refuses that in production
+  // unless UPSTREAM=simulator asks for it); every answer then says so.
+  const upstreamSimulated = config.upstream.baseUrl === undefined;
+  new Gauge({
+    name: 'upstream_simulated',
+    help: "1 when the embedded simulator serves (made-up figures, not the ministry's), else 0.",
+    registers: [metrics.registry],
+  }).set(upstreamSimulated ? 1 : 0);
+
   const redisKeyPrefix = overrides.redisKeyPrefix ?? config.cache.redisKeyPrefix;
   let upstream: Pick<Upstream, 'client' | 'source'> | undefined = overrides.upstream;
   if (upstream === undefined) {
@@ -149,7 +164,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       });
       closers.push(() => simulator.close());
       baseUrl = simulator.url;
-      logger.info(
+      // A warning: every answer now carries made-up figures, and an operator should see that at a glance.
+      logger.warn(
         { upstream: baseUrl },
         'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
       );
@@ -264,6 +280,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis,
     keyPrefix: redisKey('apq'),
   });
+  let shuttingDown = false;
   const app = createApp({
     upstream: upstream.client,
     source: upstream.source,
@@ -289,6 +306,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
     payloadSizes: new PayloadSizes(),
     inFlightBodies: new InFlightBodies(config.limits.maxInFlightResponseBytes),
+    upstreamSimulated,
+    shuttingDown: () => shuttingDown,
   });
 
   const leadership =
@@ -328,6 +347,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   if (watching) watcher.start(config.live.watchIntervalS * 1_000);
   closers.push(() => Promise.resolve(hub.close()));
   const live: Live = { hub, watcher, leadership, completeSubscriptions: () => hub.close() };
+  const beginShutdown = async (): Promise<void> => {
+    shuttingDown = true;
+    // The watcher first, so no pass runs once another instance may lead (close() repeats both, harmlessly).
+    await watcher.close();
+    await leadership.close();
+  };
   logger.info(
     {
       limits: config.limits,
@@ -343,5 +368,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     },
     'request policy',
   );
-  return { app, logger, metrics, upstream: upstream.client, source: upstream.source, access, live, close };
+  return {
+    app,
+    logger,
+    metrics,
+    upstream: upstream.client,
+    source: upstream.source,
+    access,
+    live,
+    beginShutdown,
+    close,
+  };
 }

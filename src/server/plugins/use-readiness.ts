@@ -10,6 +10,14 @@ export interface ReadinessCheck {
 }
 
 export const READY_PATH = '/ready';
+
+/** What /ready says besides its checks. */
+export interface ReadinessState {
+  /** True once a shutdown began: /ready answers 503 `shutting_down` so load balancers stop sending traffic. */
+  shuttingDown(): boolean;
+  /** The embedded simulator serves: the body says `upstream: "simulated"` whatever the checks say. */
+  readonly upstreamSimulated: boolean;
+}
 // What anyone may read about a failing check. A raw error (a database's message, a host, a file path) is for
 // the operator's log only: /ready answers whoever asks.
 const FAILING_REASON = 'unavailable';
@@ -19,7 +27,9 @@ const FAILING_REASON = 'unavailable';
  * a load balancer stops sending traffic to an instance that cannot serve. Why a check failed goes to the log,
  * through yoga's logger.
  */
-export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
+export function useReadiness(checks: readonly ReadinessCheck[], state: ReadinessState): Plugin {
+  const simulated = state.upstreamSimulated ? { upstream: 'simulated' } : {};
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
   let logger: YogaLogger | undefined;
   return {
     onYogaInit({ yoga }) {
@@ -29,6 +39,12 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
     onRequest(payload) {
       const { request, url, fetchAPI } = payload;
       if (url.pathname !== READY_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+      if (state.shuttingDown()) {
+        // No check runs: the answer is the same whatever they would say, and the store may be closing.
+        const body = JSON.stringify({ status: 'shutting_down', ...simulated });
+        payload.endResponse(new fetchAPI.Response(body, { status: 503, headers }));
+        return;
+      }
       return Promise.all(
         checks.map(async (readiness) => {
           const { name } = readiness;
@@ -46,6 +62,7 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
         const ready = results.every((result) => result.ok);
         const body = {
           status: ready ? 'ready' : 'not_ready',
+          ...simulated,
           checks: Object.fromEntries(
             results.map(({ name, facts, ok }) => [
               name,
@@ -53,12 +70,7 @@ export function useReadiness(checks: readonly ReadinessCheck[]): Plugin {
             ]),
           ),
         };
-        payload.endResponse(
-          new fetchAPI.Response(JSON.stringify(body), {
-            status: ready ? 200 : 503,
-            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-          }),
-        );
+        payload.endResponse(new fetchAPI.Response(JSON.stringify(body), { status: ready ? 200 : 503, headers }));
       });
     },
   };
