@@ -3,7 +3,7 @@ import { authenticate, rotateApiKey } from './client-keys.js';
 import { registerClient } from './client-registration.js';
 import { clientEvents, deleteClient, findClients, setClientDisabled, setClientQuota } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type MigrationReport } from './database.js';
 import type { AccessService } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import {
@@ -33,11 +33,16 @@ export interface AccessServiceOptions {
   readonly keys: KeyPolicy;
   /** PostgreSQL only: the pool and its time-outs. */
   readonly postgres: Omit<DatabaseConfig, 'migrateOnStart'>;
+  /** False: apply no migration, and refuse a store whose schema is behind this code (MIGRATE_ON_START). */
+  readonly migrate?: boolean | undefined;
+  /** Told what opening did to the schema and what newer migrations it found (for the start-up log). */
+  readonly onMigrations?: ((report: MigrationReport) => void) | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
-  const { db } = await openDatabase(options);
+  const { db, migrations } = await openDatabase(options);
+  options.onMigrations?.(migrations);
   return new StoredAccessService({
     db,
     adminToken: options.adminToken,

@@ -293,7 +293,14 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
       return 1;
     }
     stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
-    access = await openAccessService({ databaseUrl, adminToken: undefined, keys, postgres: database });
+    // Migrating is the server's or `npm run migrate`'s job; with MIGRATE_ON_START=false the admin only checks too.
+    access = await openAccessService({
+      databaseUrl,
+      adminToken: undefined,
+      keys,
+      postgres: database,
+      migrate: database.migrateOnStart,
+    });
     stdout.write(await run(access, command));
     return 0;
   } catch (error) {

@@ -201,6 +201,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         adminToken: config.adminToken,
         keys: config.keys,
         postgres: config.database,
+        migrate: config.database.migrateOnStart,
+        onMigrations: ({ applied, unknown }) => {
+          if (applied.length > 0) logger.info({ store, migrations: applied }, 'store migrations applied');
+          // A rollback, or an older instance during a rollout: the schema was expanded for it to keep working.
+          if (unknown.length > 0)
+            logger.warn({ store, migrations: unknown }, "the store has a newer release's migrations; running on it");
+        },
       }),
     );
     closers.push(() => opened.close());
