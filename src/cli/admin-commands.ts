@@ -8,7 +8,7 @@
  *   npm run admin -- client <client-id>
  * It reads the server's configuration (the same checks: a misspelt DATABASE_URL stops it), names the store it
  * opens on stderr and opens it directly, so it works while the server runs; it never creates a store (a SQLite file
- * that is not there is an error: the wrong working directory or a missing DATABASE_URL would otherwise show an empty
+ * that is not there is an error: a missing or misspelt DATABASE_URL would otherwise show an empty
  * one). Decisions are recorded with the actor `operator:cli`. admin.ts runs it as its own process; tests
  * call runAdmin in theirs.
  */
@@ -287,9 +287,7 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
         env['DATABASE_URL'] === undefined
           ? ` (DATABASE_URL is unset: the default ${DEFAULT_DATABASE_URL})`
           : ' (DATABASE_URL)';
-      stderr.write(
-        `admin: no store at ${location.path}${named}; set DATABASE_URL to the server's store, or run from its directory\n`,
-      );
+      stderr.write(`admin: no store at ${location.path}${named}; set DATABASE_URL to the server's store\n`);
       return 1;
     }
     stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
