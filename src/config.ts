@@ -96,33 +96,31 @@ const corsOrigins = z.string().transform((value, ctx): '*' | string[] => {
  * A PostgreSQL URL whose user name or password holds `@ : / ? #` unencoded is read differently by each parser (the
  * driver took part of a password for the host name and printed it). Such a URL is refused, never echoed.
  */
-const databaseUrl = z
-  .string()
-  .superRefine((value, ctx) => {
-    if (value.startsWith('sqlite:')) {
-      if (value.length === 'sqlite:'.length) ctx.addIssue({ code: 'custom', message: 'sqlite: needs a path' });
-      return;
-    }
-    if (!/^postgres(ql)?:\/\//.test(value)) {
-      ctx.addIssue({ code: 'custom', message: 'must be sqlite:<path> or a postgres:// URL' });
-      return;
-    }
-    const ambiguous =
-      (value.match(/@/g)?.length ?? 0) > 1 || !URL.canParse(value) || /[@]/.test(new URL(value).pathname);
-    if (ambiguous) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'is not a URL every reader parses the same way: percent-encode the user name and password ' +
-          '(@ as %40, : as %3A, / as %2F, ? as %3F, # as %23), for example with encodeURIComponent',
-      });
-    }
-  })
-  .transform((value) => {
-    // `sqlite:///srv/x.db` and `sqlite:/srv/x.db` are absolute; `sqlite:data/x.db` is made so, from the package.
-    const path = value.startsWith('sqlite:') ? value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') : undefined;
-    return path === undefined || path === ':memory:' || isAbsolute(path) ? value : `sqlite:${fromPackage(path)}`;
-  });
+const databaseUrl = z.string().superRefine((value, ctx) => {
+  if (value.startsWith('sqlite:')) {
+    if (value.length === 'sqlite:'.length) ctx.addIssue({ code: 'custom', message: 'sqlite: needs a path' });
+    return;
+  }
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    ctx.addIssue({ code: 'custom', message: 'must be sqlite:<path> or a postgres:// URL' });
+    return;
+  }
+  const ambiguous = (value.match(/@/g)?.length ?? 0) > 1 || !URL.canParse(value) || /[@]/.test(new URL(value).pathname);
+  if (ambiguous) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is not a URL every reader parses the same way: percent-encode the user name and password ' +
+        '(@ as %40, : as %3A, / as %2F, ? as %3F, # as %23), for example with encodeURIComponent',
+    });
+  }
+});
+
+/** `sqlite:///srv/x.db` and `sqlite:/srv/x.db` are absolute; `sqlite:data/x.db` is made so, from the package. */
+function sqliteFromPackage(url: string): string {
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') : undefined;
+  return path === undefined || path === ':memory:' || isAbsolute(path) ? url : `sqlite:${fromPackage(path)}`;
+}
 
 const caFile = z.string().transform((path, ctx) => {
   let pem: string;
@@ -156,7 +154,7 @@ export const SETTINGS = {
   logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
   databaseUrl: setting(
     'DATABASE_URL',
-    databaseUrl,
+    databaseUrl.transform(sqliteFromPackage),
     DEFAULT_DATABASE_URL,
     'Request-for-use store: sqlite:<path> (relative to the package directory) or a postgres:// URL (percent-encode the password).',
   ),
