@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyPackage, ensureBuilt } from './helpers/built-package.js';
 import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
+import { slowPost } from './helpers/slow-post.js';
 
 const READY = /GraphQL server ready at (http:\/\/[^\s"]+)/;
 const QUERY = '{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { recordCount } datasets { code } }';
@@ -36,34 +36,6 @@ async function query(endpoint: URL): Promise<Response> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: QUERY }),
   });
-}
-
-/** A POST whose body arrives in two parts: the first now, the rest when `finish` is called. */
-function slowPost(endpoint: URL, requestId: string): { finish(): Promise<{ status: number; body: string }> } {
-  const body = JSON.stringify({ query: QUERY });
-  const sent = request(endpoint, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      'x-request-id': requestId,
-    },
-  });
-  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    sent.on('response', (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
-    sent.on('error', reject);
-  });
-  sent.write(body.slice(0, 10));
-  return {
-    finish() {
-      sent.end(body.slice(10));
-      return answered;
-    },
-  };
 }
 
 describe('the build (npm run build), run as the docs say', () => {
@@ -129,7 +101,7 @@ describe('the build (npm run build), run as the docs say', () => {
     }, 60_000);
 
     it('fails /ready first while still serving, then drains what is in flight and exits 0', async () => {
-      const inFlight = slowPost(endpoint, 'drained-request');
+      const inFlight = slowPost(endpoint, QUERY, 'drained-request');
       expect((await query(endpoint)).status).toBe(200);
       server.child.kill('SIGTERM');
       for (;;) {
