@@ -30,12 +30,14 @@ async function endpointOf(server: SpawnedNode): Promise<URL> {
   }
 }
 
-async function query(endpoint: URL): Promise<Response> {
-  return fetch(endpoint, {
+/** Posts QUERY and reads the whole answer, so no unread body is left on a connection the shutdown closes. */
+async function query(endpoint: URL): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: QUERY }),
   });
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 describe('the build (npm run build), run as the docs say', () => {
@@ -64,7 +66,7 @@ describe('the build (npm run build), run as the docs say', () => {
       const response = await query(endpoint);
       expect(response.status).toBe(200);
       expect(response.headers.get('x-upstream-simulated')).toBe('true');
-      const body = (await response.json()) as { data: { datasets: unknown[] }; extensions: { upstream: string } };
+      const body = response.body as { data: { datasets: unknown[] }; extensions: { upstream: string } };
       expect(body.data.datasets).toHaveLength(13);
       expect(body.extensions.upstream).toBe('simulated');
     });
