@@ -29,7 +29,11 @@ const FAILING_REASON = 'unavailable';
  */
 export function useReadiness(checks: readonly ReadinessCheck[], state: ReadinessState): Plugin {
   const simulated = state.upstreamSimulated ? { upstream: 'simulated' } : {};
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  // A new object per answer: whatwg-node's Response may keep the very object, and later plugins set headers on it.
+  const headers = (): Record<string, string> => ({
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  });
   let logger: YogaLogger | undefined;
   return {
     onYogaInit({ yoga }) {
@@ -42,7 +46,7 @@ export function useReadiness(checks: readonly ReadinessCheck[], state: Readiness
       if (state.shuttingDown()) {
         // No check runs: the answer is the same whatever they would say, and the store may be closing.
         const body = JSON.stringify({ status: 'shutting_down', ...simulated });
-        payload.endResponse(new fetchAPI.Response(body, { status: 503, headers }));
+        payload.endResponse(new fetchAPI.Response(body, { status: 503, headers: headers() }));
         return;
       }
       return Promise.all(
@@ -70,7 +74,9 @@ export function useReadiness(checks: readonly ReadinessCheck[], state: Readiness
             ]),
           ),
         };
-        payload.endResponse(new fetchAPI.Response(JSON.stringify(body), { status: ready ? 200 : 503, headers }));
+        payload.endResponse(
+          new fetchAPI.Response(JSON.stringify(body), { status: ready ? 200 : 503, headers: headers() }),
+        );
       });
     },
   };
