@@ -1,14 +1,13 @@
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DATASET_CODES } from './catalogue.js';
 import { connectionsPerPeer, loadConfig } from './config.js';
 import { GRAPHQL_PATH } from './server/app.js';
 import { assemble, AssembleError } from './server/assemble.js';
 import { createHttpServer } from './server/http-server.js';
 import { buildInfo } from './server/build-info.js';
+import { InFlightRequests } from './server/in-flight-requests.js';
 import { createLogger } from './server/logger.js';
-
-// How long a shutdown waits for in-flight requests before it closes their connections.
-const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
@@ -32,6 +31,8 @@ async function main(): Promise<void> {
     { ...config.connections, maxConnectionsPerPeer: connectionsPerPeer(config) },
     server.metrics,
   );
+  const inFlight = new InFlightRequests();
+  listener.prependListener('request', inFlight.track);
   listener.listen(config.port, config.host);
   await once(listener, 'listening').catch(async (error: unknown) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
@@ -47,19 +48,39 @@ async function main(): Promise<void> {
   );
   if (config.cache.warm) void server.source.warm(DATASET_CODES);
 
+  const { graceS, readinessDelayS } = config.shutdown;
   let stopping = false;
+  /**
+   * SIGTERM (or SIGINT): /ready fails at once while requests are still served, so load balancers stop routing here
+   * (a Kubernetes rollout needs that window); the watcher's lease is handed over at once; then the listener closes,
+   * streams complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer
+   * keeps the process alive (not unref'd) and exits, listing what was still running.
+   */
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      logger.error(
+        { graceS, cut: inFlight.list() },
+        `shutdown grace (SHUTDOWN_GRACE_S=${graceS}) ran out: exiting with the requests listed still running`,
+      );
+      listener.closeAllConnections();
+      process.exit(1);
+    }, graceS * 1_000);
+    logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
+    await server.beginShutdown();
+    await delay(readinessDelayS * 1_000);
+    logger.info(
+      { inFlight: inFlight.list().length },
+      'shutting down: no new connections, finishing in-flight requests',
+    );
     const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
     // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
     server.live.completeSubscriptions();
     listener.closeIdleConnections();
-    const grace = setTimeout(() => listener.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    grace.unref();
     await closed;
     await server.close();
+    clearTimeout(deadline);
     logger.info('stopped');
     process.exit(0);
   };

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig } from '../src/config.js';
+import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig, PACKAGE_ROOT } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('defaults every variable: the embedded simulator on 127.0.0.1:4000', () => {
@@ -15,7 +15,8 @@ describe('loadConfig', () => {
         host: '127.0.0.1',
         port: 4000,
         logLevel: 'info',
-        databaseUrl: 'sqlite:data/thai-edu-graphql.db',
+        // Relative paths resolve from the package, not the working directory: the process finds its files anywhere.
+        databaseUrl: `sqlite:${join(PACKAGE_ROOT, 'data/thai-edu-graphql.db')}`,
         database: { poolMax: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, migrateOnStart: true },
         adminToken: undefined,
         adminTokens: undefined,
@@ -59,7 +60,11 @@ describe('loadConfig', () => {
           maxResponseBytes: 32 * 1_048_576,
           maxInFlightResponseBytes: 64 * 1_048_576,
         },
-        persistedOperations: { only: false, manifestPath: 'client/gql/persisted-documents.json', apqMaxMb: 16 },
+        persistedOperations: {
+          only: false,
+          manifestPath: join(PACKAGE_ROOT, 'client/gql/persisted-documents.json'),
+          apqMaxMb: 16,
+        },
         rateLimit: {
           points: 600,
           windowS: 60,

@@ -206,7 +206,7 @@ describe('the admin CLI', () => {
     const run = io({ DATABASE_URL: `sqlite:${path}` });
     expect(await runAdmin(['list'], run.io)).toBe(1);
     expect(run.output.stderr).toBe(
-      `admin: no store at ${path} (DATABASE_URL); set DATABASE_URL to the server's store, or run from its directory\n`,
+      `admin: no store at ${path} (DATABASE_URL); set DATABASE_URL to the server's store\n`,
     );
     expect(() => readFileSync(path)).toThrow();
   });

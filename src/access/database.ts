@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, sql, type LogEvent } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type LogEvent, type Migration } from 'kysely';
 import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
 import { UnavailabilityMappingPostgresDialect } from './postgres-unavailable.js';
@@ -16,6 +16,29 @@ export type DatabaseLocation =
 export interface OpenedDatabase {
   readonly db: Kysely<AccessTables>;
   readonly dialect: Dialect;
+  readonly migrations: MigrationReport;
+}
+
+/** What opening the store did to its schema, and what it found there. */
+export interface MigrationReport {
+  /** Migrations applied now (none when migrating is left to `npm run migrate`). */
+  readonly applied: readonly string[];
+  /**
+   * Migrations the store records that this code does not know: a newer release's. Migrations are written expand
+   * first (see migrations.ts), so this release still runs on that schema; they are reported, never refused.
+   */
+  readonly unknown: readonly string[];
+}
+
+/** The store's schema lacks migrations this release needs, and this process was told not to migrate. */
+class SchemaBehindError extends Error {
+  constructor(readonly missing: readonly string[]) {
+    super(
+      `its schema is behind this release (migrations not applied: ${missing.join(', ')}) and MIGRATE_ON_START=false: ` +
+        'run npm run migrate (node dist/cli/migrate.js) first, or start with MIGRATE_ON_START=true',
+    );
+    this.name = 'SchemaBehindError';
+  }
 }
 
 /** Connections of the PostgreSQL pool: in use by a statement, idle, and callers waiting for one. */
@@ -44,7 +67,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', connectionString: url };
   if (url.startsWith('sqlite:')) {
-    // `sqlite:data/x.db` is relative to the working directory; `sqlite:///srv/x.db` and `sqlite:/srv/x.db` absolute.
+    // `sqlite:///srv/x.db` and `sqlite:/srv/x.db` are absolute; a relative path (config.ts makes the setting's
+    // absolute, from the package directory) is relative to the working directory.
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path.length > 0) return { dialect: 'sqlite', path };
   }
@@ -134,13 +158,16 @@ function redactedError(error: unknown, url: string): Error {
 }
 
 /**
- * Connects to the store the URL names and brings its schema up to date. Throws an Error naming the store
- * (without its password) when the URL is wrong, the database cannot be reached or a migration fails.
+ * Connects to the store the URL names and brings its schema up to date, or with `migrate: false` only checks that
+ * every migration this code knows is applied. Throws an Error naming the store (without its password) when the URL
+ * is wrong, the database cannot be reached, a migration fails or (not migrating) the schema is behind.
  */
 export async function openDatabase(options: {
   databaseUrl: string;
   postgres: PostgresPoolOptions;
   schema?: string | undefined;
+  /** False: apply nothing (the runtime role may lack DDL rights), refuse a schema this code is ahead of. */
+  migrate?: boolean | undefined;
   /** SQLite only: how long a statement waits for another process's write lock; 5 s unless given. */
   sqliteLockWaitMs?: number | undefined;
   observer?: StoreObserver | undefined;
@@ -152,8 +179,10 @@ export async function openDatabase(options: {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error(`Schema name "${schema}" must be lower-case letters, digits and _ (at most 63)`);
   }
+  const migrate = options.migrate ?? true;
   let db: Kysely<AccessTables> | undefined;
   try {
+    let migrations: MigrationReport;
     if (location.dialect === 'sqlite') {
       const lockWaitMs = options.sqliteLockWaitMs ?? DEFAULT_SQLITE_LOCK_WAIT_MS;
       const sqlite = await openSqlite(location.path, lockWaitMs);
@@ -161,7 +190,7 @@ export async function openDatabase(options: {
         dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs),
         log: failuresTo(options.observer),
       });
-      await migrateSqlite(db);
+      migrations = migrate ? await migrateSqlite(db) : await checkSchema(db, 'sqlite');
     } else {
       const pool = await postgresPool(location.connectionString, options.postgres, schema);
       options.observer?.watchPool(() => ({
@@ -173,9 +202,9 @@ export async function openDatabase(options: {
         dialect: new UnavailabilityMappingPostgresDialect({ pool }),
         log: failuresTo(options.observer),
       });
-      await migratePostgres(db, schema);
+      migrations = migrate ? await migratePostgres(db, schema) : await checkSchema(db, 'postgres');
     }
-    return { db, dialect: location.dialect };
+    return { db, dialect: location.dialect, migrations };
   } catch (error) {
     await db?.destroy().catch(() => undefined);
     const cause = redactedError(error, options.databaseUrl);
@@ -245,14 +274,61 @@ async function postgresPool(
   return pool;
 }
 
-async function runMigrations(db: Kysely<AccessTables>, dialect: Dialect, schema: string | undefined): Promise<void> {
+/** The migrations the store records as applied, by name; none when it has no migration table yet. */
+async function executedMigrations(db: Kysely<AccessTables>, dialect: Dialect): Promise<string[]> {
+  // Looked up first rather than read and caught: a failed read would hide a lost connection as "nothing applied".
+  const found =
+    dialect === 'sqlite'
+      ? (
+          await sql<{
+            found: number;
+          }>`select 1 as found from sqlite_master where type = 'table' and name = ${DEFAULT_MIGRATION_TABLE}`.execute(
+            db,
+          )
+        ).rows.length > 0
+      : (await sql<{ found: boolean }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) is not null as found`.execute(db))
+          .rows[0]?.found === true;
+  if (!found) return [];
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+// Stands in for a newer release's migration, already applied, so Kysely's migrator does not call the store
+// "corrupted" for recording a migration the code does not have; being applied, it never runs.
+const NEWER_RELEASE_MIGRATION: Migration = {
+  up: () => Promise.reject(new Error("a newer release's migration cannot be applied by this one")),
+};
+
+async function runMigrations(
+  db: Kysely<AccessTables>,
+  dialect: Dialect,
+  schema: string | undefined,
+): Promise<MigrationReport> {
+  const known = await accessMigrations(dialect).getMigrations();
+  const unknown = (await executedMigrations(db, dialect)).filter((name) => !(name in known));
   const migrator = new Migrator({
     db,
-    provider: accessMigrations(dialect),
+    provider: {
+      getMigrations: () =>
+        Promise.resolve({ ...known, ...Object.fromEntries(unknown.map((name) => [name, NEWER_RELEASE_MIGRATION])) }),
+    },
+    // A newer release's migration may sort before one of ours that is still pending.
+    allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const { error } = await migrator.migrateToLatest();
+  const { error, results = [] } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
+  const applied = results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return { applied, unknown };
+}
+
+/** MIGRATE_ON_START=false: reads, never writes, the migration table; refuses a store this code is ahead of. */
+async function checkSchema(db: Kysely<AccessTables>, dialect: Dialect): Promise<MigrationReport> {
+  const known = Object.keys(await accessMigrations(dialect).getMigrations());
+  const executed = await executedMigrations(db, dialect);
+  const missing = known.filter((name) => !executed.includes(name));
+  if (missing.length > 0) throw new SchemaBehindError(missing);
+  return { applied: [], unknown: executed.filter((name) => !known.includes(name)) };
 }
 
 /**
@@ -260,12 +336,13 @@ async function runMigrations(db: Kysely<AccessTables>, dialect: Dialect, schema:
  * at once. Migrating inside BEGIN IMMEDIATE makes the second wait for the first (on timers, as every statement
  * here waits) and then find nothing to do.
  */
-async function migrateSqlite(db: Kysely<AccessTables>): Promise<void> {
-  await db.connection().execute(async (connection) => {
+async function migrateSqlite(db: Kysely<AccessTables>): Promise<MigrationReport> {
+  return db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     try {
-      await runMigrations(connection, 'sqlite', undefined);
+      const report = await runMigrations(connection, 'sqlite', undefined);
       await sql`commit`.execute(connection);
+      return report;
     } catch (error) {
       await sql`rollback`.execute(connection);
       throw error;
@@ -278,7 +355,7 @@ async function migrateSqlite(db: Kysely<AccessTables>): Promise<void> {
  * there), then migrates. Kysely's migrator holds a PostgreSQL advisory lock while it migrates, so instances
  * starting together apply each migration once. Its bookkeeping tables live in the same schema as ours.
  */
-async function migratePostgres(db: Kysely<AccessTables>, schema: string | undefined): Promise<void> {
+async function migratePostgres(db: Kysely<AccessTables>, schema: string | undefined): Promise<MigrationReport> {
   if (schema !== undefined) {
     try {
       await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
@@ -292,5 +369,5 @@ async function migratePostgres(db: Kysely<AccessTables>, schema: string | undefi
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   const current = rows[0]?.schema ?? null;
   if (current === null) throw new Error('no schema on the search_path exists; create one or pass a schema name');
-  await runMigrations(db, 'postgres', current);
+  return runMigrations(db, 'postgres', current);
 }

@@ -194,7 +194,15 @@ function clientUsage(dialect: Dialect): Migration {
   };
 }
 
-/** The migrations in code (no folder to ship or find at run time), in the order they apply. */
+/**
+ * The migrations in code (no folder to ship or find at run time), in the order they apply.
+ *
+ * Each is written expand-then-contract, so the release before it still runs on the schema it leaves: a migration
+ * only adds (tables, nullable columns or columns with defaults, indexes); a removal or a rename is split into an
+ * expanding migration in one release and the contracting one (dropping what no release reads any more) in a later
+ * release. An older release finds the newer migrations recorded and runs on (database.ts); a rollback or an old
+ * instance restarting mid-rollout never refuses to start.
+ */
 export function accessMigrations(dialect: Dialect): MigrationProvider {
   return {
     getMigrations: () =>

@@ -11,7 +11,7 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase, type StoreObserver } from './database.js';
+import { openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
@@ -53,11 +53,16 @@ export interface AccessServiceOptions {
   readonly postgres: Omit<DatabaseConfig, 'migrateOnStart'>;
   /** Told of failed statements and given the pool's reader (metrics). */
   readonly observer?: StoreObserver | undefined;
+  /** False: apply no migration, and refuse a store whose schema is behind this code (MIGRATE_ON_START). */
+  readonly migrate?: boolean | undefined;
+  /** Told what opening did to the schema and what newer migrations it found (for the start-up log). */
+  readonly onMigrations?: ((report: MigrationReport) => void) | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
-  const { db } = await openDatabase(options);
+  const { db, migrations } = await openDatabase(options);
+  options.onMigrations?.(migrations);
   const operatorTokens: OperatorToken[] = [
     ...(options.adminToken === undefined ? [] : [{ name: null, token: options.adminToken }]),
     ...(options.adminTokens ?? []),

@@ -291,13 +291,18 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
         env['DATABASE_URL'] === undefined
           ? ` (DATABASE_URL is unset: the default ${DEFAULT_DATABASE_URL})`
           : ' (DATABASE_URL)';
-      stderr.write(
-        `admin: no store at ${location.path}${named}; set DATABASE_URL to the server's store, or run from its directory\n`,
-      );
+      stderr.write(`admin: no store at ${location.path}${named}; set DATABASE_URL to the server's store\n`);
       return 1;
     }
     stderr.write(`admin: store ${describeDatabaseUrl(databaseUrl)}\n`);
-    access = await openAccessService({ databaseUrl, adminToken: undefined, keys, postgres: database });
+    // Migrating is the server's or `npm run migrate`'s job; with MIGRATE_ON_START=false the admin only checks too.
+    access = await openAccessService({
+      databaseUrl,
+      adminToken: undefined,
+      keys,
+      postgres: database,
+      migrate: database.migrateOnStart,
+    });
     const announced: LiveEvent[] = [];
     stdout.write(
       await run(

@@ -71,6 +71,11 @@ export interface Assembled {
   readonly access: AccessService;
   /** Change detection and subscriptions. */
   readonly live: Live;
+  /**
+   * Shutdown's first step: /ready answers 503 `shutting_down` from now on (requests are still served), and the
+   * watcher stops and hands its lease back at once, so another instance watches without waiting for it to expire.
+   */
+  beginShutdown(): Promise<void>;
   /** Closes everything opened here, in reverse order; never rejects (a failing closer is logged). */
   close(): Promise<void>;
 }
@@ -170,7 +175,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       closers.push(() => simulator.close());
       baseUrl = simulator.url;
       simulatedUpstream = true;
-      logger.info(
+      // A warning: every answer now carries made-up figures, and an operator should see that at a glance.
+      logger.warn(
         { upstream: baseUrl },
         'UPSTREAM_BASE_URL is not set: started the embedded simulated upstream (deterministic sample data, not real statistics)',
       );
@@ -222,6 +228,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         keys: config.keys,
         postgres: config.database,
         observer: metrics.store,
+        migrate: config.database.migrateOnStart,
+        onMigrations: ({ applied, unknown }) => {
+          if (applied.length > 0) logger.info({ store, migrations: applied }, 'store migrations applied');
+          // A rollback, or an older instance during a rollout: the schema was expanded for it to keep working.
+          if (unknown.length > 0)
+            logger.warn({ store, migrations: unknown }, "the store has a newer release's migrations; running on it");
+        },
       }),
     );
     closers.push(() => opened.close());
@@ -333,6 +346,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     redis,
     keyPrefix: redisKey('apq'),
   });
+  let shuttingDown = false;
   const inFlightBodies = new InFlightBodies(config.limits.maxInFlightResponseBytes);
   metrics.watchHeld({ responseBytesInFlight: () => inFlightBodies.heldBytes });
   const upstreamSource = upstream.source;
@@ -357,6 +371,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       ...(overrides.readinessChecks ?? []),
     ],
     logger.child({ component: 'readiness' }),
+    { shuttingDown: () => shuttingDown, upstreamSimulated: simulatedUpstream },
   );
   metrics.watchReadiness(readiness);
   const app = createApp({
@@ -430,6 +445,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     app.webSockets.close();
   };
   const live: Live = { hub, watcher, leadership, completeSubscriptions };
+  const beginShutdown = async (): Promise<void> => {
+    shuttingDown = true;
+    // The watcher first, so no pass runs once another instance may lead (close() repeats both, harmlessly).
+    await watcher.close();
+    await leadership.close();
+  };
   logger.info(
     {
       limits: config.limits,
@@ -445,5 +466,15 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     },
     'request policy',
   );
-  return { app, logger, metrics, upstream: upstream.client, source: upstream.source, access, live, close };
+  return {
+    app,
+    logger,
+    metrics,
+    upstream: upstream.client,
+    source: upstream.source,
+    access,
+    live,
+    beginShutdown,
+    close,
+  };
 }

@@ -53,9 +53,25 @@ export interface SpawnedNode {
  * caller stops it in `afterAll`; the other guards still hold.
  */
 export function spawnNode(entry: string, args: readonly string[], env: Record<string, string>): SpawnedNode {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, entry, ...args], {
-    cwd: ROOT,
-    env,
+  return spawnTracked(['--import', 'tsx', '--import', EXIT_WITH_PARENT, entry, ...args], { cwd: ROOT, env });
+}
+
+/**
+ * Runs a built script exactly as an operator would (`node dist/main.js` in `cwd`), with no loader: no tsx, and not
+ * the exit-with-parent guard (which is TypeScript); the other guards of spawnNode hold.
+ */
+export function spawnBuilt(
+  script: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): SpawnedNode {
+  return spawnTracked([script, ...args], options);
+}
+
+function spawnTracked(argv: readonly string[], options: { cwd: string; env: Record<string, string> }): SpawnedNode {
+  const child = spawn(process.execPath, argv, {
+    cwd: options.cwd,
+    env: options.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   }) as SpawnedNode['child'];

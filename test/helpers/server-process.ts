@@ -23,6 +23,8 @@ export function runMain(env: Record<string, string>): SpawnedNode {
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-main-')), 'main.db')}`,
+    // Suites stop their servers often; the shutdown suite sets its own window.
+    SHUTDOWN_READINESS_DELAY_S: '0',
     ...env,
   });
 }

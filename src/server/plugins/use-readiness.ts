@@ -14,9 +14,14 @@ export type CheckResult = { readonly status: 'ok' | 'failing'; readonly reason?:
 
 /** What `GET /ready` answers, and what the metrics instance_ready and dependency_up show. */
 export interface ReadinessReport {
-  /** `degraded`: a dependency is down, and the instance still serves most of its traffic without it. */
-  readonly status: 'ready' | 'degraded';
-  readonly httpStatus: 200;
+  /**
+   * `degraded`: a dependency is down, and the instance still serves most of its traffic without it;
+   * `shutting_down`: a shutdown began, and load balancers must stop sending traffic (503).
+   */
+  readonly status: 'ready' | 'degraded' | 'shutting_down';
+  readonly httpStatus: 200 | 503;
+  /** `simulated` while the embedded simulator serves. */
+  readonly upstream?: 'simulated';
   readonly checks: Readonly<Record<string, CheckResult>>;
 }
 
@@ -26,6 +31,14 @@ export interface Readiness {
 }
 
 export const READY_PATH = '/ready';
+
+/** What /ready says besides its checks. */
+export interface ReadinessState {
+  /** True once a shutdown began: /ready answers 503 `shutting_down` so load balancers stop sending traffic. */
+  shuttingDown(): boolean;
+  /** The embedded simulator serves: the body says `upstream: "simulated"` whatever the checks say. */
+  readonly upstreamSimulated: boolean;
+}
 // What anyone may read about a failing check. A raw error (a database's message, a host, a file path) is for
 // the operator's log only: /ready answers whoever asks.
 const FAILING_REASON = 'unavailable';
@@ -38,7 +51,12 @@ const FAILING_REASON = 'unavailable';
  * partial outage into a full one.
  * `GET /health` is answered without yoga's `x-yoga-id`.
  */
-export function createReadiness(checks: readonly ReadinessCheck[], logger: Logger): Readiness {
+export function createReadiness(
+  checks: readonly ReadinessCheck[],
+  logger: Logger,
+  state: ReadinessState = { shuttingDown: () => false, upstreamSimulated: false },
+): Readiness {
+  const simulated = state.upstreamSimulated ? { upstream: 'simulated' as const } : {};
   const failing = new Set<string>();
   const note = (name: string, ok: boolean, error?: unknown): void => {
     if (ok === !failing.has(name)) return;
@@ -52,6 +70,8 @@ export function createReadiness(checks: readonly ReadinessCheck[], logger: Logge
   };
   return {
     async report() {
+      // No check runs once a shutdown began: the answer is the same whatever they say, and the store may be closing.
+      if (state.shuttingDown()) return { status: 'shutting_down', httpStatus: 503, ...simulated, checks: {} };
       const results = await Promise.all(
         checks.map(async (readiness): Promise<[string, CheckResult]> => {
           const { name } = readiness;
@@ -69,7 +89,12 @@ export function createReadiness(checks: readonly ReadinessCheck[], logger: Logge
         }),
       );
       const degraded = results.some(([, result]) => result.status !== 'ok');
-      return { status: degraded ? 'degraded' : 'ready', httpStatus: 200, checks: Object.fromEntries(results) };
+      return {
+        status: degraded ? 'degraded' : 'ready',
+        httpStatus: 200,
+        ...simulated,
+        checks: Object.fromEntries(results),
+      };
     },
   };
 }

@@ -1,27 +1,27 @@
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import type { ExecutionResult } from 'graphql';
 
-/** The response header that says an answer's data came from the embedded simulator, not the ministry's service. */
+/** Set to `true` on every answer while the embedded simulator serves (the hot path sets it too: see app.ts). */
 export const SIMULATED_HEADER = 'x-upstream-simulated';
 
+function marked<Result extends ExecutionResult>(result: Result): Result {
+  return { ...result, extensions: { ...result.extensions, upstream: 'simulated' } };
+}
+
 /**
- * Marks every answer of an instance whose upstream is the embedded simulator, where neither a client nor an
- * operator can miss it: the header `x-upstream-simulated: true` on every response (the node:http listener sets it
- * too, for the answers made before yoga: request-guard.ts) and `extensions.upstream = "simulated"` in every
- * GraphQL result. The response cache stores the marked answer, so its hits carry the mark as well.
+ * While the embedded simulator serves, every GraphQL answer says so where a client cannot miss it: the header
+ * `x-upstream-simulated: true` and `extensions.upstream: "simulated"` on every result, refusals and each event
+ * of a stream included. Made-up figures must never pass for the ministry's.
  */
 export function useSimulatedUpstream(): Plugin {
   return {
     onResultProcess(payload) {
       const { result } = payload;
-      if (Array.isArray(result)) payload.setResult(result.map(marked));
-      else if (!(Symbol.asyncIterator in result)) payload.setResult(marked(result));
+      if (isAsyncIterable(result)) payload.setResult(mapAsyncIterator(result, marked));
+      else payload.setResult(Array.isArray(result) ? result.map(marked) : marked(result));
     },
     onResponse({ response }) {
       response.headers.set(SIMULATED_HEADER, 'true');
     },
   };
-}
-
-function marked<Result extends { extensions?: Record<string, unknown> }>(result: Result): Result {
-  return { ...result, extensions: { ...result.extensions, upstream: 'simulated' } };
 }

@@ -1,0 +1,133 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyPackage, ensureBuilt } from './helpers/built-package.js';
+import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
+import { slowPost } from './helpers/slow-post.js';
+
+const READY = /GraphQL server ready at (http:\/\/[^\s"]+)/;
+const QUERY = '{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { recordCount } datasets { code } }';
+
+/** The production environment an operator would give the image, with the simulator asked for by name. */
+function productionEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '',
+    NODE_ENV: 'production',
+    UPSTREAM: 'simulator',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...extra,
+  };
+}
+
+async function endpointOf(server: SpawnedNode): Promise<URL> {
+  for (;;) {
+    const match = READY.exec(server.output());
+    if (match?.[1] !== undefined) return new URL(match[1]);
+    if (server.child.exitCode !== null) throw new Error(`exited before it was ready:\n${server.output()}`);
+    await new Promise((resolve) => server.child.stdout.once('data', resolve));
+  }
+}
+
+/** Posts QUERY and reads the whole answer, so no unread body is left on a connection the shutdown closes. */
+async function query(endpoint: URL): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERY }),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+describe('the build (npm run build), run as the docs say', () => {
+  let packageDirectory: string;
+  beforeAll(async () => {
+    await ensureBuilt();
+    packageDirectory = copyPackage();
+  }, 300_000);
+
+  describe('from another working directory, with only what the package ships', () => {
+    let server: SpawnedNode;
+    let endpoint: URL;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'teg-cwd-'));
+    beforeAll(async () => {
+      server = spawnBuilt(join(packageDirectory, 'dist/main.js'), [], {
+        cwd: elsewhere,
+        env: productionEnv({ SHUTDOWN_READINESS_DELAY_S: '0' }),
+      });
+      endpoint = await endpointOf(server);
+    }, 60_000);
+    afterAll(async () => {
+      await server.stop();
+    });
+
+    it('answers from its own files (the record shapes), and says the simulator serves', async () => {
+      const response = await query(endpoint);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-upstream-simulated')).toBe('true');
+      const body = response.body as { data: { datasets: unknown[] }; extensions: { upstream: string } };
+      expect(body.data.datasets).toHaveLength(13);
+      expect(body.extensions.upstream).toBe('simulated');
+    });
+
+    it('keeps its default SQLite store in the package directory, not the working directory', () => {
+      expect(existsSync(join(packageDirectory, 'data/thai-edu-graphql.db'))).toBe(true);
+      expect(existsSync(join(elsewhere, 'data'))).toBe(false);
+    });
+
+    it('runs the admin and migrate commands from the build', async () => {
+      const env = productionEnv();
+      const migrate = spawnBuilt(join(packageDirectory, 'dist/cli/migrate.js'), [], { cwd: elsewhere, env });
+      expect(await migrate.exited(), migrate.output()).toBe(0);
+      expect(migrate.stdout()).toContain('store schema already up to date');
+      const admin = spawnBuilt(join(packageDirectory, 'dist/cli/admin.js'), ['list'], { cwd: elsewhere, env });
+      expect(await admin.exited(), admin.output()).toBe(0);
+      expect(admin.stderr()).toContain(`admin: store sqlite:${join(packageDirectory, 'data/thai-edu-graphql.db')}`);
+    });
+  });
+
+  describe('`node dist/main.js` in the package directory, stopped with SIGTERM', () => {
+    let server: SpawnedNode;
+    let endpoint: URL;
+    beforeAll(async () => {
+      server = spawnBuilt('dist/main.js', [], {
+        cwd: packageDirectory,
+        env: productionEnv({
+          DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-built-')), 'store.db')}`,
+          SHUTDOWN_READINESS_DELAY_S: '2',
+          SHUTDOWN_GRACE_S: '15',
+        }),
+      });
+      endpoint = await endpointOf(server);
+    }, 60_000);
+
+    it('fails /ready first while still serving, then drains what is in flight and exits 0', async () => {
+      const inFlight = slowPost(endpoint, QUERY, 'drained-request');
+      expect((await query(endpoint)).status).toBe(200);
+      server.child.kill('SIGTERM');
+      for (;;) {
+        const ready = await fetch(new URL('/ready', endpoint));
+        const body = (await ready.json()) as { status: string };
+        if (body.status === 'shutting_down') {
+          expect(ready.status).toBe(503);
+          expect(body).toEqual({ status: 'shutting_down', upstream: 'simulated', checks: {} });
+          break;
+        }
+      }
+      expect((await query(endpoint)).status).toBe(200);
+      await new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (server.output().includes('no new connections')) resolve();
+          else server.child.stdout.once('data', check);
+        };
+        check();
+      });
+      const finished = await inFlight.finish();
+      expect(finished.status).toBe(200);
+      expect((JSON.parse(finished.body) as { data: { datasets: unknown[] } }).data.datasets).toHaveLength(13);
+      expect(await server.exited()).toBe(0);
+      expect(server.output()).toContain('"msg":"stopped"');
+    }, 60_000);
+  });
+});
