@@ -176,6 +176,14 @@ export const SUMMARY_SUBJECT_TITLES: Readonly<Record<SummarySubject, string>> = 
   GRADUATES: 'ผู้สำเร็จการศึกษา',
 };
 
+/** The subject in English, for `titleEn`. */
+export const SUMMARY_SUBJECT_TITLES_EN: Readonly<Record<SummarySubject, string>> = {
+  SCHOOLS: 'Educational institutions',
+  PERSONNEL: 'Education personnel',
+  STUDENTS: 'Students',
+  GRADUATES: 'Graduates',
+};
+
 export interface SummaryEndpointEntry {
   /** The upstream's endpoint id, 83 to 86: the last segment of its path. */
   readonly id: number;

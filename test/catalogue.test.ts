@@ -46,7 +46,7 @@ const Catalogue = graphql(`
       apiUrl
     }
     summaryEndpoints {
-      id
+      endpointId
       name
       subject
       title
@@ -79,8 +79,9 @@ const OneDataset = graphql(`
 
 const OneSummaryEndpoint = graphql(`
   query OneSummaryEndpoint($id: Int!) {
-    summaryEndpoint(id: $id) {
+    summaryEndpoint(endpointId: $id) {
       id
+      endpointId
       name
     }
   }
@@ -114,7 +115,7 @@ describe('the catalogue through HTTP', () => {
         ['85', 'ods_count_student_by_year', 'STUDENTS', 'นักเรียน'],
         ['86', 'ods_count_graduate_by_year', 'GRADUATES', 'ผู้สำเร็จการศึกษา'],
       ].map(([id, name, subject, title]) => ({
-        id: Number(id),
+        endpointId: Number(id),
         name,
         subject,
         title,
@@ -166,7 +167,8 @@ describe('the catalogue through HTTP', () => {
 
   it('finds a summary endpoint by id, and answers null for an unknown id', async () => {
     expect((await stack().execute(OneSummaryEndpoint, { id: 85 })).body.data?.summaryEndpoint).toEqual({
-      id: 85,
+      id: 'se_85',
+      endpointId: 85,
       name: 'ods_count_student_by_year',
     });
     const unknown = await stack().execute(OneSummaryEndpoint, { id: 99 });

@@ -92,7 +92,7 @@ describe.each(TEST_STORES)('durability on %s', (kind) => {
       try {
         const after = await graphqlAt(
           second.endpoint,
-          '{ me { id } myUseRequests { id status history { from to actor note } } summaryEndpoint(id: 85) { status } }',
+          '{ me { id } myUseRequests { id status history { from to actor note } } summaryEndpoint(endpointId: 85) { status } }',
           {},
           `Bearer ${apiKey}`,
         );

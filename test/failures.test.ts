@@ -20,7 +20,7 @@ const TwoDatasets = graphql(`
 
 const SummaryPayload = graphql(`
   query SummaryPayload {
-    summaryEndpoint(id: 84) {
+    summaryEndpoint(endpointId: 84) {
       status
       payload(input: { ACADEMIC_YEAR: "2566" })
     }

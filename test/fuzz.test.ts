@@ -32,8 +32,8 @@ const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/);
 const field = fc.constantFrom(
   'datasets { code title }',
   'dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { code recordCount }',
-  'summaryEndpoints { id status statusLabel }',
-  'summaryEndpoint(id: 83) { name }',
+  'summaryEndpoints { endpointId status statusLabel }',
+  'summaryEndpoint(endpointId: 83) { name }',
   'me { id }',
   '__typename',
   '__schema { queryType { name } }',

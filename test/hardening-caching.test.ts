@@ -5,7 +5,7 @@ import { useListeningStack } from './helpers/stack.js';
 import { bearer } from './helpers/callers.js';
 
 const CATALOGUE = '{datasets{code}}';
-const STATUS = '{summaryEndpoints{id status}}';
+const STATUS = '{summaryEndpoints{endpointId status}}';
 
 describe('answers that depend on the caller are never public, and Vary names every header that changes one', () => {
   const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });

@@ -38,7 +38,7 @@ function codes(body: string): unknown[] {
 }
 
 const CATALOGUE = '{datasets{code}}';
-const OTHER = '{summaryEndpoints{id name}}';
+const OTHER = '{summaryEndpoints{endpointId name}}';
 
 describe('the request target and Host, checked before any handler', () => {
   const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
@@ -60,8 +60,10 @@ describe('the request target and Host, checked before any handler', () => {
     for (let round = 0; round < 2; round++) {
       const catalogue = JSON.parse((await getQuery(CATALOGUE)).body) as { data: { datasets: { code: string }[] } };
       expect(catalogue.data.datasets).toHaveLength(13);
-      const other = JSON.parse((await getQuery(OTHER)).body) as { data: { summaryEndpoints: { id: number }[] } };
-      expect(other.data.summaryEndpoints.map((endpoint) => endpoint.id)).toEqual([83, 84, 85, 86]);
+      const other = JSON.parse((await getQuery(OTHER)).body) as {
+        data: { summaryEndpoints: { endpointId: number }[] };
+      };
+      expect(other.data.summaryEndpoints.map((endpoint) => endpoint.endpointId)).toEqual([83, 84, 85, 86]);
     }
   });
 

@@ -7,7 +7,7 @@ import { useListeningStack, useStack } from './helpers/stack.js';
 
 const Labels = graphql(`
   query Labels {
-    summaryEndpoint(id: 83) {
+    summaryEndpoint(endpointId: 83) {
       status
       statusLabel
     }
@@ -115,7 +115,10 @@ describe('labels and messages in Thai by default, in English on request', () => 
 
   it('every answer of a batch is in the language', async () => {
     const response = await stack().post(
-      [{ query: '{ dataset(code: ODS_NOPE) { code } }' }, { query: '{ summaryEndpoint(id: 83) { statusLabel } }' }],
+      [
+        { query: '{ dataset(code: ODS_NOPE) { code } }' },
+        { query: '{ summaryEndpoint(endpointId: 83) { statusLabel } }' },
+      ],
       {
         'accept-language': 'th-TH',
       },

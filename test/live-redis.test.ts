@@ -100,7 +100,7 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
         id,
         status: 'PENDING',
         statusLabel: 'รอการอนุมัติ',
-        endpoint: { id: 84, status: 'PENDING' },
+        endpoint: { id: 'se_84', status: 'PENDING' },
         history: [{ to: 'PENDING' }],
       },
     });
@@ -116,7 +116,7 @@ describe.runIf(REDIS_URL !== undefined)('two instances sharing Redis', () => {
         id,
         status: 'APPROVED',
         statusLabel: 'อนุมัติแล้ว',
-        endpoint: { id: 84, status: 'APPROVED' },
+        endpoint: { id: 'se_84', status: 'APPROVED' },
         history: [{ to: 'PENDING' }, { to: 'APPROVED' }],
       },
     });

@@ -6,7 +6,7 @@ import { runToExit, startServerProcess, type ServerProcess } from './helpers/ser
 const QUERY = `{
   datasets { code apiUrl }
   dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload(query: { ACADEMIC_YEAR: "2566" }) }
-  summaryEndpoints { id apiUrl status }
+  summaryEndpoints { endpointId apiUrl status }
 }`;
 
 interface QueryResult {

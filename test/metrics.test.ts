@@ -26,7 +26,7 @@ describe('/metrics', () => {
     const query = 'query Teachers { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } }';
     await stack().post({ query });
     await stack().post({ query });
-    await stack().post({ query: '{ summaryEndpoint(id: 83) { payload } }' });
+    await stack().post({ query: '{ summaryEndpoint(endpointId: 83) { payload } }' });
     const after = await scrape();
 
     expect(
@@ -153,7 +153,9 @@ describe('/metrics under traffic it does not choose', () => {
     // Every upstream target once, errors, and other HTTP statuses: the series a busy day adds besides names.
     const everything = [
       ...DATASETS.map((dataset) => `d${dataset.no}: dataset(code: ${dataset.code}) { payload }`),
-      ...SUMMARY_ENDPOINTS.map((endpoint) => `e${endpoint.id}: summaryEndpoint(id: ${endpoint.id}) { payload }`),
+      ...SUMMARY_ENDPOINTS.map(
+        (endpoint) => `e${endpoint.id}: summaryEndpoint(endpointId: ${endpoint.id}) { payload }`,
+      ),
     ];
     expect(await post({ query: `query Everything { ${everything.join(' ')} }` })).toBe(200);
     expect(

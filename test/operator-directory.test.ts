@@ -144,7 +144,7 @@ describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
       'Queue App 1',
       'Queue App 0',
     ]);
-    expect(byName.edges[0]?.node.useRequests).toEqual([{ status: 'PENDING', endpoint: { id: 83 } }]);
+    expect(byName.edges[0]?.node.useRequests).toEqual([{ status: 'PENDING', endpoint: { id: 'se_83' } }]);
     expect((await search({ search: 'Q3@EXAMPLE' })).edges.map((edge) => edge.node.name)).toEqual(['Queue App 3']);
     // % is a character like any other, not a wildcard.
     expect((await search({ search: '100%' })).edges.map((edge) => edge.node.name)).toEqual(['Percent 100% App']);
@@ -190,11 +190,11 @@ describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
       { id: requestId },
       OPERATOR,
     );
-    const read = await send(stack(), '{ summaryEndpoint(id: 85) { payload } }', {}, as(client.apiKey));
+    const read = await send(stack(), '{ summaryEndpoint(endpointId: 85) { payload } }', {}, as(client.apiKey));
     expect(read.body.errors).toBeUndefined();
-    await send(stack(), '{ summaryEndpoint(id: 85) { payload } }', {}, as(client.apiKey));
+    await send(stack(), '{ summaryEndpoint(endpointId: 85) { payload } }', {}, as(client.apiKey));
     // Not approved: no read to record.
-    await send(stack(), '{ summaryEndpoint(id: 86) { payload } }', {}, as(client.apiKey));
+    await send(stack(), '{ summaryEndpoint(endpointId: 86) { payload } }', {}, as(client.apiKey));
 
     const USAGE = `query ($id: ID!) { node(id: $id) { ... on Client {
       usage(days: 7) { day operations }
@@ -213,7 +213,7 @@ describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
     expect(node.usage).toEqual([{ day: new Date(clock).toISOString().slice(0, 10), operations: 4 }]);
     expect(node.summaryReads).toMatchObject({
       totalCount: 2,
-      edges: [{ node: { endpoint: { id: 85 } } }],
+      edges: [{ node: { endpoint: { id: 'se_85' } } }],
       pageInfo: { hasNextPage: true },
     });
     // Another client sees no other client, so none of its usage.

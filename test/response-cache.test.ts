@@ -28,7 +28,7 @@ const PayloadWithQuery = graphql(`
 const CatalogueStatus = graphql(`
   query CatalogueStatus {
     summaryEndpoints {
-      id
+      endpointId
       status
     }
   }
@@ -36,7 +36,7 @@ const CatalogueStatus = graphql(`
 
 const AnonymousSummary = graphql(`
   query AnonymousSummary {
-    summaryEndpoint(id: 85) {
+    summaryEndpoint(endpointId: 85) {
       payload(input: { ACADEMIC_YEAR: "2566" })
     }
   }
@@ -264,7 +264,7 @@ describe('response cache: stored answers to anonymous queries, served before yog
 
   it('never stores an answer that selected a caller-dependent field: an approved client sees its own status', async () => {
     const anonymous = await raw(cached.origin, postOf(CatalogueStatus));
-    expect(firstStatus(anonymous)).toEqual({ id: 83, status: 'NOT_REQUESTED' });
+    expect(firstStatus(anonymous)).toEqual({ endpointId: 83, status: 'NOT_REQUESTED' });
     const hitsBefore = counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"');
     const storedBefore = counter(await metricsText(), 'graphql_response_cache_total', 'result="stored"');
     expect(comparable(await raw(cached.origin, postOf(CatalogueStatus)))).toEqual(comparable(anonymous));
@@ -279,7 +279,7 @@ describe('response cache: stored answers to anonymous queries, served before yog
     const asked = await stack.access.requestEndpointUse({ client, endpointId: 83, purpose: 'dashboards' });
     await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
     const authenticated = await raw(cached.origin, postOf(CatalogueStatus, undefined, bearer(apiKey)));
-    expect(firstStatus(authenticated)).toEqual({ id: 83, status: 'APPROVED' });
+    expect(firstStatus(authenticated)).toEqual({ endpointId: 83, status: 'APPROVED' });
     // The operator's token is a credential too.
     await raw(cached.origin, postOf(CatalogueStatus, undefined, OPERATOR));
     expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"')).toBe(hitsBefore);

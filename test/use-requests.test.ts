@@ -29,7 +29,7 @@ const Me = graphql(`
 const Statuses = graphql(`
   query Statuses {
     summaryEndpoints {
-      id
+      endpointId
       status
       statusLabel
     }
@@ -38,7 +38,7 @@ const Statuses = graphql(`
 
 const SummaryPayload84 = graphql(`
   query SummaryPayload84($input: JSONObject) {
-    summaryEndpoint(id: 84) {
+    summaryEndpoint(endpointId: 84) {
       status
       statusLabel
       payload(input: $input)
@@ -148,7 +148,7 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
     });
     expect((await s.execute(Me)).body.data?.me).toBeNull();
     const initial = await s.execute(Statuses, {}, asSchool);
-    expect(initial.body.data?.summaryEndpoints.map((e) => [e.id, e.status, e.statusLabel])).toEqual(
+    expect(initial.body.data?.summaryEndpoints.map((e) => [e.endpointId, e.status, e.statusLabel])).toEqual(
       [83, 84, 85, 86].map((id) => [id, 'NOT_REQUESTED', 'ยังไม่ได้ขอใช้งาน']),
     );
 
@@ -161,7 +161,7 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       statusLabel: 'รอการอนุมัติ',
       purpose: 'แสดงจำนวนบุคลากรในแอป',
       note: null,
-      endpoint: { id: 84, name: 'ods_count_personal_by_year' },
+      endpoint: { id: 'se_84', name: 'ods_count_personal_by_year' },
       client: { id: schoolApp.client.id },
       history: [{ from: 'NOT_REQUESTED', to: 'PENDING', actor: `client:${schoolApp.client.id}`, note: null }],
     });

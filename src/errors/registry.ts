@@ -122,7 +122,7 @@ export const ERRORS = {
   NOT_FOUND: {
     when:
       'an unknown request id, or a request for use of an unknown summary endpoint id (the query ' +
-      '`summaryEndpoint(id:)` answers `null` for an unknown id)',
+      '`summaryEndpoint(endpointId:)` answers `null` for an unknown id)',
     thai: { lead: 'ไม่พบรายการที่ระบุ' },
   },
   STORE_UNAVAILABLE: {

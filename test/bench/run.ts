@@ -357,7 +357,7 @@ const NO_UPSTREAM_CACHE = {
 };
 
 const CATALOGUE =
-  '{ datasets { no code title titleEn group agency agencyName method apiUrl } summaryEndpoints { id name title status statusLabel } }';
+  '{ datasets { no code title titleEn group agency agencyName method apiUrl } summaryEndpoints { endpointId name title status statusLabel } }';
 const payloadQuery = (code: DatasetCode): string => `{ dataset(code: ${code}) { payload } }`;
 const ALL_PAYLOADS = '{ datasets { code payload } }';
 const RECORDS_PAGE = `{ dataset(code: ${LARGEST_DATASET}) { records(first: 20, where: [{ field: "PROVINCE_NAME", eq: "เชียงใหม่" }], orderBy: [{ field: "TOTAL", direction: DESC }]) { totalCount edges { node } } } }`;
@@ -771,7 +771,7 @@ async function specialMeasurements(simulator: Simulator, missRps: number): Promi
     ),
   );
   const summaryRequest = graphqlPost(
-    '{ summaryEndpoint(id: 85) { payload(input: { ACADEMIC_YEAR: "2566" }) } }',
+    '{ summaryEndpoint(endpointId: 85) { payload(input: { ACADEMIC_YEAR: "2566" }) } }',
     bearer,
   );
   const summaryReference = (await send(summaryServer.origin, summaryRequest)).bytes.toString('utf8');

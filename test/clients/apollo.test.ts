@@ -48,7 +48,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       expect(key).toBe(`Dataset:ds_${dataset.code}`);
       expect(stored[key ?? '']).toMatchObject({ code: dataset.code, title: dataset.title });
     }
-    expect(stored['SummaryEndpoint:83']).toMatchObject({
+    expect(stored['SummaryEndpoint:se_83']).toMatchObject({
       name: 'ods_count_school_by_jurisdiction',
       status: 'NOT_REQUESTED',
     });
@@ -191,6 +191,6 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       await upstreamSummary(listening().stack.simulator, SUMMARY.id, SUMMARY.input),
     );
     // The same normalised entry, updated in place.
-    expect(entries(app.apollo)['SummaryEndpoint:85']).toMatchObject({ status: 'APPROVED' });
+    expect(entries(app.apollo)['SummaryEndpoint:se_85']).toMatchObject({ status: 'APPROVED' });
   });
 });

@@ -64,7 +64,7 @@ describe('plain fetch against a listening server', () => {
     expect(approved.errors).toBeUndefined();
     const summary = await request<{ summaryEndpoint: { status: string; payload: unknown } }>(
       url(),
-      '{ summaryEndpoint(id: 83) { status payload } }',
+      '{ summaryEndpoint(endpointId: 83) { status payload } }',
       {},
       apiKey,
     );

@@ -13,6 +13,7 @@ export const ClientCatalogue = graphql(`
     }
     summaryEndpoints {
       id
+      endpointId
       name
       status
     }
@@ -119,7 +120,7 @@ export const ClientReview = graphql(`
 
 export const ClientSummary = graphql(`
   query ClientSummary($id: Int!, $input: JSONObject) {
-    summaryEndpoint(id: $id) {
+    summaryEndpoint(endpointId: $id) {
       id
       status
       payload(input: $input)

@@ -164,7 +164,7 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
 
     const summary = await app.urql.query(ClientSummary, { id: 86 }).toPromise();
     expect(summary.error).toBeUndefined();
-    expect(summary.data?.summaryEndpoint).toMatchObject({ id: 86, status: 'APPROVED' });
+    expect(summary.data?.summaryEndpoint).toMatchObject({ id: 'se_86', status: 'APPROVED' });
     expect(summary.data?.summaryEndpoint?.payload).toEqual(await upstreamSummary(listening().stack.simulator, 86));
     expect(warnings).not.toHaveBeenCalled();
   });

@@ -19,15 +19,15 @@ type Documents = {
     "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": typeof types.AbuseCatalogueDocument,
     "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": typeof types.TeachersDocument,
     "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": typeof types.TwoBigDocument,
-    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
-    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
     "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": typeof types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": typeof types.KeyRotationRotateDocument,
-    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": typeof types.ClientCatalogueDocument,
+    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      endpointId\n      name\n      status\n    }\n  }\n": typeof types.ClientCatalogueDocument,
     "\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": typeof types.ClientNodeDocument,
     "\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": typeof types.ClientOneDatasetDocument,
     "\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": typeof types.ClientRecordsDocument,
@@ -35,10 +35,10 @@ type Documents = {
     "\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ClientRegisterDocument,
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ClientReviewDocument,
-    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": typeof types.ClientSummaryDocument,
+    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": typeof types.ClientSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
-    "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
-    "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
+    "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
+    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": typeof types.DatasetIdsDocument,
     "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": typeof types.NodeByIdDocument,
     "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": typeof types.NodesByIdsDocument,
@@ -58,8 +58,8 @@ type Documents = {
     "\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n": typeof types.PayloadAndRecordsDocument,
     "\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n": typeof types.WarmPayloadDocument,
     "\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": typeof types.PayloadWithQueryDocument,
-    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": typeof types.CatalogueStatusDocument,
-    "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.AnonymousSummaryDocument,
+    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      endpointId\n      status\n    }\n  }\n": typeof types.CatalogueStatusDocument,
+    "\n  query AnonymousSummary {\n    summaryEndpoint(endpointId: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": typeof types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.RegisterForCacheTestDocument,
     "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": typeof types.CountOtherMajorsDocument,
@@ -67,8 +67,8 @@ type Documents = {
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": typeof types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
-    "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
-    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": typeof types.SummaryPayload84Document,
+    "\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
+    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": typeof types.SummaryPayload84Document,
     "\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n": typeof types.UseRequestFieldsFragmentDoc,
     "\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": typeof types.AskDocument,
     "\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": typeof types.ReviewDocument,
@@ -82,15 +82,15 @@ const documents: Documents = {
     "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": types.AbuseCatalogueDocument,
     "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": types.TeachersDocument,
     "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": types.TwoBigDocument,
-    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
     "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
     "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
-    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
     "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
     "\n  mutation KeyRotationRotate($graceS: Int!) {\n    rotateApiKey(input: { graceS: $graceS }) {\n      apiKey\n      previousKeysExpireAt\n      client {\n        id\n      }\n    }\n  }\n": types.KeyRotationRotateDocument,
-    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n": types.ClientCatalogueDocument,
+    "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      endpointId\n      name\n      status\n    }\n  }\n": types.ClientCatalogueDocument,
     "\n  query ClientNode($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Dataset {\n        titleEn\n      }\n    }\n  }\n": types.ClientNodeDocument,
     "\n  query ClientOneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      id\n      code\n      title\n    }\n  }\n": types.ClientOneDatasetDocument,
     "\n  query ClientRecords($after: String) {\n    dataset(code: ODS_COUNT_TEACHER_BY_JURISDICTION) {\n      id\n      records(first: 4, after: $after, orderBy: [{ field: \"TOTAL\", direction: DESC }]) {\n        totalCount\n        edges {\n          cursor\n          node\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n      fields {\n        name\n        types\n      }\n    }\n  }\n": types.ClientRecordsDocument,
@@ -98,10 +98,10 @@ const documents: Documents = {
     "\n  mutation ClientRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.ClientRegisterDocument,
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ClientReviewDocument,
-    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": types.ClientSummaryDocument,
+    "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": types.ClientSummaryDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
-    "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
-    "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
+    "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
+    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": types.DatasetIdsDocument,
     "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": types.NodeByIdDocument,
     "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": types.NodesByIdsDocument,
@@ -121,8 +121,8 @@ const documents: Documents = {
     "\n  query PayloadAndRecords($code: DatasetCode!, $first: Int) {\n    dataset(code: $code) {\n      payload\n      records(first: $first) {\n        totalCount\n      }\n      recordsPath\n    }\n  }\n": types.PayloadAndRecordsDocument,
     "\n  query WarmPayload($code: DatasetCode!) {\n    dataset(code: $code) {\n      code\n      payload\n    }\n  }\n": types.WarmPayloadDocument,
     "\n  query PayloadWithQuery($code: DatasetCode!, $query: JSONObject) {\n    dataset(code: $code) {\n      payload(query: $query)\n    }\n  }\n": types.PayloadWithQueryDocument,
-    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n": types.CatalogueStatusDocument,
-    "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.AnonymousSummaryDocument,
+    "\n  query CatalogueStatus {\n    summaryEndpoints {\n      endpointId\n      status\n    }\n  }\n": types.CatalogueStatusDocument,
+    "\n  query AnonymousSummary {\n    summaryEndpoint(endpointId: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.AnonymousSummaryDocument,
     "\n  query StaleCursor {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      records(first: 1, after: \"not-a-cursor\") {\n        totalCount\n      }\n    }\n  }\n": types.StaleCursorDocument,
     "\n  mutation RegisterForCacheTest($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.RegisterForCacheTestDocument,
     "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": types.CountOtherMajorsDocument,
@@ -130,8 +130,8 @@ const documents: Documents = {
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
-    "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
-    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": types.SummaryPayload84Document,
+    "\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
+    "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": types.SummaryPayload84Document,
     "\n  fragment UseRequestFields on UseRequest {\n    id\n    status\n    statusLabel\n    purpose\n    note\n    createdAt\n    updatedAt\n    endpoint {\n      id\n      name\n    }\n    client {\n      id\n      name\n    }\n    history {\n      from\n      to\n      actor\n      note\n      at\n    }\n  }\n": types.UseRequestFieldsFragmentDoc,
     "\n  mutation Ask($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": types.AskDocument,
     "\n  mutation Review($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        ...UseRequestFields\n      }\n    }\n  }\n": types.ReviewDocument,
@@ -177,7 +177,7 @@ export function graphql(source: "\n  query TwoBig {\n    dup: dataset(code: V10_
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      id\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"];
+export function graphql(source: "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -189,7 +189,7 @@ export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(id: $id) {\n      id\n      name\n    }\n  }\n"];
+export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -209,7 +209,7 @@ export function graphql(source: "\n  mutation KeyRotationRotate($graceS: Int!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      name\n      status\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      endpointId\n      name\n      status\n    }\n  }\n"): (typeof documents)["\n  query ClientCatalogue {\n    datasets {\n      id\n      code\n      title\n    }\n    summaryEndpoints {\n      id\n      endpointId\n      name\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -241,7 +241,7 @@ export function graphql(source: "\n  mutation ClientReview($input: ReviewUseRequ
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(id: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"];
+export function graphql(source: "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -249,11 +249,11 @@ export function graphql(source: "\n  query TwoDatasets {\n    failing: dataset(c
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(id: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"): (typeof documents)["\n  query Labels {\n    summaryEndpoint(id: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"];
+export function graphql(source: "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"): (typeof documents)["\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -333,11 +333,11 @@ export function graphql(source: "\n  query PayloadWithQuery($code: DatasetCode!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  query CatalogueStatus {\n    summaryEndpoints {\n      id\n      status\n    }\n  }\n"];
+export function graphql(source: "\n  query CatalogueStatus {\n    summaryEndpoints {\n      endpointId\n      status\n    }\n  }\n"): (typeof documents)["\n  query CatalogueStatus {\n    summaryEndpoints {\n      endpointId\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query AnonymousSummary {\n    summaryEndpoint(id: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
+export function graphql(source: "\n  query AnonymousSummary {\n    summaryEndpoint(endpointId: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query AnonymousSummary {\n    summaryEndpoint(endpointId: 85) {\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -369,11 +369,11 @@ export function graphql(source: "\n  query Me {\n    me {\n      id\n      name\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Statuses {\n    summaryEndpoints {\n      id\n      status\n      statusLabel\n    }\n  }\n"];
+export function graphql(source: "\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(id: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"];
+export function graphql(source: "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

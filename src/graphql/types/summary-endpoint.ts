@@ -1,5 +1,7 @@
 import { AccessError } from '../../access/errors.js';
 import { builder } from '../builder.js';
+import { decodeNodeId, InvalidNodeIdError, summaryEndpointNodeId } from '../node-ids.js';
+import { CodedError } from '../../errors/coded-error.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
 import { payloadField } from '../payload-field.js';
 import type { JsonObject } from '../../json.js';
@@ -8,6 +10,7 @@ import {
   SUMMARY_ENDPOINTS,
   SUMMARY_METHOD,
   SUMMARY_SUBJECT_TITLES,
+  SUMMARY_SUBJECT_TITLES_EN,
   SUMMARY_SUBJECTS,
   USE_REQUEST_STATUS_LABELS,
   USE_REQUEST_STATUSES,
@@ -52,6 +55,24 @@ export const UseRequestStatus = builder.enumType('UseRequestStatus', {
   ),
 });
 
+/**
+ * The endpoint number an input names, by `endpointId` or by Node `id` (exactly one of them): old clients send the
+ * number, Relay clients the id they read. Which endpoints exist is the store's to check, as before.
+ */
+export function endpointNumber(input: { endpointId?: number | null; id?: string | number | null }): number {
+  const { endpointId, id } = input;
+  if (((endpointId ?? undefined) === undefined) === ((id ?? undefined) === undefined)) {
+    throw new CodedError(
+      CODE.BAD_USER_INPUT,
+      'Name the summary endpoint once: either endpointId (83 to 86) or id (se_83 …), not both and not neither.',
+    );
+  }
+  if (endpointId !== undefined && endpointId !== null) return endpointId;
+  const nodeId = String(id);
+  if (decodeNodeId(nodeId).typename !== 'SummaryEndpoint') throw new InvalidNodeIdError(nodeId);
+  return Number(nodeId.slice('se_'.length));
+}
+
 /** The calling client's status for an endpoint: NOT_REQUESTED when it never asked, or is not a client. */
 async function callerStatus(endpoint: SummaryEndpointEntry, context: Context): Promise<UseRequestStatusValue> {
   return (await context.loaders.callerUseStatus.load(endpoint.id)) ?? 'NOT_REQUESTED';
@@ -61,12 +82,18 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
   description:
     'ข้อมูลสรุป: one of the 4 upstream summary endpoints (group B), called with POST. Use must be requested and approved before `payload` can be read.',
   fields: (t) => ({
-    id: t.exposeInt('id', { description: 'The upstream endpoint id, 83 to 86: the last segment of `apiUrl`.' }),
+    endpointId: t.exposeInt('id', {
+      description: 'The upstream endpoint number, 83 to 86: the last segment of `apiUrl`.',
+    }),
     name: t.exposeString('name', { description: 'The upstream endpoint name, e.g. ods_count_school_by_jurisdiction.' }),
     subject: t.expose('subject', { type: SummarySubject, description: 'What the endpoint counts.' }),
     title: t.string({
       description: 'ชื่อ: the Thai name of the subject, as the upstream portal lists it.',
       resolve: (endpoint) => SUMMARY_SUBJECT_TITLES[endpoint.subject],
+    }),
+    titleEn: t.string({
+      description: 'The subject in English, e.g. Educational institutions.',
+      resolve: (endpoint) => SUMMARY_SUBJECT_TITLES_EN[endpoint.subject],
     }),
     method: t.field({
       type: HttpMethod,
@@ -130,8 +157,16 @@ builder.queryFields((t) => ({
   summaryEndpoint: t.field({
     type: SummaryEndpoint,
     nullable: true,
-    description: 'One summary endpoint by id; null for an unknown id.',
-    args: { id: t.arg.int({ required: true, description: 'The endpoint id, 83 to 86.' }) },
-    resolve: (_root, { id }) => findSummaryEndpoint(id) ?? null,
+    description: 'One summary endpoint by its upstream number; null for an unknown one. `node(id:)` takes its ID.',
+    args: { endpointId: t.arg.int({ required: true, description: 'The endpoint number, 83 to 86.' }) },
+    resolve: (_root, { endpointId }) => findSummaryEndpoint(endpointId) ?? null,
   }),
 }));
+
+builder.nodeRef<SummaryEndpointEntry, string, typeof SummaryEndpoint>(SummaryEndpoint, {
+  id: {
+    description: 'The Node id, se_ and the endpoint number (e.g. se_83): the key normalised caches store it under.',
+    resolve: (endpoint) => summaryEndpointNodeId(endpoint.id),
+  },
+  loadWithoutCache: (id) => findSummaryEndpoint(Number(id.slice('se_'.length))) ?? null,
+});

@@ -7,7 +7,7 @@ import { answerToKey, openStream } from '../stream-key.js';
 import { findSummaryEndpoint } from '../../catalogue.js';
 import { useRequestStatusLabel } from '../messages.js';
 import { Client } from './client.js';
-import { SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
+import { endpointNumber, SummaryEndpoint, UseRequestStatus } from './summary-endpoint.js';
 
 export const ReviewDecision = builder.enumType('ReviewDecision', {
   description: "ผลการพิจารณา: the operator's decision on a pending request for use.",
@@ -101,7 +101,8 @@ const UseRequestPayload = builder.objectRef<UseRequestRecord>('UseRequestPayload
 const RequestEndpointUseInput = builder.inputType('RequestEndpointUseInput', {
   description: 'What to ask for, and why.',
   fields: (t) => ({
-    endpointId: t.int({ required: true, description: 'The summary endpoint id, 83 to 86.' }),
+    endpointId: t.int({ description: 'The summary endpoint number, 83 to 86; or give `id` instead.' }),
+    id: t.id({ description: 'The summary endpoint Node id (se_83 …); or give `endpointId` instead.' }),
     purpose: t.string({
       required: true,
       description: 'Why the data is needed, 1 to 2000 characters; the operator reads it.',
@@ -190,7 +191,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { caller, access }) =>
       access.requestEndpointUse({
         client: caller.client,
-        endpointId: input.endpointId,
+        endpointId: endpointNumber(input),
         purpose: input.purpose,
       }),
   }),
