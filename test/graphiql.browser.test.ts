@@ -1,18 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { haveChromium, launchChromium } from './helpers/chromium.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
-// Debian's Chromium; .ci/run installs it so this always runs in CI.
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`GraphiQL browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-thai-tlwg)`);
-}
+const CHROMIUM_HERE = haveChromium('GraphiQL browser test');
 export const SCREENSHOT = 'test-results/graphiql.png';
 export const TABS_SCREENSHOT = 'test-results/graphiql-tabs.png';
 
-describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
+describe.runIf(CHROMIUM_HERE)('GraphiQL in a real browser', () => {
   let stack: Stack;
   let server: Awaited<ReturnType<typeof listen>>;
   let browser: Browser;
@@ -22,19 +18,7 @@ describe.runIf(haveChromium)('GraphiQL in a real browser', () => {
     stack = await startStack();
     server = await listen(stack.app);
     origin = server.origin;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Without these, Chromium tries Google's services at start-up, which this closed network refuses.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,15 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { haveChromium, launchChromium } from './helpers/chromium.js';
 import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
 
-// Debian's Chromium, as the GraphiQL browser test uses it; .ci/run installs it (and the Thai fonts) in CI.
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`portal browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-thai-tlwg)`);
-}
+const CHROMIUM_HERE = haveChromium('portal browser test');
 /** Every page of the portal in Thai and English, at phone and desktop widths. */
 export const SCREENSHOTS = 'test-results/portal';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -25,7 +21,7 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-describe.runIf(haveChromium)('the portal in a real browser', () => {
+describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
   let stack: Stack;
   let server: Awaited<ReturnType<typeof listen>>;
   let browser: Browser;
@@ -39,19 +35,7 @@ describe.runIf(haveChromium)('the portal in a real browser', () => {
     server = await listen(stack.app);
     origin = server.origin;
     mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Without these, Chromium tries Google's services at start-up, which this closed network refuses.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -201,22 +201,6 @@ export function hardeningTable(figures: HardeningFigures): string[] {
   ];
 }
 
-/** `BENCH_ONLY=hardening`: stores the figures under `hardening` in .bench/latest.json, keeping what else it holds. */
-export function mergeIntoLatest(
-  file: string,
-  figures: HardeningFigures,
-  facts: Record<string, unknown>,
-  table: string,
-): void {
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds the hardening figures alone.
-  }
-  writeFileSync(file, JSON.stringify({ ...latest, hardening: { ...facts, ...figures, table } }, null, 2));
-}
-
 let startedAt = performance.now();
 
 function progress(line: string): void {

@@ -7,7 +7,6 @@
  * of another endpoint would see the server.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULTS } from '../helpers/settings.js';
 import { LIST_MULTIPLIER, UPSTREAM_FIELD_COST } from '../../src/graphql/cost.js';
@@ -465,20 +464,4 @@ export function recordsEventLoopTable(rows: readonly EventLoopRow[]): string[] {
     `| the same, counting the time the main thread was on a CPU only (the machine's other processes aside) | max ${busiest.toFixed(1)} ms | ${busiest <= MAX_EVENT_LOOP_DELAY_MS ? 'yes' : 'NO'} |`,
     '',
   ];
-}
-
-/** `BENCH_ONLY=records-event-loop`: its figures stored under `recordsEventLoop`, keeping the rest of the file. */
-export function mergeRecordsEventLoop(
-  file: string,
-  rows: readonly EventLoopRow[],
-  facts: Record<string, unknown>,
-  table: string,
-): void {
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds these figures alone.
-  }
-  writeFileSync(file, JSON.stringify({ ...latest, recordsEventLoop: { ...facts, rows, table } }, null, 2));
 }

@@ -40,7 +40,8 @@ import { createHash } from 'node:crypto';
 import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
-import { hardeningTable, measureHardening, mergeIntoLatest, type HardeningFigures } from './hardening.js';
+import { hardeningTable, measureHardening, type HardeningFigures } from './hardening.js';
+import { storeFigures } from './latest.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
 import ts from 'typescript';
 import {
@@ -51,19 +52,9 @@ import {
   type MemoryFigures,
   type VersusHelloFigures,
 } from './memory.js';
-import {
-  measureRecordsEventLoop,
-  mergeRecordsEventLoop,
-  recordsEventLoopTable,
-  type EventLoopRow,
-} from './records-event-loop.js';
+import { measureRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
 import { defaultLimits, MAX_VALIDATION_MS, measureValidationCost, validationCostTable } from './validation-cost.js';
-import {
-  measureSubscriptions,
-  mergeSubscriptions,
-  subscriptionsTable,
-  type SubscriptionFigures,
-} from './subscriptions.js';
+import { measureSubscriptions, subscriptionsTable, type SubscriptionFigures } from './subscriptions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -943,32 +934,14 @@ function reportTypedRecords(
     '',
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  const file = join(ROOT, '.bench', 'latest.json');
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds these figures alone.
-  }
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        ...latest,
-        typedRecords: {
-          ...runFacts(),
-          cost,
-          cpuCost,
-          cpu,
-          samples: Object.fromEntries(samples),
-          table: lines.join('\n'),
-        },
-      },
-      null,
-      2,
-    ),
-  );
+  storeFigures('typedRecords', {
+    ...runFacts(),
+    cost,
+    cpuCost,
+    cpu,
+    samples: Object.fromEntries(samples),
+    table: lines.join('\n'),
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -1090,8 +1063,7 @@ function reportHardening(hardening: HardeningFigures): void {
     '',
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  mergeIntoLatest(join(ROOT, '.bench', 'latest.json'), hardening, runFacts(), lines.join('\n'));
+  storeFigures('hardening', { ...runFacts(), ...hardening, table: lines.join('\n') });
   failOnBrokenLimits(hardening);
 }
 
@@ -1105,18 +1077,7 @@ function reportMemory(memory: MemoryFigures): void {
     '',
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  const file = join(ROOT, '.bench', 'latest.json');
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds the memory figures alone.
-  }
-  writeFileSync(
-    file,
-    JSON.stringify({ ...latest, memory: { ...runFacts(), ...memory, table: lines.join('\n') } }, null, 2),
-  );
+  storeFigures('memory', { ...runFacts(), ...memory, table: lines.join('\n') });
 }
 
 /** `BENCH_ONLY=records-event-loop`: its table alone, stored under `recordsEventLoop` beside the other figures. */
@@ -1128,8 +1089,7 @@ function reportRecordsEventLoop(recordsEventLoop: readonly EventLoopRow[]): void
     ...recordsEventLoopTable(recordsEventLoop),
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  mergeRecordsEventLoop(join(ROOT, '.bench', 'latest.json'), recordsEventLoop, runFacts(), lines.join('\n'));
+  storeFigures('recordsEventLoop', { ...runFacts(), rows: recordsEventLoop, table: lines.join('\n') });
 }
 
 /** The answer budget under attack (answer-budget.ts): its table, stored under `answerBudget` beside the other figures. */
@@ -1141,18 +1101,7 @@ function reportAnswerBudget(figures: BudgetFigures): void {
     ...answerBudgetTable(figures),
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  const file = join(ROOT, '.bench', 'latest.json');
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds these figures alone.
-  }
-  writeFileSync(
-    file,
-    JSON.stringify({ ...latest, answerBudget: { ...runFacts(), ...figures, table: lines.join('\n') } }, null, 2),
-  );
+  storeFigures('answerBudget', { ...runFacts(), ...figures, table: lines.join('\n') });
 }
 
 /**
@@ -1169,18 +1118,7 @@ function reportValidationCost(): void {
     ...validationCostTable(rows),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  const file = join(ROOT, '.bench', 'latest.json');
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: this is the first figure stored.
-  }
-  writeFileSync(
-    file,
-    JSON.stringify({ ...latest, validationCost: { ...runFacts(), rows, table: lines.join('\n') } }, null, 2),
-  );
+  storeFigures('validationCost', { ...runFacts(), rows, table: lines.join('\n') });
   const slow = rows.filter((row) => !row.outcome.startsWith('refused') && row.maxMs > MAX_VALIDATION_MS);
   if (slow.length > 0)
     throw new Error(`documents within the limits validated slowly: ${slow.map((row) => row.name).join('; ')}`);
@@ -1195,8 +1133,7 @@ function reportSubscriptions(subscriptions: SubscriptionFigures): void {
     ...subscriptionsTable(subscriptions),
   ];
   process.stdout.write(lines.join('\n'));
-  mkdirSync(join(ROOT, '.bench'), { recursive: true });
-  mergeSubscriptions(join(ROOT, '.bench', 'latest.json'), subscriptions, runFacts(), lines.join('\n'));
+  storeFigures('subscriptions', { ...runFacts(), figures: subscriptions, table: lines.join('\n') });
 }
 
 /** A limit that did not hold fails the run, after the figures are printed and stored. */

@@ -7,7 +7,6 @@
  * the ratio. Memory per subscriber: the server's resident memory with all streams open, less before, per stream.
  * `BENCH_ONLY=subscriptions` runs only this (about a minute).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { DatasetCode } from '../../src/catalogue.js';
 import type { Simulator } from '../../src/simulator/server.js';
 
@@ -223,20 +222,4 @@ export function subscriptionsTable(figures: SubscriptionFigures): string[] {
     `| resident memory per open subscription | ${figures.kbPerSubscriber.toFixed(1)} KB (${figures.rssBeforeMb.toFixed(0)} MB → ${figures.rssWithSubscribersMb.toFixed(0)} MB with ${many.subscribers} open) |`,
     '',
   ];
-}
-
-/** `BENCH_ONLY=subscriptions`: its figures stored under `subscriptions`, keeping the rest of the file. */
-export function mergeSubscriptions(
-  file: string,
-  figures: SubscriptionFigures,
-  facts: Record<string, unknown>,
-  table: string,
-): void {
-  let latest: Record<string, unknown> = {};
-  try {
-    latest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No earlier run: the file holds these figures alone.
-  }
-  writeFileSync(file, JSON.stringify({ ...latest, subscriptions: { ...facts, figures, table } }, null, 2));
 }
