@@ -97,8 +97,14 @@ describe.runIf(REDIS_URL !== undefined)('two deployments on one Redis server, on
     const watcher = new Redis(REDIS_URL as string);
     const channels: string[] = [];
     try {
+      // Other suites publish on this Redis server too (pub/sub ignores the database): only these two stacks count.
+      const prefixes = DATABASES.map((db) =>
+        redisKeyPrefixOf({ redisUrl: onDatabase(db), redisKeyPrefix: undefined, databaseUrl: DEFAULT_DATABASE_URL }),
+      );
       await watcher.psubscribe('*live:events');
-      watcher.on('pmessage', (_pattern: string, channel: string) => channels.push(channel));
+      watcher.on('pmessage', (_pattern: string, channel: string) => {
+        if (prefixes.some((prefix) => channel.startsWith(prefix))) channels.push(channel);
+      });
       const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
       const streamB = await subscribe(
         `${origins[1]}/graphql`,
