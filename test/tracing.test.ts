@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LARGEST_DATASET } from './helpers/largest-dataset.js';
 import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.js';
 
@@ -25,9 +26,12 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await collector?.close();
   });
 
-  async function post(body: unknown): Promise<{ status: number; text: string }> {
+  async function post(
+    body: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; text: string }> {
     if (server === undefined) throw new Error('the server starts in beforeAll');
-    const headers = { 'content-type': 'application/json' };
+    const headers = { 'content-type': 'application/json', ...extraHeaders };
     const response = await fetch(server.endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
     return { status: response.status, text: await response.text() };
   }
@@ -70,4 +74,60 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(text).not.toContain('graphql.execute.document');
     expect(text).not.toContain('graphql.resolver.args');
   });
+
+  it("continues the caller's trace: a server span under its traceparent, the operation and upstream calls under it", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpanId = '00f067aa0ba902b7';
+    const query = `query Continued { dataset(code: ${LARGEST_DATASET}) { records(first: 1) { edges { cursor } } } }`;
+    const answered = await post({ query }, { traceparent: `00-${traceId}-${callerSpanId}-01` });
+    expect(answered.status).toBe(200);
+
+    const spansOfTrace = (): ExportedSpan[] => exportedSpans().filter((span) => span.traceId === traceId);
+    await expect
+      .poll(() => spansOfTrace().map((span) => span.name), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['HTTP POST', 'query.Continued', expect.stringMatching(/^upstream GET /)]));
+    const spans = spansOfTrace();
+    const serverSpan = spans.find((span) => span.name === 'HTTP POST');
+    const operationSpan = spans.find((span) => span.name === 'query.Continued');
+    const upstreamSpan = spans.find((span) => span.name.startsWith('upstream GET '));
+    expect(serverSpan?.parentSpanId).toBe(callerSpanId);
+    expect(operationSpan?.parentSpanId).toBe(serverSpan?.spanId);
+    expect(upstreamSpan?.parentSpanId).toBe(operationSpan?.spanId);
+    // The request's access line names the trace.
+    await server?.outputContains(`"traceId":"${traceId}"`);
+  });
+
+  it('starts a new trace for a request without a valid traceparent', async () => {
+    const malformed = 'ffffffffffffffffffffffffffffffff';
+    expect(
+      (await post({ query: 'query Untraced { datasets { no } }' }, { traceparent: `00-${malformed}-x` })).status,
+    ).toBe(200);
+    await expect
+      .poll(() => exportedSpans().some((span) => span.name === 'query.Untraced'), { timeout: 10_000 })
+      .toBe(true);
+    const operationSpan = exportedSpans().find((span) => span.name === 'query.Untraced');
+    const serverSpan = exportedSpans().find((span) => span.spanId === operationSpan?.parentSpanId);
+    expect(serverSpan?.name).toBe('HTTP POST');
+    expect(serverSpan?.traceId).not.toBe(malformed);
+    expect(serverSpan?.parentSpanId ?? '').toBe('');
+  });
+
+  interface ExportedSpan {
+    readonly traceId: string;
+    readonly spanId: string;
+    readonly parentSpanId?: string;
+    readonly name: string;
+  }
+
+  /** The spans the collector received (OTLP/HTTP JSON: ids in hex). */
+  function exportedSpans(): ExportedSpan[] {
+    return exports.flatMap((entry) => {
+      const body = JSON.parse(entry.body.toString('utf8')) as {
+        resourceSpans?: { scopeSpans?: { spans?: ExportedSpan[] }[] }[];
+      };
+      return (body.resourceSpans ?? []).flatMap((resource) =>
+        (resource.scopeSpans ?? []).flatMap((scope) => scope.spans ?? []),
+      );
+    });
+  }
 });

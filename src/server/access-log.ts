@@ -30,6 +30,8 @@ export interface AccessLogOptions {
   readonly trustProxy: boolean;
   /** Every request, once it is answered (status 0 when the client went away first). */
   readonly onAnswered?: (method: string, status: number) => void;
+  /** The request's trace, when tracing is on (request-guard.ts). */
+  readonly traceId?: string;
 }
 
 /**
@@ -74,6 +76,7 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
     options.logger[level](
       {
         requestId,
+        ...(options.traceId === undefined ? {} : { traceId: options.traceId }),
         method,
         path,
         status,

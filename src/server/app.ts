@@ -41,6 +41,7 @@ import { useSimulatedUpstream } from './plugins/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
 import { guardRequests } from './request-guard.js';
+import type { Tracing } from './tracing.js';
 import { useAnswerBudget } from './plugins/use-answer-budget.js';
 import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
 import type { PayloadSizes } from '../graphql/payload-sizes.js';
@@ -92,7 +93,7 @@ export interface AppDependencies {
   /** Where APQ documents are registered (unused with trusted documents). */
   readonly persistedQueries: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
-  readonly tracing: Plugin | undefined;
+  readonly tracing: Pick<Tracing, 'plugin' | 'traceRequest'> | undefined;
   /** The subscriptions of this instance. */
   readonly live: LiveHub;
   /** What the watcher recorded of each dataset. */
@@ -189,7 +190,7 @@ export function createApp(deps: AppDependencies): App {
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useMetrics(metrics),
-        ...(deps.tracing === undefined ? [] : [deps.tracing]),
+        ...(deps.tracing === undefined ? [] : [deps.tracing.plugin]),
         useReadiness(deps.readiness),
         useCsrfPrevention(),
         deps.trustedDocuments === undefined
@@ -237,6 +238,7 @@ export function createApp(deps: AppDependencies): App {
         cors: corsOptions(http.corsOrigins),
         trustProxy: deps.trustProxy,
         simulatedUpstream: deps.simulatedUpstream,
+        traceRequest: deps.tracing?.traceRequest,
         onAnswered: (method, status) => metrics.httpRequest(method, status),
       },
     ),

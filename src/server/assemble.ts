@@ -187,7 +187,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         baseUrl,
         apiKey,
         logger: logger.child({ component: 'upstream' }),
-        onCall: metrics.upstreamCall,
+        onCall:
+          tracing === undefined
+            ? metrics.upstreamCall
+            : (event) => {
+                metrics.upstreamCall(event);
+                tracing.upstreamCall(event);
+              },
       },
       cache: {
         redis: redisLink,
@@ -392,7 +398,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     trustProxy: rateLimit.trustProxy,
     metrics,
     persistedQueries,
-    tracing: tracing?.plugin,
+    tracing,
     live: hub,
     datasetVersions,
     usageRetentionDays: config.usage.retentionDays,

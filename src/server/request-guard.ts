@@ -33,8 +33,7 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
     }
     await listener(request, response);
   };
-  return (request, response) => {
-    startAccessLine(request, response, { logger, trustProxy, onAnswered });
+  const serve = (request: IncomingMessage, response: ServerResponse): void => {
     if (options.simulatedUpstream === true) response.setHeader(SIMULATED_HEADER, 'true');
     guarded(request, response).catch((error: unknown) => {
       if (request.destroyed || response.destroyed) {
@@ -47,7 +46,24 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
       writeErrorAnswer(request, response, { status: 500, code: CODE.INTERNAL_SERVER_ERROR }, cors);
     });
   };
+  const { traceRequest } = options;
+  if (traceRequest === undefined)
+    return (request, response) => {
+      startAccessLine(request, response, { logger, trustProxy, onAnswered });
+      serve(request, response);
+    };
+  return (request, response) => {
+    const traced = traceRequest(request, response);
+    startAccessLine(request, response, { logger, trustProxy, onAnswered, traceId: traced.traceId });
+    traced.run(() => serve(request, response));
+  };
 }
+
+/** Starts a request's span (tracing.ts): its trace id, and `run`, which serves the request within the span. */
+export type RequestTracer = (
+  request: IncomingMessage,
+  response: ServerResponse,
+) => { readonly traceId: string; run(serve: () => void): void };
 
 /** A listener that finds a request's body, when it has one, already read into `request.body`. */
 export type BufferedListener = (request: IncomingMessage & { body?: Buffer }, response: ServerResponse) => unknown;
@@ -68,6 +84,8 @@ export interface GuardOptions {
   readonly onAnswered?: (method: string, status: number) => void;
   /** Every answer carries `x-upstream-simulated: true`, those refused here included. */
   readonly simulatedUpstream?: boolean;
+  /** Only when tracing is on: a span per request, its trace id on the access line. */
+  readonly traceRequest?: RequestTracer;
 }
 
 function hasBody(request: IncomingMessage): boolean {

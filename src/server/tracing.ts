@@ -1,12 +1,20 @@
-import type { Attributes } from '@opentelemetry/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import type { Attributes, Context, ContextManager } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { UpstreamCallEvent } from '../upstream/client.js';
 import type { OperationNames } from './operation-names.js';
+import type { RequestTracer } from './request-guard.js';
 
 /** OpenTelemetry tracing of GraphQL operations, exported over OTLP/HTTP. */
 export interface Tracing {
   readonly plugin: Plugin;
+  /** The server span of each request, the parent of its operation spans (request-guard.ts). */
+  readonly traceRequest: RequestTracer;
+  /** Records a finished upstream call as a span of the request that made it: pass beside metrics' `onCall`. */
+  readonly upstreamCall: (event: UpstreamCallEvent) => void;
   /** Exports what is pending, then stops. */
   close(): Promise<void>;
 }
@@ -20,23 +28,31 @@ const OPERATION_TYPE = 'graphql.execute.operationType';
 // Never the document, variables, resolver arguments, result or an error's message: they are the caller's data.
 const KEPT_ATTRIBUTES = [
   OPERATION_TYPE,
+  'http.request.method',
+  'http.response.status_code',
+  'upstream.target',
+  'upstream.outcome',
   'graphql.resolver.fieldName',
   'graphql.resolver.typeName',
   'graphql.resolver.resultType',
 ];
 const KEPT_EVENT_ATTRIBUTES = ['exception.type'];
+// W3C Trace Context: version 00, trace id, parent span id, flags; all-zero ids are invalid.
+const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /**
  * Starts tracing to the collector at `endpoint` (OTEL_EXPORTER_OTLP_ENDPOINT: spans go to `<endpoint>/v1/traces`).
  * The SDK is imported here, lazily, so a server without the variable never loads it. Spans: one per operation
- * and one per resolver (@envelop/opentelemetry). Spans say what ran, never with what: the plugin is told to
+ * and one per resolver (@envelop/opentelemetry), under a server span per request that continues the caller's trace
+ * when it sends a W3C `traceparent`; one per upstream call, under the operation that made it. Spans say what ran, never with what: the plugin is told to
  * leave out the document, variables and result, and the exporter drops what it records regardless (resolver
  * arguments, error messages, which may quote a variable's value). Operation names go through `operationNames`,
  * as they do in /metrics; a request id in the logs says more about one request.
  */
 export async function startTracing(endpoint: string, logger: Logger, operationNames: OperationNames): Promise<Tracing> {
-  const [{ useOpenTelemetry }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }] =
+  const [api, { useOpenTelemetry }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }] =
     await Promise.all([
+      import('@opentelemetry/api'),
       import('@envelop/opentelemetry'),
       import('@opentelemetry/sdk-trace-base'),
       import('@opentelemetry/exporter-trace-otlp-http'),
@@ -50,8 +66,88 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
     resource: new Resource({ 'service.name': SERVICE_NAME }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
   });
+  // The request's span reaches the operation's through the async context (the plugin parents on the active one).
+  const storage = new AsyncLocalStorage<Context>();
+  const contexts: ContextManager = {
+    active: () => storage.getStore() ?? api.ROOT_CONTEXT,
+    with: (context, fn, thisArg, ...args) => storage.run(context, () => fn.apply(thisArg, args)),
+    bind: (context, target) =>
+      typeof target === 'function'
+        ? (((...args: unknown[]) =>
+            storage.run(context, () => (target as (...a: unknown[]) => unknown)(...args))) as typeof target)
+        : target,
+    enable: () => contexts,
+    disable: () => {
+      storage.disable();
+      return contexts;
+    },
+  };
+  api.context.setGlobalContextManager(contexts);
+  const tracer = provider.getTracer(SERVICE_NAME);
+
+  const traceRequest: RequestTracer = (request, response) => {
+    const method = request.method ?? 'GET';
+    const parent = callerContext(request) ?? api.ROOT_CONTEXT;
+    const span = tracer.startSpan(
+      `HTTP ${method}`,
+      { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method } },
+      parent,
+    );
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      const status = response.headersSent ? response.statusCode : 0;
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500 || status === 0) span.setStatus({ code: api.SpanStatusCode.ERROR });
+      span.end();
+    };
+    response.once('finish', end);
+    response.once('close', end);
+    const active = api.trace.setSpan(parent, span);
+    return { traceId: span.spanContext().traceId, run: (serve) => api.context.with(active, serve) };
+  };
+
+  /** The caller's span from a valid `traceparent`, as the remote parent; else undefined (a new trace). */
+  function callerContext(request: IncomingMessage): Context | undefined {
+    const header = request.headers['traceparent'];
+    const match = typeof header === 'string' ? TRACEPARENT.exec(header.trim().toLowerCase()) : null;
+    if (match === null) return undefined;
+    const [, traceId = '', spanId = '', flags = '00'] = match;
+    return api.trace.setSpanContext(api.ROOT_CONTEXT, {
+      traceId,
+      spanId,
+      traceFlags: Number.parseInt(flags, 16) & api.TraceFlags.SAMPLED,
+      isRemote: true,
+    });
+  }
+
+  // Told once the call has finished (retries included): the span is dated back to when it started.
+  const upstreamCall = (event: UpstreamCallEvent): void => {
+    const endTime = performance.timeOrigin + performance.now();
+    const failed = event.outcome !== 'ok' && event.outcome !== 'not_modified';
+    tracer
+      .startSpan(
+        `upstream ${event.method} ${event.target}`,
+        {
+          kind: api.SpanKind.CLIENT,
+          startTime: endTime - event.ms,
+          attributes: {
+            'upstream.target': event.target,
+            'upstream.outcome': event.outcome,
+            ...(event.status === undefined ? {} : { 'http.response.status_code': event.status }),
+          },
+        },
+        api.context.active(),
+      )
+      .setStatus({ code: failed ? api.SpanStatusCode.ERROR : api.SpanStatusCode.UNSET })
+      .end(endTime);
+  };
+
   logger.info({ endpoint }, 'OpenTelemetry tracing on: spans exported over OTLP/HTTP');
   return {
+    traceRequest,
+    upstreamCall,
     plugin: useOpenTelemetry(
       { resolvers: true, variables: false, result: false, document: false },
       provider,
