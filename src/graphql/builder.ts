@@ -37,7 +37,7 @@ export const builder = new SchemaBuilder<{
   // Answer size first: the outermost wrapper charges the value every other one let through.
   plugins: [AnswerSizePlugin, ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
   scopeAuth: {
-    authScopes: (context) => scopesOf(context.caller),
+    authScopes: (context) => scopesOf(context.caller, context.registeredClientIds),
     unauthorizedError: (_parent, context, _info, result) =>
       refusalError(context.caller, result.failure, result.message),
     // A subscription is authorized once, when it starts, as any other operation; its events are not asked again.
