@@ -82,10 +82,17 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+// Each scalar names its specification (@specifiedBy): graphql-scalars declares it for JSON, JSONObject and
+// EmailAddress; DateTime is RFC 3339's date-time and URL is parsed as the WHATWG URL Standard (`new URL`) parses.
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('JSONObject', JSONObjectResolver);
-builder.addScalarType('URL', URLResolver);
-builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('URL', URLResolver, {
+  description: 'An absolute URL, such as https://example.org/a?b=c, as the WHATWG URL Standard parses it.',
+  specifiedByURL: 'https://url.spec.whatwg.org/',
+});
+builder.addScalarType('DateTime', DateTimeResolver, {
+  specifiedByURL: 'https://datatracker.ietf.org/doc/html/rfc3339#section-5.6',
+});
 builder.addScalarType('EmailAddress', EmailAddressResolver);
 
 builder.queryType({
