@@ -351,7 +351,6 @@ describe.each(stores)('access store on $name', (store) => {
     );
 
     const illegal: [UseRequestRecord['status'], string, (id: string, client: ClientRecord) => Promise<unknown>][] = [
-      ['PENDING', 'ask again', (_id, client) => ask(client)],
       ['APPROVED', 'ask again', (_id, client) => ask(client)],
       ['APPROVED', 'approve', (id) => approve(id)],
       ['APPROVED', 'reject', (id) => reject(id)],
@@ -596,20 +595,18 @@ describe.each(stores)('access store on $name', (store) => {
       const { client } = await newClient();
       const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => ask(client, 86, `purpose ${i}`)));
       const won = results.filter((r) => r.status === 'fulfilled');
-      expect(won).toHaveLength(1);
-      for (const result of results) {
-        if (result.status === 'rejected')
-          expect(result.reason).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'PENDING' } });
-      }
+      // The asks after the first find it PENDING and answer it.
+      expect(won).toHaveLength(10);
       const requests = await access.listUseRequests({ clientId: client.id });
-      expect(requests).toEqual([won[0]?.value]);
+      expect(new Set(won.map((r) => r.value.id))).toEqual(new Set([requests[0]?.id]));
+      expect(requests).toHaveLength(1);
       expect(await access.historyOf(requests.map((r) => r.id))).toHaveLength(1);
     });
 
     it('makes one renewed request of 10 concurrent asks after a rejection', async () => {
       const { client, request } = await requestIn('REJECTED');
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => ask(client)));
-      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
       expect(await access.listUseRequests({ clientId: client.id })).toHaveLength(1);
       expect((await access.historyOf([request.id])).map((e) => e.to)).toEqual(['PENDING', 'REJECTED', 'PENDING']);
     });

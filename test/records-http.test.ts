@@ -254,8 +254,23 @@ describe('records over payloads of every shape', () => {
     expect(typeof cursor).toBe('string');
     bodies.set('V10_DUPWITH', { data: [{ v: 1 }, { v: 'two' }, { v: 3 }, { w: false }] });
     const stale = await stack.execute(Page, { code: 'V10_DUPWITH', first: 2, after: cursor });
-    expect(stale.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
-    expect(stale.body.errors?.[0]?.message).toContain('another version of the data');
+    const cursorVersion = Buffer.from(String(cursor), 'base64url').toString('utf8').split('|')[1];
+    expect(stale.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'CURSOR_STALE',
+      cursorVersion,
+      currentVersion: expect.stringMatching(/^[0-9a-f]{12}$/) as unknown,
+    });
+    expect(stale.body.errors?.[0]?.extensions?.['currentVersion']).not.toBe(cursorVersion);
+    expect(stale.body.errors?.[0]?.message).toContain('อ่านใหม่ตั้งแต่หน้าแรก');
+    // A cursor of the current version goes on.
+    const fresh = await stack.execute(Page, { code: 'V10_DUPWITH', first: 2 });
+    const next = await stack.execute(Page, {
+      code: 'V10_DUPWITH',
+      first: 2,
+      after: fresh.body.data?.dataset.records?.pageInfo.endCursor,
+    });
+    expect(next.body.errors).toBeUndefined();
+    expect(next.body.data?.dataset.records?.edges.map((edge) => edge.node)).toEqual([{ v: 3 }, { w: false }]);
     expect(stack.logText()).toContain('upstream record shape changed');
   });
 });

@@ -151,7 +151,7 @@ export interface AccessService {
    * AccessError UNAUTHENTICATED. Secrets are compared in constant time.
    */
   authenticate(authorization: string | null): Promise<Caller>;
-  /** NOT_FOUND for an unknown endpoint id; INVALID_TRANSITION when PENDING or APPROVED; BAD_USER_INPUT for an empty or over-long purpose (max 2000). */
+  /** NOT_FOUND for an unknown endpoint id; the waiting request, unchanged, when PENDING; INVALID_TRANSITION when APPROVED; BAD_USER_INPUT for an empty or over-long purpose (max 2000). */
   requestEndpointUse(input: { client: ClientRecord; endpointId: number; purpose: string }): Promise<UseRequestRecord>;
   /**
    * Operator only (callers check); NOT_FOUND, INVALID_TRANSITION unless PENDING; note max 2000. With

@@ -76,6 +76,8 @@ export async function requestEndpointUse(
       .where('client_id', '=', input.client.id)
       .where('endpoint_id', '=', endpoint.id)
       .executeTakeFirst();
+    // A double-tapped ask: the request already waits for review, and asking again would change nothing.
+    if (current?.status === 'PENDING') return toUseRequest(current);
     const written =
       current === undefined
         ? await insertFirstRequest(store, input.client.id, endpoint.id, purpose, actor)

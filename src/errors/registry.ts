@@ -143,7 +143,9 @@ export const ERRORS = {
     thai: { lead: 'ข้อมูลชุดนี้ไม่มีระเบียนในรูปแบบตาราง' },
   },
   CURSOR_STALE: {
-    when: 'a page cursor made from a version of the dataset that has changed since: read again from the first page',
+    when:
+      'a records cursor made from a version of the dataset that has changed since (`extensions.cursorVersion`, ' +
+      '`extensions.currentVersion`: opaque tags): read again from the first page',
     english: () => 'This cursor was made from an earlier version of the dataset: read again from the first page',
     thai: { whole: () => 'เคอร์เซอร์นี้สร้างจากข้อมูลชุดนี้รุ่นก่อนหน้า ซึ่งเปลี่ยนไปแล้ว: อ่านใหม่ตั้งแต่หน้าแรก' },
   },

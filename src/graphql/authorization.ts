@@ -92,9 +92,10 @@ type ScopeLoaders = { readonly [Scope in keyof AuthScopes]: (parameter: AuthScop
 
 /**
  * The scope-auth initializer: what `caller` may, asked of each rule only when a field names its scope (scope-auth
- * then keeps the answer for the rest of the request).
+ * then keeps the answer for the rest of the request). The registrant of a client this request registered (in
+ * `registeredClientIds`, filled before the payload's fields are read) is that client for operatorOrOwnClient.
  */
-export function scopesOf(caller: Caller): ScopeLoaders {
+export function scopesOf(caller: Caller, registeredClientIds: ReadonlySet<string>): ScopeLoaders {
   const allows =
     <Scope extends keyof AuthScopes>(scope: Scope) =>
     (parameter: AuthScopes[Scope]): boolean =>
@@ -103,7 +104,7 @@ export function scopesOf(caller: Caller): ScopeLoaders {
     client: allows('client'),
     currentKey: allows('currentKey'),
     operator: allows('operator'),
-    operatorOrOwnClient: allows('operatorOrOwnClient'),
+    operatorOrOwnClient: (clientId) => registeredClientIds.has(clientId) || allows('operatorOrOwnClient')(clientId),
     authenticated: allows('authenticated'),
   };
 }

@@ -37,7 +37,7 @@ export const builder = new SchemaBuilder<{
   // Answer size first: the outermost wrapper charges the value every other one let through.
   plugins: [AnswerSizePlugin, ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
   scopeAuth: {
-    authScopes: (context) => scopesOf(context.caller),
+    authScopes: (context) => scopesOf(context.caller, context.registeredClientIds),
     unauthorizedError: (_parent, context, _info, result) =>
       refusalError(context.caller, result.failure, result.message),
     // A subscription is authorized once, when it starts, as any other operation; its events are not asked again.
@@ -82,10 +82,17 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+// Each scalar names its specification (@specifiedBy): graphql-scalars declares it for JSON, JSONObject and
+// EmailAddress; DateTime is RFC 3339's date-time and URL is parsed as the WHATWG URL Standard (`new URL`) parses.
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('JSONObject', JSONObjectResolver);
-builder.addScalarType('URL', URLResolver);
-builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('URL', URLResolver, {
+  description: 'An absolute URL, such as https://example.org/a?b=c, as the WHATWG URL Standard parses it.',
+  specifiedByURL: 'https://url.spec.whatwg.org/',
+});
+builder.addScalarType('DateTime', DateTimeResolver, {
+  specifiedByURL: 'https://datatracker.ietf.org/doc/html/rfc3339#section-5.6',
+});
 builder.addScalarType('EmailAddress', EmailAddressResolver);
 
 builder.queryType({

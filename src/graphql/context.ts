@@ -41,6 +41,11 @@ export interface Context {
   readonly logger: Logger;
   /** The raw `Idempotency-Key` request header, which registerClient honours; null when absent. */
   readonly idempotencyKey: string | null;
+  /**
+   * Ids of the clients this request registered: their registrant is that client for the answer's own fields (its
+   * key, shown once, would otherwise come with a client it may not read).
+   */
+  readonly registeredClientIds: Set<string>;
   /** The raw `Authorization` request header: a subscription asks the store again, per event, whether it still holds. */
   readonly credential: string | null;
   /** This instance's open subscriptions, which subscription fields join. */
@@ -106,6 +111,7 @@ export function createContextFactory(deps: ContextDependencies) {
       maxNodeIds: deps.maxNodeIds,
       logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
       idempotencyKey: initial.request.headers.get('idempotency-key'),
+      registeredClientIds: new Set(),
       credential: initial.request.headers.get('authorization'),
       live: deps.live,
       datasetVersions: deps.datasetVersions,

@@ -66,6 +66,7 @@ type Documents = {
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": typeof types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": typeof types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
+    "\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n": typeof types.RegisterAndReadDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n": typeof types.StatusesDocument,
     "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": typeof types.SummaryPayload84Document,
@@ -129,6 +130,7 @@ const documents: Documents = {
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": types.UntypedTeachersDriftDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
+    "\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n": types.RegisterAndReadDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
     "\n  query Statuses {\n    summaryEndpoints {\n      endpointId\n      status\n      statusLabel\n    }\n  }\n": types.StatusesDocument,
     "\n  query SummaryPayload84($input: JSONObject) {\n    summaryEndpoint(endpointId: 84) {\n      status\n      statusLabel\n      payload(input: $input)\n    }\n  }\n": types.SummaryPayload84Document,
@@ -362,6 +364,10 @@ export function graphql(source: "\n  query UntypedTeachersDrift {\n    dataset(c
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -173,7 +173,9 @@ builder.mutationFields((t) => ({
       const idempotencyKey = context.idempotencyKey === null ? undefined : parseIdempotencyKey(context.idempotencyKey);
       // A new key is a new rate-limit bucket: without a budget of its own, registering would lift every limit.
       await spendRegistration(context);
-      return context.access.registerClient(input, { idempotencyKey });
+      const registration = await context.access.registerClient(input, { idempotencyKey });
+      context.registeredClientIds.add(registration.client.id);
+      return registration;
     },
   }),
   rotateApiKey: t.authField({
