@@ -225,6 +225,8 @@ async function startServer(upstreamAndEnv: Record<string, string>): Promise<Serv
       DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-bench-')), 'bench.db')}`,
       // One load generator is one IP: a limit high enough never to refuse it, still paying the limiter's cost.
       RATE_LIMIT_POINTS: '1000000',
+      // Likewise its distinct upstream fetches (the variables misses ask for new queries).
+      UPSTREAM_FETCH_RATE_LIMIT_POINTS: '1000000',
       ...upstreamAndEnv,
     },
     undefined,
