@@ -29,11 +29,16 @@ describe('negotiateLanguage (Accept-Language, RFC 9110 q-values)', () => {
     ['th-TH,th;q=0.9,en-US;q=0.8,en;q=0.7', 'th'],
     ['en;q=0.5, th;q=0.4', 'en'],
     ['th;q=0.5, en;q=0.5', 'th'],
-    ['fr-FR, fr;q=0.9', 'th'],
+    ['fr-FR, fr;q=0.9', 'en'],
+    ['ja-JP', 'en'],
+    ['ja, *;q=0.1', 'th'],
+    ['ja, th;q=0.1', 'th'],
     ['fr, en;q=0.1', 'en'],
     ['*', 'th'],
     ['th;q=0, *;q=0.1', 'en'],
     ['en;q=0', 'th'],
+    ['en;q=0, ja', 'th'],
+    ['th;q=0, en;q=0', 'th'],
     ['en;q=1.000', 'en'],
   ] as const)('%j → %s', (header, language) => {
     expect(negotiateLanguage(header)).toBe(language);
@@ -53,7 +58,7 @@ describe('negotiateLanguage (Accept-Language, RFC 9110 q-values)', () => {
   });
 
   it('reads a bounded number of ranges: an English range after the first 32 is not seen', () => {
-    const filler = Array.from({ length: 32 }, (_, i) => `x${i};q=0.1`).join(', ');
+    const filler = Array.from({ length: 32 }, (_, i) => `th-x${i};q=0.1`).join(', ');
     expect(negotiateLanguage(`${filler}, en`)).toBe('th');
     expect(negotiateLanguage(`en, ${filler}`)).toBe('en');
   });
@@ -83,6 +88,11 @@ describe('labels and messages in Thai by default, in English on request', () => 
       },
     });
     expect(english.response.headers.get('content-language')).toBe('en');
+
+    // A device set to a language that is neither (issue 24): English, the better fallback.
+    const japanese = await stack().execute(Labels, {}, { 'accept-language': 'ja-JP,ja;q=0.9' });
+    expect(japanese.body.data?.summaryEndpoint?.statusLabel).toBe('Not requested');
+    expect(japanese.response.headers.get('content-language')).toBe('en');
 
     const garbage = await stack().execute(Labels, {}, { 'accept-language': 'en;q=oops, \u00ff\u00fe' });
     expect(garbage.body.data?.summaryEndpoint?.statusLabel).toBe('ยังไม่ได้ขอใช้งาน');
