@@ -186,7 +186,7 @@ describe("records over the simulator's datasets", () => {
       where: [{ field: 'ACADEMIC_YAER', eq: '2566' }],
     });
     expect(typo.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
-    expect(typo.body.errors?.[0]?.message).toContain('ACADEMIC_YEAR');
+    expect(typo.body.errors?.[0]?.extensions?.['detail']).toContain('ACADEMIC_YEAR');
   });
 });
 
@@ -255,7 +255,7 @@ describe('records over payloads of every shape', () => {
     bodies.set('V10_DUPWITH', { data: [{ v: 1 }, { v: 'two' }, { v: 3 }, { w: false }] });
     const stale = await stack.execute(Page, { code: 'V10_DUPWITH', first: 2, after: cursor });
     expect(stale.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
-    expect(stale.body.errors?.[0]?.message).toContain('another version of the data');
+    expect(stale.body.errors?.[0]?.extensions?.['detail']).toContain('another version of the data');
     expect(stack.logText()).toContain('upstream record shape changed');
   });
 });
