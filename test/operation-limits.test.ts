@@ -132,7 +132,19 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect((await few.json()) as unknown[]).toHaveLength(DEFAULTS.limits.maxBatch);
     const { status, body } = await refusal(batch(DEFAULTS.limits.maxBatch + 1));
     expect(status).toBe(413);
-    expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    // One coded answer per operation sent, so that a batching client gives each query its code (issue 24).
+    expect(body).toHaveLength(DEFAULTS.limits.maxBatch + 1);
+    for (const answer of body as unknown as Refusal[])
+      expect(answer.errors[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', maxBatch: DEFAULTS.limits.maxBatch });
+  });
+
+  it("accepts Apollo BatchHttpLink's default batch of 10 operations", async () => {
+    expect(DEFAULTS.limits.maxBatch).toBe(10);
+    const response = await stack().post(Array.from({ length: 10 }, () => ({ query: '{ datasets { no } }' })));
+    expect(response.status).toBe(200);
+    const answers = (await response.json()) as { data?: unknown; errors?: unknown }[];
+    expect(answers).toHaveLength(10);
+    expect(answers.every((answer) => answer.errors === undefined && answer.data !== undefined)).toBe(true);
   });
 
   it("admits the README's example", async () => {
