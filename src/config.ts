@@ -398,7 +398,12 @@ export const SETTINGS = {
       102_400,
       'Bytes of a request body at most.',
     ),
-    maxBatch: setting('LIMIT_MAX_BATCH', integer(1, 1_000), 5, 'Operations in one batched request at most.'),
+    maxBatch: setting(
+      'LIMIT_MAX_BATCH',
+      integer(1, 1_000),
+      10,
+      "Operations in one batched request at most (10: Apollo Client BatchHttpLink's default batchMax).",
+    ),
     maxNodeIds: setting('LIMIT_MAX_NODE_IDS', integer(1, 10_000), 100, 'Ids one nodes(ids:) field may ask for.'),
     maxResponseBytes: setting(
       'RESPONSE_MAX_MB',

@@ -150,7 +150,7 @@ describe('the catalogue through HTTP', () => {
     const response = await stack().post({ query: '{ dataset(code: ODS_NOPE) { no } }' });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors[0]?.message).toContain('ODS_NOPE');
+    expect(body.errors[0]?.extensions).toMatchObject({ detail: expect.stringContaining('ODS_NOPE') as unknown });
     expect(body.errors[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 

@@ -55,7 +55,7 @@ describe('loadConfig', () => {
           maxFieldsPerResponseName: 50,
           maxCost: 2_500,
           maxBodyBytes: 102_400,
-          maxBatch: 5,
+          maxBatch: 10,
           maxNodeIds: 100,
           maxResponseBytes: 32 * 1_048_576,
           maxInFlightResponseBytes: 64 * 1_048_576,

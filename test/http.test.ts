@@ -169,7 +169,7 @@ describe('HTTP surface', () => {
       errors: { message: string; extensions: { code: string } }[];
     };
     expect(body.data).toBeUndefined();
-    expect(body.errors[0]?.message).toContain('$c');
+    expect(body.errors[0]?.extensions).toMatchObject({ detail: expect.stringContaining('$c') as unknown });
     expect(body.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');
   });
 

@@ -29,11 +29,16 @@ describe('negotiateLanguage (Accept-Language, RFC 9110 q-values)', () => {
     ['th-TH,th;q=0.9,en-US;q=0.8,en;q=0.7', 'th'],
     ['en;q=0.5, th;q=0.4', 'en'],
     ['th;q=0.5, en;q=0.5', 'th'],
-    ['fr-FR, fr;q=0.9', 'th'],
+    ['fr-FR, fr;q=0.9', 'en'],
+    ['ja-JP', 'en'],
+    ['ja, *;q=0.1', 'th'],
+    ['ja, th;q=0.1', 'th'],
     ['fr, en;q=0.1', 'en'],
     ['*', 'th'],
     ['th;q=0, *;q=0.1', 'en'],
     ['en;q=0', 'th'],
+    ['en;q=0, ja', 'th'],
+    ['th;q=0, en;q=0', 'th'],
     ['en;q=1.000', 'en'],
   ] as const)('%j → %s', (header, language) => {
     expect(negotiateLanguage(header)).toBe(language);
@@ -53,7 +58,7 @@ describe('negotiateLanguage (Accept-Language, RFC 9110 q-values)', () => {
   });
 
   it('reads a bounded number of ranges: an English range after the first 32 is not seen', () => {
-    const filler = Array.from({ length: 32 }, (_, i) => `x${i};q=0.1`).join(', ');
+    const filler = Array.from({ length: 32 }, (_, i) => `th-x${i};q=0.1`).join(', ');
     expect(negotiateLanguage(`${filler}, en`)).toBe('th');
     expect(negotiateLanguage(`en, ${filler}`)).toBe('en');
   });
@@ -84,11 +89,16 @@ describe('labels and messages in Thai by default, in English on request', () => 
     });
     expect(english.response.headers.get('content-language')).toBe('en');
 
+    // A device set to a language that is neither (issue 24): English, the better fallback.
+    const japanese = await stack().execute(Labels, {}, { 'accept-language': 'ja-JP,ja;q=0.9' });
+    expect(japanese.body.data?.summaryEndpoint?.statusLabel).toBe('Not requested');
+    expect(japanese.response.headers.get('content-language')).toBe('en');
+
     const garbage = await stack().execute(Labels, {}, { 'accept-language': 'en;q=oops, \u00ff\u00fe' });
     expect(garbage.body.data?.summaryEndpoint?.statusLabel).toBe('ยังไม่ได้ขอใช้งาน');
   });
 
-  it('a resolver error: Thai lead and the English detail by default, the English message alone on request, same code', async () => {
+  it('a resolver error: a Thai message with the English detail in extensions by default, the English message alone on request, same code', async () => {
     const query =
       '{ dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) { records(first: 1, after: "not-a-cursor") { totalCount } } }';
     const [thai, english] = await Promise.all([
@@ -101,16 +111,19 @@ describe('labels and messages in Thai by default, in English on request', () => 
       ((await english.json()) as Body).errors[0],
     ];
     expect(thaiError?.extensions.code).toBe('BAD_USER_INPUT');
-    expect(englishError?.extensions).toEqual(thaiError?.extensions);
+    // Each message in one language: the English detail of a Thai answer is in extensions.detail (issue 24).
+    expect(englishError?.extensions).toEqual({ code: 'BAD_USER_INPUT' });
     expect(englishError?.message).not.toMatch(/[\u0E00-\u0E7F]/);
-    expect(thaiError?.message).toBe(`ค่าที่ส่งมาไม่ถูกต้อง (${englishError?.message})`);
+    expect(thaiError?.message).toBe('ค่าที่ส่งมาไม่ถูกต้อง');
+    expect(thaiError?.extensions).toEqual({ code: 'BAD_USER_INPUT', detail: englishError?.message });
   });
 
-  it("graphql-js's validation errors: a Thai lead before graphql-js's own English", async () => {
+  it("graphql-js's validation errors: a Thai message, graphql-js's own English in extensions.detail", async () => {
     const response = await stack().post({ query: '{ dataset(code: ODS_NOPE) { code } }' });
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(body.errors[0]?.message).toMatch(/^คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา \(.*ODS_NOPE/);
+    expect(body.errors[0]?.message).toBe('คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา');
+    expect(body.errors[0]?.extensions).toMatchObject({ detail: expect.stringContaining('ODS_NOPE') as unknown });
   });
 
   it('every answer of a batch is in the language', async () => {
@@ -172,9 +185,8 @@ describe('labels and messages in Thai by default, in English on request', () => 
     );
     const text = await response.text();
     expect(text).toContain('"code":"UPSTREAM_HTTP_ERROR"');
-    expect(text).toContain(
-      'บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP 404 (Upstream dataset ODS_COUNT_TEACHER_BY_YEAR answered HTTP 404)',
-    );
+    expect(text).toContain('"message":"บริการข้อมูลต้นทางตอบกลับด้วยสถานะ HTTP 404"');
+    expect(text).toContain('"detail":"Upstream dataset ODS_COUNT_TEACHER_BY_YEAR answered HTTP 404"');
   });
 });
 

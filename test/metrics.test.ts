@@ -164,7 +164,7 @@ describe('/metrics under traffic it does not choose', () => {
         {},
       ),
     ).toBe(405);
-    expect(await post(Array.from({ length: 6 }, () => ({ query: '{ datasets { no } }' })))).toBe(413);
+    expect(await post(Array.from({ length: 11 }, () => ({ query: '{ datasets { no } }' })))).toBe(413);
 
     // A cacheable query first seen now: its miss and its hits are both `other`.
     const before = await scrape();

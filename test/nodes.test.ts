@@ -212,7 +212,7 @@ describe('Relay Node: ids, node(id:) and nodes(ids:)', () => {
       const { body } = await stack().execute(NodeById, { id });
       expect(body.data).toEqual({ node: null });
       expect(body.errors?.[0]?.extensions?.['code'], id).toBe('BAD_USER_INPUT');
-      expect(body.errors?.[0]?.message).toMatch(/is not a Node id/);
+      expect(body.errors?.[0]?.extensions?.['detail']).toMatch(/is not a Node id/);
     }
 
     const max = DEFAULTS.limits.maxNodeIds;

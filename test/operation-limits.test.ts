@@ -4,7 +4,7 @@ import { DEFAULTS } from './helpers/settings.js';
 import { useListeningStack, useStack } from './helpers/stack.js';
 
 interface Refusal {
-  errors: { message: string; extensions: { code: string; limit?: string } }[];
+  errors: { message: string; extensions: { code: string; limit?: string; detail?: string } }[];
 }
 
 // The README's example: what a newcomer pastes first.
@@ -32,7 +32,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     const { status, body } = await refusal({ query: deep });
     expect(status).toBe(400);
     expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
-    expect(body.errors[0]?.message).toMatch(/depth limit of 12 exceeded, found 5\d/);
+    expect(body.errors[0]?.extensions.detail).toMatch(/depth limit of 12 exceeded, found 5\d/);
   });
 
   it('refuses 1,000 aliases, and admits 50', async () => {
@@ -59,7 +59,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(status).toBe(400);
     expect(limitsOf(body)).toEqual(['fragments', 'fragmentSpreads', 'fieldsPerResponseName']);
     for (const error of body.errors) expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(body.errors[0]?.message).toContain('Fragments limit of 100 exceeded, found 440.');
+    expect(body.errors[0]?.extensions.detail).toContain('Fragments limit of 100 exceeded, found 440.');
   });
 
   it('counts fields sharing a response name after every kind of fragment expansion, and fragments and spreads', async () => {
@@ -99,7 +99,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
     const cycle = await refusal({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' });
     expect(cycle.status).toBe(400);
-    expect(cycle.body.errors[0]?.message).toMatch(/Cannot spread fragment "A" within itself/);
+    expect(cycle.body.errors[0]?.extensions.detail).toMatch(/Cannot spread fragment "A" within itself/);
   });
 
   it('prices payload fields: 40 in one operation run, 60 are refused by the cost limit', async () => {
@@ -132,7 +132,19 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect((await few.json()) as unknown[]).toHaveLength(DEFAULTS.limits.maxBatch);
     const { status, body } = await refusal(batch(DEFAULTS.limits.maxBatch + 1));
     expect(status).toBe(413);
-    expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    // One coded answer per operation sent, so that a batching client gives each query its code (issue 24).
+    expect(body).toHaveLength(DEFAULTS.limits.maxBatch + 1);
+    for (const answer of body as unknown as Refusal[])
+      expect(answer.errors[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', maxBatch: DEFAULTS.limits.maxBatch });
+  });
+
+  it("accepts Apollo BatchHttpLink's default batch of 10 operations", async () => {
+    expect(DEFAULTS.limits.maxBatch).toBe(10);
+    const response = await stack().post(Array.from({ length: 10 }, () => ({ query: '{ datasets { no } }' })));
+    expect(response.status).toBe(200);
+    const answers = (await response.json()) as { data?: unknown; errors?: unknown }[];
+    expect(answers).toHaveLength(10);
+    expect(answers.every((answer) => answer.errors === undefined && answer.data !== undefined)).toBe(true);
   });
 
   it("admits the README's example", async () => {

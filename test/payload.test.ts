@@ -128,7 +128,7 @@ describe('dataset payloads', () => {
       expect(status).toBe(200);
       expect(body.data?.dataset.payload).toBeNull();
       expect(body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
-      expect(body.errors?.[0]?.message).toContain('query.ACADEMIC_YEAR');
+      expect(body.errors?.[0]?.extensions?.['detail']).toContain('query.ACADEMIC_YEAR');
       expect(body.errors?.[0]?.path).toEqual(['dataset', 'payload']);
     }
     expect(stack().simulator.requestCount()).toBe(0);
@@ -140,6 +140,8 @@ describe('dataset payloads', () => {
     });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors[0]?.message).toContain('ACADEMIC_YEAR=2566');
+    expect(body.errors[0]?.extensions).toMatchObject({
+      detail: expect.stringContaining('ACADEMIC_YEAR=2566') as unknown,
+    });
   });
 });

@@ -222,3 +222,29 @@ describe('PERSISTED_OPERATIONS_ONLY at start-up', () => {
     expect(output).toContain('/nonexistent/persisted.json');
   });
 });
+
+// Issue 24 item 11: Apollo iOS drops every non-2xx answer before its APQ interceptor sees it.
+describe('an unknown APQ hash, by the media type the client asks for', () => {
+  const stack = useStack();
+  const unknownHash = (accept: string) => {
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'c'.repeat(64) } });
+    return stack().app.fetch(`http://localhost/graphql?extensions=${encodeURIComponent(extensions)}`, {
+      headers: { accept },
+    });
+  };
+
+  it.each([
+    // Apollo iOS's request, as its RequestChainNetworkTransport sends it.
+    ['multipart/mixed;deferSpec=20220824,application/json', 200, 'application/json'],
+    ['application/json', 200, 'application/json'],
+    ['application/graphql-response+json, application/json;q=0.9', 404, 'application/graphql-response+json'],
+  ])('Accept: %s answers HTTP %i', async (accept, status, mediaType) => {
+    const response = await unknownHash(accept);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain(mediaType);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect((await response.json()) as Answer).toMatchObject({
+      errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }],
+    });
+  });
+});

@@ -186,7 +186,7 @@ describe("records over the simulator's datasets", () => {
       where: [{ field: 'ACADEMIC_YAER', eq: '2566' }],
     });
     expect(typo.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
-    expect(typo.body.errors?.[0]?.message).toContain('ACADEMIC_YEAR');
+    expect(typo.body.errors?.[0]?.extensions?.['detail']).toContain('ACADEMIC_YEAR');
   });
 });
 

@@ -292,13 +292,13 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
 
     const revokePending = await s.execute(Revoke, { input: { id } }, OPERATOR);
     expect(codesOf(revokePending.body)).toEqual(['INVALID_TRANSITION']);
-    expect(revokePending.body.errors?.[0]?.message).toContain('PENDING');
+    expect(revokePending.body.errors?.[0]?.extensions?.['detail']).toContain('PENDING');
 
     await s.execute(Review, { input: { id, decision: 'APPROVE' } }, OPERATOR);
     for (const decision of ['APPROVE', 'REJECT'] as const) {
       const twice = await s.execute(Review, { input: { id, decision } }, OPERATOR);
       expect(codesOf(twice.body)).toEqual(['INVALID_TRANSITION']);
-      expect(twice.body.errors?.[0]?.message).toContain('APPROVED');
+      expect(twice.body.errors?.[0]?.extensions?.['detail']).toContain('APPROVED');
       expect(twice.body.errors?.[0]?.extensions?.['status']).toBe('APPROVED');
     }
     expect(codesOf((await s.execute(Ask, { input: { endpointId: 85, purpose: 'x' } }, asApp)).body)).toEqual([
@@ -450,8 +450,9 @@ describe.each(TEST_STORES)('request for use, through HTTP, on %s', (store) => {
       const { body } = await run();
       expect(codesOf(body)).toEqual(['BAD_USER_INPUT']);
       expect(body.errors?.[0]?.extensions?.['field']).toBe(field);
-      // Thai first: the catalogue's lead, then the detail naming the field.
-      expect(body.errors?.[0]?.message).toMatch(new RegExp(`^ค่าที่ส่งมาไม่ถูกต้อง \\(${field} must not contain control`));
+      // Thai: the catalogue's lead as the message, the detail naming the field in extensions.
+      expect(body.errors?.[0]?.message).toBe('ค่าที่ส่งมาไม่ถูกต้อง');
+      expect(body.errors?.[0]?.extensions?.['detail']).toMatch(new RegExp(`^${field} must not contain control`));
     }
     const { body: mine } = await s.execute(Mine, {}, asApp);
     expect(mine.data?.myUseRequests.map((r) => [r.id, r.status, r.note, r.history.length])).toEqual([

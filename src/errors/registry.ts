@@ -256,7 +256,10 @@ export const ERRORS = {
     },
   },
   PERSISTED_QUERY_NOT_FOUND: {
-    when: 'APQ: the hash is not registered yet (send the document with it once): HTTP 404; trusted mode: no such document id: HTTP 400',
+    when:
+      'APQ: the hash is not registered yet (send the document with it once): HTTP 404 to a request that accepts ' +
+      '`application/graphql-response+json`, 200 to one that accepts only `application/json` (Apollo iOS); trusted ' +
+      'mode: no such document id: HTTP 400',
     thai: {
       // Apollo Client and urql recognise an unknown APQ hash by this exact message: it is protocol, not prose.
       whole: (_facts, message) =>

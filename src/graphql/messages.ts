@@ -6,15 +6,19 @@ import type { Language } from '../http/language.js';
 const UNKNOWN: ThaiMessage = { lead: 'เกิดข้อผิดพลาด' };
 
 /**
- * An error's message in `language`: English as it was raised; Thai from the registry by `extensions.code`, whole
- * or as a lead sentence followed by the English detail in brackets. `extensions.code` itself never changes.
+ * An error's message in `language`, in that language alone: English as it was raised; Thai from the registry by
+ * `extensions.code`, whole, or as a lead sentence with the English detail apart in `detail` (the answer's
+ * `extensions.detail`), so that an app can show `message` to a Thai reader as it is. `extensions.code` never changes.
  */
-export function localizedMessage(language: Language, message: string, extensions: ErrorFacts): string {
-  if (language === 'en') return message;
+export function localizedMessage(
+  language: Language,
+  message: string,
+  extensions: ErrorFacts,
+): { message: string; detail?: string } {
+  if (language === 'en') return { message };
   const thai = declarationOf(extensions['code'])?.thai ?? UNKNOWN;
-  if ('whole' in thai) return thai.whole(extensions, message);
-  const lead = typeof thai.lead === 'string' ? thai.lead : thai.lead(extensions);
-  return `${lead} (${message})`;
+  if ('whole' in thai) return { message: thai.whole(extensions, message) };
+  return { message: typeof thai.lead === 'string' ? thai.lead : thai.lead(extensions), detail: message };
 }
 
 /** The label of a status of request for use. */

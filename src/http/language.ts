@@ -1,4 +1,7 @@
-/** The languages answers are written in: Thai, the audience's, unless the client prefers English. */
+/**
+ * The languages answers are written in: Thai, the audience's, when the client prefers it or says nothing; English
+ * for any other preference (a device set to Japanese reads English more often than Thai).
+ */
 export const LANGUAGES = ['th', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'th';
@@ -13,9 +16,11 @@ const RANGE = /^(\*|[a-z]{1,8}(-[a-z0-9]{1,8})*)$/;
 
 /**
  * The language of the answer to a request with this `Accept-Language` header (RFC 9110 §12.5.4, basic filtering
- * of RFC 4647): English when the client weighs it above Thai (a range "en" or "en-…"), else Thai. A range the
- * header names only through "*" gets that weight; ties go to Thai. Anything unreadable in the header (a bad range
- * or weight, a range past the first MAX_RANGES) is ignored as if it were not there, so garbage means Thai.
+ * of RFC 4647): Thai when the client weighs it (a range "th" or "th-…") above English, or as high as English and
+ * above 0; English otherwise, so a header that names neither (`ja`) gets English. A range the header names only
+ * through "*" gets that weight. Thai, the default, also when the header names no language that can be read (it is
+ * absent, empty or garbage: a bad range or weight, a range past the first MAX_RANGES is ignored as if it were not
+ * there), and when it refuses English (`en;q=0`) and names nothing above Thai.
  */
 export function negotiateLanguage(acceptLanguage: string | null | undefined): Language {
   if (acceptLanguage === null || acceptLanguage === undefined) return DEFAULT_LANGUAGE;
@@ -30,6 +35,9 @@ export function negotiateLanguage(acceptLanguage: string | null | undefined): La
     // The most specific ranges would win by RFC 4647's lookup; for two languages the best weight of each is enough.
     weights.set(primary, Math.max(weights.get(primary) ?? 0, weight));
   }
+  if (weights.size === 0) return DEFAULT_LANGUAGE;
   const weightOf = (language: Language): number => weights.get(language) ?? weights.get('*') ?? 0;
-  return weightOf('en') > weightOf('th') ? 'en' : 'th';
+  const [thai, english] = [weightOf('th'), weightOf('en')];
+  if (thai !== english) return thai > english ? 'th' : 'en';
+  return thai > 0 || weights.get('en') === 0 ? 'th' : 'en';
 }

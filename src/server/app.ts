@@ -15,6 +15,7 @@ import { yogaLoggerFrom } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { PersistedQueryStore } from './persisted-query-store.js';
 import { corsOptions } from './plugins/cors.js';
+import { useBatchLimit } from './plugins/use-batch-limit.js';
 import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
@@ -189,6 +190,7 @@ export function createApp(deps: AppDependencies): App {
         ...(http.portal ? [usePortal()] : []),
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
+        useBatchLimit(limits.maxBatch),
         useMetrics(metrics),
         ...(deps.tracing === undefined ? [] : [deps.tracing.plugin]),
         useReadiness(deps.readiness),

@@ -35,13 +35,15 @@ export function errorAnswer(
 ): { status: number; headers: Record<string, string>; body: string } {
   const language = negotiateLanguage(header('accept-language'));
   const extensions = codedExtensions(refusal.code, refusal.details);
-  const message = localizedMessage(
+  const { message, detail } = localizedMessage(
     language,
     englishMessage(refusal.code, refusal.details, refusal.message),
     extensions,
   );
   const { http, ...shown } = extensions as typeof extensions & { http?: { headers?: Record<string, string> } };
-  const body = JSON.stringify({ errors: [{ message, extensions: shown }] });
+  const body = JSON.stringify({
+    errors: [{ message, extensions: { ...shown, ...(detail === undefined ? {} : { detail }) } }],
+  });
   const accept = header('accept') ?? '';
   return {
     status: refusal.status,

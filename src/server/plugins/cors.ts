@@ -10,8 +10,20 @@ export function corsOptions(origins: '*' | readonly string[]): CORSOptions | fal
     origin: origins === '*' ? '*' : [...origins],
     credentials: false,
     methods: ['GET', 'POST'],
-    allowedHeaders: ['authorization', 'content-type', 'x-graphql-yoga-csrf', 'x-request-id', 'if-none-match'],
-    exposedHeaders: ['x-request-id', 'retry-after', 'etag'],
+    // Idempotency-Key: the docs recommend it on mutations; apollographql-client-*: Apollo's clients send them on
+    // every request (client awareness), and a preflight that refuses them fails the app's first query.
+    allowedHeaders: [
+      'authorization',
+      'content-type',
+      'x-graphql-yoga-csrf',
+      'x-request-id',
+      'if-none-match',
+      'idempotency-key',
+      'apollographql-client-name',
+      'apollographql-client-version',
+    ],
+    // RateLimit and RateLimit-Policy: so that a browser app can slow down before it is refused, as the docs advise.
+    exposedHeaders: ['x-request-id', 'retry-after', 'etag', 'ratelimit', 'ratelimit-policy'],
     maxAge: 86_400,
   };
 }

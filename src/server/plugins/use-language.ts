@@ -63,7 +63,7 @@ function localizedPart(part: ExecutionResult, language: Language): ExecutionResu
 
 function localizedError(error: GraphQLError, language: Language): GraphQLError {
   if (!(error instanceof GraphQLError)) return error;
-  const message = localizedMessage(language, error.message, error.extensions);
+  const { message, detail } = localizedMessage(language, error.message, error.extensions);
   if (message === error.message) return error;
   return new GraphQLError(message, {
     nodes: error.nodes,
@@ -71,6 +71,6 @@ function localizedError(error: GraphQLError, language: Language): GraphQLError {
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: error.extensions,
+    extensions: detail === undefined ? error.extensions : { ...error.extensions, detail },
   });
 }

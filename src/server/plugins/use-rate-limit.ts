@@ -75,7 +75,8 @@ export function useRateLimit(
         options.onRefusal?.('anonymous');
         const error = rateLimitedError(decision.retryAfterMs);
         const language = negotiateLanguage(request.headers.get('accept-language'));
-        const message = localizedMessage(language, error.message, error.extensions);
+        // RATE_LIMITED is said whole in either language: there is no detail to set apart.
+        const { message } = localizedMessage(language, error.message, error.extensions);
         const retryAfterS = String(error.extensions['retryAfterS']);
         payload.endResponse(
           new fetchAPI.Response(JSON.stringify({ errors: [{ ...error.toJSON(), message }] }), {
