@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test/gql/', 'client/gql/', 'test-results/', 'schema/'] },
+  { ignores: ['node_modules/', 'dist/', '.bench/', 'test/gql/', 'client/gql/', 'test-results/', 'schema/'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
