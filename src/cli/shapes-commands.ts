@@ -5,7 +5,6 @@
  * differences, when the upstream no longer matches the file: an operator runs it in their own CI against the
  * real service. shapes.ts runs it as its own process; tests call runShapes in theirs.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -72,16 +71,10 @@ export async function runShapes(argv: readonly string[], io: ShapesIo): Promise<
   try {
     let { baseUrl, apiKey } = settings;
     if (baseUrl === undefined) {
-      const { startSimulator } = await import('../simulator/server.js');
-      apiKey ??= randomBytes(24).toString('base64url');
-      const simulator = await startSimulator({
-        host: '127.0.0.1',
-        port: 0,
-        apiKey,
-        apiKeyHeader: settings.apiKeyHeader,
-      });
-      closers.push(() => simulator.close());
-      baseUrl = simulator.url;
+      const { startEmbeddedUpstream } = await import('../simulator/embedded.js');
+      const embedded = await startEmbeddedUpstream(settings);
+      closers.push(() => embedded.close());
+      ({ baseUrl, apiKey } = embedded);
       io.stderr.write('UPSTREAM_BASE_URL is not set: reading the embedded simulated upstream\n');
     }
     const client = createUpstreamClient({ ...settings, baseUrl, apiKey, logger: pino({ level: 'silent' }) });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeDatabaseUrl } from '../access/database.js';
@@ -163,17 +162,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   if (upstream === undefined) {
     let { baseUrl, apiKey } = config.upstream;
     if (baseUrl === undefined) {
-      // Imported only here: its geography data and certificate tooling weigh several MB that production never needs.
-      const { startSimulator } = await import('../simulator/server.js');
-      apiKey ??= randomBytes(24).toString('base64url');
-      const simulator = await startSimulator({
-        host: '127.0.0.1',
-        port: 0,
-        apiKey,
-        apiKeyHeader: config.upstream.apiKeyHeader,
-      });
-      closers.push(() => simulator.close());
-      baseUrl = simulator.url;
+      // Imported only here: production never loads the simulator.
+      const { startEmbeddedUpstream } = await import('../simulator/embedded.js');
+      const embedded = await startEmbeddedUpstream(config.upstream);
+      closers.push(() => embedded.close());
+      ({ baseUrl, apiKey } = embedded);
       simulatedUpstream = true;
       // A warning: every answer now carries made-up figures, and an operator should see that at a glance.
       logger.warn(
