@@ -73,6 +73,17 @@ describe.runIf(REDIS_URL !== undefined)('two deployments on one Redis server, on
   let origins: [string, string];
   const closers: (() => Promise<void>)[] = [];
   beforeAll(async () => {
+    // These databases are this suite's own: keys an earlier run left (APQ documents have no expiry; a run from
+    // another checkout derives another prefix, since a SQLite store's place is its absolute path) are removed.
+    for (const db of DATABASES) {
+      const redis = new Redis(onDatabase(db));
+      try {
+        const stale = await redis.keys('teg:*');
+        if (stale.length > 0) await redis.del(...stale);
+      } finally {
+        redis.disconnect();
+      }
+    }
     // Both keep their payloads, rate-limit buckets and APQ documents in Redis, with the derived prefix: the same
     // DATABASE_URL setting (the default), so only the database number tells them apart.
     const deployment = (db: number) => ({
