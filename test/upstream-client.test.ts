@@ -42,7 +42,7 @@ function newClient(options: Partial<UpstreamClientOptions> = {}): UpstreamClient
     baseUrl: simulator.url,
     apiKey: simulator.apiKey,
     apiKeyHeader: 'api-key',
-    timeoutMs: 2_000,
+    timeoutMs: 5_000, // generous: a loaded CI machine once took 2 s over two retries
     caPem: undefined,
     retries: DEFAULTS.upstream.retries,
     breakerCooldownS: DEFAULTS.upstream.breakerCooldownS,
