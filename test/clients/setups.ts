@@ -111,6 +111,9 @@ export function createApolloClient(
 export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
   RecordConnection: () => null,
   RecordEdge: () => null,
+  RecordRowConnection: () => null,
+  RecordRowEdge: () => null,
+  RecordRow: () => null,
   PageInfo: () => null,
   RecordField: () => null,
   UseRequestEvent: () => null,
