@@ -54,7 +54,7 @@ function readQuery<Operation extends OperationType>(
   query: Parameters<typeof createOperationDescriptor>[0],
   variables: Operation['variables'],
 ): Operation['response'] {
-  return environment.lookup(createOperationDescriptor(query, variables).fragment).data as Operation['response'];
+  return environment.lookup(createOperationDescriptor(query, variables).fragment).data;
 }
 
 describe('Relay (relay-runtime 21, artifacts of relay-compiler 21, no React) against a listening server', () => {
