@@ -3,7 +3,18 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.bench/', 'test/gql/', 'client/gql/', 'test-results/', 'schema/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.bench/',
+      'test/gql/',
+      'test/clients/relay/__generated__/',
+      'client/gql/',
+      'test-results/',
+      'schema/',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

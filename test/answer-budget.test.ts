@@ -76,6 +76,20 @@ describe('one budget of answer bytes per HTTP request, charged where the bytes a
     });
   });
 
+  it('refuses the Relay-shaped form: aliased nodes and edges of one `rows` page, which fits when asked for twice', async () => {
+    const rows = (fields: string): string => `{ dataset(code: ${LARGEST_DATASET}) { rows(first: 500) { ${fields} } } }`;
+    const twice = (await (
+      await stack().post({ query: rows(aliased(2, (i) => `n${i}: nodes { values }`)) })
+    ).json()) as {
+      data: { dataset: { rows: { n0: unknown[]; n1: unknown[] } } };
+      errors?: unknown;
+    };
+    expect(twice.errors).toBeUndefined();
+    expect([twice.data.dataset.rows.n0.length, twice.data.dataset.rows.n1.length]).toEqual([500, 500]);
+    await refusedWithin({ query: rows(aliased(63, (i) => `n${i}: nodes { values }`)) });
+    await refusedWithin({ query: rows(aliased(40, (i) => `e${i}: edges { cursor node { values } }`)) });
+  });
+
   it('shares the budget between the operations of a batch', async () => {
     // Each operation alone is well within the budget; the five together are not.
     const operation = { query: records(aliased(12, (i) => `a${i}: edges { node }`)) };

@@ -29,6 +29,51 @@ const Page = graphql(`
   }
 `);
 
+/** The Relay-shaped page beside the untyped one, asked with the same arguments. */
+const PageAndRows = graphql(`
+  query RecordsPageAndRows(
+    $code: DatasetCode!
+    $orderBy: [RecordOrder!]
+    $select: [String!]
+    $first: Int
+    $after: String
+  ) {
+    dataset(code: $code) {
+      records(orderBy: $orderBy, select: $select, first: $first, after: $after) {
+        totalCount
+        edges {
+          cursor
+          node
+        }
+        pageInfo {
+          hasNextPage
+          hasPreviousPage
+          startCursor
+          endCursor
+        }
+      }
+      rows(orderBy: $orderBy, select: $select, first: $first, after: $after) {
+        totalCount
+        edges {
+          cursor
+          node {
+            values
+          }
+        }
+        nodes {
+          values
+        }
+        pageInfo {
+          hasNextPage
+          hasPreviousPage
+          startCursor
+          endCursor
+        }
+      }
+    }
+  }
+`);
+
 const Shape = graphql(`
   query RecordsShape($code: DatasetCode!) {
     dataset(code: $code) {
@@ -73,6 +118,29 @@ type Row = Record<string, unknown>;
 
 describe("records over the simulator's datasets", () => {
   const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 } });
+
+  it('answers `rows` as `records`: the same records, cursors and paging, each record an object', async () => {
+    const args = {
+      code: 'ODS_COUNT_TEACHER_BY_JURISDICTION' as const,
+      orderBy: [{ field: 'TOTAL', direction: 'DESC' as const }],
+      select: ['ACADEMIC_YEAR', 'JURISDICTION_NAME', 'TOTAL'],
+      first: 3,
+    };
+    const first = await stack().execute(PageAndRows, args);
+    expect(first.body.errors).toBeUndefined();
+    const { records, rows } = first.body.data?.dataset ?? {};
+    expect(records?.edges).toHaveLength(3);
+    expect(rows?.edges).toEqual(records?.edges.map((edge) => ({ cursor: edge.cursor, node: { values: edge.node } })));
+    expect(rows?.nodes).toEqual(records?.edges.map((edge) => ({ values: edge.node })));
+    expect(rows?.pageInfo).toEqual(records?.pageInfo);
+    expect(rows?.totalCount).toBe(records?.totalCount);
+    // A cursor of either field pages the other.
+    const next = await stack().execute(PageAndRows, { ...args, after: records?.pageInfo.endCursor });
+    expect(next.body.errors).toBeUndefined();
+    const following = next.body.data?.dataset;
+    expect(following?.rows?.nodes.map((row) => row.values)).toEqual(following?.records?.edges.map((edge) => edge.node));
+    expect(following?.rows?.nodes.map((row) => row.values)).not.toEqual(rows?.nodes.map((row) => row.values));
+  });
 
   it('filters by year, orders and counts, Thai values included', async () => {
     const { body } = await stack().execute(Page, {
@@ -262,6 +330,13 @@ describe('records over payloads of every shape', () => {
     });
     expect(stale.body.errors?.[0]?.extensions?.['currentVersion']).not.toBe(cursorVersion);
     expect(stale.body.errors?.[0]?.message).toContain('อ่านใหม่ตั้งแต่หน้าแรก');
+    // The Relay-shaped page reads the same cursor, so refuses it the same way.
+    const staleRows = await stack.execute(PageAndRows, { code: 'V10_DUPWITH', first: 2, after: cursor });
+    const staleFields = staleRows.body.errors?.map((error) => [error.path?.join('.'), error.extensions?.['code']]);
+    expect(staleFields?.sort()).toEqual([
+      ['dataset.records', 'CURSOR_STALE'],
+      ['dataset.rows', 'CURSOR_STALE'],
+    ]);
     // A cursor of the current version goes on.
     const fresh = await stack.execute(Page, { code: 'V10_DUPWITH', first: 2 });
     const next = await stack.execute(Page, {

@@ -5,7 +5,10 @@ import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import { upstreamSummary } from '../helpers/upstream-answer.js';
 import { request } from './setups.js';
 
-const SETUPS = readFileSync(new URL('./setups.ts', import.meta.url), 'utf8');
+// The set-ups, and the documents of the Relay suite (relay-compiler reads them; the suite runs what it makes of them).
+const SETUPS = ['./setups.ts', './relay/operations.ts']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n');
 const CLIENTS_DOC = 'docs/app-developers/clients.md';
 
 describe('plain fetch against a listening server', () => {
@@ -78,8 +81,14 @@ describe(`the client set-ups of ${CLIENTS_DOC}`, () => {
   const blocks = fencedBlocks(readDoc(CLIENTS_DOC), 'ts');
   const setupLines = new Set(SETUPS.split('\n').map((line) => line.trim()));
 
-  it('shows Apollo Client, urql and plain fetch', () => {
-    expect(blocks).toHaveLength(3);
+  it('shows Apollo Client, urql, plain fetch and Relay (its environment and a paging fragment)', () => {
+    expect(blocks).toHaveLength(5);
+  });
+
+  it("shows the Relay suite's relay.config.json as it is", () => {
+    const shown = fencedBlocks(readDoc(CLIENTS_DOC), 'json');
+    const config: unknown = JSON.parse(readFileSync(new URL('./relay/relay.config.json', import.meta.url), 'utf8'));
+    expect(shown.map((block) => JSON.parse(block) as unknown)).toEqual([config]);
   });
 
   // The suites in this folder run setups.ts: a line of the docs that is not there was never run.

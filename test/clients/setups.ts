@@ -12,6 +12,16 @@ import { persistedExchange } from '@urql/exchange-persisted';
 import { Client, fetchExchange } from '@urql/core';
 import { createClient as createGraphQLWsClient, type Client as GraphQLWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import {
+  Environment,
+  Network,
+  Observable as RelayObservable,
+  RecordSource,
+  Store,
+  type FetchFunction,
+  type GraphQLResponse,
+  type SubscribeFunction,
+} from 'relay-runtime';
 
 /*
  * The client set-ups docs/app-developers/clients.md shows, as the suites in this folder run them: when one of
@@ -101,6 +111,9 @@ export function createApolloClient(
 export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
   RecordConnection: () => null,
   RecordEdge: () => null,
+  RecordRowConnection: () => null,
+  RecordRowEdge: () => null,
+  RecordRow: () => null,
   PageInfo: () => null,
   RecordField: () => null,
   UseRequestEvent: () => null,
@@ -176,6 +189,39 @@ export function createUrqlClient(
     fetch: options.fetch,
     fetchOptions: { headers: options.headers ?? {} },
   });
+}
+
+// docs/app-developers/clients.md: Relay
+export function createRelayEnvironment(
+  url: string,
+  options: { fetch?: typeof fetch; headers?: Record<string, string>; subscriptions?: GraphQLWsClient } = {},
+): Environment {
+  const fetchFn: FetchFunction = async (operation, variables) => {
+    const response = await (options.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...options.headers },
+      body: JSON.stringify({ query: operation.text, variables }),
+    });
+    // Refusals (400, 401, 403, 429…) carry a GraphQL body with a code too: Relay reports its errors.
+    return (await response.json()) as GraphQLResponse;
+  };
+  // Subscriptions over graphql-ws (createWebSocketClient in subscriptions.md), on the same key as the HTTP requests.
+  const { subscriptions } = options;
+  const subscribeFn: SubscribeFunction | undefined =
+    subscriptions === undefined
+      ? undefined
+      : (operation, variables) =>
+          RelayObservable.create<GraphQLResponse>((sink) =>
+            subscriptions.subscribe(
+              { operationName: operation.name, query: operation.text ?? '', variables },
+              {
+                next: (result) => sink.next(result as GraphQLResponse),
+                error: (error) => sink.error(error instanceof Error ? error : new Error(JSON.stringify(error))),
+                complete: () => sink.complete(),
+              },
+            ),
+          );
+  return new Environment({ network: Network.create(fetchFn, subscribeFn), store: new Store(new RecordSource()) });
 }
 
 // docs/app-developers/clients.md: plain fetch

@@ -1,4 +1,4 @@
-import { findSummaryEndpoint, summaryEndpointPath } from '../../src/catalogue.js';
+import { datasetPath, findSummaryEndpoint, summaryEndpointPath, type DatasetCode } from '../../src/catalogue.js';
 import type { Simulator } from '../../src/simulator/server.js';
 
 /**
@@ -12,6 +12,18 @@ export async function upstreamSummary(simulator: Simulator, id: number, input: o
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': simulator.apiKey },
     body: JSON.stringify(input),
+  });
+  if (!response.ok) throw new Error(`the simulator answered ${response.status}`);
+  return response.json();
+}
+
+/**
+ * What the simulated upstream itself answers for a dataset asked with `query` (the query string, e.g.
+ * `ACADEMIC_YEAR=2566`), asked directly with its key: the JSON that a payload, or its records, must equal.
+ */
+export async function upstreamDataset(simulator: Simulator, code: DatasetCode, query = ''): Promise<unknown> {
+  const response = await fetch(`${simulator.url}${datasetPath(code)}${query === '' ? '' : `?${query}`}`, {
+    headers: { 'api-key': simulator.apiKey },
   });
   if (!response.ok) throw new Error(`the simulator answered ${response.status}`);
   return response.json();

@@ -130,6 +130,50 @@ const RecordConnection = builder.objectRef<RecordConnectionShape>('RecordConnect
   }),
 });
 
+/**
+ * A record as an object, so that a Relay `@connection` can page it: `RecordEdge.node` is a JSONObject, which
+ * Relay's compiler refuses as a connection's node. No id: Relay keeps each row inside its connection.
+ */
+const RecordRow = builder.objectRef<JsonObject>('RecordRow').implement({
+  description: 'One record, as an object (Relay pages a connection only of objects).',
+  fields: (t) => ({
+    values: t.field({
+      type: 'JSONObject',
+      description: 'The record (only the `select`ed fields when given).',
+      resolve: (row) => row,
+    }),
+  }),
+});
+
+const RecordRowEdge = builder.objectRef<RecordEdgeShape>('RecordRowEdge').implement({
+  description: 'One record and its cursor.',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', {
+      description: 'Opaque; the same cursor `records` gives for this record, filters and order.',
+    }),
+    node: t.field({ type: RecordRow, description: 'The record.', resolve: (edge) => edge.node }),
+  }),
+});
+
+const RecordRowConnection = builder.objectRef<RecordConnectionShape>('RecordRowConnection').implement({
+  description:
+    "A page of records, shaped for Relay's `@connection`: the page `records` answers, each record an object.",
+  fields: (t) => ({
+    edges: t.field({
+      type: [RecordRowEdge],
+      description: 'The records of this page with their cursors.',
+      resolve: (connection) => [...connection.edges],
+    }),
+    nodes: t.field({
+      type: [RecordRow],
+      description: 'The records of this page.',
+      resolve: (connection) => connection.edges.map((edge) => edge.node),
+    }),
+    pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
+    totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
+  }),
+});
+
 type QueryArg = { readonly query?: JsonObject | null };
 
 /** Reads a dataset's payload for a records field: `query` as for `payload`. */
@@ -171,32 +215,42 @@ function recordsField<Args extends QueryArg & RecordsQuery, Value>(
 builder.objectFields(Dataset, (t) => {
   const queryArg = () => t.arg({ type: 'JSONObject', description: 'Upstream query parameters, as for `payload`.' });
   const whereArg = () => t.arg({ type: [RecordFilter], description: 'Conditions that must all hold.' });
+  const pageArgs = () => ({
+    query: queryArg(),
+    where: whereArg(),
+    orderBy: t.arg({
+      type: [RecordOrder],
+      description: 'Sort keys, most significant first; the upstream order breaks ties.',
+    }),
+    select: t.arg.stringList({ description: 'Only these fields in each node (dotted paths become flat keys).' }),
+    first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 0 to ${MAX_PAGE_SIZE}.` }),
+    after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
+  });
+  // `records` and `rows` answer the same page: one view, one cursor, one charge against the operation's budget.
+  const recordsPage = () =>
+    recordsField((view, args: RecordsPageArgs & QueryArg, context) =>
+      budgetOf(context).charge(
+        view.page({
+          where: args.where,
+          orderBy: args.orderBy,
+          select: args.select,
+          first: args.first,
+          after: args.after,
+        }),
+      ),
+    );
   return {
     records: t.field({
       type: RecordConnection,
       description: `ระเบียน: the payload's records, filtered, ordered, projected and paged (Relay connection; at most ${MAX_PAGE_SIZE} a page). Null with NOT_TABULAR when the payload holds no array of records; \`payload\` still works.`,
-      args: {
-        query: queryArg(),
-        where: whereArg(),
-        orderBy: t.arg({
-          type: [RecordOrder],
-          description: 'Sort keys, most significant first; the upstream order breaks ties.',
-        }),
-        select: t.arg.stringList({ description: 'Only these fields in each node (dotted paths become flat keys).' }),
-        first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 0 to ${MAX_PAGE_SIZE}.` }),
-        after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
-      },
-      ...recordsField((view, args: RecordsPageArgs & QueryArg, context) =>
-        budgetOf(context).charge(
-          view.page({
-            where: args.where,
-            orderBy: args.orderBy,
-            select: args.select,
-            first: args.first,
-            after: args.after,
-          }),
-        ),
-      ),
+      args: pageArgs(),
+      ...recordsPage(),
+    }),
+    rows: t.field({
+      type: RecordRowConnection,
+      description: `ระเบียน: the page \`records\` answers, with the same arguments and cursors, each record an object (\`values\`), so that Relay's \`@connection\` can page it. Null with NOT_TABULAR as \`records\`.`,
+      args: pageArgs(),
+      ...recordsPage(),
     }),
     recordCount: t.int({
       description: 'จำนวนระเบียน: how many records match `where` (all of them without it).',
