@@ -75,10 +75,15 @@ export function endpointNumber(input: { endpointId?: number | null; id?: string 
   return Number(nodeId.slice('se_'.length));
 }
 
-/** The known inputs of every endpoint, for the description of `payload(input:)`: "83: ACADEMIC_YEAR, …; 86: …". */
-const KNOWN_INPUTS = SUMMARY_ENDPOINTS.map(
-  (endpoint) => `${endpoint.id}: ${endpoint.inputs.map((input) => input.key).join(', ')}`,
-).join('; ');
+/** The known inputs of the endpoints, for the description of `payload(input:)`: "83, 84: ACADEMIC_YEAR, …; 86: …". */
+const KNOWN_INPUTS = (() => {
+  const endpointsByKeys = new Map<string, number[]>();
+  for (const endpoint of SUMMARY_ENDPOINTS) {
+    const keys = endpoint.inputs.map((input) => input.key).join(', ');
+    endpointsByKeys.set(keys, [...(endpointsByKeys.get(keys) ?? []), endpoint.id]);
+  }
+  return [...endpointsByKeys].map(([keys, ids]) => `${ids.join(', ')}: ${keys}`).join('; ');
+})();
 
 // How much of a key a warning repeats: enough to recognise it, not an echo of a huge input.
 const MAX_WARNED_KEY_LENGTH = 100;

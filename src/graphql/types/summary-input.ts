@@ -12,6 +12,7 @@ export const SummaryInput = builder.objectRef<SummaryInputEntry>('SummaryInput')
     }),
     example: t.field({
       type: 'JSON',
+      nullable: true,
       description: 'A value that selects some records, written as the records write it, e.g. "2566".',
       resolve: (input) => input.example,
     }),
