@@ -358,7 +358,7 @@ const keyList = (facts: ErrorFacts): string => {
 export const WARNINGS = {
   INPUT_KEY_IGNORED: {
     when:
-      'a key of a summary `payload(input:)` that is neither one of the endpoint\'s known `inputs` nor a key of the ' +
+      "a key of a summary `payload(input:)` that is neither one of the endpoint's known `inputs` nor a key of the " +
       'records the upstream answered: the upstream most likely ignored it, so the answer is not selected by it ' +
       '(`key`, and the known inputs in `known`). Not said when the answer holds no records to compare with',
     english: (facts) =>
