@@ -9,6 +9,7 @@ import { buildWorld } from '../src/simulator/world.js';
 import { createWebSocketClient } from './clients/setups.js';
 import { graphql } from './gql/index.js';
 import { bearer } from './helpers/callers.js';
+import { fencedBlocks, readDoc } from './helpers/docs.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 const SummaryInputs = graphql(`
@@ -136,6 +137,19 @@ describe('summary endpoints say what they take, and warn about input keys the up
       example: '2566',
     });
     expect(endpoints[3]?.inputs[1]).toMatchObject({ key: 'EDU_LEVEL', example: 'ประถมศึกษา' });
+
+    // The docs' table of inputs names each one with its example.
+    const docs = readDoc('docs/app-developers/request-for-use.md');
+    for (const endpoint of endpoints) {
+      const row = docs.split('\n').find((line) => line.startsWith('|') && line.includes(`${endpoint.endpointId} `));
+      const listed = [...(row ?? '').matchAll(/`([A-Z_]+)` \(`"([^"]+)"`\)/g)].map(([, key, example]) => ({
+        key,
+        example,
+      }));
+      expect(listed, String(endpoint.endpointId)).toEqual(
+        endpoint.inputs.map(({ key, example }) => ({ key, example })),
+      );
+    }
   });
 
   it('answers a key the upstream ignored in full, with one warning at the field, in Thai by default', async () => {
@@ -176,6 +190,11 @@ describe('summary endpoints say what they take, and warn about input keys the up
     expect(warning?.code).toBe('INPUT_KEY_IGNORED');
     expect(warning?.message).toMatch(/^The upstream most likely ignored the input key "YEAR"/);
     expect(warning?.message).not.toMatch(THAI);
+    // The docs show this very warning.
+    const shown = fencedBlocks(readDoc('docs/app-developers/request-for-use.md'), 'json')
+      .map((block) => JSON.parse(block) as unknown)
+      .find((block) => (block as { code?: unknown }).code === 'INPUT_KEY_IGNORED');
+    expect(shown).toEqual(warning);
   });
 
   it('selects by a known key without a warning, and does not warn about keys of the records', async () => {

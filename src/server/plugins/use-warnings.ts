@@ -9,11 +9,9 @@ type SetResult = (result: ExecutionResult) => void;
 function writeWarnings(warnings: AnswerWarnings, result: ExecutionResult, setResult: SetResult): void {
   const taken = warnings.take();
   if (taken.length === 0) return;
-  const earlier = result.extensions?.['warnings'];
-  setResult({
-    ...result,
-    extensions: { ...result.extensions, warnings: [...(Array.isArray(earlier) ? earlier : []), ...taken] },
-  });
+  const earlier: unknown = result.extensions?.['warnings'];
+  const sent: readonly unknown[] = Array.isArray(earlier) ? earlier : [];
+  setResult({ ...result, extensions: { ...result.extensions, warnings: [...sent, ...taken] } });
 }
 
 /**
