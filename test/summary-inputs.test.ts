@@ -10,6 +10,7 @@ import { createWebSocketClient } from './clients/setups.js';
 import { graphql } from './gql/index.js';
 import { bearer } from './helpers/callers.js';
 import { fencedBlocks, readDoc } from './helpers/docs.js';
+import { subscribe } from './helpers/sse.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 const SummaryInputs = graphql(`
@@ -266,6 +267,34 @@ describe('summary endpoints say what they take, and warn about input keys the up
     expect(data.length).toBeGreaterThan(0);
     const event = JSON.parse(data[0] ?? '{}') as { extensions?: Record<string, unknown> };
     expect(warningsOf(event)?.map((warning) => warning.key)).toEqual(['YEAR']);
+  });
+
+  it('warns in the event of a subscription whose selection reads a summary', async () => {
+    const registered = await stack.access.registerClient({ name: 'Live Inputs', contactEmail: 'live@example.org' });
+    const stream = await subscribe(
+      `${server.origin}/graphql`,
+      'subscription { useRequestChanged { status endpoint { payload(input: { YEAR: "2566" }) } } }',
+      {},
+      bearer(registered.apiKey),
+    );
+    try {
+      const asked = await stack.access.requestEndpointUse({
+        client: registered.client,
+        endpointId: 84,
+        purpose: 'live',
+      });
+      const pending = await stream.next();
+      expect(pending.data).toMatchObject({ useRequestChanged: { status: 'PENDING', endpoint: { payload: null } } });
+      expect(warningsOf(pending)).toBeUndefined();
+      await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+      const approved = await stream.next();
+      expect(approved.data).toMatchObject({ useRequestChanged: { status: 'APPROVED' } });
+      expect(warningsOf(approved)?.map((warning) => [warning.path, warning.key])).toEqual([
+        [['useRequestChanged', 'endpoint', 'payload'], 'YEAR'],
+      ]);
+    } finally {
+      stream.close();
+    }
   });
 
   it("warns in graphql-ws's `next` message of a query over the socket", async () => {
