@@ -184,19 +184,88 @@ export const SUMMARY_SUBJECT_TITLES_EN: Readonly<Record<SummarySubject, string>>
   GRADUATES: 'Graduates',
 };
 
+/**
+ * A key of a summary's JSON body that selects records: the records whose value of that key, written as text, is
+ * the one sent (or one of a list). The real upstream does not document its inputs; these are the keys of the
+ * records its published samples show (DOMAIN.md), which the simulator's records mirror (test/summary-inputs.test.ts
+ * fails when the two disagree).
+ */
+export interface SummaryInputEntry {
+  readonly key: string;
+  /** What the key is called in Thai. */
+  readonly title: string;
+  /** What it selects, in English. */
+  readonly selects: string;
+  /** A value that selects some records, as the records write it. */
+  readonly example: string;
+}
+
+const ACADEMIC_YEAR: SummaryInputEntry = {
+  key: 'ACADEMIC_YEAR',
+  title: 'ปีการศึกษา',
+  selects: 'one academic year, in the Buddhist Era',
+  example: '2566',
+};
+const JURISDICTION_INPUTS: readonly SummaryInputEntry[] = [
+  {
+    key: 'JURISDICTION_CODE',
+    title: 'รหัสสังกัด',
+    selects: 'one jurisdiction (the office the institutions answer to), by its English acronym',
+    example: 'OBEC',
+  },
+  {
+    key: 'JURISDICTION_NAME',
+    title: 'ชื่อสังกัด',
+    selects: 'one jurisdiction, by its Thai name',
+    example: 'สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน',
+  },
+  {
+    key: 'JURISDICTION_ABBR',
+    title: 'อักษรย่อสังกัด',
+    selects: 'one jurisdiction, by its Thai abbreviation',
+    example: 'สพฐ.',
+  },
+];
+const EDU_LEVEL: SummaryInputEntry = {
+  key: 'EDU_LEVEL',
+  title: 'ระดับการศึกษา',
+  selects: 'one education level, by its Thai name',
+  example: 'ประถมศึกษา',
+};
+
 export interface SummaryEndpointEntry {
   /** The upstream's endpoint id, 83 to 86: the last segment of its path. */
   readonly id: number;
   readonly name: string;
   readonly subject: SummarySubject;
   readonly version: number;
+  /** The body keys known to select its records; absent ones select everything (every year, every jurisdiction). */
+  readonly inputs: readonly SummaryInputEntry[];
 }
 
 export const SUMMARY_ENDPOINTS: readonly SummaryEndpointEntry[] = [
-  { id: 83, name: 'ods_count_school_by_jurisdiction', subject: 'SCHOOLS', version: 1 },
-  { id: 84, name: 'ods_count_personal_by_year', subject: 'PERSONNEL', version: 1 },
-  { id: 85, name: 'ods_count_student_by_year', subject: 'STUDENTS', version: 1 },
-  { id: 86, name: 'ods_count_graduate_by_year', subject: 'GRADUATES', version: 1 },
+  {
+    id: 83,
+    name: 'ods_count_school_by_jurisdiction',
+    subject: 'SCHOOLS',
+    version: 1,
+    inputs: [ACADEMIC_YEAR, ...JURISDICTION_INPUTS],
+  },
+  {
+    id: 84,
+    name: 'ods_count_personal_by_year',
+    subject: 'PERSONNEL',
+    version: 1,
+    inputs: [ACADEMIC_YEAR, ...JURISDICTION_INPUTS],
+  },
+  {
+    id: 85,
+    name: 'ods_count_student_by_year',
+    subject: 'STUDENTS',
+    version: 1,
+    inputs: [ACADEMIC_YEAR, ...JURISDICTION_INPUTS],
+  },
+  { id: 86, name: 'ods_count_graduate_by_year', subject: 'GRADUATES', version: 1, inputs: [ACADEMIC_YEAR, EDU_LEVEL] },
 ];
 
 export const USE_REQUEST_STATUSES = ['NOT_REQUESTED', 'PENDING', 'APPROVED', 'REJECTED', 'REVOKED'] as const;

@@ -3,8 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS_DOC, withErrorCodesTable } from '../scripts/docs-errors.js';
 import { CodedError } from '../src/errors/coded-error.js';
-import { CODE, ERROR_CODES, ERRORS, type ErrorDeclaration } from '../src/errors/registry.js';
-import { localizedMessage } from '../src/graphql/messages.js';
+import { CODE, ERROR_CODES, ERRORS, WARNING_CODES, WARNINGS, type ErrorDeclaration } from '../src/errors/registry.js';
+import { localizedMessage, warningMessage } from '../src/graphql/messages.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
 // Facts of every kind a message may quote, so that each template is exercised with what it reads.
@@ -30,6 +30,19 @@ describe('the registry of error codes', () => {
     }
   });
 
+  it('gives every warning code a message in each language, quoting its facts', () => {
+    for (const code of WARNING_CODES) {
+      const facts = { key: 'YEAR', known: ['ACADEMIC_YEAR', 'EDU_LEVEL'] };
+      const english = warningMessage('en', code, facts);
+      const thai = warningMessage('th', code, facts);
+      expect(english, code).not.toMatch(THAI);
+      expect(thai, code).toMatch(THAI);
+      for (const message of [english, thai]) expect(message, code).toContain('ACADEMIC_YEAR, EDU_LEVEL');
+      expect(WARNINGS[code].when.length, code).toBeGreaterThan(20);
+      expect(ERROR_CODES, code).not.toContain(code);
+    }
+  });
+
   it('declares the codes named for this round, with their statuses', () => {
     expect(ERRORS.STORE_UNAVAILABLE).toMatchObject({ status: 503, retryAfter: true });
     expect(ERRORS.NOT_ACCEPTABLE).toMatchObject({ status: 406 });
@@ -45,8 +58,8 @@ describe('the registry of error codes', () => {
     expect([written.message, written.httpStatus]).toEqual(['purpose is empty', 400]);
   });
 
-  it('is where every code is written: src/ names them as CODE.…, never as a string', () => {
-    const literal = new RegExp(`['"](${ERROR_CODES.join('|')})['"]`, 'g');
+  it('is where every code is written: src/ names them as CODE.… (WARNING.…), never as a string', () => {
+    const literal = new RegExp(`['"](${[...ERROR_CODES, ...WARNING_CODES].join('|')})['"]`, 'g');
     const written = sourceFiles(SRC)
       .filter((file) => !file.startsWith(join(SRC, 'errors')))
       .flatMap((file) =>
@@ -58,6 +71,6 @@ describe('the registry of error codes', () => {
   it('lists every code in docs/app-developers/errors.md as `npm run docs:errors` writes it', () => {
     const document = readFileSync(ERRORS_DOC, 'utf8');
     expect(document, 'run npm run docs:errors').toBe(withErrorCodesTable(document));
-    for (const code of ERROR_CODES) expect(document).toContain(`| \`${code}\` |`);
+    for (const code of [...ERROR_CODES, ...WARNING_CODES]) expect(document).toContain(`| \`${code}\` |`);
   });
 });

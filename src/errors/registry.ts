@@ -338,6 +338,48 @@ export function declarationOf(code: unknown): ErrorDeclaration | undefined {
 }
 
 /**
+ * One warning code, declared once: what the docs say of it and its message in either language, from its facts.
+ * A warning is not an error: the field has its value, and `extensions.warnings` says what in the request had no
+ * effect on it, so an app can tell its user (or its developer) rather than show data it did not ask for.
+ */
+export interface WarningDeclaration {
+  /** When a client meets it: the docs' list of warnings (docs/app-developers/errors.md) is made from this. */
+  readonly when: string;
+  readonly english: (facts: ErrorFacts) => string;
+  readonly thai: (facts: ErrorFacts) => string;
+}
+
+const keyList = (facts: ErrorFacts): string => {
+  const known = facts['known'];
+  return Array.isArray(known) && known.length > 0 ? known.join(', ') : '-';
+};
+
+/** Every code of `extensions.warnings`, in the order the docs list them. */
+export const WARNINGS = {
+  INPUT_KEY_IGNORED: {
+    when:
+      "a key of a summary `payload(input:)` that is neither one of the endpoint's known `inputs` nor a key of the " +
+      'records the upstream answered: the upstream most likely ignored it, so the answer is not selected by it ' +
+      '(`key`, and the known inputs in `known`). Not said when the answer holds no records to compare with',
+    english: (facts) =>
+      `The upstream most likely ignored the input key "${String(facts['key'])}": it is not a known input of this ` +
+      `summary nor a key of the records answered, so the answer is not selected by it. Known inputs: ${keyList(facts)}.`,
+    thai: (facts) =>
+      `บริการต้นทางน่าจะไม่ได้ใช้คีย์ "${String(facts['key'])}" ที่ส่งมา: คีย์นี้ไม่ใช่ข้อมูลนำเข้าที่รู้จักของข้อมูลสรุปนี้ ` +
+      `และไม่มีในระเบียนที่ได้รับ คำตอบจึงไม่ได้คัดเลือกตามคีย์นี้ คีย์ที่ใช้ได้: ${keyList(facts)}`,
+  },
+} as const satisfies Readonly<Record<string, WarningDeclaration>>;
+
+export type WarningCode = keyof typeof WARNINGS;
+
+/** Each warning code by name, written `WARNING.INPUT_KEY_IGNORED` as errors are written `CODE.…`. */
+export const WARNING = Object.fromEntries(Object.keys(WARNINGS).map((code) => [code, code])) as {
+  readonly [Code in WarningCode]: Code;
+};
+
+export const WARNING_CODES = Object.keys(WARNINGS) as readonly WarningCode[];
+
+/**
  * The English message of a code raised with `facts`: the one declared here, or else `detail`, which whoever
  * raises a code without a declared message must write.
  */

@@ -16,6 +16,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import type { LiveHub } from '../live/subscription-hub.js';
+import { AnswerWarnings } from './warnings.js';
 
 /** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
 export interface Context {
@@ -31,6 +32,8 @@ export interface Context {
   readonly access: AccessService;
   /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
   readonly ledger: ResponseLedger;
+  /** This operation's `extensions.warnings`: what any field says of the request without failing (warnings.ts). */
+  readonly warnings: AnswerWarnings;
   readonly shapes: ShapeWatch;
   /** Compares live record shapes with schema/shapes.json for the typed fields. */
   readonly shapeDrift: ShapeDriftWatch;
@@ -90,9 +93,10 @@ export function createContextFactory(deps: ContextDependencies) {
     const { caller, ip } = await deps.callers.of(initial.request, initial.req);
     // Usage per client: counted in memory, written in batches by the store.
     if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
+    const language = negotiateLanguage(initial.request.headers.get('accept-language'));
     return {
       requestId,
-      language: negotiateLanguage(initial.request.headers.get('accept-language')),
+      language,
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
@@ -105,6 +109,7 @@ export function createContextFactory(deps: ContextDependencies) {
       }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
+      warnings: new AnswerWarnings(language),
       shapes: deps.shapes,
       shapeDrift: deps.shapeDrift,
       upstreamUrls: deps.upstream,

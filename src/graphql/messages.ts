@@ -1,5 +1,5 @@
 import { USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUS_LABELS_EN, type UseRequestStatus } from '../catalogue.js';
-import { declarationOf, type ErrorFacts, type ThaiMessage } from '../errors/registry.js';
+import { declarationOf, WARNINGS, type ErrorFacts, type ThaiMessage, type WarningCode } from '../errors/registry.js';
 import type { Language } from '../http/language.js';
 
 // A code the registry does not know (one of yoga's own we let through unchanged): Thai lead, English detail.
@@ -19,6 +19,12 @@ export function localizedMessage(
   const thai = declarationOf(extensions['code'])?.thai ?? UNKNOWN;
   if ('whole' in thai) return { message: thai.whole(extensions, message) };
   return { message: typeof thai.lead === 'string' ? thai.lead : thai.lead(extensions), detail: message };
+}
+
+/** A warning's message in `language`, from the registry: warnings are made here, never localised afterwards. */
+export function warningMessage(language: Language, code: WarningCode, facts: ErrorFacts): string {
+  const declared = WARNINGS[code];
+  return language === 'en' ? declared.english(facts) : declared.thai(facts);
 }
 
 /** The label of a status of request for use. */

@@ -22,12 +22,19 @@ export interface PayloadFieldKind {
  * failure nulls the field, not its parent), the read recorded in the response's ledger (freshness, stale
  * fields, HTTP caching) and, for summaries, that the answer depends on the caller.
  *
- * `load` fetches the payload through the per-request loaders; `resolve` turns the read into the field's value.
+ * `load` fetches the payload through the per-request loaders; `resolve` turns the read into the field's value (and
+ * may warn about the request with `context.warnings`, at `info`'s path).
  */
 export function payloadField<Parent, Args, Value>(
   kind: PayloadFieldKind,
   load: (parent: Parent, args: Args, context: Context) => Promise<PayloadRead>,
-  resolve: (read: PayloadRead, parent: Parent, args: Args, context: Context) => Value | Promise<Value>,
+  resolve: (
+    read: PayloadRead,
+    parent: Parent,
+    args: Args,
+    context: Context,
+    info: GraphQLResolveInfo,
+  ) => Value | Promise<Value>,
 ) {
   return {
     complexity: UPSTREAM_FIELD_COST,
@@ -38,7 +45,7 @@ export function payloadField<Parent, Args, Value>(
       context.ledger.recordRead(responsePathAsArray(info.path), read);
       // The body's length is its size in the answer: the plugin that charges it need not walk it.
       if (kind.wholeBody) rememberAnswerSize(read.value, read.bytes);
-      return resolve(read, parent, args, context);
+      return resolve(read, parent, args, context, info);
     },
   };
 }

@@ -4,7 +4,7 @@ export { AnswerBudget } from './answer-budget.js';
 export * from './limits.js';
 export { RecordsError } from './errors.js';
 export { MAX_EXAMPLES, type RecordField } from './fields.js';
-export { ENVELOPE_KEYS, MAX_SEARCH_DEPTH } from './locate.js';
+export { ENVELOPE_KEYS, MAX_SEARCH_DEPTH, findRecords } from './locate.js';
 export { RECORD_VALUE_TYPES, numericValue, type RecordValueType } from './values.js';
 export type {
   AggregateArgs,

@@ -83,6 +83,16 @@ export function locateRecords(body: unknown): LocatedRecords {
   );
 }
 
+/** The records of a body as locateRecords finds them, or undefined when it holds none. */
+export function findRecords(body: unknown): readonly JsonObject[] | undefined {
+  try {
+    return locateRecords(body).records;
+  } catch (error) {
+    if (error instanceof RecordsError) return undefined;
+    throw error;
+  }
+}
+
 function describe(body: unknown): string {
   if (Array.isArray(body)) return 'an array of other things than objects';
   if (body === null) return 'null';

@@ -45,6 +45,7 @@ import { guardRequests } from './request-guard.js';
 import type { Tracing } from './tracing.js';
 import { useAnswerBudget } from './plugins/use-answer-budget.js';
 import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
+import { useWarnings } from './plugins/use-warnings.js';
 import type { PayloadSizes } from '../graphql/payload-sizes.js';
 import type { InFlightBodies } from '../graphql/response-ledger.js';
 import { boundedParseCache } from './parse-cache.js';
@@ -203,6 +204,7 @@ export function createApp(deps: AppDependencies): App {
         useDeferStream(),
         useMaskedIncrementalErrors(maskError),
         useAnswerBudget(),
+        useWarnings(),
         useSlicedSerialisation(),
         useOperationLog(metrics),
         // Last: freshness, then the response cache, then compression, each over the response the one before made.

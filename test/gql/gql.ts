@@ -66,6 +66,9 @@ type Documents = {
     "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": typeof types.CountOtherMajorsDocument,
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": typeof types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": typeof types.UntypedTeachersDriftDocument,
+    "\n  query SummaryInputs {\n    summaryEndpoints {\n      endpointId\n      titleEn\n      inputs {\n        key\n        description\n        example\n      }\n    }\n  }\n": typeof types.SummaryInputsDocument,
+    "\n  query Schools($input: JSONObject) {\n    summaryEndpoint(endpointId: 83) {\n      payload(input: $input)\n    }\n  }\n": typeof types.SchoolsDocument,
+    "\n  query TwoReads($guessed: JSONObject, $known: JSONObject) {\n    guessed: summaryEndpoint(endpointId: 83) {\n      payload(input: $guessed)\n    }\n    known: summaryEndpoint(endpointId: 83) {\n      payload(input: $known)\n    }\n  }\n": typeof types.TwoReadsDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": typeof types.RegisterDocument,
     "\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n": typeof types.RegisterAndReadDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.MeDocument,
@@ -131,6 +134,9 @@ const documents: Documents = {
     "\n  query CountOtherMajors($other: JSON) {\n    dataset(code: ODS_COUNT_STUDENT_BY_MAJOR) {\n      recordCount(where: [{ field: \"MAJOR\", ne: $other }])\n    }\n  }\n": types.CountOtherMajorsDocument,
     "\n  query TypedTeachersDrift($first: Int) {\n    typedRecords {\n      odsCountTeacherByYear {\n        rows(first: $first, orderBy: [{ field: academicYear }]) {\n          totalCount\n          nodes {\n            academicYear\n            male\n            female\n            total\n            node\n          }\n        }\n      }\n    }\n  }\n": types.TypedTeachersDriftDocument,
     "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n": types.UntypedTeachersDriftDocument,
+    "\n  query SummaryInputs {\n    summaryEndpoints {\n      endpointId\n      titleEn\n      inputs {\n        key\n        description\n        example\n      }\n    }\n  }\n": types.SummaryInputsDocument,
+    "\n  query Schools($input: JSONObject) {\n    summaryEndpoint(endpointId: 83) {\n      payload(input: $input)\n    }\n  }\n": types.SchoolsDocument,
+    "\n  query TwoReads($guessed: JSONObject, $known: JSONObject) {\n    guessed: summaryEndpoint(endpointId: 83) {\n      payload(input: $guessed)\n    }\n    known: summaryEndpoint(endpointId: 83) {\n      payload(input: $known)\n    }\n  }\n": types.TwoReadsDocument,
     "\n  mutation Register($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n        contactEmail\n        createdAt\n      }\n    }\n  }\n": types.RegisterDocument,
     "\n  mutation RegisterAndRead($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        history {\n          kind\n          actor\n        }\n        useRequests {\n          id\n        }\n      }\n    }\n  }\n": types.RegisterAndReadDocument,
     "\n  query Me {\n    me {\n      id\n      name\n    }\n  }\n": types.MeDocument,
@@ -366,6 +372,18 @@ export function graphql(source: "\n  query TypedTeachersDrift($first: Int) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n"): (typeof documents)["\n  query UntypedTeachersDrift {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      records(first: 1) {\n        totalCount\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SummaryInputs {\n    summaryEndpoints {\n      endpointId\n      titleEn\n      inputs {\n        key\n        description\n        example\n      }\n    }\n  }\n"): (typeof documents)["\n  query SummaryInputs {\n    summaryEndpoints {\n      endpointId\n      titleEn\n      inputs {\n        key\n        description\n        example\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Schools($input: JSONObject) {\n    summaryEndpoint(endpointId: 83) {\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query Schools($input: JSONObject) {\n    summaryEndpoint(endpointId: 83) {\n      payload(input: $input)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TwoReads($guessed: JSONObject, $known: JSONObject) {\n    guessed: summaryEndpoint(endpointId: 83) {\n      payload(input: $guessed)\n    }\n    known: summaryEndpoint(endpointId: 83) {\n      payload(input: $known)\n    }\n  }\n"): (typeof documents)["\n  query TwoReads($guessed: JSONObject, $known: JSONObject) {\n    guessed: summaryEndpoint(endpointId: 83) {\n      payload(input: $guessed)\n    }\n    known: summaryEndpoint(endpointId: 83) {\n      payload(input: $known)\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -22,7 +22,9 @@ import { useRequestStatusLabel } from '../messages.js';
 import type { Context } from '../context.js';
 import { HttpMethod } from './dataset.js';
 import { describedValues } from './described-values.js';
-import { CODE } from '../../errors/registry.js';
+import { CODE, WARNING } from '../../errors/registry.js';
+import { findRecords } from '../../records/index.js';
+import { SummaryInput } from './summary-input.js';
 
 const SUBJECT_MEANINGS: Readonly<Record<SummarySubjectValue, string>> = {
   SCHOOLS: 'schools',
@@ -73,6 +75,31 @@ export function endpointNumber(input: { endpointId?: number | null; id?: string 
   return Number(nodeId.slice('se_'.length));
 }
 
+/** The known inputs of the endpoints, for the description of `payload(input:)`: "83, 84: ACADEMIC_YEAR, …; 86: …". */
+const KNOWN_INPUTS = (() => {
+  const endpointsByKeys = new Map<string, number[]>();
+  for (const endpoint of SUMMARY_ENDPOINTS) {
+    const keys = endpoint.inputs.map((input) => input.key).join(', ');
+    endpointsByKeys.set(keys, [...(endpointsByKeys.get(keys) ?? []), endpoint.id]);
+  }
+  return [...endpointsByKeys].map(([keys, ids]) => `${ids.join(', ')}: ${keys}`).join('; ');
+})();
+
+// How much of a key a warning repeats: enough to recognise it, not an echo of a huge input.
+const MAX_WARNED_KEY_LENGTH = 100;
+
+/**
+ * The keys of `input` the upstream most likely ignored: keys that are neither known inputs of the endpoint nor keys
+ * of any record it answered. None when the answer holds no records to compare with (it may have selected nothing).
+ */
+function ignoredInputKeys(endpoint: SummaryEndpointEntry, input: JsonObject, body: unknown): string[] {
+  const unknown = Object.keys(input).filter((key) => !endpoint.inputs.some((known) => known.key === key));
+  if (unknown.length === 0) return [];
+  const records = findRecords(body);
+  if (records === undefined || records.length === 0) return [];
+  return unknown.filter((key) => !records.some((record) => Object.hasOwn(record, key)));
+}
+
 /** The calling client's status for an endpoint: NOT_REQUESTED when it never asked, or is not a client. */
 async function callerStatus(endpoint: SummaryEndpointEntry, context: Context): Promise<UseRequestStatusValue> {
   return (await context.loaders.callerUseStatus.load(endpoint.id)) ?? 'NOT_REQUESTED';
@@ -106,6 +133,12 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       resolve: (endpoint, _args, context) => context.upstreamUrls.summaryEndpointUrl(endpoint),
     }),
     version: t.exposeInt('version', { description: 'เวอร์ชัน: the endpoint version.' }),
+    inputs: t.field({
+      type: [SummaryInput],
+      description:
+        'ข้อมูลนำเข้า: the keys of `payload(input:)` known to select its records, with an example of each; a key left out selects every value (all years, all jurisdictions).',
+      resolve: (endpoint) => endpoint.inputs,
+    }),
     status: t.field({
       type: UseRequestStatus,
       extensions: CALLER_DEPENDENT,
@@ -124,7 +157,10 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
       description:
         'ข้อมูล: the upstream answer to `input` (sent as the JSON body; {} when absent), exactly as JSON. Only for a caller whose status is APPROVED; anyone else gets the error USE_NOT_APPROVED.',
       args: {
-        input: t.arg({ type: 'JSONObject', description: 'The request body, e.g. { "ACADEMIC_YEAR": "2566" }.' }),
+        input: t.arg({
+          type: 'JSONObject',
+          description: `The request body, e.g. { "ACADEMIC_YEAR": "2566" }. The keys known to select records are in \`inputs\` (${KNOWN_INPUTS}); a key that is neither one of them nor a key of the records answered is most likely ignored by the upstream, and the answer says so in \`extensions.warnings\` (${WARNING.INPUT_KEY_IGNORED}).`,
+        }),
       },
       ...payloadField(
         { reads: 'summary', wholeBody: true },
@@ -142,7 +178,14 @@ export const SummaryEndpoint = builder.objectRef<SummaryEndpointEntry>('SummaryE
           if (context.caller.kind === 'client') context.access.recordSummaryRead(context.caller.client.id, endpoint.id);
           return read;
         },
-        (read) => read.value,
+        (read, endpoint, args, context, info) => {
+          const known = endpoint.inputs.map((input) => input.key);
+          for (const key of ignoredInputKeys(endpoint, args.input ?? {}, read.value)) {
+            const shown = key.length > MAX_WARNED_KEY_LENGTH ? `${key.slice(0, MAX_WARNED_KEY_LENGTH)}…` : key;
+            context.warnings.add(info, WARNING.INPUT_KEY_IGNORED, { key: shown, known });
+          }
+          return read.value;
+        },
       ),
     }),
   }),

@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
-import { answerHasErrors } from '../answer-errors.js';
+import { answerHasErrors, answerHasWarnings } from '../answer-errors.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
@@ -78,7 +78,8 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       addVary(response.headers, ...ANSWER_VARIES_BY);
       const ledger = existingLedgerOf(request);
       const callerDependent = request.headers.has('authorization') || ledger?.dependsOnCaller === true;
-      const failed = answerHasErrors(request);
+      // A warning is about this request alone: like an error, it is never kept for another caller.
+      const failed = answerHasErrors(request) || answerHasWarnings(request);
       if (
         ledger === undefined ||
         callerDependent ||

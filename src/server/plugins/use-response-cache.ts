@@ -9,7 +9,7 @@ import { requestKey } from '../response-cache/request-key.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
-import { answerHasErrors } from '../answer-errors.js';
+import { answerHasErrors, answerHasWarnings } from '../answer-errors.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { requestIdOf } from '../../http/request-id.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
@@ -21,8 +21,8 @@ export interface ResponseCacheOptions extends HttpCachingPolicy {
 
 /**
  * Stores yoga's answer to a request the hot path marked as a candidate (anonymous, keyed; see
- * server/response-cache/hot-path.ts) when it may be reused: a query that ran without errors, read no summary payload and
- * nothing stale, answered 200 with JSON. The entry expires when the first payload it read stops being fresh.
+ * server/response-cache/hot-path.ts) when it may be reused: a query that ran without errors or warnings, read no
+ * summary payload and nothing stale, answered 200 with JSON. The entry expires when the first payload it read stops being fresh.
  * The answer is then rendered from the entry, as a hit would be, so a miss and the hits after it send the same
  * bytes and headers, and a large body is compressed once per entry rather than once per request.
  */
@@ -73,7 +73,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
     onResponse(payload) {
       const { request, response } = payload;
       const key = executedKeys.get(request);
-      if (key === undefined || !reusable.has(request) || response.status !== 200 || answerHasErrors(request)) return;
+      if (key === undefined || !reusable.has(request) || response.status !== 200) return;
+      if (answerHasErrors(request) || answerHasWarnings(request)) return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;
       const ledger = ledgerOf(request);
