@@ -2,6 +2,33 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { RateLimitConfig } from '../config.js';
 
+/**
+ * What an operation costs its caller's bucket, in tokens, by the work the server does for it. The cost is known
+ * before anything is paid, from what the server holds rather than from anything the caller says: the hot path
+ * (response-cache/hot-path.ts) looks the request's key up first (one hash and one map lookup) and takes the
+ * cheap price only for an answer it writes from stored bytes; everything else goes to yoga and pays a whole
+ * token per operation when its parameters are read, before parsing, as it always did. So no refund is ever made
+ * (which could not lift a bucket past its size, nor be claimed by a caller), and a caller cannot make a miss look
+ * like a hit: a 304 that yoga had to execute the operation to compute (the stored answer had gone) pays the
+ * whole token, since the work was done; If-None-Match lowers the price only when the stored entry's ETag matches.
+ *
+ * Binary fractions, so that a bucket counts them exactly (0.1 ten times is not 1 in floating point).
+ */
+export const OPERATION_COSTS = {
+  /** Parsed, validated and executed by yoga: a response-cache miss, a batch's each operation, any refusal. */
+  executed: 1,
+  /**
+   * Written from the response cache's stored bytes without entering yoga: in the bench a hit costs a small part
+   * of a miss's CPU (see docs/app-developers/limits.md), so eight hits cost what one miss does.
+   */
+  stored: 1 / 8,
+  /**
+   * A stored answer's ETag matched If-None-Match: a 304 of headers only, no body to write. Half a hit, so that
+   * an app (and every mobile HTTP stack, which revalidates on its own) is paid for revalidating.
+   */
+  notModified: 1 / 16,
+} as const;
+
 /** The bucket of an anonymous caller: one per IP. */
 export function anonymousBucket(ip: string): string {
   return `ip:${ip}`;
@@ -36,7 +63,7 @@ export interface RateLimiter {
    * Takes one token even from an empty bucket, which then owes it: a failure is counted however many arrived at
    * once, so a burst of concurrent failures keeps its sender out for as long as that many would at the rate.
    */
-  charge(key: string): Promise<void>;
+  charge(key: string): Promise<BucketState>;
 }
 
 /** What to do with the bucket: the three operations of RateLimiter, which share one piece of arithmetic. */
@@ -125,10 +152,7 @@ function memoryBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => Promise.resolve(use(key, 'consume', quota, count)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
-    charge: (key) => {
-      use(key, 'charge');
-      return Promise.resolve();
-    },
+    charge: (key) => Promise.resolve(use(key, 'charge')),
   };
 }
 
@@ -188,10 +212,6 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key) =>
-      use(key, 'charge').then(
-        () => undefined,
-        () => fallback.charge(key),
-      ),
+    charge: (key) => use(key, 'charge').catch(() => fallback.charge(key)),
   };
 }
