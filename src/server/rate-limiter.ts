@@ -93,11 +93,20 @@ export function createRateLimiter(
 }
 
 /** The decision for a bucket left with `tokens` after `use`; `retryAfterMs` when it was refused. */
-function decide(tokens: number, capacity: number, refillPerMs: number, retryAfterMs: number): RateDecision {
+/**
+ * How long `capacity` tokens per `windowMs` take to bring back `deficit` tokens. Multiplied before dividing: a refill
+ * rate of capacity/windowMs is inexact in floating point (1/3600000), and the ceiling of its inverse would make a
+ * whole window read as a millisecond longer.
+ */
+function msToRefill(deficit: number, capacity: number, windowMs: number): number {
+  return Math.ceil((deficit * windowMs) / capacity);
+}
+
+function decide(tokens: number, capacity: number, windowMs: number, retryAfterMs: number): RateDecision {
   const state = {
     quota: capacity,
     remaining: Math.max(0, Math.floor(tokens)),
-    fullInMs: Math.max(0, Math.ceil((capacity - tokens) / refillPerMs)),
+    fullInMs: Math.max(0, msToRefill(capacity - tokens, capacity, windowMs)),
   };
   return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
@@ -107,20 +116,20 @@ function decide(tokens: number, capacity: number, refillPerMs: number, retryAfte
  * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size can never
  * be met: it is refused with the time until the bucket is full.
  */
-function apply(bucket: Bucket, use: Use, capacity: number, refillPerMs: number, at: number, count = 1): RateDecision {
-  bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, at - bucket.at) * refillPerMs);
+function apply(bucket: Bucket, use: Use, capacity: number, windowMs: number, at: number, count = 1): RateDecision {
+  bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, at - bucket.at) * capacity) / windowMs);
   bucket.at = at;
   if (use === 'charge') bucket.tokens -= 1;
   const needed = use === 'charge' ? 1 : count;
   if (bucket.tokens >= needed) {
     if (use === 'consume') bucket.tokens -= count;
-    return decide(bucket.tokens, capacity, refillPerMs, 0);
+    return decide(bucket.tokens, capacity, windowMs, 0);
   }
   return decide(
     bucket.tokens,
     capacity,
-    refillPerMs,
-    Math.ceil((Math.min(needed, capacity) - bucket.tokens) / refillPerMs),
+    windowMs,
+    msToRefill(Math.min(needed, capacity) - bucket.tokens, capacity, windowMs),
   );
 }
 
@@ -137,14 +146,13 @@ function memoryBuckets(
   // (about 2.8 MB a limiter, three limiters) in a process that may never see a second IP.
   const buckets = new LRUCache<string, Bucket>({ maxSize: MAX_BUCKETS, sizeCalculation: () => 1 });
   const use = (key: string, how: Use, capacity = config.points, count = 1): RateDecision => {
-    const refillPerMs = capacity / windowMs;
     const at = now();
     // A stale bucket is a full one (apply refills it), so it is read rather than deleted: lru-cache empties its
     // whole index when it deletes its only entry, which one busy client made happen on nearly every request.
     const bucket = buckets.get(key, { allowStale: true, noDeleteOnStaleGet: true }) ?? { tokens: capacity, at };
-    const decision = apply(bucket, how, capacity, refillPerMs, at, count);
+    const decision = apply(bucket, how, capacity, windowMs, at, count);
     if (bucket.tokens < capacity)
-      buckets.set(key, bucket, { ttl: Math.ceil((capacity - bucket.tokens) / refillPerMs) });
+      buckets.set(key, bucket, { ttl: msToRefill(capacity - bucket.tokens, capacity, windowMs) });
     return decision;
   };
   return {
@@ -159,7 +167,7 @@ function memoryBuckets(
 // The same arithmetic as apply(), atomically in Redis, on Redis's clock so instances' clocks need not agree.
 const USE_SCRIPT = `
 local capacity = tonumber(ARGV[1])
-local refill = tonumber(ARGV[2])
+local window = tonumber(ARGV[2])
 local use = ARGV[3]
 local count = tonumber(ARGV[4])
 local time = redis.call('TIME')
@@ -167,7 +175,7 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
-tokens = math.min(capacity, tokens + math.max(0, now - at) * refill)
+tokens = math.min(capacity, tokens + math.max(0, now - at) * capacity / window)
 local needed = count
 if use == 'charge' then
   tokens = tokens - 1
@@ -177,11 +185,11 @@ local retry = 0
 if tokens >= needed then
   if use == 'consume' then tokens = tokens - count end
 else
-  retry = math.ceil((math.min(needed, capacity) - tokens) / refill)
+  retry = math.ceil((math.min(needed, capacity) - tokens) * window / capacity)
 end
 if tokens < capacity then
   redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-  redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / refill) + 1000)
+  redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) * window / capacity) + 1000)
 end
 return {retry, tostring(tokens)}
 `;
@@ -199,13 +207,12 @@ function redisBuckets(
 ): RateLimiter {
   // One round trip: the script answers the decision and what is left, which the RateLimit header field reports.
   const use = async (key: string, how: Use, capacity = config.points, count = 1): Promise<RateDecision> => {
-    const refillPerMs = capacity / windowMs;
-    const answer = await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, refillPerMs, how, count);
+    const answer = await redis.eval(USE_SCRIPT, 1, `${keyPrefix}:${key}`, capacity, windowMs, how, count);
     const [retryAfterMs, tokens] = Array.isArray(answer) ? answer.map(Number) : [];
     if (retryAfterMs === undefined || tokens === undefined || Number.isNaN(retryAfterMs) || Number.isNaN(tokens)) {
       throw new Error('unexpected answer from the rate-limit script');
     }
-    return decide(tokens, capacity, refillPerMs, retryAfterMs);
+    return decide(tokens, capacity, windowMs, retryAfterMs);
   };
   return {
     windowS: config.windowS,
