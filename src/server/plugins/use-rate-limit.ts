@@ -68,7 +68,8 @@ export function useRateLimit(
     stop: (result: { errors: GraphQLError[] }) => void,
   ): Promise<void> => {
     try {
-      await spend(context.request, { caller: context.caller, ip: ipOf(context.request, context.req) }, 1);
+      const caller = { caller: context.caller, ip: ipOf(context.request, context.req) };
+      await spend(context.request, caller, OPERATION_COSTS.executed);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       stop({ errors: [error] });
@@ -108,9 +109,8 @@ export function useRateLimit(
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone({ requestParserResult }) {
-          const operations = Array.isArray(requestParserResult)
-            ? requestParserResult.length * OPERATION_COSTS.executed
-            : OPERATION_COSTS.executed;
+          const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
+          const cost = operations * OPERATION_COSTS.executed;
           const { req } = serverContext as { req?: IncomingMessage };
           let found: RequestCaller;
           try {
@@ -118,11 +118,11 @@ export function useRateLimit(
           } catch (error) {
             if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
             // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
-            await spend(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, operations);
+            await spend(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
             throw error;
           }
           chargedAtParse.add(request);
-          await spend(request, found, operations);
+          await spend(request, found, cost);
         },
       };
     },
