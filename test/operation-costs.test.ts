@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
@@ -39,7 +39,11 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
 
   /** One anonymous GET of `query` from `ip` (the trusted proxy's X-Forwarded-For), as a phone's HTTP stack sends it. */
   async function get(ip: string, query: string, headers: Record<string, string> = {}): Promise<Answer> {
-    const answer = await undiciRequest(`${listening().origin}${GRAPHQL_PATH}?query=${encodeURIComponent(query)}`, {
+    return getSearch(ip, `query=${encodeURIComponent(query)}`, headers);
+  }
+
+  async function getSearch(ip: string, search: string, headers: Record<string, string> = {}): Promise<Answer> {
+    const answer = await undiciRequest(`${listening().origin}${GRAPHQL_PATH}?${search}`, {
       headers: { accept: 'application/graphql-response+json', 'x-forwarded-for': ip, ...headers },
     });
     await answer.body.dump();
@@ -82,7 +86,7 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
     return Number(line?.split(' ').at(-1) ?? 0);
   }
 
-  return { get, post, untilRefused, hits };
+  return { get, getSearch, post, untilRefused, hits };
 }
 
 function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -98,7 +102,9 @@ describe.each([
   { limiter: 'in-memory', redisUrl: undefined },
   ...(REDIS_URL === undefined ? [] : [{ limiter: 'Redis', redisUrl: REDIS_URL }]),
 ])('what an anonymous operation costs, with the $limiter limiter', ({ redisUrl }) => {
-  const { get, post, untilRefused, hits } = useCostStack({ ...(redisUrl === undefined ? {} : { redisUrl }) });
+  const { get, getSearch, post, untilRefused, hits } = useCostStack({
+    ...(redisUrl === undefined ? {} : { redisUrl }),
+  });
 
   it(`pays for ${affordable(OPERATION_COSTS.executed)} misses with a full bucket`, async () => {
     // Each alias makes another question, so another key of the response cache: every one is a miss.
@@ -136,6 +142,24 @@ describe.each([
     // The first hit leaves 3 whole tokens and a fraction; the last of a token's worth leaves 3 exactly.
     expect(remaining).toEqual(Array(perToken).fill(String(POINTS - 1)));
     expect((await get('198.51.100.41', CATALOGUE)).headers['ratelimit']).toMatch(/^"default";r=2;/);
+  });
+
+  it('charges a persisted query asked by hash over GET as a stored answer, once its document is known', async () => {
+    const document = '{ apq: datasets { no } }';
+    const hash = createHash('sha256').update(document).digest('hex');
+    const extensions = `extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }))}`;
+    // Another phone registered the document (APQ's second request), which ran it: a miss.
+    expect((await getSearch('198.51.100.45', `query=${encodeURIComponent(document)}&${extensions}`)).status).toBe(200);
+    // The first by hash alone runs in yoga (its key differs from the registration's); the next is a stored answer.
+    expect((await getSearch('198.51.100.46', extensions)).headers['ratelimit']).toBe(
+      `"default";r=${POINTS - 1};t=${WINDOW_S / POINTS}`,
+    );
+    const byHash = await getSearch('198.51.100.47', extensions);
+    expect(byHash.status).toBe(200);
+    // 4 - 1/8: 3 whole tokens left, and an eighth of a token back in 1/8 × 6 h = 2700 s.
+    expect(byHash.headers['ratelimit']).toBe(
+      `"default";r=${POINTS - 1};t=${(OPERATION_COSTS.stored * WINDOW_S) / POINTS}`,
+    );
   });
 
   it('charges a batch a whole token per operation, even when each is stored: yoga runs every one', async () => {
