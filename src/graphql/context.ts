@@ -93,20 +93,20 @@ export function createContextFactory(deps: ContextDependencies) {
     const { caller, ip } = await deps.callers.of(initial.request, initial.req);
     // Usage per client: counted in memory, written in batches by the store.
     if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
-    const budgets = spentBudgetsOf(initial.request);
     return {
       requestId,
       language: negotiateLanguage(initial.request.headers.get('accept-language')),
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
-      budgets,
+      // One record per request (spentBudgetsOf makes it once): the rate limit and RequestCallers wrote theirs there.
+      budgets: spentBudgetsOf(initial.request),
       loaders: createLoaders({
         upstream: deps.source,
         payloadSizes: deps.payloadSizes,
         access: deps.access,
         caller,
-        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, budgets),
+        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, spentBudgetsOf(initial.request)),
       }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
