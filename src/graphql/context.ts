@@ -10,6 +10,7 @@ import { negotiateLanguage, type Language } from '../http/language.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
 import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
+import { spentBudgetsOf, type SpentBudgets } from './spent-budgets.js';
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -28,6 +29,8 @@ export interface Context {
   readonly clientIp: string;
   /** Per-IP budgets (see ip-budgets.ts); none unless configured. */
   readonly ipLimits: IpLimits | undefined;
+  /** The budgets this request spent, which its answer's RateLimit fields name; resolvers that spend one record it. */
+  readonly budgets: SpentBudgets;
   readonly loaders: Loaders;
   readonly access: AccessService;
   /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
@@ -100,12 +103,14 @@ export function createContextFactory(deps: ContextDependencies) {
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
+      // One record per request (spentBudgetsOf makes it once): the rate limit and RequestCallers wrote theirs there.
+      budgets: spentBudgetsOf(initial.request),
       loaders: createLoaders({
         upstream: deps.source,
         payloadSizes: deps.payloadSizes,
         access: deps.access,
         caller,
-        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip),
+        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, spentBudgetsOf(initial.request)),
       }),
       access: deps.access,
       ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),

@@ -1,26 +1,33 @@
 import type { Caller } from '../access/model.js';
 import { rateLimitedError } from './errors.js';
+import type { BudgetAnswer, SpentBudgets } from './spent-budgets.js';
 
 /**
  * Each caller's budget of distinct upstream fetches (UPSTREAM_FETCH_RATE_LIMIT_POINTS): every query string a
  * caller invents is a call to the government's service, whatever our own rate limit allows. The server makes it
  * from a rate limiter (assemble.ts); loaders spend it on cache misses only (see FetchBudget in upstream/source.ts).
- * The answer is undefined to go ahead, or how many ms until the caller may fetch again.
+ * The answer says what the budget holds after the fetch and, when it refused, how many ms until the caller may
+ * fetch again.
  */
 export interface FetchBudgets {
-  refusal(bucket: string): Promise<number | undefined>;
+  refusal(bucket: string): Promise<BudgetAnswer>;
 }
 
-/** The caller's budget as the upstream source takes it: rejects with RATE_LIMITED when spent. The operator has none. */
+/**
+ * The caller's budget as the upstream source takes it: rejects with RATE_LIMITED when spent, and records what it
+ * holds in `budgets` (the answer's RateLimit fields name it). The operator has none.
+ */
 export function fetchBudgetOf(
   budgets: FetchBudgets | undefined,
   caller: Caller,
   clientIp: string,
+  spent: SpentBudgets,
 ): (() => Promise<void>) | undefined {
   if (budgets === undefined || caller.kind === 'operator') return undefined;
   const bucket = caller.kind === 'client' ? `client:${caller.client.id}` : `ip:${clientIp}`;
   return async () => {
-    const retryAfterMs = await budgets.refusal(bucket);
-    if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
+    const answer = await budgets.refusal(bucket);
+    spent.record(answer.state);
+    if (answer.retryAfterMs !== undefined) throw rateLimitedError(answer.retryAfterMs);
   };
 }

@@ -5,6 +5,7 @@ import { clientIp } from '../http/client-ip.js';
 import { CODE } from '../errors/registry.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from './ip-budgets.js';
+import { spentBudgetsOf } from './spent-budgets.js';
 
 export interface RequestCallersOptions {
   readonly access: AccessService;
@@ -42,22 +43,24 @@ export class RequestCallers {
     let found = this.known.get(request);
     if (found === undefined) {
       const ip = clientIp(request.headers.get('x-forwarded-for'), req, this.options.trustProxy ?? false);
-      found = this.authenticate(ip, request.headers.get('authorization')).then((caller) => ({ caller, ip }));
+      found = this.authenticate(request, ip).then((caller) => ({ caller, ip }));
       this.known.set(request, found);
     }
     return found;
   }
 
-  private async authenticate(ip: string, authorization: string | null): Promise<Caller> {
+  private async authenticate(request: Request, ip: string): Promise<Caller> {
     const { access, ipLimits } = this.options;
     try {
-      return await access.authenticate(authorization);
+      return await access.authenticate(request.headers.get('authorization'));
     } catch (error) {
       if (error instanceof AccessError && error.code === CODE.UNAUTHENTICATED) {
         // Read before this failure is counted: the budget's last failure is still answered 401.
-        const retryAfterMs = await ipLimits?.authenticationRefusal(ip);
-        await ipLimits?.authenticationFailed(ip);
-        if (retryAfterMs !== undefined) throw rateLimitedError(retryAfterMs);
+        const refusal = await ipLimits?.authenticationRefusal(ip);
+        const counted = await ipLimits?.authenticationFailed(ip);
+        // The answer (401, or 429 once the budget is spent) names the budget of failures, as it is after this one.
+        if (counted !== undefined) spentBudgetsOf(request).record(counted);
+        if (refusal?.retryAfterMs !== undefined) throw rateLimitedError(refusal.retryAfterMs);
         throw codedGraphQLError(CODE.UNAUTHENTICATED, {
           message: error.message,
           http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },

@@ -33,6 +33,7 @@ import {
   type PersistedManifest,
 } from './plugins/use-persisted-operations.js';
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
+import { useRateLimitFields } from './plugins/use-rate-limit-fields.js';
 import { useReadiness, type Readiness } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
@@ -164,6 +165,7 @@ export function createApp(deps: AppDependencies): App {
         useLanguage(GRAPHQL_PATH),
         useEventStreamHeartbeat(deps.heartbeatMs),
         useSubscriptionRelease(),
+        useRateLimitFields(),
         // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
         ...(deps.rateLimit === undefined
           ? []

@@ -30,6 +30,7 @@ import { OperationNames, operationNamesIn } from './operation-names.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { spentBudget } from './rate-limit-fields.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { startTracing } from './tracing.js';
@@ -336,7 +337,10 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
       : {
           refusal: async (bucket) => {
             const decision = await upstreamFetches.consume(bucket);
-            return decision.allowed ? undefined : decision.retryAfterMs;
+            return {
+              retryAfterMs: decision.allowed ? undefined : decision.retryAfterMs,
+              state: spentBudget('upstream', decision, upstreamFetches.windowS),
+            };
           },
         };
   const persistedQueries = createPersistedQueryStore({

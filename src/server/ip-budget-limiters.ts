@@ -1,4 +1,6 @@
 import type { IpLimits } from '../graphql/ip-budgets.js';
+import type { BudgetAnswer } from '../graphql/spent-budgets.js';
+import { spentBudget } from './rate-limit-fields.js';
 import { anonymousBucket, type RateDecision, type RateLimiter } from './rate-limiter.js';
 
 export interface IpLimitsOptions {
@@ -17,16 +19,27 @@ export interface IpLimitsOptions {
 export function createIpLimits(options: IpLimitsOptions): IpLimits | undefined {
   const { registration, authenticationFailures: failures, onRefusal } = options;
   if (registration === undefined && failures === undefined) return undefined;
-  const refusal = (decision: RateDecision, limit: 'registration' | 'authentication'): number | undefined => {
-    if (decision.allowed) return undefined;
-    onRefusal?.(limit);
-    return decision.retryAfterMs;
+  const answer = (
+    decision: RateDecision,
+    limit: 'registration' | 'authentication',
+    limiter: RateLimiter,
+  ): BudgetAnswer => {
+    if (!decision.allowed) onRefusal?.(limit);
+    return {
+      retryAfterMs: decision.allowed ? undefined : decision.retryAfterMs,
+      state: spentBudget(limit, decision, limiter.windowS),
+    };
   };
   return {
     authenticationRefusal: async (ip) =>
-      failures === undefined ? undefined : refusal(await failures.peek(anonymousBucket(ip)), 'authentication'),
-    authenticationFailed: async (ip) => failures?.charge(anonymousBucket(ip)),
+      failures === undefined ? undefined : answer(await failures.peek(anonymousBucket(ip)), 'authentication', failures),
+    authenticationFailed: async (ip) =>
+      failures === undefined
+        ? undefined
+        : spentBudget('authentication', await failures.charge(anonymousBucket(ip)), failures.windowS),
     registrationRefusal: async (ip) =>
-      registration === undefined ? undefined : refusal(await registration.consume(anonymousBucket(ip)), 'registration'),
+      registration === undefined
+        ? undefined
+        : answer(await registration.consume(anonymousBucket(ip)), 'registration', registration),
   };
 }

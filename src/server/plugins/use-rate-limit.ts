@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { shouldRenderGraphiQL, type Plugin, type YogaInitialContext } from 'graphql-yoga';
+import { CODE } from '../../errors/registry.js';
 import type { Context } from '../../graphql/context.js';
 import { rateLimitedError } from '../../graphql/errors.js';
 import { localizedMessage } from '../../graphql/messages.js';
-import type { RequestCallers } from '../../graphql/request-callers.js';
+import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
+import { spentBudgetsOf } from '../../graphql/spent-budgets.js';
 import { clientIp } from '../../http/client-ip.js';
 import { negotiateLanguage } from '../../http/language.js';
-import { rateLimitFields } from '../rate-limit-fields.js';
-import { anonymousBucket, type RateDecision, type RateLimiter } from '../rate-limiter.js';
+import { spentBudget } from '../rate-limit-fields.js';
+import { anonymousBucket, OPERATION_COSTS, type RateDecision, type RateLimiter } from '../rate-limiter.js';
 import { METRICS_PATH } from './use-metrics.js';
 
 export interface RateLimitOptions {
@@ -24,8 +26,13 @@ export interface RateLimitOptions {
  * request's GraphQL parameters have been read and before any document is parsed or validated, so a document that
  * is then refused, a subscription, and every operation of a batch (n of them cost n, taken at once) are paid for
  * before the server works on them. An empty bucket refuses the request with RATE_LIMITED, HTTP 429 and
- * `Retry-After`. Every answer then carries the `RateLimit-Policy` and `RateLimit` fields of the bucket, so a client
- * can slow down before it is refused; the response cache never stores them (see server/response-cache/cache.ts).
+ * `Retry-After`. What the bucket holds then is recorded as the answer's spent budget, whose `RateLimit-Policy` and
+ * `RateLimit` fields use-rate-limit-fields.ts writes, so a client can slow down before it is refused. Answers the
+ * response cache writes from stored bytes never get here: the hot path charges them its cheaper price
+ * (OPERATION_COSTS).
+ *
+ * A key of a client the operator disabled (403) names no caller the server serves: its request is paid from the
+ * address's bucket, as a stranger's would be, so a disabled app cannot ask for free.
  *
  * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
  * page, megabytes) take one token from the IP's bucket each: place this plugin before the plugins that serve them.
@@ -37,26 +44,35 @@ export function useRateLimit(
   options: RateLimitOptions & { readonly callers: RequestCallers; readonly graphqlPath: string },
 ): Plugin<Context & { req?: IncomingMessage }> {
   const { limiter, callers } = options;
-  const decisions = new WeakMap<Request, { decision: RateDecision; policy: 'default' | 'client' }>();
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
   // pays when it executes or subscribes.
   const chargedAtParse = new WeakSet<Request>();
+  /** Takes `count` tokens from the bucket of `caller` and records what it holds; throws the refusal. */
+  const spend = async (request: Request, { caller, ip }: RequestCaller, count: number): Promise<void> => {
+    if (caller.kind === 'operator') return;
+    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
+    const key = caller.kind === 'client' ? `client:${caller.client.id}` : anonymousBucket(ip);
+    const decision = await limiter.consume(key, quota, count);
+    record(request, decision, quota === undefined ? 'default' : 'client');
+    if (!decision.allowed) {
+      options.onRefusal?.(caller.kind);
+      throw rateLimitedError(decision.retryAfterMs);
+    }
+  };
+  const record = (request: Request, decision: RateDecision, budget: 'default' | 'client'): void =>
+    spentBudgetsOf(request).record(spentBudget(budget, decision, limiter.windowS));
+  const ipOf = (request: Request, req: IncomingMessage | undefined): string =>
+    clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
   const take = async (
     context: Context & YogaInitialContext & { req?: IncomingMessage },
     stop: (result: { errors: GraphQLError[] }) => void,
   ): Promise<void> => {
-    const { caller } = context;
-    if (caller.kind === 'operator') return;
-    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
-    const key =
-      caller.kind === 'client'
-        ? `client:${caller.client.id}`
-        : anonymousBucket(clientIp(context.request.headers.get('x-forwarded-for'), context.req, options.trustProxy));
-    const decision = await limiter.consume(key, quota);
-    decisions.set(context.request, { decision, policy: quota === undefined ? 'default' : 'client' });
-    if (!decision.allowed) {
-      options.onRefusal?.(caller.kind);
-      stop({ errors: [rateLimitedError(decision.retryAfterMs)] });
+    try {
+      const caller = { caller: context.caller, ip: ipOf(context.request, context.req) };
+      await spend(context.request, caller, OPERATION_COSTS.executed);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      stop({ errors: [error] });
     }
   };
   const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
@@ -68,9 +84,8 @@ export function useRateLimit(
       const { request, url, serverContext, fetchAPI } = payload;
       if (!isMeteredPage(request, url.pathname)) return;
       const { req } = serverContext as { req?: IncomingMessage };
-      const ip = clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
-      return limiter.consume(anonymousBucket(ip)).then((decision) => {
-        decisions.set(request, { decision, policy: 'default' });
+      return limiter.consume(anonymousBucket(ipOf(request, req))).then((decision) => {
+        record(request, decision, 'default');
         if (decision.allowed) return;
         options.onRefusal?.('anonymous');
         const error = rateLimitedError(decision.retryAfterMs);
@@ -95,17 +110,19 @@ export function useRateLimit(
       return {
         async onRequestParseDone({ requestParserResult }) {
           const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
-          const { caller, ip } = await callers.of(request, (serverContext as { req?: IncomingMessage }).req);
-          if (caller.kind === 'operator') return;
-          const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
-          const key = caller.kind === 'client' ? `client:${caller.client.id}` : anonymousBucket(ip);
-          const decision = await limiter.consume(key, quota, operations);
-          chargedAtParse.add(request);
-          decisions.set(request, { decision, policy: quota === undefined ? 'default' : 'client' });
-          if (!decision.allowed) {
-            options.onRefusal?.(caller.kind);
-            throw rateLimitedError(decision.retryAfterMs);
+          const cost = operations * OPERATION_COSTS.executed;
+          const { req } = serverContext as { req?: IncomingMessage };
+          let found: RequestCaller;
+          try {
+            found = await callers.of(request, req);
+          } catch (error) {
+            if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
+            // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
+            await spend(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
+            throw error;
           }
+          chargedAtParse.add(request);
+          await spend(request, found, cost);
         },
       };
     },
@@ -113,11 +130,5 @@ export function useRateLimit(
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
-    onResponse({ request, response }) {
-      const used = decisions.get(request);
-      if (used === undefined) return;
-      for (const [name, value] of Object.entries(rateLimitFields(used.decision, used.policy, limiter.windowS)))
-        response.headers.set(name, value);
-    },
   };
 }

@@ -108,6 +108,11 @@ export class StoredResponse {
     return this.body.length + this.encodedBytes + this.headerBytes + ENTRY_OVERHEAD_BYTES;
   }
 
+  /** Whether a request with this If-None-Match is answered 304: a GET answer whose ETag it names. */
+  answersNotModified(ifNoneMatch: string | null | undefined): boolean {
+    return this.httpCaching !== undefined && matchesEtag(ifNoneMatch, this.httpCaching.etag);
+  }
+
   async render(options: RenderOptions): Promise<RenderedResponse> {
     const headers: Record<string, string> = {
       ...this.headers,
@@ -121,7 +126,7 @@ export class StoredResponse {
         maxAgeS(caching.lifetime, options.now),
         caching.staleWhileRevalidateS,
       );
-      if (matchesEtag(options.ifNoneMatch, caching.etag)) return { status: 304, headers, body: undefined };
+      if (this.answersNotModified(options.ifNoneMatch)) return { status: 304, headers, body: undefined };
     }
     const body = options.encoding === undefined ? this.body : await this.encode(options.encoding);
     if (options.encoding !== undefined) headers['content-encoding'] = options.encoding;

@@ -4,8 +4,8 @@ import { clientIp } from '../../http/client-ip.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { accessNotesOf } from '../access-log.js';
-import { rateLimitFields } from '../rate-limit-fields.js';
-import { anonymousBucket, type RateLimiter } from '../rate-limiter.js';
+import { rateLimitFields, spentBudget } from '../rate-limit-fields.js';
+import { anonymousBucket, OPERATION_COSTS, type RateLimiter } from '../rate-limiter.js';
 import type { BufferedListener } from '../request-guard.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
 import { keyRequest, type KeyOptions } from './request-key.js';
@@ -35,7 +35,7 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
     const keyed = keyRequest(request, options);
     if (keyed !== undefined) {
       const entry = cache.lookup(keyed.key);
-      const callerHeaders = entry === undefined ? undefined : await withinRateLimit(request);
+      const callerHeaders = entry === undefined ? undefined : await withinRateLimit(request, entry);
       if (entry !== undefined && callerHeaders !== undefined) {
         await answer(request, response, entry, started, callerHeaders);
         return;
@@ -48,17 +48,27 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
   }
 
   /**
-   * Takes the anonymous caller's token, as the rate-limit plugin would, and answers the rate-limit fields of its
-   * bucket; undefined when the bucket is empty: yoga answers then, so the refusal (429, Retry-After, the error
-   * body, its metrics) is made in one place.
+   * Takes the anonymous caller's price of a stored answer (OPERATION_COSTS: a 304 or a hit, a fraction of what the
+   * rate-limit plugin takes for an operation yoga runs) and answers the rate-limit fields of its bucket; undefined
+   * when the bucket cannot pay it: yoga answers then, so the refusal (429, Retry-After, the error body, its
+   * metrics) is made in one place. Its Retry-After is when a whole token is back, enough for a hit or a miss (the
+   * caller cannot know which its next request will be).
    */
-  async function withinRateLimit(request: IncomingMessage): Promise<Record<string, string> | undefined> {
+  async function withinRateLimit(
+    request: IncomingMessage,
+    entry: StoredResponse,
+  ): Promise<Record<string, string> | undefined> {
     if (options.rateLimit === undefined) return {};
     const { limiter, trustProxy } = options.rateLimit;
+    const cost = entry.answersNotModified(header(request, 'if-none-match'))
+      ? OPERATION_COSTS.notModified
+      : OPERATION_COSTS.stored;
     const decision = await limiter.consume(
       anonymousBucket(clientIp(header(request, 'x-forwarded-for') ?? null, request, trustProxy)),
+      undefined,
+      cost,
     );
-    return decision.allowed ? rateLimitFields(decision, 'default', limiter.windowS) : undefined;
+    return decision.allowed ? rateLimitFields([spentBudget('default', decision, limiter.windowS)]) : undefined;
   }
 
   async function answer(
