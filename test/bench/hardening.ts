@@ -176,8 +176,9 @@ export async function measureHardening(start: StartServer): Promise<HardeningFig
   progress(
     `random keys: ${authFailures.sequential401} 401 one at a time, ${authFailures.concurrent401} 401 16 at once`,
   );
-  if (authFailures.validKeyAfter !== 429)
-    failures.push(`a valid key from a locked-out IP answered ${authFailures.validKeyAfter}, not 429`);
+  // Only guesses are refused behind a locked-out address (a carrier's NAT shares it): a valid key still works.
+  if (authFailures.validKeyAfter !== 200)
+    failures.push(`a valid key from a locked-out IP answered ${authFailures.validKeyAfter}, not 200`);
   return { metrics, maxAliasesAccepted, bursts: burstFigures, rateLimit, authFailures, failures };
 }
 
@@ -202,7 +203,7 @@ export function hardeningTable(figures: HardeningFigures): string[] {
     '|---|---|---|---|',
     `| requests accepted while registering keys and spending every bucket | ${rateLimit.accepted.toLocaleString('en')} (${rateLimit.registrations} registrations, ${rateLimit.refused} refused, ${(rateLimit.ms / 1000).toFixed(1)} s) | ${rateLimit.registrations} × ${RATE_LIMIT.points} + ${RATE_LIMIT.points} / ${OPERATION_COSTS.stored} (stored answers) = ${rateLimit.ceiling.toLocaleString('en')}, + ${rateLimit.refill} refilled meanwhile | ${rateLimit.accepted <= rateLimit.ceiling + rateLimit.refill ? 'yes' : 'NO'} |`,
     `| random Bearer tegk_ keys answered 401 before 429: one at a time / ${CONCURRENCY} at once | ${authFailures.sequential401} / ${authFailures.concurrent401} | AUTH_FAILURE_RATE_LIMIT_POINTS = 10 | (report) |`,
-    `| then, from that IP: a valid key / an anonymous request | ${authFailures.validKeyAfter} / ${authFailures.anonymousAfter} | 429 / 200 | ${authFailures.validKeyAfter === 429 && authFailures.anonymousAfter === 200 ? 'yes' : 'NO'} |`,
+    `| then, from that IP: a valid key / an anonymous request | ${authFailures.validKeyAfter} / ${authFailures.anonymousAfter} | 200 / 200 | ${authFailures.validKeyAfter === 200 && authFailures.anonymousAfter === 200 ? 'yes' : 'NO'} |`,
   ];
 }
 
