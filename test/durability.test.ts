@@ -51,8 +51,8 @@ describe.each(TEST_STORES)('durability on %s', (kind) => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  // Two server processes start one after the other under tsx: on a loaded machine that alone can take 20 s, so this
-  // test has a bound of its own (both processes end with the test, whatever its outcome: helpers/child-process.ts).
+  // Two server processes start one after the other: on a loaded machine that alone can take 20 s, so this test has a
+  // bound of its own (both processes end with the test, whatever its outcome: helpers/child-process.ts).
   it(
     'keeps everything acknowledged to a client when the process is killed with SIGKILL right after',
     { timeout: 60_000 },

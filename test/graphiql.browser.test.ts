@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { haveChromium, launchChromium } from './helpers/chromium.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
@@ -13,12 +13,24 @@ describe.runIf(CHROMIUM_HERE)('GraphiQL in a real browser', () => {
   let server: Awaited<ReturnType<typeof listen>>;
   let browser: Browser;
   let origin: string;
+  // One page for both tests, opened once as a Thai reader's browser opens it (Chromium's own default is en-US,
+  // which gets English labels): starting GraphiQL's editors is most of the work of a test, the second test uses the
+  // page as the first leaves it (the default tab, with its answer shown), and it does not need a fresh one.
+  let page: Page;
+  const external: string[] = [];
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     stack = await startStack();
     server = await listen(stack.app);
     origin = server.origin;
     browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
+    page.on('request', (request) => {
+      if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(origin)) external.push(request.url());
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${origin}/graphql`);
   });
 
   afterAll(async () => {
@@ -27,17 +39,8 @@ describe.runIf(CHROMIUM_HERE)('GraphiQL in a real browser', () => {
     await stack?.close();
   });
 
-  it('renders with no internet, runs the default query and shows the result', async () => {
-    // A Thai reader's browser (Chromium's own default is en-US, which gets English labels).
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
-    const external: string[] = [];
-    page.on('request', (request) => {
-      if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(origin)) external.push(request.url());
-    });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-
-    await page.goto(`${origin}/graphql`);
+  // A loaded machine takes seconds to start the page's editors.
+  it('renders with no internet, runs the default query and shows the result', { timeout: 60_000 }, async () => {
     const answer = page.waitForResponse(
       (response) =>
         response.url() === `${origin}/graphql` &&
@@ -68,10 +71,6 @@ describe.runIf(CHROMIUM_HERE)('GraphiQL in a real browser', () => {
   });
 
   it('opens each pre-loaded tab with one click, the paging tab with its variables, and runs them', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'th-TH' });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${origin}/graphql`);
     const editor = page.locator('.graphiql-query-editor');
     // Monaco writes spaces as no-break spaces: compare the editor's text with them made plain.
     const shows = async (text: string): Promise<void> => {
@@ -136,7 +135,5 @@ describe.runIf(CHROMIUM_HERE)('GraphiQL in a real browser', () => {
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: TABS_SCREENSHOT });
     expect(pageErrors).toEqual([]);
-    await page.close();
-    // A loaded machine takes seconds to start the page's editors.
   }, 60_000);
 });

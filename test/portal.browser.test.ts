@@ -1,85 +1,23 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { haveChromium, launchChromium } from './helpers/chromium.js';
-import { listen, startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { haveChromium } from './helpers/chromium.js';
+import { SCREENSHOTS, usePortalBrowser } from './helpers/portal-browser.js';
+import { TEST_ADMIN_TOKEN } from './helpers/stack.js';
 
+// The tour of every page in both languages and widths is portal-pages.browser.test.ts, which runs beside this one.
 const CHROMIUM_HERE = haveChromium('portal browser test');
-/** Every page of the portal in Thai and English, at phone and desktop widths. */
-export const SCREENSHOTS = 'test-results/portal';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const SCHOOLS_ENDPOINT = 'ods_count_school_by_jurisdiction';
 /** A named operator (ADMIN_TOKENS): the audit trail records the decisions made with this token as operator:somchai. */
 const OFFICER = { name: 'somchai', token: 'somchai-portal-operator-token-5e6f7a8b' };
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
-  let stack: Stack;
-  let server: Awaited<ReturnType<typeof listen>>;
-  let browser: Browser;
-  let origin: string;
-  /** What any page asked of another origin, or what the browser refused by the Content-Security-Policy. */
-  const outside: string[] = [];
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    stack = await startStack({ adminTokens: [OFFICER] });
-    server = await listen(stack.app);
-    origin = server.origin;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await stack?.close();
-  });
-
-  const newContext = async (
-    locale: string,
-    viewport: { width: number; height: number } = VIEWPORTS.desktop,
-  ): Promise<{ context: BrowserContext; page: Page }> => {
-    const context = await browser.newContext({ locale, viewport });
-    const page = await context.newPage();
-    page.on('request', (request) => {
-      if (!request.url().startsWith(origin) && !/^(data|blob):/.test(request.url())) outside.push(request.url());
-    });
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) outside.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    return { context, page };
-  };
-
-  /** axe-core over the page as it is now; its serious and critical findings. */
-  const seriousFindings = async (page: Page): Promise<string[]> => {
-    // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run()).violations;
-    });
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-      );
-  };
+  const portal = usePortalBrowser({ adminTokens: [OFFICER] });
 
   const statusOf = (page: Page, endpoint: string) =>
     page.locator(`[data-endpoint="${endpoint}"] .badge`).first().getAttribute('data-status');
 
   it('walks a request for use: register, ask, approved live by an operator, rotate the key', async () => {
+    const { stack, origin, newContext, seriousFindings, outside, pageErrors } = portal();
     const developer = await newContext('th-TH');
     const operator = await newContext('en-US');
     const dev = developer.page;
@@ -205,6 +143,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
   }, 120_000);
 
   it("updates a dataset page's version live when the upstream publishes a revision", async () => {
+    const { stack, origin, newContext } = portal();
     const { context, page } = await newContext('en-GB');
     const code = 'ODS_COUNT_TEACHER_BY_YEAR';
     await stack.live.watcher.check();
@@ -227,57 +166,4 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await context.close();
   }, 60_000);
-
-  it('shows every page in Thai and English at phone and desktop widths, with no serious axe finding', async () => {
-    // A client with a decided request and a pending one, so the signed-in pages show both.
-    const registered = (await (
-      await stack.post({
-        query:
-          'mutation { registerClient(input: { name: "Screenshot app", contactEmail: "shots@example.org" }) { apiKey } }',
-      })
-    ).json()) as { data: { registerClient: { apiKey: string } } };
-    const key = registered.data.registerClient.apiKey;
-    expect(key).not.toBe('');
-    const pages: [name: string, hash: string][] = [
-      ['catalogue', '#/'],
-      ['dataset-teachers-by-year', '#/datasets/ODS_COUNT_TEACHER_BY_YEAR'],
-      ['dataset-schools-by-jurisdiction', '#/datasets/ODS_COUNT_SCHOOL_BY_JURISDICTION'],
-      ['developer-signed-out', '#/developer'],
-      ['developer', '#/developer'],
-      ['operator-signed-out', '#/operator'],
-      ['operator', '#/operator'],
-    ];
-    const findings: string[] = [];
-    for (const language of ['th', 'en'] as const) {
-      for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-        const { context, page } = await newContext(language === 'th' ? 'th-TH' : 'en-GB', viewport);
-        for (const [name, hash] of pages) {
-          // The language as the switch remembers it; credentials as a signed-in tab holds them.
-          await page.goto(`${origin}/portal/`);
-          await page.evaluate(
-            ([lang, clientKey, token, pageName]) => {
-              localStorage.setItem('portal.language', lang);
-              sessionStorage.clear();
-              if (pageName === 'developer') sessionStorage.setItem('portal.clientKey', clientKey);
-              if (pageName === 'operator') sessionStorage.setItem('portal.operatorToken', token);
-            },
-            [language, key, TEST_ADMIN_TOKEN, name] as const,
-          );
-          await page.goto(`${origin}/portal/${hash}`);
-          await page.reload();
-          await page.locator('main h1').waitFor();
-          await page.locator('main [role=status]:text-matches("กำลังโหลด|Loading")').waitFor({ state: 'detached' });
-          expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
-          // Colours, names and roles do not change with the width: axe once per page and language.
-          if (width === 'desktop')
-            findings.push(...(await seriousFindings(page)).map((finding) => `${name} ${language}: ${finding}`));
-          await page.screenshot({ path: `${SCREENSHOTS}/${name}-${language}-${width}.png`, fullPage: true });
-        }
-        await context.close();
-      }
-    }
-    expect(findings).toEqual([]);
-    expect(outside).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  }, 240_000);
 });

@@ -1,4 +1,4 @@
-// Loaded with `--import` (after tsx) into every process a test spawns (test/helpers/child-process.ts). The test
+// Loaded with `--import` into every process a test spawns (test/helpers/child-process.ts). The test
 // process holds an IPC channel to this one; when that process dies, even by SIGKILL, the channel closes, and this
 // process ends its whole process group (it leads one: it was spawned detached), so no server outlives the run.
 const endGroup = (): void => {

@@ -1,0 +1,101 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+import { listen, startStack, type Stack, type StackOptions } from './stack.js';
+
+/** Every page of the portal in Thai and English, at phone and desktop widths. */
+export const SCREENSHOTS = 'test-results/portal';
+export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+export interface PortalBrowser {
+  readonly stack: Stack;
+  readonly origin: string;
+  /** What any page asked of another origin, or what the browser refused by the Content-Security-Policy. */
+  readonly outside: string[];
+  readonly pageErrors: string[];
+  /** A browser context in `locale` (desktop unless told) and a page in it, watched for the two lists above. */
+  readonly newContext: (
+    locale: string,
+    viewport?: { width: number; height: number },
+  ) => Promise<{ context: BrowserContext; page: Page }>;
+  /** axe-core over the page as it is now; its serious and critical findings. */
+  readonly seriousFindings: (page: Page) => Promise<string[]>;
+}
+
+/**
+ * A stack listening on a loopback port and headless Chromium, started in beforeAll and closed in afterAll, for the
+ * portal's browser suites: each file has its own, so the suites can run side by side.
+ */
+export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowser {
+  let stack: Stack | undefined;
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
+  let browser: Browser | undefined;
+  let portal: PortalBrowser | undefined;
+
+  beforeAll(async () => {
+    stack = await startStack(options);
+    server = await listen(stack.app);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+    const { origin } = server;
+    const started = { stack, browser };
+    const outside: string[] = [];
+    const pageErrors: string[] = [];
+    const watch = (page: Page): void => {
+      page.on('request', (request) => {
+        if (!request.url().startsWith(origin) && !/^(data|blob):/.test(request.url())) outside.push(request.url());
+      });
+      page.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) outside.push(message.text());
+      });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    };
+    portal = {
+      stack: started.stack,
+      origin,
+      outside,
+      pageErrors,
+      newContext: async (locale, viewport = VIEWPORTS.desktop) => {
+        const context = await started.browser.newContext({ locale, viewport });
+        const page = await context.newPage();
+        watch(page);
+        return { context, page };
+      },
+      seriousFindings: async (page) => {
+        // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
+        await page.evaluate(AXE_SOURCE);
+        const violations = await page.evaluate(async () => {
+          const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+          return (await axe.run()).violations;
+        });
+        return violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map(
+            (violation) =>
+              `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+          );
+      },
+    };
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await stack?.close();
+  });
+
+  return () => {
+    if (portal === undefined) throw new Error('the portal browser starts in beforeAll: use it inside a test');
+    return portal;
+  };
+}

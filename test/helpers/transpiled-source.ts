@@ -1,0 +1,62 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transform, type TransformOptions } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Where the transpiled checkout is, for the processes the suites spawn (set by global-setup.ts). */
+export const TRANSPILED_SOURCE_VARIABLE = 'TEG_TEST_TRANSPILED_SOURCE';
+
+/** Transpiled beside `src/`, for the spawned processes, from the test helpers. */
+export const EXIT_WITH_PARENT = 'test/helpers/exit-with-parent';
+
+// What tsx gives esbuild for each file it loads (tsx's dist/index-*.mjs), so the code that runs is the code tsx runs.
+const TSX_OPTIONS: TransformOptions = {
+  loader: 'ts',
+  format: 'esm',
+  target: `node${process.versions.node}`,
+  keepNames: true,
+  sourcemap: 'inline',
+  tsconfigRaw: readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'),
+};
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(entry.parentPath, entry.name)) : [join(entry.parentPath, entry.name)],
+  );
+}
+
+async function transpile(from: string, to: string): Promise<void> {
+  const { code } = await transform(readFileSync(from, 'utf8'), { ...TSX_OPTIONS, sourcefile: from });
+  mkdirSync(dirname(to), { recursive: true });
+  writeFileSync(to, code);
+}
+
+/**
+ * The checkout with `src/` transpiled to JavaScript once per run, file by file as tsx would, in a new directory
+ * whose other entries (package.json, schema/, node_modules/, .git…) are links to this checkout's: paths that the code
+ * finds relative to its own files resolve as they do from `src/`. A spawned `node src/main.js` there runs the same
+ * code as `tsx src/main.ts` without tsx's loader, which resolves and loads every module of every dependency through
+ * its hooks: about a second of CPU per process, and the suites start some twenty.
+ */
+export async function transpileSource(): Promise<{ directory: string; remove(): void }> {
+  const directory = mkdtempSync(join(tmpdir(), 'teg-transpiled-'));
+  for (const entry of readdirSync(ROOT))
+    if (entry !== 'src' && entry !== 'test') symlinkSync(join(ROOT, entry), join(directory, entry));
+  const sources = filesUnder(join(ROOT, 'src'));
+  await Promise.all([
+    ...sources.map(async (file) => {
+      const path = relative(ROOT, file);
+      if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
+        await transpile(file, join(directory, path.replace(/\.ts$/, '.js')));
+      else {
+        mkdirSync(dirname(join(directory, path)), { recursive: true });
+        symlinkSync(file, join(directory, path));
+      }
+    }),
+    transpile(join(ROOT, `${EXIT_WITH_PARENT}.ts`), join(directory, `${EXIT_WITH_PARENT}.js`)),
+  ]);
+  return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
