@@ -40,9 +40,9 @@ function expectFailingFieldOnly(body: ExecutionResult<unknown>, code: string) {
 }
 
 describe('upstream failures, each with its own code on its own field', () => {
-  const stack = useStack({ timeoutMs: 400, acceptLanguage: 'en' });
+  const stack = useStack({ timeoutMs: 1_200, acceptLanguage: 'en' });
   beforeAll(() => {
-    // The healthy field must answer within the 400 ms budget: its data is generated now, not on the first request.
+    // The healthy field must answer within the 1.2 s budget (retries of a 5xx included, on a loaded machine): its data is generated now, not on the first request.
     stack().simulator.datasetBody('ODS_COUNT_TEACHER_BY_YEAR');
   });
   beforeEach(() => {
@@ -54,11 +54,11 @@ describe('upstream failures, each with its own code on its own field', () => {
     const { status, body } = await stack().execute(TwoDatasets);
     expect(status).toBe(200);
     const error = expectFailingFieldOnly(body, 'UPSTREAM_TIMEOUT');
-    expect(error?.message).toBe('Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION did not answer within 400 ms');
+    expect(error?.message).toBe('Upstream dataset ODS_COUNT_SCHOOL_BY_JURISDICTION did not answer within 1200 ms');
   });
 
   it('a slow body beyond the budget: UPSTREAM_TIMEOUT', async () => {
-    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { latencyMs: 1_000 });
+    stack().simulator.setFault('ODS_COUNT_SCHOOL_BY_JURISDICTION', { latencyMs: 3_000 });
     expectFailingFieldOnly((await stack().execute(TwoDatasets)).body, 'UPSTREAM_TIMEOUT');
   });
 
