@@ -20,34 +20,69 @@ export function envelope(records: readonly DataRecord[]): ServedBody {
   return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
 }
 
+/**
+ * The data a seed generates before any revision: the world, records and unfiltered bodies, made once per process
+ * and shared by every store of that seed (a test run starts dozens of simulators on a few seeds; generating and
+ * serialising the same data for each was seconds of CPU). Nothing here is ever changed: a store's revisions live in
+ * its own maps, over these. A process keeps at most a few seeds' data.
+ */
+interface Generated {
+  world: World | undefined;
+  readonly records: Map<string, readonly DataRecord[]>;
+  readonly bodies: Map<DatasetCode, ServedBody>;
+}
+
+const MAX_SEEDS_KEPT = 4;
+const generatedBySeed = new Map<number, Generated>();
+
+function generatedFor(seed: number): Generated {
+  let generated = generatedBySeed.get(seed);
+  if (generated === undefined) {
+    if (generatedBySeed.size >= MAX_SEEDS_KEPT) {
+      const oldest = generatedBySeed.keys().next().value;
+      if (oldest !== undefined) generatedBySeed.delete(oldest);
+    }
+    generated = { world: undefined, records: new Map(), bodies: new Map() };
+    generatedBySeed.set(seed, generated);
+  }
+  return generated;
+}
+
 export class DataStore {
-  private world: World | undefined;
+  private readonly generated: Generated;
+  /** This store's published revisions, over the generated data. */
   private readonly records = new Map<string, readonly DataRecord[]>();
   private readonly bodies = new Map<DatasetCode, ServedBody>();
   private readonly revised = new Map<DatasetCode, Date>();
 
-  constructor(readonly seed: number) {}
+  constructor(readonly seed: number) {
+    this.generated = generatedFor(seed);
+  }
 
   private getWorld(): World {
-    this.world ??= buildWorld(this.seed);
-    return this.world;
+    this.generated.world ??= buildWorld(this.seed);
+    return this.generated.world;
   }
 
   datasetRecords(code: DatasetCode): readonly DataRecord[] {
-    let records = this.records.get(code);
+    const published = this.records.get(code);
+    if (published) return published;
+    let records = this.generated.records.get(code);
     if (!records) {
       records = datasetRecords(code, this.getWorld());
-      this.records.set(code, records);
+      this.generated.records.set(code, records);
     }
     return records;
   }
 
   /** The unfiltered answer of a dataset. */
   datasetBody(code: DatasetCode): ServedBody {
-    let body = this.bodies.get(code);
+    const revised = this.revised.has(code);
+    const bodies = revised ? this.bodies : this.generated.bodies;
+    let body = bodies.get(code);
     if (!body) {
       body = envelope(this.datasetRecords(code));
-      this.bodies.set(code, body);
+      bodies.set(code, body);
     }
     return body;
   }
@@ -80,10 +115,10 @@ export class DataStore {
 
   summaryRecords(id: number): readonly DataRecord[] {
     const key = `summary:${id}`;
-    let records = this.records.get(key);
+    let records = this.generated.records.get(key);
     if (!records) {
       records = summaryRecords(id, this.getWorld());
-      this.records.set(key, records);
+      this.generated.records.set(key, records);
     }
     return records;
   }
