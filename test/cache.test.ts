@@ -99,6 +99,27 @@ describe.each(CACHE_KINDS)('the payload cache through HTTP (%s)', (kind) => {
       expect(revalidation?.headers['if-none-match']).toMatch(/^"/);
       expect(revalidation?.status).toBe(304);
     });
+
+    it("lists a stale field in its own operation's answer only, not in the others of its batch", async () => {
+      clock.advanceS(TTL_S + 5);
+      stack().simulator.setFault('*', { status: 503 });
+      const response = await stack().app.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([
+          { query: '{ datasets { code } }' },
+          { query: '{ dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { payload } }' },
+          { query: '{ first: datasets { code } }' },
+        ]),
+      });
+      stack().simulator.clearFaults();
+      const answers = (await response.json()) as { extensions?: { stale?: { path: unknown }[] } }[];
+      expect(answers.map((answer) => answer.extensions?.stale?.map((field) => field.path))).toEqual([
+        undefined,
+        [['dataset', 'payload']],
+        undefined,
+      ]);
+    });
   });
 });
 

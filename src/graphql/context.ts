@@ -9,7 +9,7 @@ import type { RequestCallers } from './request-callers.js';
 import { negotiateLanguage, type Language } from '../http/language.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { PayloadSizes } from './payload-sizes.js';
-import { ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
+import { AnswerFreshness, ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
 import { spentBudgetsOf, type SpentBudgets } from './spent-budgets.js';
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
@@ -35,6 +35,8 @@ export interface Context {
   readonly access: AccessService;
   /** What this response read and whether it depends on the caller: payload fields record here (payload-field.ts). */
   readonly ledger: ResponseLedger;
+  /** This operation's `extensions.stale` and `extensions.shapeDrift`: its own fields, not its batch's others. */
+  readonly freshness: AnswerFreshness;
   /** This operation's `extensions.warnings`: what any field says of the request without failing (warnings.ts). */
   readonly warnings: AnswerWarnings;
   readonly shapes: ShapeWatch;
@@ -97,6 +99,7 @@ export function createContextFactory(deps: ContextDependencies) {
     // Usage per client: counted in memory, written in batches by the store.
     if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
     const language = negotiateLanguage(initial.request.headers.get('accept-language'));
+    const ledger = ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies);
     return {
       requestId,
       language,
@@ -113,7 +116,8 @@ export function createContextFactory(deps: ContextDependencies) {
         fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, spentBudgetsOf(initial.request)),
       }),
       access: deps.access,
-      ledger: ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies),
+      ledger,
+      freshness: new AnswerFreshness(ledger),
       warnings: new AnswerWarnings(language),
       shapes: deps.shapes,
       shapeDrift: deps.shapeDrift,

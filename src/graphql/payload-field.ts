@@ -42,7 +42,7 @@ export function payloadField<Parent, Args, Value>(
     extensions: kind.reads === 'summary' ? CALLER_DEPENDENT : kind.wholeBody ? PRICED_BY_BODY : {},
     resolve: async (parent: Parent, args: Args, context: Context, info: GraphQLResolveInfo): Promise<Value> => {
       const read = await load(parent, args, context);
-      context.ledger.recordRead(responsePathAsArray(info.path), read);
+      context.freshness.recordRead(responsePathAsArray(info.path), read);
       // The body's length is its size in the answer: the plugin that charges it need not walk it.
       if (kind.wholeBody) rememberAnswerSize(read.value, read.bytes);
       return resolve(read, parent, args, context, info);

@@ -26,8 +26,7 @@ export interface DriftedDataset extends ReportedDrift {
  * to add `extensions.stale`, choose the response's Cache-Control and decide whether the answer may be stored.
  */
 export class ResponseLedger {
-  private readonly stale: StaleField[] = [];
-  private readonly drifted = new Map<string, DriftedDataset>();
+  private stale = false;
   private earliestFreshUntil: number | undefined;
   private callerDependent = false;
   private readonly readDatasets = new Set<DatasetCode>();
@@ -122,29 +121,15 @@ export class ResponseLedger {
     return giveBack;
   }
 
-  /** Records one payload read at `path`. */
-  recordRead(path: readonly (string | number)[], read: PayloadRead): void {
+  /**
+   * Records one payload read: how long it keeps the answer fresh, and whether it was served stale. Which fields
+   * were stale is each operation's to say (AnswerFreshness), since a batch's operations share this ledger.
+   */
+  recordRead(read: PayloadRead): void {
     if (read.dataset !== undefined) this.readDatasets.add(read.dataset);
     const freshUntil = read.freshUntil.getTime();
     this.earliestFreshUntil = Math.min(this.earliestFreshUntil ?? freshUntil, freshUntil);
-    if (read.state !== 'fresh') {
-      this.stale.push({
-        path,
-        state: read.state,
-        since: (read.staleSince ?? read.freshUntil).toISOString(),
-        fetchedAt: read.validatedAt.toISOString(),
-      });
-    }
-  }
-
-  /** Records that a typed field read a payload of `dataset` whose keys drifted; once per dataset per response. */
-  recordShapeDrift(dataset: string, drift: ReportedDrift): void {
-    if (!this.drifted.has(dataset)) this.drifted.set(dataset, { dataset, ...drift });
-  }
-
-  /** The datasets whose drift this response met, in the order first met. */
-  get shapeDrift(): readonly DriftedDataset[] {
-    return [...this.drifted.values()];
+    if (read.state !== 'fresh') this.stale = true;
   }
 
   /** Records that the response shows something of `dataset` that changes when its payload does (its version). */
@@ -162,7 +147,8 @@ export class ResponseLedger {
     this.callerDependent = true;
   }
 
-  get staleFields(): readonly StaleField[] {
+  /** Some payload of the response was served past its freshness: no cache may store it. */
+  get servedStale(): boolean {
     return this.stale;
   }
 
@@ -176,6 +162,45 @@ export class ResponseLedger {
    */
   lifetime(noPayloadMaxAgeS: number): AnswerLifetime {
     return this.earliestFreshUntil === undefined ? { fixedS: noPayloadMaxAgeS } : { untilMs: this.earliestFreshUntil };
+  }
+}
+
+/**
+ * What one operation's answer says of the freshness of what it read: `extensions.stale` (the payload fields
+ * served past their freshness) and `extensions.shapeDrift` (the datasets whose live keys differ from
+ * schema/shapes.json). Made per operation, like the context: each answer of a batch lists only its own fields,
+ * while the request's ledger, which the operations share, keeps what caching the whole response needs.
+ */
+export class AnswerFreshness {
+  private readonly stale: StaleField[] = [];
+  private readonly drifted = new Map<string, DriftedDataset>();
+
+  constructor(private readonly ledger: ResponseLedger) {}
+
+  /** Records one payload read at `path`, here and in the request's ledger. */
+  recordRead(path: readonly (string | number)[], read: PayloadRead): void {
+    this.ledger.recordRead(read);
+    if (read.state === 'fresh') return;
+    this.stale.push({
+      path,
+      state: read.state,
+      since: (read.staleSince ?? read.freshUntil).toISOString(),
+      fetchedAt: read.validatedAt.toISOString(),
+    });
+  }
+
+  /** Records that a typed field read a payload of `dataset` whose keys drifted; once per dataset per answer. */
+  recordShapeDrift(dataset: string, drift: ReportedDrift): void {
+    if (!this.drifted.has(dataset)) this.drifted.set(dataset, { dataset, ...drift });
+  }
+
+  get staleFields(): readonly StaleField[] {
+    return this.stale;
+  }
+
+  /** The datasets whose drift this answer met, in the order first met. */
+  get shapeDrift(): readonly DriftedDataset[] {
+    return [...this.drifted.values()];
   }
 }
 

@@ -4,7 +4,7 @@ import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARNING } from '../../src/errors/registry.js';
 import type { Context } from '../../src/graphql/context.js';
-import { ledgerOf } from '../../src/graphql/response-ledger.js';
+import { AnswerFreshness, ledgerOf } from '../../src/graphql/response-ledger.js';
 import { AnswerWarnings, MAX_WARNINGS_PER_ANSWER } from '../../src/graphql/warnings.js';
 import { buildInfo } from '../../src/server/build-info.js';
 import { createMetrics } from '../../src/server/metrics.js';
@@ -37,7 +37,10 @@ describe('useWarnings with the response cache', () => {
           },
         },
       }),
-      context: ({ request }) => ({ warnings: new AnswerWarnings('en'), ledger: ledgerOf(request) }),
+      context: ({ request }) => {
+        const ledger = ledgerOf(request);
+        return { warnings: new AnswerWarnings('en'), ledger, freshness: new AnswerFreshness(ledger) };
+      },
       plugins: [
         useWarnings(),
         useResponseDelivery({

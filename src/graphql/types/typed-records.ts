@@ -165,7 +165,7 @@ async function typedView(
     // Only the whole dataset says which keys the upstream has: a filtered one may lack keys its records lack.
     if (queryString === '') {
       const drift = context.shapeDrift.check(shape.code, read.version, expectedShape(shape), () => view.shape());
-      if (drift !== undefined) context.ledger.recordShapeDrift(shape.code, drift);
+      if (drift !== undefined) context.freshness.recordShapeDrift(shape.code, drift);
     }
   }
   return view;

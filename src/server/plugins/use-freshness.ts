@@ -49,7 +49,7 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       return {
         onExecuteDone({ result, setResult }) {
           if (!isSingleResult(result)) return;
-          const { staleFields: stale, shapeDrift } = args.contextValue.ledger;
+          const { staleFields: stale, shapeDrift } = args.contextValue.freshness;
           if (stale.length === 0 && shapeDrift.length === 0) return;
           setResult({
             ...result,

@@ -78,7 +78,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;
       const ledger = ledgerOf(request);
-      if (ledger.dependsOnCaller || ledger.staleFields.length > 0) return;
+      if (ledger.dependsOnCaller || ledger.servedStale) return;
       const now = cache.now();
       const lifetime = ledger.lifetime(options.catalogueMaxAgeS);
       const expiresAt = answerExpiresAt(lifetime, now);
