@@ -453,7 +453,7 @@ async function main(): Promise<void> {
     return;
   }
   const versusHello = {
-    startServer: () => startApp(simulator),
+    startServer: (env?: Record<string, string>) => startApp(simulator, env),
     startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
     loadMisses: (origin: string) => throughput(origin, variablesRequest(), undefined),
     loadHello: (origin: string) => throughput(origin, graphqlPost('{ hello }'), HELLO_ANSWER),
