@@ -719,7 +719,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(cell(oneBack, j) + 1, cell(row, j - 1) + 1, cell(oneBack, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, cell(twoBack, j - 2) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, cell(twoBack, j - 2) + 1);
       row[j] = best;
     }
     [twoBack, oneBack, row] = [oneBack, row, twoBack];

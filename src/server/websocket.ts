@@ -63,7 +63,10 @@ export function createGraphQLWebSockets(options: GraphQLWebSocketOptions): Graph
     close() {
       if (closing) return;
       closing = true;
-      void serving?.then((server) => server.closeWhenIdle(), () => undefined);
+      void serving?.then(
+        (server) => server.closeWhenIdle(),
+        () => undefined,
+      );
     },
   };
 }
