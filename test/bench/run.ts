@@ -208,9 +208,12 @@ async function startApp(simulator: Simulator, extraEnv: Record<string, string> =
   return startServer({ UPSTREAM_BASE_URL: simulator.url, UPSTREAM_API_KEY: UPSTREAM_KEY, ...extraEnv });
 }
 
-/** The same with the default upstream: no UPSTREAM_BASE_URL, so it starts the embedded simulator itself. */
+/**
+ * The same with the embedded simulator: no UPSTREAM_BASE_URL, so it starts the simulator in its own process, which
+ * production (NODE_ENV=production, as every bench process runs) does only when asked for by name.
+ */
 function startEmbedded(): Promise<Server> {
-  return startServer({});
+  return startServer({ UPSTREAM: 'simulator' });
 }
 
 async function startServer(upstreamAndEnv: Record<string, string>): Promise<Server> {
