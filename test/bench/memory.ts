@@ -50,15 +50,17 @@ export interface VersusHelloOptions {
   readonly startServer: (env?: Record<string, string>) => Promise<MemoryServer>;
   /** A fresh graphql-yoga hello-world (baseline-server.ts), run by node itself as the server is. */
   readonly startHello: () => Promise<MemoryServer>;
-  /** A run of response-cache misses (variables varying every request) on the server. */
-  readonly loadMisses: (origin: string) => Promise<unknown>;
-  /** A run of `{ hello }` on hello-world. */
-  readonly loadHello: (origin: string) => Promise<unknown>;
+  /** A run of response-cache misses (variables varying every request) on the server; resolves with its req/s. */
+  readonly loadMisses: (origin: string) => Promise<number>;
+  /** A run of `{ hello }` on hello-world; resolves with its req/s. */
+  readonly loadHello: (origin: string) => Promise<number>;
 }
 
 export interface ResidentPair {
   readonly idleMb: number;
   readonly warmMb: number;
+  /** Requests per second of the run that warmed it (one run: what a flag costs, roughly). */
+  readonly loadRps: number;
 }
 
 export interface VersusHelloFigures {
@@ -131,16 +133,16 @@ export async function measureVersusHello(options: VersusHelloOptions): Promise<V
   const pair = async (
     name: string,
     start: () => Promise<MemoryServer>,
-    load: (origin: string) => Promise<unknown>,
+    load: (origin: string) => Promise<number>,
   ): Promise<ResidentPair> => {
     const server = await start();
     try {
       await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
       const idleMb = server.rssMb();
-      await load(server.origin);
+      const loadRps = await load(server.origin);
       const warmMb = server.rssMb();
-      progress(`${name}: idle ${idleMb.toFixed(0)} MB, warm ${warmMb.toFixed(0)} MB`);
-      return { idleMb, warmMb };
+      progress(`${name}: idle ${idleMb.toFixed(0)} MB, warm ${warmMb.toFixed(0)} MB, ${loadRps.toFixed(0)} req/s`);
+      return { idleMb, warmMb, loadRps };
     } finally {
       await server.stop();
     }
@@ -163,7 +165,7 @@ export function versusHelloTable({ app, tunedApp, hello }: VersusHelloFigures): 
     return `| ${label} | ${server.idleMb.toFixed(0)} MB | ${hello.idleMb.toFixed(0)} MB | ${idle.toFixed(2)} | ≤ ${IDLE_TARGET} × | ${idle <= IDLE_TARGET ? 'yes' : 'NO'} |`;
   };
   const warmRow = (label: string, server: ResidentPair): string =>
-    `| ${label} | ${server.warmMb.toFixed(0)} MB | ${hello.warmMb.toFixed(0)} MB | ${(server.warmMb / hello.warmMb).toFixed(2)} | | |`;
+    `| ${label}, at ${server.loadRps.toFixed(0)} and ${hello.loadRps.toFixed(0)} req/s | ${server.warmMb.toFixed(0)} MB | ${hello.warmMb.toFixed(0)} MB | ${(server.warmMb / hello.warmMb).toFixed(2)} | | |`;
   const tuned = `NODE_OPTIONS=${TUNED_NODE_OPTIONS} for the server`;
   return [
     '| resident memory (VmRSS), fresh processes | dist/main.js | graphql-yoga hello-world | × hello | target | met |',
