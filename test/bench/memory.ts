@@ -28,8 +28,9 @@ import { peakDuring, type HardeningServer } from './hardening.js';
 export const COLD_BURST = 1_000;
 const COLD_BURST_PEAK_TARGET_MB = 400;
 const ALL_PAYLOADS = '{ datasets { code payload } }';
-// One connection per operation, plus the bench's own: node's default bound (HTTP_MAX_CONNECTIONS, 1000) would drop one.
-const BURST_ENV = { HTTP_MAX_CONNECTIONS: String(COLD_BURST + 100) };
+// One connection per operation, plus the bench's own: node's default bound (HTTP_MAX_CONNECTIONS, 1000) would drop one,
+// and the bound per peer address (HTTP_MAX_CONNECTIONS_PER_IP, 64) closes all but 64, since they all come from here.
+const BURST_ENV = { HTTP_MAX_CONNECTIONS: String(COLD_BURST + 100), HTTP_MAX_CONNECTIONS_PER_IP: '0' };
 
 export interface MemoryServer extends HardeningServer {
   rssMb(): number;
