@@ -43,6 +43,11 @@ export const IDLE_TARGET = 1.4;
  * Start-up leaves it at its 2 × 16 MB maximum, resident from then on; capped, it costs some CPU per request.
  */
 export const TUNED_NODE_OPTIONS = '--max-semi-space-size=1';
+/**
+ * How long a settled idle process has been left alone: past V8's memory-reducer watchdog (100 s without a
+ * collection), whose collection gives back the young generation start-up grew (docs/operators/sizing.md).
+ */
+const SETTLED_IDLE_MS = 120_000;
 // Both processes are measured this long after they first serve, so neither is caught mid start-up.
 const IDLE_SETTLE_MS = 1_000;
 
@@ -66,6 +71,8 @@ export interface ResidentPair {
 
 export interface VersusHelloFigures {
   readonly app: ResidentPair;
+  /** Both idle SETTLED_IDLE_MS after they first serve, side by side; measured only when asked for (2 minutes). */
+  readonly settled?: { readonly appMb: number; readonly helloMb: number };
   /** The server again, with NODE_OPTIONS=TUNED_NODE_OPTIONS. */
   readonly tunedApp: ResidentPair;
   readonly hello: ResidentPair;
@@ -124,12 +131,15 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryFigur
     budgetMb: 100 + 3 * options.cachedPayloadMb,
     resident,
     coldBursts,
-    versusHello: await measureVersusHello(options),
+    versusHello: await measureVersusHello(options, { settled: true }),
   };
 }
 
 /** Idle and warm resident memory of the server and of hello-world, one after the other on the same core. */
-export async function measureVersusHello(options: VersusHelloOptions): Promise<VersusHelloFigures> {
+export async function measureVersusHello(
+  options: VersusHelloOptions,
+  { settled = false }: { settled?: boolean } = {},
+): Promise<VersusHelloFigures> {
   startedAt = performance.now();
   const pair = async (
     name: string,
@@ -156,11 +166,25 @@ export async function measureVersusHello(options: VersusHelloOptions): Promise<V
       options.loadMisses,
     ),
     hello: await pair('hello-world', options.startHello, options.loadHello),
+    ...(settled ? { settled: await measureSettled(options) } : {}),
   };
 }
 
+/** A fresh server and a fresh hello-world left idle together for SETTLED_IDLE_MS. */
+async function measureSettled(options: VersusHelloOptions): Promise<{ appMb: number; helloMb: number }> {
+  const [server, hello] = await Promise.all([options.startServer(), options.startHello()]);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_IDLE_MS));
+    const figures = { appMb: server.rssMb(), helloMb: hello.rssMb() };
+    progress(`settled idle: server ${figures.appMb.toFixed(0)} MB, hello-world ${figures.helloMb.toFixed(0)} MB`);
+    return figures;
+  } finally {
+    await Promise.all([server.stop(), hello.stop()]);
+  }
+}
+
 /** The markdown rows of the server's resident memory beside hello-world's. */
-export function versusHelloTable({ app, tunedApp, hello }: VersusHelloFigures): string[] {
+export function versusHelloTable({ app, tunedApp, hello, settled }: VersusHelloFigures): string[] {
   const idleRow = (label: string, server: ResidentPair): string => {
     const idle = server.idleMb / hello.idleMb;
     return `| ${label} | ${server.idleMb.toFixed(0)} MB | ${hello.idleMb.toFixed(0)} MB | ${idle.toFixed(2)} | ≤ ${IDLE_TARGET} × | ${idle <= IDLE_TARGET ? 'yes' : 'NO'} |`;
@@ -175,6 +199,11 @@ export function versusHelloTable({ app, tunedApp, hello }: VersusHelloFigures): 
     warmRow('warm (after a run of misses; of `{ hello }`)', app),
     idleRow(`idle, ${tuned}`, tunedApp),
     warmRow(`warm, ${tuned}`, tunedApp),
+    ...(settled === undefined
+      ? []
+      : [
+          `| idle ${SETTLED_IDLE_MS / 1000} s, both at once (V8's memory reducer has run) | ${settled.appMb.toFixed(0)} MB | ${settled.helloMb.toFixed(0)} MB | ${(settled.appMb / settled.helloMb).toFixed(2)} | | |`,
+        ]),
   ];
 }
 

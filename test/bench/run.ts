@@ -21,7 +21,7 @@
  *   the last delivery, and memory per subscriber. `BENCH_ONLY=subscriptions` runs only that (about a minute).
  * - Memory (memory.ts): resident memory idle and warm against hello-world's, idle, cached and after load with the
  *   bench's simulator and with the embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that;
- *   `BENCH_ONLY=idle` only the rows against hello-world (about a minute), printed, not stored.
+ *   `BENCH_ONLY=idle` only the rows against hello-world (about three minutes, two of them idle), printed, not stored.
  * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world, their added latency, and the idle and
  *   warm resident memory against hello-world's (a few minutes): the two targets to iterate on when changing the path
  *   every miss takes or what the process loads.
@@ -472,7 +472,7 @@ async function main(): Promise<void> {
     resetUpstreamCalls: () => simulator.resetRequests(),
   };
   if (process.env['BENCH_ONLY'] === 'idle') {
-    const memory = await measureVersusHello(versusHello);
+    const memory = await measureVersusHello(versusHello, { settled: true });
     await simulator.close();
     process.stdout.write(['', ...versusHelloTable(memory), ''].join('\n'));
     return;
