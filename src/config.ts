@@ -704,20 +704,28 @@ const FOREIGN_NAMES = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_OP
 const SERVICE_LINK =
   /^[A-Z0-9_]+_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_\d+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)$/;
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+/**
+ * Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. Three rows of
+ * the table are enough (a swap looks two rows back): every variable is compared with every name at each start, and
+ * a whole table per pair allocated megabytes that start-up then kept as garbage.
+ */
 function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j += 1) (rows[0] as number[])[j] = j;
-  const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  let twoBack = new Int32Array(b.length + 1);
+  let oneBack = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Int32Array(b.length + 1);
+  const cell = (of: Int32Array, j: number): number => of[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i += 1) {
+    row[0] = i;
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (rows[i] as number[])[j] = best;
+      let best = Math.min(cell(oneBack, j) + 1, cell(row, j - 1) + 1, cell(oneBack, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, cell(twoBack, j - 2) + 1);
+      row[j] = best;
     }
+    [twoBack, oneBack, row] = [oneBack, row, twoBack];
   }
-  return at(a.length, b.length);
+  return cell(oneBack, b.length);
 }
 
 /** The known name nearest to `name`, with its distance. */

@@ -20,7 +20,8 @@
  * - Then subscriptions (subscriptions.ts): 1,000 SSE subscribers on one server, the time from a detected change to
  *   the last delivery, and memory per subscriber. `BENCH_ONLY=subscriptions` runs only that (about a minute).
  * - Memory (memory.ts): resident memory idle and warm against hello-world's, idle, cached and after load with the
- *   bench's simulator and with the embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that.
+ *   bench's simulator and with the embedded one, and the peak of a cold burst of 1,000 operations at once. `BENCH_ONLY=memory` runs only that;
+ *   `BENCH_ONLY=idle` only the rows against hello-world (about three minutes, two of them idle), printed, not stored.
  * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world, their added latency, and the idle and
  *   warm resident memory against hello-world's (a few minutes): the two targets to iterate on when changing the path
  *   every miss takes or what the process loads.
@@ -208,9 +209,12 @@ async function startApp(simulator: Simulator, extraEnv: Record<string, string> =
   return startServer({ UPSTREAM_BASE_URL: simulator.url, UPSTREAM_API_KEY: UPSTREAM_KEY, ...extraEnv });
 }
 
-/** The same with the default upstream: no UPSTREAM_BASE_URL, so it starts the embedded simulator itself. */
+/**
+ * The same with the embedded simulator: no UPSTREAM_BASE_URL, so it starts the simulator in its own process, which
+ * production (NODE_ENV=production, as every bench process runs) does only when asked for by name.
+ */
 function startEmbedded(): Promise<Server> {
-  return startServer({});
+  return startServer({ UPSTREAM: 'simulator' });
 }
 
 async function startServer(upstreamAndEnv: Record<string, string>): Promise<Server> {
@@ -453,7 +457,7 @@ async function main(): Promise<void> {
     return;
   }
   const versusHello = {
-    startServer: () => startApp(simulator),
+    startServer: (env?: Record<string, string>) => startApp(simulator, env),
     startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
     loadMisses: (origin: string) => throughput(origin, variablesRequest(), undefined),
     loadHello: (origin: string) => throughput(origin, graphqlPost('{ hello }'), HELLO_ANSWER),
@@ -467,6 +471,12 @@ async function main(): Promise<void> {
     upstreamCalls: () => simulator.requestCount(),
     resetUpstreamCalls: () => simulator.resetRequests(),
   };
+  if (process.env['BENCH_ONLY'] === 'idle') {
+    const memory = await measureVersusHello(versusHello, { settled: true });
+    await simulator.close();
+    process.stdout.write(['', ...versusHelloTable(memory), ''].join('\n'));
+    return;
+  }
   if (process.env['BENCH_ONLY'] === 'memory') {
     const memory = await measureMemory(memoryOptions);
     await simulator.close();

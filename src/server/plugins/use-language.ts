@@ -1,6 +1,5 @@
-import { mapAsyncIterator } from '@graphql-tools/utils';
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import { localizedMessage } from '../../graphql/messages.js';
 import { addVary } from '../../http/caching.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
