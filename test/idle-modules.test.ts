@@ -23,7 +23,7 @@ const UNUSED_AT_START = [
   '/node_modules/ws/',
   '/node_modules/graphql-ws/',
   '/node_modules/@graphql-yoga/render-graphiql/',
-  '/src/portal/serve.ts',
+  '/src/portal/serve.',
   '/src/simulator/',
 ];
 

@@ -1,6 +1,7 @@
 // The server's entry point (src/main.ts) with the modules it loads recorded (loaded-modules-hooks.ts): what
-// test/idle-modules.test.ts spawns. The hooks are registered after tsx's, so they are TypeScript too.
+// test/idle-modules.test.ts spawns, from the run's transpiled copy (so the hooks are the .js beside this file).
 import { register } from 'node:module';
+import { extname } from 'node:path';
 
-register('./loaded-modules-hooks.ts', import.meta.url);
+register(`./loaded-modules-hooks${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
 await import('../../src/main.js');

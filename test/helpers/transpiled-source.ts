@@ -9,8 +9,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Where the transpiled checkout is, for the processes the suites spawn (set by global-setup.ts). */
 export const TRANSPILED_SOURCE_VARIABLE = 'TEG_TEST_TRANSPILED_SOURCE';
 
-/** Transpiled beside `src/`, for the spawned processes, from the test helpers. */
-export const EXIT_WITH_PARENT = 'test/helpers/exit-with-parent';
+/** The test helpers, transpiled beside `src/`: some are entry points or loader hooks of the spawned processes. */
+const HELPERS = 'test/helpers';
+
+/** The guard every spawned process imports first. */
+export const EXIT_WITH_PARENT = `${HELPERS}/exit-with-parent`;
 
 // What tsx gives esbuild for each file it loads (tsx's dist/index-*.mjs), so the code that runs is the code tsx runs.
 const TSX_OPTIONS: TransformOptions = {
@@ -56,7 +59,9 @@ export async function transpileSource(): Promise<{ directory: string; remove(): 
         symlinkSync(file, join(directory, path));
       }
     }),
-    transpile(join(ROOT, `${EXIT_WITH_PARENT}.ts`), join(directory, `${EXIT_WITH_PARENT}.js`)),
+    ...readdirSync(join(ROOT, HELPERS))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => transpile(join(ROOT, HELPERS, name), join(directory, HELPERS, name.replace(/\.ts$/, '.js')))),
   ]);
   return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
