@@ -54,12 +54,28 @@ export interface LoaderDependencies {
  * never leaks one caller's answers to another: within an operation, every field asking for the same
  * (dataset, query) shares one read, distinct reads go out together, and the store is asked once per kind of
  * fact however many requests a list shows. Sharing across requests is the upstream source's job (its cache
- * and single-flight), beneath these loaders.
+ * and single-flight), beneath these loaders. Each loader is made when a field first asks for it: most operations
+ * use one or two of them.
  */
-export function createLoaders({ upstream, payloadSizes, access, caller, fetchBudget }: LoaderDependencies): Loaders {
-  const usageLoaders = new Map<number, DataLoader<string, readonly UsageDayRecord[]>>();
-  return {
-    datasetPayload: new DataLoader(
+export function createLoaders(deps: LoaderDependencies): Loaders {
+  return new RequestLoaders(deps);
+}
+
+class RequestLoaders implements Loaders {
+  #datasetPayload: Loaders['datasetPayload'] | undefined;
+  #summaryPayload: Loaders['summaryPayload'] | undefined;
+  #callerUseStatus: Loaders['callerUseStatus'] | undefined;
+  #client: Loaders['client'] | undefined;
+  #useRequestHistory: Loaders['useRequestHistory'] | undefined;
+  #clientHistory: Loaders['clientHistory'] | undefined;
+  #clientUseRequests: Loaders['clientUseRequests'] | undefined;
+  #usage: Map<number, DataLoader<string, readonly UsageDayRecord[]>> | undefined;
+
+  constructor(private readonly deps: LoaderDependencies) {}
+
+  get datasetPayload(): Loaders['datasetPayload'] {
+    const { upstream, payloadSizes, fetchBudget } = this.deps;
+    return (this.#datasetPayload ??= new DataLoader(
       (keys) =>
         settleEach(keys, async (key) => {
           const read = await upstream.readDataset(key.code, key.queryString, fetchBudget);
@@ -69,24 +85,40 @@ export function createLoaders({ upstream, payloadSizes, access, caller, fetchBud
       // No batching: the upstream has no batch endpoint, and each field then resolves as soon as its own read does,
       // not when the slowest read of its tick does.
       { cacheKeyFn: (key) => `${key.code}?${key.queryString}`, batch: false },
-    ),
-    summaryPayload: new DataLoader(
+    ));
+  }
+
+  get summaryPayload(): Loaders['summaryPayload'] {
+    const { upstream, fetchBudget } = this.deps;
+    return (this.#summaryPayload ??= new DataLoader(
       (keys) => settleEach(keys, (key) => upstream.readSummary(key.endpoint, key.input, fetchBudget)),
       {
         cacheKeyFn: (key) => `${key.endpoint.id}:${stableJson(key.input)}`,
         batch: false,
       },
-    ),
-    callerUseStatus: new DataLoader(async (endpointIds) => {
+    ));
+  }
+
+  get callerUseStatus(): Loaders['callerUseStatus'] {
+    const { access, caller } = this.deps;
+    return (this.#callerUseStatus ??= new DataLoader(async (endpointIds) => {
       if (caller.kind !== 'client') return endpointIds.map(() => undefined);
       const statuses = await access.statusesOf(caller.client.id);
       return endpointIds.map((id) => statuses.get(id));
-    }),
-    client: new DataLoader(async (ids) => {
+    }));
+  }
+
+  get client(): Loaders['client'] {
+    const { access } = this.deps;
+    return (this.#client ??= new DataLoader(async (ids) => {
       const clients = new Map((await access.findClients(ids)).map((client) => [client.id, client]));
       return ids.map((id) => clients.get(id) ?? new Error(`Client ${id} not found`));
-    }),
-    useRequestHistory: new DataLoader(async (requestIds) => {
+    }));
+  }
+
+  get useRequestHistory(): Loaders['useRequestHistory'] {
+    const { access } = this.deps;
+    return (this.#useRequestHistory ??= new DataLoader(async (requestIds) => {
       const byRequest = new Map<string, UseRequestEventRecord[]>();
       for (const event of await access.historyOf(requestIds)) {
         const events = byRequest.get(event.requestId);
@@ -94,8 +126,12 @@ export function createLoaders({ upstream, payloadSizes, access, caller, fetchBud
         else events.push(event);
       }
       return requestIds.map((id) => byRequest.get(id) ?? []);
-    }),
-    clientHistory: new DataLoader(async (clientIds) => {
+    }));
+  }
+
+  get clientHistory(): Loaders['clientHistory'] {
+    const { access } = this.deps;
+    return (this.#clientHistory ??= new DataLoader(async (clientIds) => {
       const byClient = new Map<string, ClientEventRecord[]>();
       for (const event of await access.clientEvents(clientIds)) {
         const events = byClient.get(event.clientId);
@@ -103,19 +139,26 @@ export function createLoaders({ upstream, payloadSizes, access, caller, fetchBud
         else events.push(event);
       }
       return clientIds.map((id) => byClient.get(id) ?? []);
-    }),
-    clientUseRequests: new DataLoader(async (clientIds) =>
+    }));
+  }
+
+  get clientUseRequests(): Loaders['clientUseRequests'] {
+    const { access } = this.deps;
+    return (this.#clientUseRequests ??= new DataLoader(async (clientIds) =>
       groupByClient(clientIds, await access.useRequestsOfClients(clientIds)),
-    ),
-    clientUsage: (days) => {
-      let loader = usageLoaders.get(days);
-      if (loader === undefined) {
-        loader = new DataLoader(async (clientIds) => groupByClient(clientIds, await access.usageOf(clientIds, days)));
-        usageLoaders.set(days, loader);
-      }
-      return loader;
-    },
-  };
+    ));
+  }
+
+  clientUsage(days: number): DataLoader<string, readonly UsageDayRecord[]> {
+    const { access } = this.deps;
+    const loaders = (this.#usage ??= new Map<number, DataLoader<string, readonly UsageDayRecord[]>>());
+    let loader = loaders.get(days);
+    if (loader === undefined) {
+      loader = new DataLoader(async (clientIds) => groupByClient(clientIds, await access.usageOf(clientIds, days)));
+      loaders.set(days, loader);
+    }
+    return loader;
+  }
 }
 
 /** `records` grouped by client, one list per id in `clientIds` order (empty where it has none). */

@@ -13,7 +13,7 @@ import type { BuildInfo } from './build-info.js';
 import type { Readiness, ReadinessReport } from './plugins/use-readiness.js';
 
 /**
- * The server's Prometheus metrics beside the GraphQL ones that usePrometheus registers on the same registry:
+ * The server's Prometheus metrics beside the GraphQL ones that useMetrics registers on the same registry:
  * upstream calls, cache reads, the breaker and rate-limit refusals. One registry per app, so tests that build
  * several apps in one process never meet "metric already registered".
  *
@@ -107,7 +107,7 @@ export interface ServedOperation {
 export type OperationLabel = 'operationName' | 'operationType';
 export type HttpLabel = 'method' | 'statusCode';
 
-/** Registered here rather than by usePrometheus, so the hot path counts into the very same series. */
+/** Registered here rather than by useMetrics, so the hot path counts into the very same series. */
 export interface OperationMetrics {
   /** `graphql_envelop_request`: operations executed. */
   readonly requests: Counter<OperationLabel>;

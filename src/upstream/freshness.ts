@@ -28,9 +28,25 @@ interface Directives {
   readonly maxAgeS: number | undefined;
 }
 
+// The directives of the Cache-Control values seen, by their text: every read of a cached payload asks for its entry's,
+// and an upstream sends a handful of distinct values. Bounded, so no upstream can grow it without limit.
+const parsedDirectives = new Map<string, Directives>();
+const PARSED_DIRECTIVES_MAX = 64;
+
 function parseCacheControl(header: string | undefined): Directives {
+  const text = header ?? '';
+  let directives = parsedDirectives.get(text);
+  if (directives === undefined) {
+    directives = directivesOf(text);
+    if (parsedDirectives.size >= PARSED_DIRECTIVES_MAX) parsedDirectives.clear();
+    parsedDirectives.set(text, directives);
+  }
+  return directives;
+}
+
+function directivesOf(header: string): Directives {
   const directives = new Map<string, string>();
-  for (const part of (header ?? '').split(',')) {
+  for (const part of header.split(',')) {
     const [name = '', value = ''] = part.split('=', 2).map((text) => text.trim());
     if (name !== '') directives.set(name.toLowerCase(), value.replace(/^"|"$/g, ''));
   }

@@ -20,6 +20,8 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
   const contentEncoding = useContentEncoding();
   return {
     onRequest(payload) {
+      // A body without Content-Encoding (nearly every one) costs one header lookup here.
+      if (!payload.request.headers.has('content-encoding')) return undefined;
       let decoding: Request | undefined;
       void contentEncoding.onRequest?.({ ...payload, setRequest: (request) => void (decoding = request) });
       const body = decoding?.body;

@@ -20,15 +20,24 @@ export function useLanguage(graphqlPath: string): Plugin {
     },
     onResponse({ request, response }) {
       // GraphiQL's page, served on the same path, is the same whatever the language.
-      if (
-        new URL(request.url).pathname !== graphqlPath ||
-        (response.headers.get('content-type') ?? '').startsWith('text/html')
-      )
+      if (!isPathOf(request.url, graphqlPath) || (response.headers.get('content-type') ?? '').startsWith('text/html'))
         return;
       addVary(response.headers, 'accept-language');
       response.headers.set('content-language', negotiateLanguage(request.headers.get('accept-language')));
     },
   };
+}
+
+/**
+ * Whether an absolute URL's path is `path`, as `new URL(url).pathname` reads it: a URL whose text holds exactly the
+ * path (nearly every request) is recognised without parsing it; any other is parsed, so a path with dot segments or
+ * escapes is read as yoga reads it.
+ */
+function isPathOf(url: string, path: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const end = url.indexOf('?', start);
+  if (start !== -1 && url.slice(start, end === -1 ? undefined : end) === path) return true;
+  return new URL(url).pathname === path;
 }
 
 type Result = ExecutionResult | readonly ExecutionResult[] | AsyncIterable<ExecutionResult>;

@@ -1,118 +1,190 @@
-import {
-  createCounter,
-  createHistogram,
-  createSummary,
-  usePrometheus,
-  type FillLabelsFnParams,
-} from '@graphql-yoga/plugin-prometheus';
-import { getOperationAST, GraphQLError } from 'graphql';
-import type { Plugin, YogaLogger } from 'graphql-yoga';
+import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
+import { isAsyncIterable, type Plugin, type YogaLogger } from 'graphql-yoga';
+import { Counter, Histogram, Summary } from 'prom-client';
 import { maskError } from '../../graphql/errors.js';
 import { httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
 import { CODE, isErrorCode } from '../../errors/registry.js';
 
 export const METRICS_PATH = '/metrics';
 
-const PHASES: ReadonlySet<string> = new Set(['parse', 'validate', 'context', 'execute', 'subscribe']);
 const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription']);
 
+type Labels = Record<OperationLabel, string>;
+
 /**
- * Prometheus text at /metrics (@graphql-yoga/plugin-prometheus): operations counted and timed (count and sum) by
- * operation type and name, duration histograms by operation type, errors by code and phase, HTTP durations by
- * method and status, beside the server's own metrics on the same registry (metrics.ts). Every label is bounded
- * (operation names by `metrics.operationNames`), so no traffic can grow the page past about 500 KB, and none
- * carries anything of a request's URL, document or variables.
+ * Prometheus text at /metrics: operations counted and timed (count and sum) by operation type and name, duration
+ * histograms by operation type, errors by code and phase, HTTP durations by method and status, beside the server's
+ * own metrics on the same registry (metrics.ts). Every label is bounded (operation names by
+ * `metrics.operationNames`), so no traffic can grow the page past about 500 KB, and none carries anything of a
+ * request's URL, document or variables.
+ *
+ * The series and their meaning are those of @graphql-yoga/plugin-prometheus (over @envelop/prometheus), which this
+ * server used before: the same names, help, labels, phases and timings. Counted here in one plugin, with one hook
+ * per phase, because those two ran a dozen hooks, filters and allocations on every request for six metrics.
  *
  * A failure while counting is logged and the request goes on: metrics never fail an operation.
  */
 export function useMetrics(metrics: Metrics): Plugin {
   const { registry, operationNames, operations } = metrics;
+  const phaseHistogram = (name: string, help: string): Histogram<'operationType'> =>
+    new Histogram({ name, help, labelNames: ['operationType'], registers: [registry] });
+  // By name only a count and a sum (2 lines a name): a histogram by name would be 14 lines, too many for 100 names.
+  const timeSummary = new Summary<OperationLabel>({
+    name: 'graphql_envelop_request_time_summary',
+    help: 'Time spent on GraphQL operations from parse to the end of execution, by type and name: _sum / _count is the mean.',
+    labelNames: ['operationType', 'operationName'],
+    percentiles: [],
+    registers: [registry],
+  });
+  const executeDuration = phaseHistogram(
+    'graphql_envelop_request_duration',
+    'Time spent executing GraphQL operations.',
+  );
+  const parseDuration = phaseHistogram('graphql_envelop_phase_parse', 'Time spent parsing GraphQL documents.');
+  const validateDuration = phaseHistogram('graphql_envelop_phase_validate', 'Time spent validating documents.');
+  const errorResults = new Counter({
+    name: 'graphql_envelop_error_result',
+    help: 'Errors in GraphQL results, by code and phase.',
+    labelNames: ['code', 'phase'],
+    registers: [registry],
+  });
+
+  let logger: YogaLogger | undefined;
+  const report = (error: unknown): void => logger?.error('metrics failed; the request goes on without them', error);
+  const safely = (count: () => void): void => {
+    try {
+      count();
+    } catch (error) {
+      report(error);
+    }
+  };
+
   // The operation execution picks, as yoga's HTTP histogram and the response cache name it: worked out once per
-  // document and context, though five metrics ask for it at different points of the same operation.
-  const computed = new WeakMap<object, { document: unknown; labels: Record<OperationLabel, string> }>();
-  const labels = (params: FillLabelsFnParams, context: unknown): Record<OperationLabel, string> => {
-    const known = typeof context === 'object' && context !== null ? computed.get(context) : undefined;
-    if (known !== undefined && known.document === params.document) return known.labels;
-    const operation =
-      params.document === undefined ? undefined : getOperationAST(params.document, requestedName(context));
+  // document and context, though several metrics ask for it at different points of the same operation.
+  const computed = new WeakMap<object, { document: DocumentNode | undefined; labels: Labels }>();
+  const labels = (document: DocumentNode | undefined, context: object): Labels => {
+    const known = computed.get(context);
+    if (known !== undefined && known.document === document) return known.labels;
+    const operation = document === undefined ? undefined : getOperationAST(document, requestedName(context));
     const found = {
       operationName: operationNames.label(operation?.name?.value),
       operationType: operationTypeLabel(operation?.operation),
     };
-    if (typeof context === 'object' && context !== null)
-      computed.set(context, { document: params.document, labels: found });
+    computed.set(context, { document, labels: found });
     return found;
   };
-  const phaseHistogram = <Phase>(name: string, help: string, phases: [Phase, ...Phase[]]) =>
-    createHistogram({
-      registry,
-      histogram: { name, help, labelNames: ['operationType'] },
-      fillLabelsFn: (params, context) => ({ operationType: labels(params, context).operationType }),
-      phases,
-    });
-  let logger: YogaLogger | undefined;
-  const prometheus = usePrometheus({
-    registry,
-    endpoint: METRICS_PATH,
-    metrics: {
-      graphql_envelop_request: { counter: operations.requests, fillLabelsFn: labels },
-      // By name only a count and a sum (2 lines a name): a histogram by name would be 14 lines, too many for 100 names.
-      graphql_envelop_request_time_summary: createSummary({
-        registry,
-        summary: {
-          name: 'graphql_envelop_request_time_summary',
-          help: 'Time spent on GraphQL operations from parse to the end of execution, by type and name: _sum / _count is the mean.',
-          labelNames: ['operationType', 'operationName'],
-          percentiles: [],
-        },
-        fillLabelsFn: labels,
-      }),
-      graphql_envelop_request_duration: phaseHistogram(
-        'graphql_envelop_request_duration',
-        'Time spent executing GraphQL operations.',
-        ['execute', 'subscribe'],
-      ),
-      graphql_envelop_phase_parse: phaseHistogram(
-        'graphql_envelop_phase_parse',
-        'Time spent parsing GraphQL documents.',
-        ['parse'],
-      ),
-      graphql_envelop_phase_validate: phaseHistogram(
-        'graphql_envelop_phase_validate',
-        'Time spent validating documents.',
-        ['validate'],
-      ),
-      graphql_yoga_http_duration: {
-        histogram: operations.httpDuration,
-        fillLabelsFn: (_params, { request, response }: { request: Request; response: Response }) =>
-          httpLabels(request.method, response.status),
-      },
-      graphql_envelop_error_result: createCounter({
-        registry,
-        counter: {
-          name: 'graphql_envelop_error_result',
-          help: 'Errors in GraphQL results, by code and phase.',
-          labelNames: ['code', 'phase'],
-        },
-        fillLabelsFn: (params) => ({
-          code: codeLabel(params.error, params.errorPhase),
-          phase: PHASES.has(params.errorPhase ?? '') ? (params.errorPhase ?? '') : 'unknown',
-        }),
-      }),
-      // Off: the execute phase (envelop times it exactly as graphql_envelop_request_duration), phases this server
-      // does not have, and schema events.
-      graphql_envelop_phase_execute: false,
-      graphql_envelop_phase_context: false,
-      graphql_envelop_phase_subscribe: false,
-      graphql_envelop_deprecated_field: false,
-      graphql_envelop_schema_change: false,
-      graphql_envelop_execute_resolver: false,
-    },
-  });
+  // Per operation (its context): the document it parsed, and when it was enveloped (the summary's start).
+  const parsed = new WeakMap<object, DocumentNode>();
+  const envelopedAt = new WeakMap<object, number>();
+  // Per HTTP request: when it arrived, and whether any of its operations parsed (only those are in the HTTP histogram).
+  const arrivedAt = new WeakMap<Request, number>();
+  const parsedRequests = new WeakSet<Request>();
+
+  const countErrors = (errors: readonly unknown[] | undefined): void => {
+    // A subscription's events are counted under `execute` too, as @envelop/prometheus counted them.
+    for (const error of errors ?? []) errorResults.inc({ code: codeLabel(error, 'execute'), phase: 'execute' });
+  };
+  // The end of an execution or a subscription: its duration, the summary from enveloping, and the count.
+  const ended = (document: DocumentNode, context: object, started: number): void => {
+    const now = Date.now();
+    const operation = labels(document, context);
+    executeDuration.observe({ operationType: operation.operationType }, (now - started) / 1_000);
+    const enveloped = envelopedAt.get(context);
+    if (enveloped !== undefined) timeSummary.observe(operation, (now - enveloped) / 1_000);
+    operations.requests.inc(operation);
+  };
+  const resultHooks = (document: DocumentNode, context: object) => {
+    const started = Date.now();
+    const done = (result: unknown) => {
+      if (isAsyncIterable(result))
+        return {
+          onNext: ({ result: part }: { result: { errors?: readonly unknown[] } }) =>
+            safely(() => countErrors(part.errors)),
+          onEnd: () => safely(() => ended(document, context, started)),
+        };
+      safely(() => {
+        countErrors((result as { errors?: readonly unknown[] }).errors);
+        ended(document, context, started);
+      });
+      return undefined;
+    };
+    return done;
+  };
+
   return {
-    ...guarded(prometheus, (error) => logger?.error('metrics failed; the request goes on without them', error)),
     onYogaInit({ yoga }) {
       logger = yoga.logger;
+    },
+    onPluginInit({ registerContextErrorHandler }) {
+      registerContextErrorHandler(({ error }) =>
+        safely(() => errorResults.inc({ code: codeLabel(error, 'context'), phase: 'context' })),
+      );
+    },
+    onRequest(payload) {
+      const { request, url, fetchAPI } = payload;
+      arrivedAt.set(request, Date.now());
+      if (url.pathname !== METRICS_PATH) return undefined;
+      return registry.metrics().then((text) => {
+        payload.endResponse(new fetchAPI.Response(text, { headers: { 'Content-Type': registry.contentType } }));
+      }, report);
+    },
+    onEnveloped({ context }) {
+      if (context != null && !envelopedAt.has(context)) envelopedAt.set(context, Date.now());
+    },
+    onParse({ context }) {
+      const started = Date.now();
+      return ({ result }) =>
+        safely(() => {
+          const seconds = (Date.now() - started) / 1_000;
+          if (result === null || result instanceof Error) {
+            parsed.delete(context);
+            parseDuration.observe({ operationType: labels(undefined, context).operationType }, seconds);
+            errorResults.inc({ code: codeLabel(result, 'parse'), phase: 'parse' });
+            return;
+          }
+          const document = result as DocumentNode;
+          parsed.set(context, document);
+          const { request } = context as { request?: Request };
+          if (request !== undefined) parsedRequests.add(request);
+          parseDuration.observe({ operationType: labels(document, context).operationType }, seconds);
+        });
+    },
+    onValidate({ context }) {
+      const document = parsed.get(context);
+      if (document === undefined) return undefined;
+      const started = Date.now();
+      return ({ valid }) =>
+        safely(() => {
+          const { operationType } = labels(document, context);
+          validateDuration.observe({ operationType }, (Date.now() - started) / 1_000);
+          // One count per refused document, whatever number of rules it broke.
+          if (!valid) errorResults.inc({ code: CODE.GRAPHQL_VALIDATION_FAILED, phase: 'validate' });
+        });
+    },
+    onExecute({ args }) {
+      const context = args.contextValue as object;
+      const document = parsed.get(context);
+      if (document === undefined) return undefined;
+      const done = resultHooks(document, context);
+      return { onExecuteDone: ({ result }) => done(result) };
+    },
+    onSubscribe({ args }) {
+      const context = args.contextValue as object;
+      const document = parsed.get(context);
+      if (document === undefined) return undefined;
+      const done = resultHooks(document, context);
+      return {
+        onSubscribeResult: ({ result }) => done(result),
+        // Counted without a code or phase of its own, as @envelop/prometheus counted it.
+        onSubscribeError: () => safely(() => errorResults.inc({ code: CODE.INTERNAL_SERVER_ERROR, phase: 'unknown' })),
+      };
+    },
+    onResponse({ request, response }) {
+      const arrived = arrivedAt.get(request);
+      if (arrived === undefined || !parsedRequests.has(request)) return;
+      safely(() =>
+        operations.httpDuration.observe(httpLabels(request.method, response.status), (Date.now() - arrived) / 1_000),
+      );
     },
   };
 }
@@ -144,56 +216,4 @@ function codeLabel(error: unknown, phase: string | undefined): string {
     return CODE.INTERNAL_SERVER_ERROR;
   }
   return isErrorCode(code) ? code : 'other';
-}
-
-type Hook = (...args: unknown[]) => unknown;
-
-/**
- * `plugin` with every hook, every hook it returns and every plugin it adds made unable to throw or reject:
- * a failure is reported and the hook does nothing, so the request is served as if metrics were off.
- */
-function guarded<T extends object>(plugin: T, report: (error: unknown) => void): T {
-  const guard = (value: unknown): unknown => {
-    if (typeof value === 'function') {
-      const hook = value as Hook;
-      return (...args: unknown[]): unknown => {
-        try {
-          return guard(hook(...args));
-        } catch (error) {
-          report(error);
-          return undefined;
-        }
-      };
-    }
-    if (value instanceof Promise) {
-      return value.then(guard, (error: unknown) => {
-        report(error);
-      });
-    }
-    // A hook may return its later hooks as an object ({ onExecuteDone }, { onNext, onEnd }).
-    if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(
-        Object.entries(value).map(([key, entry]) => [key, typeof entry === 'function' ? guard(entry) : entry]),
-      );
-    }
-    return value;
-  };
-  const hooks = Object.entries(plugin).map(([key, value]): [string, unknown] => {
-    if (key === 'onPluginInit' && typeof value === 'function') {
-      // The plugins it adds (envelop's prometheus plugin, the /metrics endpoint) are guarded too.
-      const init = value as Hook;
-      return [
-        key,
-        guard((payload: { addPlugin(added: object): void; registerContextErrorHandler(handler: Hook): void }) =>
-          init({
-            ...payload,
-            addPlugin: (added: object) => payload.addPlugin(guarded(added, report)),
-            registerContextErrorHandler: (handler: Hook) => payload.registerContextErrorHandler(guard(handler) as Hook),
-          }),
-        ),
-      ];
-    }
-    return [key, key.startsWith('on') ? guard(value) : value];
-  });
-  return Object.fromEntries(hooks) as T;
 }

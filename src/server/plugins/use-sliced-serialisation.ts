@@ -28,11 +28,11 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
   return {
     onExecute({ args }) {
       const { ledger } = args.contextValue;
-      let sizeAtLastPart = 0;
-      const texts = new WeakMap<object, string>();
       return {
         onExecuteDone({ result }) {
           if (!isAsyncIterable(result)) return undefined;
+          let sizeAtLastPart = 0;
+          const texts = new WeakMap<object, string>();
           return {
             onNext: async (part) => {
               const grown = ledger.answerSize - sizeAtLastPart;
@@ -43,18 +43,22 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
         },
       };
     },
-    async onResultProcess(processing) {
+    // Synchronous for a small answer (nearly every one): a hook that returns a promise costs every request a hop.
+    onResultProcess(processing) {
       const { request, result } = processing;
-      if (isAsyncIterable(result) || (existingLedgerOf(request)?.answerSize ?? 0) < sliceBytes) return;
+      if (isAsyncIterable(result) || (existingLedgerOf(request)?.answerSize ?? 0) < sliceBytes) return undefined;
       // The text of each value written whole, shared by the batch's operations: each is written once.
       const texts = new WeakMap<object, string>();
-      if (!Array.isArray(result)) {
-        processing.setResult(await sliced(result as SerialisableResult, sliceBytes, texts));
-        return;
-      }
-      const results: SerialisableResult[] = [];
-      for (const one of result as SerialisableResult[]) results.push(await sliced(one, sliceBytes, texts));
-      processing.setResult(results);
+      const written = async (): Promise<void> => {
+        if (!Array.isArray(result)) {
+          processing.setResult(await sliced(result as SerialisableResult, sliceBytes, texts));
+          return;
+        }
+        const results: SerialisableResult[] = [];
+        for (const one of result as SerialisableResult[]) results.push(await sliced(one, sliceBytes, texts));
+        processing.setResult(results);
+      };
+      return written();
     },
   };
 }
