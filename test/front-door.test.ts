@@ -89,4 +89,17 @@ describe('HTTP hygiene at the front door', () => {
     expect(response.status).toBe(200);
     expect(response.headers.has('x-yoga-id')).toBe(false);
   });
+
+  it('answers /health on that path alone, not on every URL that ends with it', async () => {
+    expect((await stack().app.fetch('http://localhost/health', { method: 'HEAD' })).status).toBe(200);
+    expect((await stack().app.fetch('http://localhost/anything/health')).status).toBe(404);
+    const query = await stack().app.fetch(
+      `http://localhost/graphql?query=${encodeURIComponent('{ __typename }')}&x=/health`,
+      {
+        headers: { accept: 'application/json' },
+      },
+    );
+    expect(query.status).toBe(200);
+    expect(await query.json()).toEqual({ data: { __typename: 'Query' } });
+  });
 });

@@ -34,7 +34,7 @@ import {
 } from './plugins/use-persisted-operations.js';
 import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useRateLimitFields } from './plugins/use-rate-limit-fields.js';
-import { useReadiness, type Readiness } from './plugins/use-readiness.js';
+import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
 import { useRequestShape } from './plugins/use-request-shape.js';
 import { useResponseDelivery } from './plugins/use-response-delivery.js';
@@ -141,7 +141,7 @@ export function createApp(deps: AppDependencies): App {
       maxNodeIds: limits.maxNodeIds,
     }),
     graphqlEndpoint: GRAPHQL_PATH,
-    healthCheckEndpoint: '/health',
+    healthCheckEndpoint: YOGA_HEALTH_CHECK_DISABLED,
     landingPage: false,
     logging: yogaLoggerFrom(deps.logger),
     maskedErrors: { maskError },

@@ -31,6 +31,15 @@ export interface Readiness {
 }
 
 export const READY_PATH = '/ready';
+/** Liveness: 200 with no body while the process serves; nothing is checked. */
+export const HEALTH_PATH = '/health';
+
+/**
+ * What yoga is given as its own health check's path, so that it never answers: yoga's check answers every URL that
+ * ends with its path (`/anything/health`, `/graphql?x=/health`), and a serialised URL never ends with a space (the
+ * URL parser percent-encodes it). `/health` is answered here instead, on that path alone.
+ */
+export const YOGA_HEALTH_CHECK_DISABLED = ' ';
 
 /** What /ready says besides its checks. */
 export interface ReadinessState {
@@ -49,7 +58,6 @@ const FAILING_REASON = 'unavailable';
  * code. So a failing dependency makes the instance `degraded` (still 200, named in the body and in dependency_up),
  * never unready: taking every instance out of the load balancer for a shared dependency's outage would turn a
  * partial outage into a full one.
- * `GET /health` is answered without yoga's `x-yoga-id`.
  */
 export function createReadiness(
   checks: readonly ReadinessCheck[],
@@ -99,18 +107,18 @@ export function createReadiness(
   };
 }
 
-/** `GET /ready`: the report as JSON, never cached. */
+/** `GET /health`: 200 while the process serves. `GET /ready`: the report as JSON, never cached. */
 export function useReadiness(readiness: Readiness): Plugin {
   return {
-    // yoga answers /health itself, before any plugin's request hook, naming its instance in `x-yoga-id`: nothing a
-    // probe needs, and a fingerprint for anyone else.
-    onResponse({ response }) {
-      response.headers.delete('x-yoga-id');
-    },
     // Synchronous for every request but /ready's: a hook that returns a promise costs every request a hop.
     onRequest(payload) {
       const { request, url, fetchAPI } = payload;
-      if (url.pathname !== READY_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      if (url.pathname === HEALTH_PATH) {
+        payload.endResponse(new fetchAPI.Response(null, { status: 200, headers: { 'cache-control': 'no-store' } }));
+        return;
+      }
+      if (url.pathname !== READY_PATH) return;
       return readiness.report().then(({ httpStatus, ...body }) => {
         payload.endResponse(
           new fetchAPI.Response(JSON.stringify(body), {
