@@ -5,6 +5,7 @@ import { createLogger } from '../src/server/logger.js';
 import { createUpstreamClient } from '../src/upstream/client.js';
 import { UpstreamError } from '../src/upstream/errors.js';
 import { DEFAULTS } from './helpers/settings.js';
+import { listenOnLoopback } from './helpers/loopback-server.js';
 import { startStack } from './helpers/stack.js';
 
 const MB = 1_048_576;
@@ -43,18 +44,8 @@ async function startStub(): Promise<{ url: string; written: Map<Answer, number>;
     });
     void stream(answer, response, HUGE_BYTES);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    written,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const listening = await listenOnLoopback(server);
+  return { url: listening.origin, written, close: listening.close };
 }
 
 describe('an upstream body is read no further than UPSTREAM_MAX_BODY_MB', () => {

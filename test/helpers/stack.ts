@@ -1,6 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +30,7 @@ import type { ReadinessCheck } from '../../src/server/plugins/use-readiness.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamSource } from '../../src/upstream/source.js';
+import { listenOnLoopback } from './loopback-server.js';
 import { DEFAULTS, STORE_SETTINGS } from './settings.js';
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
@@ -346,19 +346,7 @@ export async function listen(
     { ...DEFAULTS.connections, maxConnectionsPerPeer: connectionsPerPeer(DEFAULTS), ...options.limits },
     options.metrics,
   );
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return {
-    origin: `http://127.0.0.1:${address.port}`,
-    port: address.port,
-    server,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...(await listenOnLoopback(server)), server };
 }
 
 /** A stack on a real loopback socket for the enclosing suite: started in `beforeAll`, closed in `afterAll`. */
