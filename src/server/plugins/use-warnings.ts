@@ -22,23 +22,24 @@ function writeWarnings(warnings: AnswerWarnings, result: ExecutionResult, setRes
  */
 export function useWarnings(): Plugin<Context> {
   return {
-    onExecute({ args }) {
-      const { warnings } = args.contextValue;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!isAsyncIterable(result)) return writeWarnings(warnings, result, setResult);
-          return { onNext: (part) => writeWarnings(warnings, part.result, part.setResult) };
-        },
-      };
-    },
-    onSubscribe({ args }) {
-      const { warnings } = args.contextValue;
-      return {
-        onSubscribeResult({ result, setResult }) {
-          if (!isAsyncIterable(result)) return writeWarnings(warnings, result, setResult);
-          return { onNext: (event) => writeWarnings(warnings, event.result, event.setResult) };
-        },
-      };
-    },
+    onExecute: ({ args }) => ({ onExecuteDone: whenDone(args.contextValue.warnings) }),
+    onSubscribe: ({ args }) => ({ onSubscribeResult: whenDone(args.contextValue.warnings) }),
+  };
+}
+
+/** An execution's or a subscription's done hook: a whole result gets the warnings now, a stream each part's. */
+function whenDone(warnings: AnswerWarnings) {
+  return ({
+    result,
+    setResult,
+  }: {
+    result: ExecutionResult | AsyncIterable<ExecutionResult>;
+    setResult: SetResult;
+  }) => {
+    if (!isAsyncIterable(result)) return writeWarnings(warnings, result, setResult);
+    return {
+      onNext: (part: { result: ExecutionResult; setResult: SetResult }) =>
+        writeWarnings(warnings, part.result, part.setResult),
+    };
   };
 }
