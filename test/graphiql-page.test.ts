@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compressOnce, createCompressor } from '../src/http/content-encoding.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
+import { flatHeaders } from './helpers/headers.js';
 
 // Spies over the real compressors: how often the page is compressed, counted rather than timed.
 vi.mock(import('../src/http/content-encoding.js'), async (importOriginal) => {
@@ -36,10 +37,11 @@ describe('the GraphiQL page', () => {
   /** GET /graphql as a browser asks for it; the bytes as they came over the wire, not decoded. */
   async function page(headers: Record<string, string> = {}): Promise<Page> {
     const answer = await request(`${server.origin}/graphql`, { headers: { accept: 'text/html', ...headers } });
-    const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers))
-      flat[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
-    return { status: answer.statusCode, headers: flat, body: Buffer.from(await answer.body.arrayBuffer()) };
+    return {
+      status: answer.statusCode,
+      headers: flatHeaders(answer.headers),
+      body: Buffer.from(await answer.body.arrayBuffer()),
+    };
   }
 
   /** How many times the page was compressed, by encoding. */

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
 import { OPERATION_COSTS } from '../src/server/rate-limiter.js';
 import { useListeningStack, type StackOptions } from './helpers/stack.js';
+import { flatHeaders } from './helpers/headers.js';
+import { responseCacheHits } from './helpers/prometheus.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 
@@ -47,7 +49,7 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
       headers: { accept: 'application/graphql-response+json', 'x-forwarded-for': ip, ...headers },
     });
     await answer.body.dump();
-    return { status: answer.statusCode, headers: flat(answer.headers) };
+    return { status: answer.statusCode, headers: flatHeaders(answer.headers) };
   }
 
   async function post(ip: string, body: unknown): Promise<Answer> {
@@ -61,7 +63,7 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
       body: JSON.stringify(body),
     });
     await answer.body.dump();
-    return { status: answer.statusCode, headers: flat(answer.headers) };
+    return { status: answer.statusCode, headers: flatHeaders(answer.headers) };
   }
 
   /** Sends `send` until it is refused; answers the statuses of those before the refusal, and the refusal. */
@@ -78,22 +80,9 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
     throw new Error(`not refused after ${atMost} requests`);
   }
 
-  async function hits(): Promise<number> {
-    const text = await (await fetch(`${listening().origin}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith('graphql_response_cache_total{') && l.includes('result="hit"'));
-    return Number(line?.split(' ').at(-1) ?? 0);
-  }
+  const hits = (): Promise<number> => responseCacheHits(listening().origin);
 
   return { get, getSearch, post, untilRefused, hits };
-}
-
-function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flattened: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    flattened[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
-  return flattened;
 }
 
 const CATALOGUE = '{ datasets { no code } }';

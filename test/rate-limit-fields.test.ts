@@ -2,6 +2,8 @@ import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
 import { useListeningStack } from './helpers/stack.js';
+import { flatHeaders } from './helpers/headers.js';
+import { responseCacheHits } from './helpers/prometheus.js';
 import { bearer, OPERATOR } from './helpers/callers.js';
 
 interface Answer {
@@ -51,19 +53,10 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
         body: method === 'POST' ? JSON.stringify({ query, variables: init.variables }) : undefined,
       },
     );
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers))
-      headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
-    return { status: answer.statusCode, headers, body: await answer.body.text() };
+    return { status: answer.statusCode, headers: flatHeaders(answer.headers), body: await answer.body.text() };
   }
 
-  async function hits(): Promise<number> {
-    const text = await (await fetch(`${listening().origin}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith('graphql_response_cache_total{') && l.includes('result="hit"'));
-    return Number(line?.split(' ').at(-1) ?? 0);
-  }
+  const hits = (): Promise<number> => responseCacheHits(listening().origin);
 
   it('counts down with each operation, and the 429 says none are left, with Retry-After', async () => {
     const answers = [];

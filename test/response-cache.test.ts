@@ -6,6 +6,7 @@ import { GRAPHQL_PATH } from '../src/server/app.js';
 import type { DatasetCode } from '../src/catalogue.js';
 import { graphql } from './gql/index.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
+import { flatHeaders } from './helpers/headers.js';
 import { bearer, OPERATOR } from './helpers/callers.js';
 
 const WarmPayload = graphql(`
@@ -110,10 +111,11 @@ async function raw(
     headers: init.headers,
     body: init.body,
   });
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers))
-    headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
-  return { status: answer.statusCode, headers, body: Buffer.from(await answer.body.arrayBuffer()) };
+  return {
+    status: answer.statusCode,
+    headers: flatHeaders(answer.headers),
+    body: Buffer.from(await answer.body.arrayBuffer()),
+  };
 }
 
 function postOf(

@@ -22,3 +22,8 @@ export function sampled(text: string, name: string, labels: Record<string, strin
     )
     .reduce((sum, sample) => sum + sample.value, 0);
 }
+
+/** How many answers the server at `origin` has written from its response cache, as its /metrics says. */
+export async function responseCacheHits(origin: string): Promise<number> {
+  return sampled(await (await fetch(`${origin}/metrics`)).text(), 'graphql_response_cache_total', { result: 'hit' });
+}
