@@ -33,3 +33,15 @@ export function requestTargetProblem(
   }
   return undefined;
 }
+
+/**
+ * Whether an absolute URL's path is `path`, as `new URL(url).pathname` reads it: a URL whose text holds exactly the
+ * path (nearly every request) is recognised without parsing it, which a hook run on every answer should not do;
+ * any other is parsed, so a path with escapes is read as yoga reads it.
+ */
+export function isPathOf(url: string, path: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const end = url.indexOf('?', start);
+  if (start !== -1 && url.slice(start, end === -1 ? undefined : end) === path) return true;
+  return new URL(url).pathname === path;
+}

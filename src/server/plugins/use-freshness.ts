@@ -4,6 +4,7 @@ import { isSingleResult } from '../../graphql/execution-result.js';
 import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
 import { answerHasErrors, answerHasWarnings } from '../answer-errors.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
+import { isPathOf } from '../../http/request-target.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
 export interface HttpCachingPolicy {
@@ -24,12 +25,6 @@ export interface FreshnessOptions extends HttpCachingPolicy {
  * present, and only for allowed origins). Not the CSRF header: a GET is answered the same with or without it.
  */
 export const ANSWER_VARIES_BY = ['accept', 'accept-encoding', 'authorization', 'origin'] as const;
-
-function isGraphQLPath(url: string, graphqlPath: string): boolean {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const end = url.indexOf('?', start);
-  return url.slice(start, end === -1 ? undefined : end) === graphqlPath;
-}
 
 /**
  * Says how current a response is, to clients and to HTTP caches:
@@ -67,7 +62,7 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       const { request, response, fetchAPI } = payload;
       const setResponse = (next: Response): void => payload.setResponse(next);
       const contentType = response.headers.get('content-type') ?? '';
-      if (contentType.includes('text/html') || !isGraphQLPath(request.url, options.graphqlPath)) return;
+      if (contentType.includes('text/html') || !isPathOf(request.url, options.graphqlPath)) return;
       if (request.method !== 'GET') {
         // No cache keeps a POST's answer without being told to; a refusal (a 404 for an unknown persisted query, a
         // 403 without the CSRF header) says so anyway, for caches that key by more than the method.

@@ -3,6 +3,7 @@ import { mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import { localizedMessage } from '../../graphql/messages.js';
 import { addVary } from '../../http/caching.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
+import { isPathOf } from '../../http/request-target.js';
 
 /**
  * Thai first: every error message in a GraphQL answer is written in the language the request negotiated
@@ -26,18 +27,6 @@ export function useLanguage(graphqlPath: string): Plugin {
       response.headers.set('content-language', negotiateLanguage(request.headers.get('accept-language')));
     },
   };
-}
-
-/**
- * Whether an absolute URL's path is `path`, as `new URL(url).pathname` reads it: a URL whose text holds exactly the
- * path (nearly every request) is recognised without parsing it; any other is parsed, so a path with dot segments or
- * escapes is read as yoga reads it.
- */
-function isPathOf(url: string, path: string): boolean {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const end = url.indexOf('?', start);
-  if (start !== -1 && url.slice(start, end === -1 ? undefined : end) === path) return true;
-  return new URL(url).pathname === path;
 }
 
 type Result = ExecutionResult | readonly ExecutionResult[] | AsyncIterable<ExecutionResult>;
