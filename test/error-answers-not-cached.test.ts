@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../src/catalogue.js';
 import type { Fault } from '../src/simulator/faults.js';
 import { useListeningStack } from './helpers/stack.js';
+import { responseCacheHitsIn } from './helpers/prometheus.js';
 
 // Every test's answer would be public for 300 s were it not for its error.
 const CACHING = { ttlS: 300, swrS: 3_600, staleIfErrorS: 0 };
@@ -19,8 +20,7 @@ async function get(listening: Listening, query: string): Promise<{ response: Res
 }
 
 async function cacheHits(listening: Listening): Promise<number> {
-  const text = await listening.stack.metrics.registry.metrics();
-  return Number(/graphql_response_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1] ?? 0);
+  return responseCacheHitsIn(await listening.stack.metrics.registry.metrics());
 }
 
 /** Asks the same GET twice: each answer carries `code`, says no-store, has no ETag, and none is a stored answer. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_VARIES_BY } from '../src/server/plugins/use-freshness.js';
 import { useListeningStack } from './helpers/stack.js';
+import { responseCacheHitsIn } from './helpers/prometheus.js';
 import { bearer } from './helpers/callers.js';
 
 const CATALOGUE = '{datasets{code}}';
@@ -33,9 +34,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
       expect(answer.headers.get('etag')).toBeNull();
       expect(answer.headers.get('vary')).toContain('authorization');
     }
-    const hits = (text: string): string | undefined =>
-      /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1];
-    expect(hits(await stored())).toEqual(hits(before));
+    expect(responseCacheHitsIn(await stored())).toEqual(responseCacheHitsIn(before));
   });
 
   it('an approved client, asking the same URL after an anonymous caller, sees its own status', async () => {
@@ -58,12 +57,7 @@ describe('answers that depend on the caller are never public, and Vary names eve
 
   it('a stored answer serves a GET with or without the CSRF header, but never a form POST that lacks it', async () => {
     const first = await (await get(CATALOGUE)).text();
-    const hits = async (): Promise<number> =>
-      Number(
-        /graphql_response_cache_total\{result="hit"\} (\d+)/.exec(
-          await listening().stack.metrics.registry.metrics(),
-        )?.[1] ?? 0,
-      );
+    const hits = async (): Promise<number> => responseCacheHitsIn(await listening().stack.metrics.registry.metrics());
     const before = await hits();
     const bare = await fetch(`${listening().origin}/graphql?query=${encodeURIComponent(CATALOGUE)}`, {
       headers: { accept: 'application/graphql-response+json' },

@@ -4,6 +4,7 @@ import { GRAPHQL_PATH } from '../src/server/app.js';
 import { negotiateLanguage } from '../src/http/language.js';
 import { graphql } from './gql/index.js';
 import { useListeningStack, useStack } from './helpers/stack.js';
+import { responseCacheHitsIn } from './helpers/prometheus.js';
 
 const Labels = graphql(`
   query Labels {
@@ -237,13 +238,8 @@ describe('the language over the socket: the request guard and the response cache
           ...(acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage }),
         },
       });
-    const hits = async (): Promise<number> => {
-      const metrics = await send({ method: 'GET', path: '/metrics' });
-      const line = metrics.text
-        .split('\n')
-        .find((entry) => entry.startsWith('graphql_response_cache_total{') && entry.includes('result="hit"'));
-      return Number(line?.split(' ').at(-1) ?? 0);
-    };
+    const hits = async (): Promise<number> =>
+      responseCacheHitsIn((await send({ method: 'GET', path: '/metrics' })).text);
     const thai = await get('th');
     expect(thai.headers['content-language']).toBe('th');
     const before = await hits();

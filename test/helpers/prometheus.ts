@@ -23,7 +23,12 @@ export function sampled(text: string, name: string, labels: Record<string, strin
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 
+/** How many answers were written from the response cache, as the metrics text `text` says. */
+export function responseCacheHitsIn(text: string): number {
+  return sampled(text, 'graphql_response_cache_total', { result: 'hit' });
+}
+
 /** How many answers the server at `origin` has written from its response cache, as its /metrics says. */
 export async function responseCacheHits(origin: string): Promise<number> {
-  return sampled(await (await fetch(`${origin}/metrics`)).text(), 'graphql_response_cache_total', { result: 'hit' });
+  return responseCacheHitsIn(await (await fetch(`${origin}/metrics`)).text());
 }
