@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { PACKAGE_ROOT } from './package-files.js';
 
-/**
- * The package's own directory, where package.json is: this file sits one level below it, in src/ and in dist/
- * alike. Relative paths in settings (the default SQLite store, the persisted-operations manifest) resolve from
- * here, never from the working directory, so the process reads and writes the same files wherever it is started.
- */
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const fromPackage = (path: string): string => resolve(PACKAGE_ROOT, path);
 
 /**

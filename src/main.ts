@@ -1,91 +1,11 @@
-import { once } from 'node:events';
-import { setTimeout as delay } from 'node:timers/promises';
-import { DATASET_CODES } from './catalogue.js';
-import { connectionsPerPeer, loadConfig } from './config.js';
-import { GRAPHQL_PATH } from './server/app.js';
-import { assemble, AssembleError } from './server/assemble.js';
-import { createHttpServer } from './server/http-server.js';
-import { buildInfo } from './server/build-info.js';
-import { InFlightRequests } from './server/in-flight-requests.js';
-import { createLogger } from './server/logger.js';
+/**
+ * The server's process entry: `node dist/main.js` in production, `npm start` (tsx) in a checkout. It holds V8's
+ * young generation at its initial size first (server/young-generation.ts), then loads and starts the server
+ * (server/start.ts). The server is imported, not named among this module's imports, because a module's static imports
+ * are all evaluated before its own first line, and their evaluation is the allocation the hold is for.
+ */
+import { holdYoungGeneration } from './server/young-generation.js';
 
-async function main(): Promise<void> {
-  const loaded = loadConfig(process.env);
-  if (!loaded.ok) {
-    process.stderr.write(
-      `thai-edu-graphql: invalid configuration\n${loaded.problems.map((p) => `  - ${p}\n`).join('')}`,
-    );
-    process.exit(1);
-  }
-  const { config } = loaded;
-  const logger = createLogger(config.logLevel);
-  for (const warning of loaded.warnings) logger.warn({ setting: warning.split(':')[0] }, warning);
-  const server = await assemble(config, { logger }).catch((error: unknown) => {
-    if (error instanceof AssembleError) logger.fatal({ ...error.facts, err: error.cause }, error.message);
-    else logger.fatal({ err: error }, 'start-up failed');
-    process.exit(1);
-  });
-
-  const listener = createHttpServer(
-    server.app,
-    { ...config.connections, maxConnectionsPerPeer: connectionsPerPeer(config) },
-    server.metrics,
-  );
-  const inFlight = new InFlightRequests();
-  listener.prependListener('request', inFlight.track);
-  listener.listen(config.port, config.host);
-  await once(listener, 'listening').catch(async (error: unknown) => {
-    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await server.close();
-    process.exit(1);
-  });
-  const address = listener.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info(
-    { upstream: server.upstream.baseUrl, ...buildInfo(), node: process.version },
-    `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`,
-  );
-  if (config.cache.warm) void server.source.warm(DATASET_CODES);
-
-  const { graceS, readinessDelayS } = config.shutdown;
-  let stopping = false;
-  /**
-   * SIGTERM (or SIGINT): /ready fails at once while requests are still served, so load balancers stop routing here
-   * (a Kubernetes rollout needs that window); the watcher's lease is handed over at once; then the listener closes,
-   * streams complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer
-   * keeps the process alive (not unref'd) and exits, listing what was still running.
-   */
-  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    const deadline = setTimeout(() => {
-      logger.error(
-        { graceS, cut: inFlight.list() },
-        `shutdown grace (SHUTDOWN_GRACE_S=${graceS}) ran out: exiting with the requests listed still running`,
-      );
-      listener.closeAllConnections();
-      process.exit(1);
-    }, graceS * 1_000);
-    logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
-    await server.beginShutdown();
-    await delay(readinessDelayS * 1_000);
-    logger.info(
-      { inFlight: inFlight.list().length },
-      'shutting down: no new connections, finishing in-flight requests',
-    );
-    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
-    // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
-    server.live.completeSubscriptions();
-    listener.closeIdleConnections();
-    await closed;
-    await server.close();
-    clearTimeout(deadline);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', (signal) => void shutdown(signal));
-  process.once('SIGINT', (signal) => void shutdown(signal));
-}
-
-await main();
+holdYoungGeneration();
+const { startServer } = await import('./server/start.js');
+await startServer();

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebSocketClient } from './clients/setups.js';
 import { copyPackage, ensureBuilt } from './helpers/built-package.js';
 import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
 import { slowPost } from './helpers/slow-post.js';
@@ -69,6 +70,28 @@ describe('the build (npm run build), run as the docs say', () => {
       const body = response.body as { data: { datasets: unknown[] }; extensions: { upstream: string } };
       expect(body.data.datasets).toHaveLength(13);
       expect(body.extensions.upstream).toBe('simulated');
+    });
+
+    // The bundle keeps each part the server loads on first use in a chunk of its own (scripts/build.ts): a part
+    // that found a second copy of graphql, or its files beside the wrong module, would fail only here.
+    it('serves the parts it loads on first use: graphql-ws, and the portal with its files', async () => {
+      const client = createWebSocketClient(`${endpoint.origin.replace('http', 'ws')}${endpoint.pathname}`);
+      try {
+        const codes: unknown[][] = [];
+        for await (const result of client.iterate<{ datasets: { code: string }[] }>({
+          query: '{ datasets { code } }',
+        }))
+          codes.push([result.errors, result.data?.datasets.length]);
+        expect(codes).toEqual([[undefined, 13]]);
+      } finally {
+        await client.dispose();
+      }
+      const page = await fetch(new URL('/portal/', endpoint));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script type="module"');
+      const script = await fetch(new URL('/portal/app.js', endpoint));
+      expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+      expect((await fetch(new URL('/portal/shapes.json', endpoint))).status).toBe(200);
     });
 
     it('keeps its default SQLite store in the package directory, not the working directory', () => {

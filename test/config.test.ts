@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig, PACKAGE_ROOT } from '../src/config.js';
+import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig } from '../src/config.js';
+import { PACKAGE_ROOT } from '../src/package-files.js';
 
 describe('loadConfig', () => {
   it('defaults every variable: the embedded simulator on 127.0.0.1:4000', () => {

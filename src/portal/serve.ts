@@ -4,13 +4,15 @@
  * run in the browser against the public GraphQL API (see assets/): no build step, nothing from another origin.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { etagOf, matchesEtag } from '../http/caching.js';
 import { compressOnce, negotiate, type Encoding } from '../http/content-encoding.js';
+import { CODE_ROOT } from '../package-files.js';
 import { SHAPES_FILE } from '../records/shapes-file.js';
 import { PORTAL_PATH } from './route.js';
 
-/** The browser code, beside this module in src/portal/ and copied beside it into dist/portal/ by `npm run build`. */
-const ASSETS = new URL('./assets/', import.meta.url);
+/** The browser code, in src/portal/assets/, which `npm run build` copies to dist/portal/assets/. */
+const ASSETS = join(CODE_ROOT, 'portal', 'assets');
 
 // What is served of assets/, by extension; anything else there (its tsconfig.json, types.d.ts) is not.
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -44,7 +46,7 @@ const CACHE_CONTROL = 'no-cache';
 interface Asset {
   readonly contentType: string;
   /** Where its bytes are read from, on its first request. */
-  readonly source: URL;
+  readonly source: string;
 }
 
 interface Variant {
@@ -62,7 +64,7 @@ export async function createPortalFiles(): Promise<PortalFiles> {
   const assets = new Map<string, Asset>();
   for (const name of await readdir(ASSETS, { recursive: true })) {
     const contentType = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
-    if (contentType !== undefined) assets.set(name, { contentType, source: new URL(name, ASSETS) });
+    if (contentType !== undefined) assets.set(name, { contentType, source: join(ASSETS, name) });
   }
   // The typed records' fields, as the schema was built from them (the dataset pages read names and keys from it).
   assets.set('shapes.json', { contentType: JSON_TYPE, source: SHAPES_FILE });

@@ -4,13 +4,14 @@
  * answer, so the schema and the generated client types change only when a reviewed file does.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DATASET_CODES, type DatasetCode } from '../catalogue.js';
+import { PACKAGE_ROOT } from '../package-files.js';
 import { isFieldName, nameKeys } from './field-names.js';
 import { SHAPE_FIELD_TYPES, type RecordShape, type ShapeKey } from './shapes.js';
 
-/** Where the file is, from src/records/ and from dist/records/ alike. */
-export const SHAPES_FILE = new URL('../../schema/shapes.json', import.meta.url);
+export const SHAPES_FILE = join(PACKAGE_ROOT, 'schema', 'shapes.json');
 
 export interface ShapeFieldEntry extends ShapeKey {
   /** The GraphQL name: FIELD_NAMES's, else the fallback (see field-names.ts). */

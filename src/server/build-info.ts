@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-files.js';
 
 /** What this build is: shown in the start line and as the `build_info` metric. */
 export interface BuildInfo {
@@ -10,8 +10,6 @@ export interface BuildInfo {
   readonly commit: string;
 }
 
-// src/server/ and dist/server/ both sit two levels below the package root.
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HASH = /^[0-9a-f]{7,64}$/;
 
 let known: BuildInfo | undefined;

@@ -1,0 +1,58 @@
+/**
+ * `npm run build`: the production build in dist/, what `node dist/main.js` and the image run.
+ *
+ * esbuild bundles the server and its two operator programs with their dependencies into a few minified ES modules:
+ * dist/main.js, dist/cli/migrate.js, dist/cli/admin.js, and under dist/chunks/ the code they share and every part
+ * the server loads only when first used (graphql-ws, the tracing SDK, the portal, the simulator…), since a dynamic
+ * import stays a separate chunk. Loading some 1,800 files through Node's module system left the idle process about
+ * 35 MB larger (docs/contributors/building.md has the measurements). Type checking is `npm run typecheck`'s.
+ *
+ * Left as packages in node_modules, loaded by Node at run time:
+ * - the SQLite drivers, native addons (src/access/sqlite-driver.ts picks one by Node's version);
+ * - pg and ioredis, loaded only with a PostgreSQL store or REDIS_URL; pg also asks for the optional pg-native.
+ * Every other package is bundled, so a single copy of graphql serves the schema, yoga and graphql-ws alike.
+ */
+import { cpSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = resolve(ROOT, 'dist');
+
+/** The programs `dist/` holds, by their source: each is written to the same place under dist/. */
+export const ENTRY_POINTS = ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/admin.ts'];
+const RUNTIME_PACKAGES = ['better-sqlite3', 'better-sqlite3-node20', 'pg', 'pg-native', 'ioredis'];
+
+rmSync(OUT, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: ROOT,
+  entryPoints: ENTRY_POINTS,
+  outbase: 'src',
+  outdir: OUT,
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  external: RUNTIME_PACKAGES,
+  // Bundled CommonJS packages call require() for Node's built-in modules; an ES module has none of its own.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  minify: true,
+  // Stack traces name the source files and lines with NODE_OPTIONS=--enable-source-maps (docs/operators/observability.md).
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+// The portal's browser code is served as it is, from beside the code (src/package-files.ts's CODE_ROOT).
+cpSync(resolve(ROOT, 'src/portal/assets'), resolve(OUT, 'portal/assets'), { recursive: true });
+
+const bytes = Object.entries(result.metafile.outputs)
+  .filter(([path]) => path.endsWith('.js'))
+  .reduce((sum, [, output]) => sum + output.bytes, 0);
+process.stdout.write(
+  `dist/: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB of code\n`,
+);
