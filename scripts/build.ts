@@ -14,45 +14,60 @@
  */
 import { cpSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const OUT = resolve(ROOT, 'dist');
 
 /** The programs `dist/` holds, by their source: each is written to the same place under dist/. */
 export const ENTRY_POINTS = ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/admin.ts'];
 const RUNTIME_PACKAGES = ['better-sqlite3', 'better-sqlite3-node20', 'pg', 'pg-native', 'ioredis'];
 
-rmSync(OUT, { recursive: true, force: true });
-const result = await build({
-  absWorkingDir: ROOT,
-  entryPoints: ENTRY_POINTS,
-  outbase: 'src',
-  outdir: OUT,
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  external: RUNTIME_PACKAGES,
-  // Bundled CommonJS packages call require() for Node's built-in modules; an ES module has none of its own.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  minify: true,
-  // Stack traces name the source files and lines with NODE_OPTIONS=--enable-source-maps (docs/operators/observability.md).
-  sourcemap: 'linked',
-  legalComments: 'linked',
-  metafile: true,
-  logLevel: 'warning',
-});
-// The portal's browser code is served as it is, from beside the code (src/package-files.ts's CODE_ROOT).
-cpSync(resolve(ROOT, 'src/portal/assets'), resolve(OUT, 'portal/assets'), { recursive: true });
+/**
+ * Writes the build to `outdir` (emptied first), from the source in `root`; resolves with what it wrote. The test
+ * suites build their own copy this way (test/helpers/transpiled-source.ts), so their server processes run the bundle.
+ */
+export async function buildProduction(root: string, outdir: string): Promise<{ files: number; codeBytes: number }> {
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ENTRY_POINTS,
+    outbase: 'src',
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: RUNTIME_PACKAGES,
+    // A package with both builds is taken as its ES modules (its "module" entry) where Node would load its CommonJS
+    // "main": a CommonJS module imported lazily stays a chunk whose only export is the default, so named imports
+    // of it (the OpenTelemetry SDK's classes) would be undefined. Packages with "exports" are resolved by those.
+    mainFields: ['module', 'main'],
+    // Bundled CommonJS packages call require() for Node's built-in modules; an ES module has none of its own.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    minify: true,
+    // Class and function names stay: logs name an error by its class (`err.type`), and stack traces read better.
+    keepNames: true,
+    // Stack traces name the source files and lines with NODE_OPTIONS=--enable-source-maps (docs/contributors/building.md).
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // The portal's browser code is served as it is, from beside the code (src/package-files.ts's CODE_ROOT).
+  cpSync(resolve(root, 'src/portal/assets'), resolve(outdir, 'portal/assets'), { recursive: true });
+  const outputs = Object.entries(result.metafile.outputs);
+  return {
+    files: outputs.length,
+    codeBytes: outputs.filter(([path]) => path.endsWith('.js')).reduce((sum, [, output]) => sum + output.bytes, 0),
+  };
+}
 
-const bytes = Object.entries(result.metafile.outputs)
-  .filter(([path]) => path.endsWith('.js'))
-  .reduce((sum, [, output]) => sum + output.bytes, 0);
-process.stdout.write(
-  `dist/: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB of code\n`,
-);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { files, codeBytes } = await buildProduction(ROOT, resolve(ROOT, 'dist'));
+  process.stdout.write(`dist/: ${files} files, ${(codeBytes / 1e6).toFixed(1)} MB of code\n`);
+}

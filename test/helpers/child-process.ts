@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { CHILDREN_DIRECTORY_VARIABLE } from './global-setup.js';
-import { EXIT_WITH_PARENT, TRANSPILED_SOURCE_VARIABLE } from './transpiled-source.js';
+import { EXIT_WITH_PARENT, runnableEntry, TRANSPILED_SOURCE_VARIABLE } from './transpiled-source.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,8 +47,8 @@ export interface SpawnedNode {
 
 /**
  * Runs a TypeScript entry point of this repository (`src/main.ts`, `src/cli/admin.ts`…) as a child process, from the
- * run's transpiled copy of the source (transpiled-source.ts: the code tsx would run, without tsx's loader), in this
- * checkout as its working directory. It cannot outlive its test: it leads a process group of its own, which is
+ * run's transpiled copy of the source (transpiled-source.ts: the production build for the programs it holds, the
+ * code tsx would run for the rest, without tsx's loader either way), in this checkout as its working directory. It cannot outlive its test: it leads a process group of its own, which is
  * killed when the test that started it finishes (passed, failed or timed out), when this process exits or is
  * signalled, and, should this process die without a word, by the child itself (exit-with-parent.ts). Outside a test
  * (in `beforeAll`) the caller stops it in `afterAll`; the other guards still hold.
@@ -56,8 +56,8 @@ export interface SpawnedNode {
 export function spawnNode(entry: string, args: readonly string[], env: Record<string, string>): SpawnedNode {
   const transpiled = process.env[TRANSPILED_SOURCE_VARIABLE];
   if (transpiled === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
-  const javascript = (path: string): string => join(transpiled, path.replace(/\.ts$/, '.js'));
-  return spawnTracked(['--import', javascript(`${EXIT_WITH_PARENT}.ts`), javascript(entry), ...args], {
+  const guard = runnableEntry(transpiled, `${EXIT_WITH_PARENT}.ts`);
+  return spawnTracked(['--import', guard, runnableEntry(transpiled, entry), ...args], {
     cwd: ROOT,
     env,
   });

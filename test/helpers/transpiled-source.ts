@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform, type TransformOptions } from 'esbuild';
+import { buildProduction, ENTRY_POINTS } from '../../scripts/build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,14 +43,17 @@ async function transpile(from: string, to: string): Promise<void> {
  * whose other entries (package.json, schema/, node_modules/, .git…) are links to this checkout's: paths that the code
  * finds relative to its own files resolve as they do from `src/`. A spawned `node src/main.js` there runs the same
  * code as `tsx src/main.ts` without tsx's loader, which resolves and loads every module of every dependency through
- * its hooks: about a second of CPU per process, and the suites start some twenty.
+ * its hooks: about a second of CPU per process, and the suites start some twenty. Its `dist/` is the production
+ * build of the same source (scripts/build.ts), which the suites' server and command-line processes run
+ * (`runnableEntry`): a bundle starts on 0.5 s of CPU where the transpiled files take 1.4.
  */
 export async function transpileSource(): Promise<{ directory: string; remove(): void }> {
   const directory = mkdtempSync(join(tmpdir(), 'teg-transpiled-'));
   for (const entry of readdirSync(ROOT))
-    if (entry !== 'src' && entry !== 'test') symlinkSync(join(ROOT, entry), join(directory, entry));
+    if (entry !== 'src' && entry !== 'test' && entry !== 'dist') symlinkSync(join(ROOT, entry), join(directory, entry));
   const sources = filesUnder(join(ROOT, 'src'));
   await Promise.all([
+    buildProduction(ROOT, join(directory, 'dist')),
     ...sources.map(async (file) => {
       const path = relative(ROOT, file);
       if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
@@ -64,4 +68,15 @@ export async function transpileSource(): Promise<{ directory: string; remove(): 
       .map((name) => transpile(join(ROOT, HELPERS, name), join(directory, HELPERS, name.replace(/\.ts$/, '.js')))),
   ]);
   return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+/**
+ * What a spawned process runs for a TypeScript entry of this repository, in the transpiled checkout: a program the
+ * production build holds (src/main.ts, src/cli/migrate.ts, src/cli/admin.ts) as the build has it, as operators run
+ * it; anything else (a test helper, the simulator) as its transpiled file.
+ */
+export function runnableEntry(transpiled: string, entry: string): string {
+  return ENTRY_POINTS.includes(entry)
+    ? join(transpiled, 'dist', entry.replace(/^src\//, '').replace(/\.ts$/, '.js'))
+    : join(transpiled, entry.replace(/\.ts$/, '.js'));
 }
