@@ -57,9 +57,10 @@ run_suite() {
   SUMMARY+=("$(printf '%-6s %-10s %-7s %6s   %s' "$major" "$version" "$status" "$took s" "$counts")")
 }
 
+# The machine's line also takes the portal's visual tour (phone widths and screenshots, test/helpers/portal-browser.ts).
 if [ "$RUN_MACHINE" = 1 ]; then
-  printf "\n--> Node.js %s (the machine's)\n" "$MACHINE_MAJOR"
-  run_suite "$MACHINE_MAJOR"
+  printf "\n--> Node.js %s (the machine's, with the portal's visual tour)\n" "$MACHINE_MAJOR"
+  PORTAL_SCREENSHOTS=1 run_suite "$MACHINE_MAJOR"
 fi
 
 MACHINE_PATH=$PATH

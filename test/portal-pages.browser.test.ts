@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from './helpers/chromium.js';
-import { SCREENSHOTS, usePortalBrowser, VIEWPORTS } from './helpers/portal-browser.js';
+import { screenshot, TOUR_VIEWPORTS, usePortalBrowser } from './helpers/portal-browser.js';
 import { TEST_ADMIN_TOKEN } from './helpers/stack.js';
 
 // The walk through a request for use and the live updates are portal.browser.test.ts, which runs beside this one.
@@ -9,7 +9,7 @@ const CHROMIUM_HERE = haveChromium('portal pages browser test');
 describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () => {
   const portal = usePortalBrowser();
 
-  it('shows every page in Thai and English at phone and desktop widths, with no serious axe finding', async () => {
+  it('shows every page in Thai and English (and at phone width on the visual tour), with no serious axe finding', async () => {
     const { stack, origin, newContext, seriousFindings, outside, pageErrors } = portal();
     // A client with a decided request and a pending one, so the signed-in pages show both.
     const registered = (await (
@@ -50,7 +50,7 @@ describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () =
     ];
     const findings: string[] = [];
     for (const language of ['th', 'en'] as const) {
-      for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      for (const [width, viewport] of Object.entries(TOUR_VIEWPORTS)) {
         const { context, page } = await newContext(language === 'th' ? 'th-TH' : 'en-GB', viewport);
         await page.goto(`${origin}/portal/`);
         for (const [name, hash] of pages) {
@@ -73,7 +73,7 @@ describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () =
           // Colours, names and roles do not change with the width: axe once per page and language.
           if (width === 'desktop')
             findings.push(...(await seriousFindings(page)).map((finding) => `${name} ${language}: ${finding}`));
-          await page.screenshot({ path: `${SCREENSHOTS}/${name}-${language}-${width}.png`, fullPage: true });
+          await screenshot(page, `${name}-${language}-${width}`);
         }
         await context.close();
       }

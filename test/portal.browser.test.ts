@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haveChromium } from './helpers/chromium.js';
-import { SCREENSHOTS, usePortalBrowser } from './helpers/portal-browser.js';
+import { screenshot, usePortalBrowser } from './helpers/portal-browser.js';
 import { TEST_ADMIN_TOKEN } from './helpers/stack.js';
 
 // The tour of every page in both languages and widths is portal-pages.browser.test.ts, which runs beside this one.
@@ -33,7 +33,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     const firstKey = await shownKey.inputValue();
     expect(firstKey.length).toBeGreaterThan(20);
     expect(await seriousFindings(dev)).toEqual([]);
-    await dev.screenshot({ path: `${SCREENSHOTS}/developer-key-once-th-desktop.png`, fullPage: true });
+    await screenshot(dev, 'developer-key-once-th-desktop');
     await dev.getByRole('button', { name: 'ไปต่อ' }).click();
 
     // The key is in this tab's session only: not in the URL, not in persistent storage.
@@ -65,7 +65,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     expect(await request.locator('b').count()).toBe(0);
     expect(await request.innerText()).toContain('<script>alert(1)</script>');
     expect(await seriousFindings(op)).toEqual([]);
-    await op.screenshot({ path: `${SCREENSHOTS}/operator-queue-en-desktop.png`, fullPage: true });
+    await screenshot(op, 'operator-queue-en-desktop');
     await request.getByLabel('Note to the client').fill('Approved for the dashboard <i>pilot</i>');
     await request.getByRole('button', { name: 'Approve' }).click();
     await op.getByText('No request is waiting').waitFor();
@@ -76,7 +76,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     expect(await card.locator('.note').innerText()).toContain('Approved for the dashboard <i>pilot</i>');
     expect(await card.locator('i').count()).toBe(0);
     expect(await seriousFindings(dev)).toEqual([]);
-    await dev.screenshot({ path: `${SCREENSHOTS}/developer-approved-th-desktop.png`, fullPage: true });
+    await screenshot(dev, 'developer-approved-th-desktop');
 
     // It rotates its key with no grace: the new key works, the old one is refused at once.
     await dev.getByLabel('ระยะผ่อนผันของ key เดิม').selectOption('0');
@@ -131,7 +131,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     await lostCard.getByRole('button', { name: 'Erase on request (PDPA)…' }).click();
     await lostCard.getByLabel('Grounds (e.g. a ticket number)').fill('PDPA letter 2569/17');
     expect(await seriousFindings(op)).toEqual([]);
-    await op.screenshot({ path: `${SCREENSHOTS}/operator-erase-en-desktop.png`, fullPage: true });
+    await screenshot(op, 'operator-erase-en-desktop');
     await lostCard.getByRole('button', { name: 'Erase this client' }).click();
     await op.getByText('Clients found: 0').waitFor();
     expect(await me(lost.data.registerClient.apiKey)).toBe(401);

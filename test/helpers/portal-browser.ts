@@ -8,6 +8,21 @@ import { listen, startStack, type Stack, type StackOptions } from './stack.js';
 /** Every page of the portal in Thai and English, at phone and desktop widths. */
 export const SCREENSHOTS = 'test-results/portal';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+
+/**
+ * The visual tour, `PORTAL_SCREENSHOTS=1 npm test`: every page at phone width as well as desktop, and a full-page
+ * screenshot of each in SCREENSHOTS for a person to look at. .ci/run takes it on one Node.js line. A plain `npm test`
+ * checks the pages at desktop width and takes no picture: the tour is about a tenth of the suite's CPU (Chromium
+ * renders twice the pages and encodes 32 images), spent on files nobody reads on most runs.
+ */
+export const VISUAL_TOUR = process.env['PORTAL_SCREENSHOTS'] === '1';
+export const TOUR_VIEWPORTS: Partial<Record<keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]>> =
+  VISUAL_TOUR ? VIEWPORTS : { desktop: VIEWPORTS.desktop };
+
+/** A full-page screenshot of `page` as SCREENSHOTS/`name`.png, on the visual tour. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (VISUAL_TOUR) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeViolation {
