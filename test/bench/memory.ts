@@ -39,8 +39,9 @@ export interface MemoryServer extends HardeningServer {
 /** The idle resident memory the server may have, as a multiple of graphql-yoga hello-world's. */
 export const IDLE_TARGET = 1.4;
 /**
- * What a production image may give node to idle smaller: new space (V8's young generation) no larger than 2 × 1 MB.
- * Start-up leaves it at its 2 × 16 MB maximum, resident from then on; capped, it costs some CPU per request.
+ * What a production image may give node to stay smaller under load: new space (V8's young generation) no larger
+ * than 2 × 1 MB. Idle it changes nothing any more (the server holds the young generation during start-up itself,
+ * src/server/young-generation.ts); warm, it saves memory and costs misses a second, which this row shows.
  */
 export const TUNED_NODE_OPTIONS = '--max-semi-space-size=1';
 /**
