@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from '../package-files.js';
 import { isFieldName, nameKeys } from './field-names.js';
 import { SHAPE_FIELD_TYPES, type RecordShape, type ShapeKey } from './shapes.js';
 
+/** Where the file is, in the package (src/package-files.ts): the same for the source and the build. */
 export const SHAPES_FILE = join(PACKAGE_ROOT, 'schema', 'shapes.json');
 
 export interface ShapeFieldEntry extends ShapeKey {
