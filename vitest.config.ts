@@ -20,6 +20,7 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
+    experimental: { fsModuleCache: true },
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
     pool: 'forks',
