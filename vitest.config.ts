@@ -20,6 +20,9 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
+    // The modules vitest transforms (src/ and test/ from TypeScript) are kept in node_modules/.experimental-vitest-cache,
+    // keyed by content and configuration, so a run after the first transforms only what changed (about 7 s of CPU
+    // less over the suite here). `vitest --clearCache` empties it; `npm ci` replaces node_modules and it with them.
     experimental: { fsModuleCache: true },
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
