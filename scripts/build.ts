@@ -1,7 +1,7 @@
 /**
  * `npm run build`: the production build in dist/, what `node dist/main.js` and the image run.
  *
- * esbuild bundles the server and its two operator programs with their dependencies into a few minified ES modules:
+ * esbuild bundles the server and its two operator programs with their dependencies into a few compact ES modules:
  * dist/main.js, dist/cli/migrate.js, dist/cli/admin.js, and under dist/chunks/ the code they share and every part
  * the server loads only when first used (graphql-ws, the tracing SDK, the portal, the simulator…), since a dynamic
  * import stays a separate chunk. Loading some 1,800 files through Node's module system left the idle process about
@@ -49,9 +49,11 @@ export async function buildProduction(root: string, outdir: string): Promise<{ f
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
-    minify: true,
-    // Class and function names stay: logs name an error by its class (`err.type`), and stack traces read better.
-    keepNames: true,
+    // Whitespace and syntax minified, names left as they are: logs name an error by its class (`err.type`) and stack
+    // traces name functions. Mangled names would save no measurable memory, and esbuild's keepNames, which restores
+    // them, defines `name` on every function a request creates: about 30 % fewer misses a second, measured.
+    minifyWhitespace: true,
+    minifySyntax: true,
     // Stack traces name the source files and lines with NODE_OPTIONS=--enable-source-maps (docs/contributors/building.md).
     sourcemap: 'linked',
     legalComments: 'linked',
