@@ -48,10 +48,11 @@ export interface SpawnedNode {
 /**
  * Runs a TypeScript entry point of this repository (`src/main.ts`, `src/cli/admin.ts`…) as a child process, from the
  * run's transpiled copy of the source (transpiled-source.ts: the production build for the programs it holds, the
- * code tsx would run for the rest, without tsx's loader either way), in this checkout as its working directory. It cannot outlive its test: it leads a process group of its own, which is
- * killed when the test that started it finishes (passed, failed or timed out), when this process exits or is
- * signalled, and, should this process die without a word, by the child itself (exit-with-parent.ts). Outside a test
- * (in `beforeAll`) the caller stops it in `afterAll`; the other guards still hold.
+ * code tsx would run for the rest, without tsx's loader either way), in this checkout as its working directory. It
+ * cannot outlive its test: it leads a process group of its own, which is killed when the test that started it
+ * finishes (passed, failed or timed out), when this process exits or is signalled, and, should this process die
+ * without a word, by the child itself (exit-with-parent.ts). Outside a test (in `beforeAll`) the caller stops it in
+ * `afterAll`; the other guards still hold.
  */
 export function spawnNode(entry: string, args: readonly string[], env: Record<string, string>): SpawnedNode {
   const transpiled = process.env[TRANSPILED_SOURCE_VARIABLE];
