@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessService, ClientRecord, UseRequestRecord } from '../src/access/model.js';
+import type { AccessService, ClientRecord, Page, PageRequest, UseRequestRecord } from '../src/access/model.js';
 import { describeDatabaseUrl, openAccessService } from '../src/access/service.js';
 import type { UseRequestStatus } from '../src/catalogue.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
@@ -485,6 +485,33 @@ describe.each(stores)('access store on $name', (store) => {
   });
 
   describe('reading', () => {
+    it('pages clients and requests by keyset: every row once, in order, however small the pages', async () => {
+      for (let i = 0; i < 5; i += 1) await ask((await newClient()).client);
+      /** Every page of `read` at `first` a page, followed by its cursors, as one list of ids. */
+      async function walk<T extends { id: string }>(
+        read: (page: { first: number; after: string | null }) => Promise<Page<T>>,
+        first: number,
+      ): Promise<string[]> {
+        const ids: string[] = [];
+        for (let after: string | null = null; ;) {
+          const page = await read({ first, after });
+          ids.push(...page.edges.map((edge) => edge.node.id));
+          if (!page.hasNextPage) return ids;
+          after = page.edges.at(-1)?.cursor ?? null;
+        }
+      }
+      const clients = (page: PageRequest) => access.pageClients({ search: 'client', page });
+      const allClients = await walk(clients, 1_000);
+      expect(allClients.length).toBeGreaterThanOrEqual(5);
+      for (const first of [1, 2, 3]) expect(await walk(clients, first)).toEqual(allClients);
+      for (const order of ['OLDEST_FIRST', 'NEWEST_FIRST'] as const) {
+        const requests = (page: PageRequest) => access.pageUseRequests({ status: 'PENDING', order, page });
+        const all = await walk(requests, 1_000);
+        expect(all.length).toBeGreaterThanOrEqual(5);
+        for (const first of [1, 2, 3]) expect(await walk(requests, first), `${order} by ${first}`).toEqual(all);
+      }
+    });
+
     it('keeps the history: from, to, actor, note and time, oldest first, for several requests at once', async () => {
       const { client } = await newClient();
       const first = await ask(client, 83);

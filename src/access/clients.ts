@@ -5,7 +5,7 @@
 import { sql, type Transaction } from 'kysely';
 import { AccessError } from './errors.js';
 import type { ClientEventKind, ClientEventRecord, ClientRecord, Page, PageRequest } from './model.js';
-import { decodeCursor, pageOf } from './pages.js';
+import { decodeCursor, pageOf, sortedAfter } from './pages.js';
 import type { AccessTables } from './tables.js';
 import { validNote, validQuota } from './validation.js';
 import { CODE } from '../errors/registry.js';
@@ -151,10 +151,7 @@ export async function pageClients(
   }
   if (filter.disabled !== undefined) matching = matching.where('disabled_at', filter.disabled ? 'is not' : 'is', null);
   let rows = matching.select(CLIENT_COLUMNS);
-  if (after !== undefined)
-    rows = rows.where((eb) =>
-      eb.or([eb('created_at', '<', after.key), eb.and([eb('created_at', '=', after.key), eb('id', '<', after.id)])]),
-    );
+  if (after !== undefined) rows = rows.where(sortedAfter(after, 'created_at', 'desc'));
   const [found, total] = await Promise.all([
     rows
       .orderBy('created_at', 'desc')

@@ -2,6 +2,7 @@
  * Keyset pages over the store: a cursor is the sort key and id of the last item a page held, so that the next
  * page starts right after it however many rows were added or changed meanwhile (no offset to drift).
  */
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { AccessError } from './errors.js';
 import type { Edge, Page, PageRequest } from './model.js';
 import { CODE } from '../errors/registry.js';
@@ -28,6 +29,20 @@ export function decodeCursor(cursor: string | null): Position | undefined {
   if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string')
     throw new AccessError(CODE.BAD_USER_INPUT, 'after is not a cursor this list gave out', { field: 'after' });
   return { key: parsed[0], id: parsed[1] };
+}
+
+/**
+ * The keyset condition of the page after `position`: rows sorted beyond it by (`keyColumn`, id), in `direction`. The
+ * id breaks ties between rows with the same key, so no row is skipped or shown twice.
+ */
+export function sortedAfter(
+  position: Position,
+  keyColumn: 'created_at' | 'updated_at',
+  direction: 'asc' | 'desc',
+): RawBuilder<SqlBool> {
+  const beyond = sql.raw(direction === 'asc' ? '>' : '<');
+  const key = sql.ref(keyColumn);
+  return sql<SqlBool>`(${key} ${beyond} ${position.key} or (${key} = ${position.key} and ${sql.ref('id')} ${beyond} ${position.id}))`;
 }
 
 /**

@@ -14,7 +14,7 @@ import type {
   UseRequestOrder,
   UseRequestRecord,
 } from './model.js';
-import { decodeCursor, pageOf } from './pages.js';
+import { decodeCursor, pageOf, sortedAfter } from './pages.js';
 import { transition, type UseRequestAction } from './state-machine.js';
 import type { AccessTables } from './tables.js';
 import { knownEndpoint, validNote, validPurpose, validQuota } from './validation.js';
@@ -152,15 +152,8 @@ export async function pageUseRequests(
     .where('client_id', 'not in', store.db.selectFrom('clients').select('id').where('deleted_at', 'is not', null));
   if (status !== undefined) matching = matching.where('status', '=', status);
   const direction = filter.order === 'OLDEST_FIRST' ? 'asc' : 'desc';
-  const beyond = direction === 'asc' ? '>' : '<';
   let rows = matching.selectAll();
-  if (after !== undefined)
-    rows = rows.where((eb) =>
-      eb.or([
-        eb('updated_at', beyond, after.key),
-        eb.and([eb('updated_at', '=', after.key), eb('id', beyond, after.id)]),
-      ]),
-    );
+  if (after !== undefined) rows = rows.where(sortedAfter(after, 'updated_at', direction));
   const [found, total] = await Promise.all([
     rows
       .orderBy('updated_at', direction)
