@@ -31,7 +31,8 @@ async function query(endpoint: string): Promise<QueryResult> {
 describe('npm start (src/main.ts) with no configuration', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ UPSTREAM_API_KEY: 'process-secret-key-7d1e' });
+    // The source, as `npm start` runs it; the other suites' server processes run the build.
+    server = await startServerProcess({ UPSTREAM_API_KEY: 'process-secret-key-7d1e' }, { fromSource: true });
   });
   afterAll(async () => {
     await server.stop();

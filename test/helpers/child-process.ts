@@ -52,13 +52,19 @@ export interface SpawnedNode {
  * cannot outlive its test: it leads a process group of its own, which is killed when the test that started it
  * finishes (passed, failed or timed out), when this process exits or is signalled, and, should this process die
  * without a word, by the child itself (exit-with-parent.ts). Outside a test (in `beforeAll`) the caller stops it in
- * `afterAll`; the other guards still hold.
+ * `afterAll`; the other guards still hold. `fromSource` runs a program of the build from its transpiled source
+ * instead, as `npm start` (tsx) does.
  */
-export function spawnNode(entry: string, args: readonly string[], env: Record<string, string>): SpawnedNode {
+export function spawnNode(
+  entry: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  { fromSource = false }: { fromSource?: boolean } = {},
+): SpawnedNode {
   const transpiled = process.env[TRANSPILED_SOURCE_VARIABLE];
   if (transpiled === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
   const guard = runnableEntry(transpiled, `${EXIT_WITH_PARENT}.ts`);
-  return spawnTracked(['--import', guard, runnableEntry(transpiled, entry), ...args], {
+  return spawnTracked(['--import', guard, runnableEntry(transpiled, entry, fromSource), ...args], {
     cwd: ROOT,
     env,
   });

@@ -16,21 +16,33 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function runMain(env: Record<string, string>): SpawnedNode {
-  return spawnNode('src/main.ts', [], {
-    // Only PATH and what the test sets: the developer's own variables must not leak into the run.
-    PATH: process.env['PATH'] ?? '',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-main-')), 'main.db')}`,
-    // Suites stop their servers often; the shutdown suite sets its own window.
-    SHUTDOWN_READINESS_DELAY_S: '0',
-    ...env,
-  });
+/** The server process with `env`: the build's dist/main.js, or with `fromSource` src/main.ts as `npm start` runs it. */
+export function runMain(
+  env: Record<string, string>,
+  { fromSource = false }: { fromSource?: boolean } = {},
+): SpawnedNode {
+  return spawnNode(
+    'src/main.ts',
+    [],
+    {
+      // Only PATH and what the test sets: the developer's own variables must not leak into the run.
+      PATH: process.env['PATH'] ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'teg-main-')), 'main.db')}`,
+      // Suites stop their servers often; the shutdown suite sets its own window.
+      SHUTDOWN_READINESS_DELAY_S: '0',
+      ...env,
+    },
+    { fromSource },
+  );
 }
 
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = runMain(env);
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: { fromSource?: boolean } = {},
+): Promise<ServerProcess> {
+  const server = runMain(env, options);
   const { child } = server;
   const awaited = new Set<{ text: string; resolve: () => void }>();
   const endpoint = await new Promise<string>((resolve, reject) => {

@@ -73,10 +73,10 @@ export async function transpileSource(): Promise<{ directory: string; remove(): 
 /**
  * What a spawned process runs for a TypeScript entry of this repository, in the transpiled checkout: a program the
  * production build holds (src/main.ts, src/cli/migrate.ts, src/cli/admin.ts) as the build has it, as operators run
- * it; anything else (a test helper, the simulator) as its transpiled file.
+ * it, unless `fromSource`; anything else (a test helper, the simulator) as its transpiled file.
  */
-export function runnableEntry(transpiled: string, entry: string): string {
-  return ENTRY_POINTS.includes(entry)
+export function runnableEntry(transpiled: string, entry: string, fromSource = false): string {
+  return ENTRY_POINTS.includes(entry) && !fromSource
     ? join(transpiled, 'dist', entry.replace(/^src\//, '').replace(/\.ts$/, '.js'))
     : join(transpiled, entry.replace(/\.ts$/, '.js'));
 }
