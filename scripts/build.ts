@@ -7,12 +7,13 @@
  * import stays a separate chunk. Loading some 1,800 files through Node's module system left the idle process about
  * 35 MB larger (docs/contributors/building.md has the measurements). Type checking is `npm run typecheck`'s.
  *
- * Left as packages in node_modules, loaded by Node at run time:
- * - the SQLite drivers, native addons (src/access/sqlite-driver.ts picks one by Node's version);
- * - pg and ioredis, loaded only with a PostgreSQL store or REDIS_URL; pg also asks for the optional pg-native.
- * Every other package is bundled, so a single copy of graphql serves the schema, yoga and graphql-ws alike.
+ * What stays in node_modules, loaded by Node at run time, is what package.json lists as `dependencies` (and
+ * `optionalDependencies`): the SQLite drivers, native addons (src/access/sqlite-driver.ts picks one by Node's
+ * version), pg and ioredis, loaded only with a PostgreSQL store or REDIS_URL. Every other package is a
+ * devDependency, bundled, so a single copy of graphql serves the schema, yoga and graphql-ws alike, and the image's
+ * production install (`npm prune --omit=dev --omit=optional`) holds 24 packages where it held 155.
  */
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,13 +22,30 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 /** The programs `dist/` holds, by their source: each is written to the same place under dist/. */
 export const ENTRY_POINTS = ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/admin.ts'];
-const RUNTIME_PACKAGES = ['better-sqlite3', 'better-sqlite3-node20', 'pg', 'pg-native', 'ioredis'];
+const MANIFEST = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+};
+/**
+ * Native addons that bundled packages try to load and do without when they are not installed (none is): pg's
+ * pg-native, and ws's bufferutil and utf-8-validate.
+ */
+const OPTIONAL_ADDONS = ['pg-native', 'bufferutil', 'utf-8-validate'];
+/** Loaded from node_modules at run time, if at all: everything else is in the bundle. */
+export const RUNTIME_PACKAGES = [
+  ...Object.keys(MANIFEST.dependencies ?? {}),
+  ...Object.keys(MANIFEST.optionalDependencies ?? {}),
+  ...OPTIONAL_ADDONS,
+];
 
 /**
  * Writes the build to `outdir` (emptied first), from the source in `root`; resolves with what it wrote. The test
  * suites build their own copy this way (test/helpers/transpiled-source.ts), so their server processes run the bundle.
  */
-export async function buildProduction(root: string, outdir: string): Promise<{ files: number; codeBytes: number }> {
+export async function buildProduction(
+  root: string,
+  outdir: string,
+): Promise<{ files: number; codeBytes: number; externals: string[] }> {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
@@ -66,6 +84,10 @@ export async function buildProduction(root: string, outdir: string): Promise<{ f
   return {
     files: outputs.length,
     codeBytes: outputs.filter(([path]) => path.endsWith('.js')).reduce((sum, [, output]) => sum + output.bytes, 0),
+    // What the build's code imports or requires by name and did not bundle: Node's modules and RUNTIME_PACKAGES.
+    externals: [
+      ...new Set(outputs.flatMap(([, output]) => output.imports.filter((i) => i.external).map((i) => i.path))),
+    ].sort(),
   };
 }
 

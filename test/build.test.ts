@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProduction, RUNTIME_PACKAGES } from '../scripts/build.js';
 import { createWebSocketClient } from './clients/setups.js';
 import { copyPackage, ensureBuilt } from './helpers/built-package.js';
 import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
@@ -40,6 +42,18 @@ async function query(endpoint: URL): Promise<{ status: number; headers: Headers;
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
+
+describe('the build (npm run build)', () => {
+  // The image keeps only package.json's dependencies in node_modules (`npm prune --omit=dev`): anything else the
+  // bundle left for Node to load would work here, where every package is installed, and fail there.
+  it("loads from node_modules only what package.json lists as dependencies, and Node's own modules", async () => {
+    const { externals } = await buildProduction(process.cwd(), mkdtempSync(join(tmpdir(), 'teg-build-')));
+    const builtin = (name: string): boolean => name.startsWith('node:') || builtinModules.includes(name);
+    expect(externals.filter((name) => !builtin(name) && !RUNTIME_PACKAGES.includes(name))).toEqual([]);
+    // The drivers it imports by name (the SQLite drivers are loaded through createRequire, which esbuild does not see).
+    expect(externals).toEqual(expect.arrayContaining(['ioredis', 'pg']));
+  });
+});
 
 describe('the build (npm run build), run as the docs say', () => {
   let packageDirectory: string;
