@@ -1,3 +1,4 @@
+import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
 import { budgetOf } from '../operation-answer-budgets.js';
@@ -145,39 +146,51 @@ const RecordRow = builder.objectRef<JsonObject>('RecordRow').implement({
   }),
 });
 
-const RecordRowEdge = builder.objectRef<RecordEdgeShape>('RecordRowEdge').implement({
-  description: 'One record and its cursor.',
-  fields: (t) => ({
-    cursor: t.exposeString('cursor', {
-      description: 'Opaque; the same cursor `records` gives for this record, filters and order.',
+/**
+ * A Relay connection of the page `records` answers, each record as the object `Row`, and its edge type, named
+ * `<name>Connection` and `<name>Edge`: RecordRowConnection for `Dataset.rows`, and each typed dataset's own.
+ */
+export function recordRowConnection(
+  name: string,
+  Row: ObjectRef<typeof builder.$inferSchemaTypes, JsonObject>,
+  about: { readonly edge: string; readonly cursor: string; readonly connection: string },
+) {
+  const Edge = builder.objectRef<RecordEdgeShape>(`${name}Edge`).implement({
+    description: about.edge,
+    fields: (t) => ({
+      cursor: t.exposeString('cursor', { description: about.cursor }),
+      node: t.field({ type: Row, description: 'The record.', resolve: (edge) => edge.node }),
     }),
-    node: t.field({ type: RecordRow, description: 'The record.', resolve: (edge) => edge.node }),
-  }),
-});
+  });
+  return builder.objectRef<RecordConnectionShape>(`${name}Connection`).implement({
+    description: about.connection,
+    fields: (t) => ({
+      edges: t.field({
+        type: [Edge],
+        description: 'The records of this page with their cursors.',
+        resolve: (connection) => [...connection.edges],
+      }),
+      nodes: t.field({
+        type: [Row],
+        description: 'The records of this page.',
+        resolve: (connection) => connection.edges.map((edge) => edge.node),
+      }),
+      pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
+      totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
+    }),
+  });
+}
 
-const RecordRowConnection = builder.objectRef<RecordConnectionShape>('RecordRowConnection').implement({
-  description:
-    "A page of records, shaped for Relay's `@connection`: the page `records` answers, each record an object.",
-  fields: (t) => ({
-    edges: t.field({
-      type: [RecordRowEdge],
-      description: 'The records of this page with their cursors.',
-      resolve: (connection) => [...connection.edges],
-    }),
-    nodes: t.field({
-      type: [RecordRow],
-      description: 'The records of this page.',
-      resolve: (connection) => connection.edges.map((edge) => edge.node),
-    }),
-    pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
-    totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
-  }),
+const RecordRowConnection = recordRowConnection('RecordRow', RecordRow, {
+  edge: 'One record and its cursor.',
+  cursor: 'Opaque; the same cursor `records` gives for this record, filters and order.',
+  connection: "A page of records, shaped for Relay's `@connection`: the page `records` answers, each record an object.",
 });
 
 type QueryArg = { readonly query?: JsonObject | null };
 
-/** Reads a dataset's payload for a records field: `query` as for `payload`. */
-function loadDataset(dataset: DatasetEntry, args: QueryArg, context: Context): Promise<PayloadRead> {
+/** Reads a dataset's payload for a records field, untyped or typed: `query` as for `payload`. */
+export function loadDataset(dataset: DatasetEntry, args: QueryArg, context: Context): Promise<PayloadRead> {
   return context.loaders.datasetPayload.load({ code: dataset.code, queryString: canonicalQueryString(args.query) });
 }
 

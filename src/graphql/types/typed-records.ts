@@ -21,8 +21,6 @@ import {
   readShapesFile,
   recordsView,
   type DatasetShape,
-  type RecordConnection as RecordConnectionShape,
-  type RecordEdge as RecordEdgeShape,
   type RecordFilter,
   type RecordOrder,
   type RecordShape,
@@ -34,7 +32,7 @@ import {
 import { canonicalQueryString } from '../../upstream/query.js';
 import type { PayloadRead } from '../../upstream/source.js';
 import { Dataset } from './dataset.js';
-import { PageInfo, SortDirection } from './records.js';
+import { loadDataset, recordRowConnection, SortDirection } from './records.js';
 
 type Types = typeof builder.$inferSchemaTypes;
 
@@ -171,14 +169,6 @@ async function typedView(
   return view;
 }
 
-function loadDataset(
-  dataset: DatasetEntry,
-  args: { readonly query?: JsonObject | null },
-  context: Context,
-): Promise<PayloadRead> {
-  return context.loaders.datasetPayload.load({ code: dataset.code, queryString: canonicalQueryString(args.query) });
-}
-
 /**
  * The arguments of a typed field, as GraphQL hands them over after coercing them to the declared input types. The
  * types are made at run time from the shapes file, so TypeScript sees a map; RowsArgs and AggregateArgs say what
@@ -226,31 +216,10 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
       }),
     }),
   });
-  const Edge = builder.objectRef<RecordEdgeShape>(`${name}Edge`).implement({
-    description: `A ${name}Row and its cursor.`,
-    fields: (t) => ({
-      cursor: t.exposeString('cursor', {
-        description: 'Opaque; the same cursor the untyped `records` field gives for this record, filters and order.',
-      }),
-      node: t.field({ type: Row, description: 'The record.', resolve: (edge) => edge.node }),
-    }),
-  });
-  const Connection = builder.objectRef<RecordConnectionShape>(`${name}Connection`).implement({
-    description: `A page of ${name}Row.`,
-    fields: (t) => ({
-      edges: t.field({
-        type: [Edge],
-        description: 'The records of this page with their cursors.',
-        resolve: (connection) => [...connection.edges],
-      }),
-      nodes: t.field({
-        type: [Row],
-        description: 'The records of this page.',
-        resolve: (connection) => connection.edges.map((edge) => edge.node),
-      }),
-      pageInfo: t.field({ type: PageInfo, description: 'Paging state.', resolve: (connection) => connection.pageInfo }),
-      totalCount: t.exposeInt('totalCount', { description: 'How many records match, over all pages.' }),
-    }),
+  const Connection = recordRowConnection(name, Row, {
+    edge: `A ${name}Row and its cursor.`,
+    cursor: 'Opaque; the same cursor the untyped `records` field gives for this record, filters and order.',
+    connection: `A page of ${name}Row.`,
   });
   const Group = builder.objectRef<JsonObject>(`${name}Group`).implement({
     description: `One group of an aggregate of ${shape.code}: its group fields, each summed field's total, and \`count\`; the other fields are null.`,
