@@ -512,6 +512,18 @@ describe.each(stores)('access store on $name', (store) => {
       }
     });
 
+    it('refuses a forged cursor whose key is not what the list wrote, before the store reads it', async () => {
+      const forged = (key: string) => Buffer.from(JSON.stringify([key, 'x']), 'utf8').toString('base64url');
+      // PostgreSQL refused "garbage" as a timestamp with a DatabaseError of its own, which reached the caller.
+      for (const key of ['garbage', '2030-01-01', '2030-01-01T00:00:00Z', '']) {
+        const page = { first: 2, after: forged(key) };
+        await refusal(access.pageClients({ page }), 'BAD_USER_INPUT');
+        await refusal(access.pageUseRequests({ order: 'NEWEST_FIRST', page }), 'BAD_USER_INPUT');
+      }
+      const { client } = await newClient();
+      await refusal(access.pageSummaryReads(client.id, { first: 2, after: forged('seven') }), 'BAD_USER_INPUT');
+    });
+
     it('keeps the history: from, to, actor, note and time, oldest first, for several requests at once', async () => {
       const { client } = await newClient();
       const first = await ask(client, 83);

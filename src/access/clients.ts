@@ -136,7 +136,7 @@ export async function pageClients(
   store: AccessStore,
   filter: { search?: string | undefined; disabled?: boolean | undefined; page: PageRequest },
 ): Promise<Page<ClientRecord>> {
-  const after = decodeCursor(filter.page.after);
+  const after = decodeCursor(filter.page.after, 'time');
   const search = filter.search?.trim() ?? '';
   let matching = store.db.selectFrom('clients').where('deleted_at', 'is', null);
   if (search !== '') {

@@ -17,8 +17,22 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify([position.key, position.id]), 'utf8').toString('base64url');
 }
 
+/**
+ * What a list's cursors hold as their sort key, by kind: only what the list itself writes into them. A key of
+ * another kind would reach the store's query (PostgreSQL refuses "garbage" as a timestamp with an error of its own).
+ */
+const CURSOR_KEYS = {
+  /** A time as toIsoText writes it. */
+  time: (key: string): boolean => {
+    const time = new Date(key);
+    return !Number.isNaN(time.getTime()) && time.toISOString() === key;
+  },
+  /** A row's sequence number. */
+  sequence: (key: string): boolean => Number.isSafeInteger(Number(key)),
+} as const;
+
 /** The position a cursor names; BAD_USER_INPUT for anything no page of this kind gave out. */
-export function decodeCursor(cursor: string | null): Position | undefined {
+export function decodeCursor(cursor: string | null, keyKind: keyof typeof CURSOR_KEYS): Position | undefined {
   if (cursor === null) return undefined;
   let parsed: unknown;
   try {
@@ -26,7 +40,13 @@ export function decodeCursor(cursor: string | null): Position | undefined {
   } catch {
     parsed = undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string')
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== 'string' ||
+    typeof parsed[1] !== 'string' ||
+    !CURSOR_KEYS[keyKind](parsed[0])
+  )
     throw new AccessError(CODE.BAD_USER_INPUT, 'after is not a cursor this list gave out', { field: 'after' });
   return { key: parsed[0], id: parsed[1] };
 }

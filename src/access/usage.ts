@@ -5,11 +5,9 @@
  * are written, so storage stays bounded. What an instance holds when it dies uncleanly is lost: usage is a
  * measure, not a bill.
  */
-import { AccessError } from './errors.js';
 import type { Page, PageRequest, SummaryReadRecord, UsageDayRecord } from './model.js';
 import { decodeCursor, pageOf } from './pages.js';
 import { type AccessStore, toDate } from './store-rows.js';
-import { CODE } from '../errors/registry.js';
 
 export interface UsagePolicy {
   /** Days of counts and reads kept. */
@@ -141,16 +139,11 @@ export async function pageSummaryReads(
   clientId: string,
   page: PageRequest,
 ): Promise<Page<SummaryReadRecord>> {
-  const after = decodeCursor(page.after);
+  const after = decodeCursor(page.after, 'sequence');
   await buffer.flush();
   const matching = store.db.selectFrom('summary_reads').where('client_id', '=', clientId);
   let rows = matching.select(['seq', 'client_id', 'endpoint_id', 'at']);
-  if (after !== undefined) {
-    const afterSeq = Number(after.key);
-    if (!Number.isSafeInteger(afterSeq))
-      throw new AccessError(CODE.BAD_USER_INPUT, 'after is not a cursor this list gave out', { field: 'after' });
-    rows = rows.where('seq', '<', afterSeq);
-  }
+  if (after !== undefined) rows = rows.where('seq', '<', Number(after.key));
   const [found, total] = await Promise.all([
     rows
       .orderBy('seq', 'desc')

@@ -143,7 +143,7 @@ export async function pageUseRequests(
   store: AccessStore,
   filter: { status?: UseRequestStatus | undefined; order: UseRequestOrder; page: PageRequest },
 ): Promise<Page<UseRequestRecord>> {
-  const after = decodeCursor(filter.page.after);
+  const after = decodeCursor(filter.page.after, 'time');
   const { status } = filter;
   // No row is ever NOT_REQUESTED: that status is the absence of a request.
   if (status === 'NOT_REQUESTED') return { edges: [], hasNextPage: false, totalCount: 0 };
