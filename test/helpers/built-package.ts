@@ -18,9 +18,11 @@ function newestModification(directory: string): number {
   );
 }
 
+const modified = (path: string): number => statSync(join(ROOT, path)).mtimeMs;
+
 /**
- * `npm run build`, unless dist/ is already newer than every source file and the build script (then it is what a
- * build would give).
+ * `npm run build`, unless dist/ is already newer than every source file, the build script and package.json (then
+ * it is what a build would give).
  */
 export async function ensureBuilt(): Promise<void> {
   let built = 0;
@@ -29,7 +31,9 @@ export async function ensureBuilt(): Promise<void> {
   } catch {
     // Never built.
   }
-  if (built > Math.max(newestModification(join(ROOT, 'src')), statSync(join(ROOT, 'scripts/build.ts')).mtimeMs)) return;
+  // The build script reads its externals from package.json: a change to either changes the build too.
+  const inputs = [newestModification(join(ROOT, 'src')), ...['scripts/build.ts', 'package.json'].map(modified)];
+  if (built > Math.max(...inputs)) return;
   await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: BUILD_TIMEOUT_MS });
 }
 
