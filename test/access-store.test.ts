@@ -717,3 +717,36 @@ describe.each(stores)('access store on $name', (store) => {
     });
   });
 });
+
+describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with other tenants', () => {
+  it('opens a store while another tenant creates and drops schemas of its own', async () => {
+    // Kysely's own introspection looked every schema up by name: a schema dropped while it ran failed the start
+    // with "schema … does not exist" (seen in CI when another suite dropped its schema).
+    const tenant = new pg.Client({ connectionString: POSTGRES_URL });
+    await tenant.connect();
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        const schema = `tenant_${randomBytes(6).toString('hex')}`;
+        await tenant.query(`create schema ${schema}; create table ${schema}.items (id serial primary key)`);
+        await tenant.query(`drop schema ${schema} cascade`);
+      }
+    })();
+    try {
+      for (let attempt = 0; attempt < 15; attempt += 1) {
+        const location = freshLocation({ name: 'postgres', url: POSTGRES_URL ?? '' });
+        const access = await openAccessService({
+          ...STORE_SETTINGS,
+          databaseUrl: location.url,
+          adminToken: ADMIN_TOKEN,
+          schema: location.schema,
+        });
+        await access.close();
+      }
+    } finally {
+      churning = false;
+      await churn;
+      await tenant.end();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type LogEvent, type Migration } from 'kysely';
 import type pg from 'pg';
 import { accessMigrations, type Dialect } from './migrations.js';
-import { UnavailabilityMappingPostgresDialect } from './postgres-unavailable.js';
+import { StorePostgresDialect } from './postgres-dialect.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
 import type { AccessTables } from './tables.js';
@@ -199,7 +199,7 @@ export async function openDatabase(options: {
         waiting: pool.waitingCount,
       }));
       db = new Kysely<AccessTables>({
-        dialect: new UnavailabilityMappingPostgresDialect({ pool }),
+        dialect: new StorePostgresDialect({ pool }),
         log: failuresTo(options.observer),
       });
       migrations = migrate ? await migratePostgres(db, schema) : await checkSchema(db, 'postgres');
