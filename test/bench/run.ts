@@ -60,7 +60,9 @@ import { measureSubscriptions, subscriptionsTable, type SubscriptionFigures } fr
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
-const WARMUP_S = Number(process.env['BENCH_WARMUP_S'] ?? 1);
+// The warm-up runs in windows of WARMUP_S until the rate settles (see warmUp), for at most MAX_WARMUP_S.
+const WARMUP_S = Number(process.env['BENCH_WARMUP_S'] ?? 2);
+const MAX_WARMUP_S = Number(process.env['BENCH_MAX_WARMUP_S'] ?? 30);
 const CONNECTIONS = 50;
 // Bodies up to this size are compared on every response; larger ones before and after each run.
 const EXPECT_BODY_MAX = 64 * 1024;
@@ -321,7 +323,7 @@ async function throughput(
           ],
         }),
   };
-  await autocannon({ ...options, duration: WARMUP_S });
+  await warmUp(() => autocannon({ ...options, duration: WARMUP_S }));
   perRequestMismatches = 0;
   const cpuBefore = cpu?.pid === undefined ? undefined : cpuSeconds(cpu.pid);
   const result = await autocannon({ ...options, duration: DURATION_S });
@@ -337,6 +339,22 @@ async function throughput(
     );
   }
   return result.requests.average;
+}
+
+/**
+ * Loads a fresh server until its rate stops rising: a miss runs through far more code than a hit or hello-world,
+ * and the JIT takes that much longer to settle (on a slow machine a miss ran at a third of its steady rate for the
+ * first 5 s and settled after about 20). A fixed, short warm-up measured the warming, not the server. Windows of
+ * WARMUP_S run until two in a row are no more than 5 % above the best before them, or MAX_WARMUP_S has passed.
+ */
+async function warmUp(window: () => Promise<autocannon.Result>): Promise<void> {
+  let best = 0;
+  let flat = 0;
+  for (let spent = 0; spent < MAX_WARMUP_S && flat < 2; spent += WARMUP_S) {
+    const rate = (await window()).requests.average;
+    flat = rate > best * 1.05 ? 0 : flat + 1;
+    best = Math.max(best, rate);
+  }
 }
 
 interface Scenario {
@@ -714,7 +732,7 @@ function reportMisses(
   const med = (name: string): number => median(samples.get(name) ?? []);
   const lines = [
     '',
-    `thai-edu-graphql response-cache misses: ${ROUNDS} rounds × ${DURATION_S} s (warm-up ${WARMUP_S} s), node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    `thai-edu-graphql response-cache misses: ${ROUNDS} rounds × ${DURATION_S} s (warm-up until the rate settles, windows of ${WARMUP_S} s, at most ${MAX_WARMUP_S} s), node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
     '',
     '| scenario | req/s median (min–max) | × hello | server CPU µs/request | × hello by CPU |',
     '|---|---|---|---|---|',
