@@ -18,7 +18,7 @@ import { locateRecords, type LocatedRecords } from './locate.js';
 import { bindOrder, parseOrder, sortRecords, type CompiledOrder, type ParsedOrder } from './order.js';
 import { checkFieldPath, compileFieldPath } from './paths.js';
 import { compareKeys, shapeTypeOf, type RecordShape } from './shapes.js';
-import { nextTurn } from './turns.js';
+import { answerInPlace, nextTurn } from './turns.js';
 import type { AggregateArgs, RecordConnection, RecordFilter, RecordsPageArgs, RecordsQuery } from './types.js';
 
 /** How many field names an unknown-field error lists. */
@@ -51,8 +51,9 @@ export interface RecordsView {
   /**
    * Builds what count, page or aggregate with these arguments will need (inferred fields, columns, their
    * indexes, ranks and texts) one piece per turn of the event loop (turns.ts), then resolves in a turn of its
-   * own, so that the call that follows only filters, sorts and pages. Refuses what they would refuse, before any
-   * record is read. The calls work without it, doing the same work at once.
+   * own, so that the call that follows only filters, sorts and pages; when everything is built and the answer is
+   * small, at once, within the turn's allowance of records answered in place. Refuses what they would refuse,
+   * before any record is read. The calls work without it, doing the same work at once.
    */
   prepare(query?: RecordsQuery): Promise<void>;
 }
@@ -274,6 +275,8 @@ class View implements RecordsView {
 
   async prepare(query: RecordsQuery = {}): Promise<void> {
     const { table } = this;
+    // Nothing to build and a small answer: it runs now, within the turn's allowance (turns.ts).
+    if (table.isInferred && this.isBuilt(query) && answerInPlace(this.size)) return;
     // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first.
     await nextTurn();
     if (!table.isInferred) {
@@ -291,6 +294,14 @@ class View implements RecordsView {
         await nextTurn();
       }
     }
+  }
+
+  /** Whether every column the query needs is built (checking the query as the answer will). */
+  private isBuilt(query: RecordsQuery): boolean {
+    const { table } = this;
+    return needsOf(this.plan(query)).every(
+      ([field, need]) => table.hasColumn(field) && table.columnOf(field).has(need),
+    );
   }
 
   count(where?: readonly RecordFilter[] | null): number {
