@@ -8,8 +8,9 @@
  * the hold, the young generation was at its maximum after 2 s of response-cache misses, and five rounds of 8 s
  * served a median 1,022 and 1,009 misses a second.
  *
- * `node --semi-space-growth-factor=…`, `--max-semi-space-size` or `--min-semi-space-size` (the last two also in
- * NODE_OPTIONS) turn the hold off: an operator who sizes the young generation gets exactly what was asked for.
+ * `node --semi-space-growth-factor=…`, `--max-semi-space-size` (also in NODE_OPTIONS) or `--min-semi-space-size` (which
+ * Node refuses in NODE_OPTIONS, 20 to 26) turn the hold off: an operator who sizes the young generation gets exactly
+ * what was asked for.
  */
 import { setFlagsFromString } from 'node:v8';
 
