@@ -9,6 +9,8 @@ import { describeDatabaseUrl, openAccessService } from '../src/access/service.js
 import type { UseRequestStatus } from '../src/catalogue.js';
 import { rawRows, type StoreCase } from './helpers/store-cases.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
+import { Kysely, PostgresDialect } from 'kysely';
+import { StorePostgresDialect } from '../src/access/postgres-dialect.js';
 import { refusal } from './helpers/callers.js';
 
 const ADMIN_TOKEN = 'store-test-admin-token-3f9a1c7e5b';
@@ -747,6 +749,30 @@ describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with ot
       churning = false;
       await churn;
       await tenant.end();
+    }
+  });
+  it("lists the store's own tables and columns as Kysely's introspector does", async () => {
+    const location = freshLocation({ name: 'postgres', url: POSTGRES_URL ?? '' });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: location.url,
+      adminToken: ADMIN_TOKEN,
+      schema: location.schema,
+    });
+    await access.close();
+    const pool = () => new pg.Pool({ connectionString: POSTGRES_URL, options: `-c search_path=${location.schema}` });
+    const ours = new Kysely({ dialect: new StorePostgresDialect({ pool: pool() }) });
+    const kysely = new Kysely({ dialect: new PostgresDialect({ pool: pool() }) });
+    try {
+      for (const withInternalKyselyTables of [false, true]) {
+        const theirs = (await kysely.introspection.getTables({ withInternalKyselyTables })).filter(
+          (table) => table.schema === location.schema,
+        );
+        expect(theirs.length).toBeGreaterThan(withInternalKyselyTables ? 5 : 3);
+        expect(await ours.introspection.getTables({ withInternalKyselyTables })).toEqual(theirs);
+      }
+    } finally {
+      await Promise.all([ours.destroy(), kysely.destroy()]);
     }
   });
 });
