@@ -721,6 +721,19 @@ describe.each(stores)('access store on $name', (store) => {
 });
 
 describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with other tenants', () => {
+  /** A new schema with the store's tables in it: a store opened there (which migrates it), then closed. */
+  const migratedSchema = async (): Promise<StoreCase> => {
+    const location = freshLocation({ name: 'postgres', url: POSTGRES_URL ?? '' });
+    const access = await openAccessService({
+      ...STORE_SETTINGS,
+      databaseUrl: location.url,
+      adminToken: ADMIN_TOKEN,
+      schema: location.schema,
+    });
+    await access.close();
+    return location;
+  };
+
   it('opens a store while another tenant creates and drops schemas of its own', async () => {
     // Kysely's own introspection looked every schema up by name: a schema dropped while it ran failed the start
     // with "schema … does not exist" (seen in CI when another suite dropped its schema).
@@ -736,14 +749,7 @@ describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with ot
     })();
     try {
       for (let attempt = 0; attempt < 15; attempt += 1) {
-        const location = freshLocation({ name: 'postgres', url: POSTGRES_URL ?? '' });
-        const access = await openAccessService({
-          ...STORE_SETTINGS,
-          databaseUrl: location.url,
-          adminToken: ADMIN_TOKEN,
-          schema: location.schema,
-        });
-        await access.close();
+        await migratedSchema();
       }
     } finally {
       churning = false;
@@ -751,15 +757,9 @@ describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with ot
       await tenant.end();
     }
   });
+
   it("lists the store's own tables and columns as Kysely's introspector does", async () => {
-    const location = freshLocation({ name: 'postgres', url: POSTGRES_URL ?? '' });
-    const access = await openAccessService({
-      ...STORE_SETTINGS,
-      databaseUrl: location.url,
-      adminToken: ADMIN_TOKEN,
-      schema: location.schema,
-    });
-    await access.close();
+    const location = await migratedSchema();
     const pool = () => new pg.Pool({ connectionString: POSTGRES_URL, options: `-c search_path=${location.schema}` });
     const ours = new Kysely({ dialect: new StorePostgresDialect({ pool: pool() }) });
     const kysely = new Kysely({ dialect: new PostgresDialect({ pool: pool() }) });
