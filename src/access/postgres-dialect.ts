@@ -160,7 +160,7 @@ class SearchPathIntrospector extends PostgresIntrospector {
       left join pg_catalog.pg_attrdef def on def.adrelid = a.attrelid and def.adnum = a.attnum
       where c.relkind in ('r', 'v', 'p') and ns.nspname = any (current_schemas(false))
         and a.attnum >= 0 and not a.attisdropped
-        and (${options.withInternalKyselyTables ?? false} or c.relname not in (${DEFAULT_MIGRATION_TABLE}, ${DEFAULT_MIGRATION_LOCK_TABLE}))
+        ${options.withInternalKyselyTables === true ? sql`` : sql`and c.relname not in (${DEFAULT_MIGRATION_TABLE}, ${DEFAULT_MIGRATION_LOCK_TABLE})`}
       order by ns.nspname, c.relname, a.attnum`.execute(this.#db);
     const tables = new Map<string, TableMetadata & { columns: ColumnMetadata[] }>();
     for (const row of rows) {
