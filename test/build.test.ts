@@ -3,9 +3,9 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProduction, RUNTIME_PACKAGES } from '../scripts/build.js';
+import { RUNTIME_PACKAGES } from '../scripts/build.js';
 import { createWebSocketClient } from './clients/setups.js';
-import { copyPackage, ensureBuilt } from './helpers/built-package.js';
+import { buildExternals, copyPackage } from './helpers/built-package.js';
 import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
 import { slowPost } from './helpers/slow-post.js';
 
@@ -46,8 +46,8 @@ async function query(endpoint: URL): Promise<{ status: number; headers: Headers;
 describe('the build (npm run build)', () => {
   // The image keeps only package.json's dependencies in node_modules (`npm prune --omit=dev`): anything else the
   // bundle left for Node to load would work here, where every package is installed, and fail there.
-  it("loads from node_modules only what package.json lists as dependencies, and Node's own modules", async () => {
-    const { externals } = await buildProduction(process.cwd(), mkdtempSync(join(tmpdir(), 'teg-build-')));
+  it("loads from node_modules only what package.json lists as dependencies, and Node's own modules", () => {
+    const externals = buildExternals();
     const builtin = (name: string): boolean => name.startsWith('node:') || builtinModules.includes(name);
     expect(externals.filter((name) => !builtin(name) && !RUNTIME_PACKAGES.includes(name))).toEqual([]);
     // The drivers it imports by name (the SQLite drivers are loaded through createRequire, which esbuild does not see).
@@ -57,10 +57,9 @@ describe('the build (npm run build)', () => {
 
 describe('the build (npm run build), run as the docs say', () => {
   let packageDirectory: string;
-  beforeAll(async () => {
-    await ensureBuilt();
+  beforeAll(() => {
     packageDirectory = copyPackage();
-  }, 300_000);
+  });
 
   describe('from another working directory, with only what the package ships', () => {
     let server: SpawnedNode;

@@ -1,51 +1,34 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { BUILD_EXTERNALS, TRANSPILED_SOURCE_VARIABLE } from './transpiled-source.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// esbuild takes a few seconds even on a loaded machine; the bound is for a machine far slower than that.
-const BUILD_TIMEOUT_MS = 60_000;
 
-function newestModification(directory: string): number {
-  return Math.max(
-    ...readdirSync(directory, { withFileTypes: true }).map((entry) => {
-      const path = join(directory, entry.name);
-      return entry.isDirectory() ? newestModification(path) : statSync(path).mtimeMs;
-    }),
-  );
+/** The run's transpiled checkout (global-setup.ts), whose dist/ is `npm run build`'s output for this source. */
+function transpiledCheckout(): string {
+  const directory = process.env[TRANSPILED_SOURCE_VARIABLE];
+  if (directory === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
+  return directory;
 }
 
-const modified = (path: string): number => statSync(join(ROOT, path)).mtimeMs;
-
-/**
- * `npm run build`, unless dist/ is already newer than every source file, the build script and package.json (then
- * it is what a build would give).
- */
-export async function ensureBuilt(): Promise<void> {
-  let built = 0;
-  try {
-    built = statSync(join(ROOT, 'dist/main.js')).mtimeMs;
-  } catch {
-    // Never built.
-  }
-  // The build script reads its externals from package.json: a change to either changes the build too.
-  const inputs = [newestModification(join(ROOT, 'src')), ...['scripts/build.ts', 'package.json'].map(modified)];
-  if (built > Math.max(...inputs)) return;
-  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: BUILD_TIMEOUT_MS });
+/** What the run's production build left for Node to load: package names and Node's own modules. */
+export function buildExternals(): string[] {
+  return JSON.parse(readFileSync(join(transpiledCheckout(), BUILD_EXTERNALS), 'utf8')) as string[];
 }
 
 /**
- * The package as it ships: package.json and what its `files` name, copied to a new directory, with the
- * dependencies beside it (a link to this checkout's node_modules). Returns that directory.
+ * The package as it ships: package.json and what its `files` name (dist/ being the run's production build of this
+ * source, made by the same function as `npm run build`), copied to a new directory, with the dependencies beside it
+ * (a link to this checkout's node_modules). Returns that directory.
  */
 export function copyPackage(): string {
+  const built = transpiledCheckout();
   const target = mkdtempSync(join(tmpdir(), 'teg-package-'));
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
   for (const path of ['package.json', ...manifest.files])
-    cpSync(join(ROOT, path), join(target, path), { recursive: true });
+    cpSync(join(built, path), join(target, path), { recursive: true, dereference: true });
   symlinkSync(join(ROOT, 'node_modules'), join(target, 'node_modules'), 'dir');
   return target;
 }

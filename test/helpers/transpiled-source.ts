@@ -13,6 +13,9 @@ export const TRANSPILED_SOURCE_VARIABLE = 'TEG_TEST_TRANSPILED_SOURCE';
 /** The test helpers, transpiled beside `src/`: some are entry points or loader hooks of the spawned processes. */
 const HELPERS = 'test/helpers';
 
+/** What the run's production build left for Node to load (scripts/build.ts), beside its dist/. */
+export const BUILD_EXTERNALS = 'build-externals.json';
+
 /** The guard every spawned process imports first. */
 export const EXIT_WITH_PARENT = `${HELPERS}/exit-with-parent`;
 
@@ -45,7 +48,8 @@ async function transpile(from: string, to: string): Promise<void> {
  * code as `tsx src/main.ts` without tsx's loader, which resolves and loads every module of every dependency through
  * its hooks: about a second of CPU per process, and the suites start some twenty. Its `dist/` is the production
  * build of the same source (scripts/build.ts), which the suites' server and command-line processes run
- * (`runnableEntry`): a bundle starts on 0.5 s of CPU where the transpiled files take 1.4.
+ * (`runnableEntry`): a bundle starts on 0.5 s of CPU where the transpiled files take 1.4. It is also the build the
+ * build suite ships and checks (built-package.ts), so a run builds once.
  */
 export async function transpileSource(): Promise<{ directory: string; remove(): void }> {
   const directory = mkdtempSync(join(tmpdir(), 'teg-transpiled-'));
@@ -53,7 +57,9 @@ export async function transpileSource(): Promise<{ directory: string; remove(): 
     if (entry !== 'src' && entry !== 'test' && entry !== 'dist') symlinkSync(join(ROOT, entry), join(directory, entry));
   const sources = filesUnder(join(ROOT, 'src'));
   await Promise.all([
-    buildProduction(ROOT, join(directory, 'dist')),
+    buildProduction(ROOT, join(directory, 'dist')).then(({ externals }) =>
+      writeFileSync(join(directory, BUILD_EXTERNALS), JSON.stringify(externals)),
+    ),
     ...sources.map(async (file) => {
       const path = relative(ROOT, file);
       if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
