@@ -523,7 +523,9 @@ describe.each(stores)('access store on $name', (store) => {
         await refusal(access.pageUseRequests({ order: 'NEWEST_FIRST', page }), 'BAD_USER_INPUT');
       }
       const { client } = await newClient();
-      await refusal(access.pageSummaryReads(client.id, { first: 2, after: forged('seven') }), 'BAD_USER_INPUT');
+      // Number() reads each of these as a safe integer; none is a sequence number as the list writes it.
+      for (const key of ['seven', '', ' 7', '0x10', '1e3', '-1', '07', '1.0', '9007199254740993'])
+        await refusal(access.pageSummaryReads(client.id, { first: 2, after: forged(key) }), 'BAD_USER_INPUT');
     });
 
     it('keeps the history: from, to, actor, note and time, oldest first, for several requests at once', async () => {

@@ -27,8 +27,8 @@ const CURSOR_KEYS = {
     const time = new Date(key);
     return !Number.isNaN(time.getTime()) && time.toISOString() === key;
   },
-  /** A row's sequence number. */
-  sequence: (key: string): boolean => Number.isSafeInteger(Number(key)),
+  /** A row's sequence number, in the digits String(seq) writes (Number() would also read "", " 7", "0x10" and "1e3"). */
+  sequence: (key: string): boolean => /^(0|[1-9][0-9]{0,15})$/.test(key) && Number.isSafeInteger(Number(key)),
 } as const;
 
 /** The position a cursor names; BAD_USER_INPUT for anything no page of this kind gave out. */
