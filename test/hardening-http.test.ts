@@ -86,6 +86,28 @@ describe('the request target and Host, checked before any handler', () => {
     expect((await rawRequest(listening().port, 'GET /graphql HTTP/1.1')).status).toBe(400);
   });
 
+  // node:http refuses these in its parser, before any handler; it would write a bare status line.
+  it.each([
+    [
+      'request headers over 16 KB in all (an Accept-Language of 20 KB)',
+      `accept-language: ${'th,'.repeat(7_000)}th`,
+      431,
+    ],
+    ['a header line that is not a header', 'not a header line', 400],
+  ])('refuses %s with a coded error in JSON, and serves the next connection', async (_name, line, status) => {
+    const answer = await rawRequest(
+      listening().port,
+      `GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: h\r\n${line}`,
+    );
+    expect(answer.status).toBe(status);
+    expect(codes(answer.body)).toEqual(['BAD_REQUEST']);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['x-request-id']).toMatch(/^[\w-]+$/);
+    expect(answer.body).not.toMatch(/HPE_|at .*\.js/);
+    expect((await rawRequest(listening().port, 'GET /health HTTP/1.1\r\nHost: h')).status).toBe(200);
+  });
+
   it('still serves plain targets: GET /health, and GET /graphql with an unencoded query', async () => {
     expect(
       (await rawRequest(listening().port, `GET /health HTTP/1.1\r\nHost: localhost:${listening().port}`)).status,

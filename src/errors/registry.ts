@@ -190,8 +190,9 @@ export const ERRORS = {
     when:
       'a request that cannot be read: a `Host` or target that is not plain, a body that is not the gzip/brotli it ' +
       'says, unreadable `variables`/`extensions`, a `query` or `operationName` that is not a string, JSON nested ' +
-      'more than 64 deep, a batch entry that is not an object (HTTP 400); a method other than GET and POST, or a ' +
-      'mutation over GET (HTTP 405); a batch of more than `LIMIT_MAX_BATCH` operations (HTTP 413)',
+      'more than 64 deep, a batch entry that is not an object, anything node:http cannot read as HTTP/1.1 (HTTP 400); ' +
+      'a method other than GET and POST, or a mutation over GET (HTTP 405); a batch of more than `LIMIT_MAX_BATCH` ' +
+      'operations (HTTP 413); request headers over 16 KB in all (HTTP 431)',
     thai: { lead: 'คำขอ HTTP ไม่ถูกต้อง' },
   },
   NOT_ACCEPTABLE: {

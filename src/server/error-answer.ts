@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { CORSOptions } from 'graphql-yoga';
 import type { ErrorDetails } from '../errors/coded-error.js';
 import { englishMessage, type ErrorCode } from '../errors/registry.js';
@@ -78,6 +79,19 @@ export function writeErrorAnswer(
   const { status, headers, body } = errorAnswer(header, requestIdFrom(header(REQUEST_ID_HEADER)), refusal, cors);
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' });
   response.end(body);
+}
+
+/**
+ * The answer written as raw bytes to a socket that has no response object (an upgrade refused, a request node:http's
+ * parser could not read), closing it.
+ */
+export function writeRawErrorAnswer(socket: Duplex, header: HeaderOf, refusal: Refusal): void {
+  const { status, headers, body } = errorAnswer(header, requestIdFrom(header(REQUEST_ID_HEADER)), refusal);
+  const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
+  // The server's sockets are half-open: end() alone would leave the reading side to the client to close.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 /**

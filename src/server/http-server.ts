@@ -1,7 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, maxHeaderSize, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.js';
+import { CODE } from '../errors/registry.js';
 import type { App } from './app.js';
+import { writeRawErrorAnswer } from './error-answer.js';
 import type { Metrics } from './metrics.js';
 import { guardWriteStalls } from './write-stall.js';
 
@@ -10,7 +13,7 @@ import { guardWriteStalls } from './write-stall.js';
 const MAX_SWEEP_INTERVAL_MS = 1_000;
 
 // Written raw: the request was never read, so there is no response object to answer it with.
-const FIRST_HEADERS_TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+const REQUEST_TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /** The connection settings, with the per-address bound resolved (see config.ts `connectionsPerPeer`). */
 export type HttpServerLimits = Omit<ConnectionLimits, 'maxConnectionsPerIp'> & {
@@ -64,7 +67,7 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
       setTimeout(() => {
         awaitingFirstHeaders.delete(socket);
         // The server's sockets are half-open: end() alone would leave the reading side to the client to close.
-        socket.end(FIRST_HEADERS_TIMED_OUT, () => socket.destroy());
+        socket.end(REQUEST_TIMED_OUT, () => socket.destroy());
       }, limits.firstHeadersTimeoutMs).unref(),
     );
     socket.once('close', () => {
@@ -75,7 +78,37 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
   server.on('request', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
   server.on('upgrade', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
   if (metrics !== undefined) server.on('drop', () => metrics.connection('dropped'));
+  server.on('clientError', answerUnreadableRequest);
   return server;
+}
+
+/**
+ * A request node:http's parser refused, answered like any other refusal (a coded GraphQL error in JSON) where node
+ * would write a bare status line: headers over node's bound in all (`--max-http-header-size`, 16 KB unless set) get
+ * 431, anything else it cannot read as HTTP/1.1 gets 400. As node does, only on a connection that has not been
+ * answered yet (a later request of a keep-alive connection is just closed), and a time-out keeps node's bare 408.
+ */
+function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex & { bytesWritten?: number }): void {
+  if (!socket.writable || (socket.bytesWritten ?? 0) > 0 || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end(REQUEST_TIMED_OUT, () => socket.destroy());
+    return;
+  }
+  const noHeaders = (): undefined => undefined;
+  writeRawErrorAnswer(
+    socket,
+    noHeaders,
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? {
+          status: 431,
+          code: CODE.BAD_REQUEST,
+          message: `The request headers are larger than ${maxHeaderSize} bytes in all.`,
+        }
+      : { status: 400, code: CODE.BAD_REQUEST, message: 'The request is not HTTP/1.1 this server can read.' },
+  );
 }
 
 /** Open connections per peer address, within a bound (0: none). */

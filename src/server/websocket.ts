@@ -2,8 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CODE } from '../errors/registry.js';
 import { requestTargetProblem } from '../http/request-target.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
-import { errorAnswer, type HeaderOf, type Refusal } from './error-answer.js';
+import { type HeaderOf, writeRawErrorAnswer } from './error-answer.js';
 import type { GraphQLWebSocketOptions, WebSocketServing } from './websocket-server.js';
 
 /** The graphql-ws endpoint beside HTTP: what node:http's `upgrade` event hands sockets to, and what shutdown ends. */
@@ -45,9 +44,9 @@ export function createGraphQLWebSockets(options: GraphQLWebSocketOptions): Graph
       };
       const problem = requestTargetProblem(request.url, request.headers.host);
       if (problem !== undefined)
-        return refuseUpgrade(socket, header, { status: 400, code: CODE.BAD_REQUEST, message: problem });
+        return writeRawErrorAnswer(socket, header, { status: 400, code: CODE.BAD_REQUEST, message: problem });
       if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.graphqlPath)
-        return refuseUpgrade(socket, header, {
+        return writeRawErrorAnswer(socket, header, {
           status: 404,
           code: CODE.BAD_REQUEST,
           message: `WebSocket connections are served on ${options.graphqlPath} only.`,
@@ -70,14 +69,3 @@ export function createGraphQLWebSockets(options: GraphQLWebSocketOptions): Graph
     },
   };
 }
-
-/** An upgrade refused as a plain HTTP answer, the same coded error body as any other refusal. */
-function refuseUpgrade(socket: Duplex, header: HeaderOf, refusal: Refusal): void {
-  const { status, headers, body } = errorAnswer(header, requestIdFrom(header(REQUEST_ID_HEADER)), refusal);
-  const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\r\n');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}\r\n${lines}\r\n\r\n${body}`);
-}
-
-const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 404: 'Not Found' };
