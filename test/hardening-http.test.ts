@@ -108,6 +108,33 @@ describe('the request target and Host, checked before any handler', () => {
     expect((await rawRequest(listening().port, 'GET /health HTTP/1.1\r\nHost: h')).status).toBe(200);
   });
 
+  it('answers headers over 16 KB on a kept-alive connection after its first answer, too', async () => {
+    const socket = connect(listening().port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      // The first answer (200, chunked, empty) ends: ask again on the same connection.
+      if (received.includes('\r\n0\r\n\r\n') && !received.includes('x-big-sent')) {
+        received += 'x-big-sent';
+        socket.write(`GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: h\r\nx-big: ${'x'.repeat(20_000)}\r\n\r\n`);
+      }
+    });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write('GET /health HTTP/1.1\r\nHost: h\r\n\r\n');
+    await closed;
+    const second = received.slice(received.indexOf('x-big-sent'));
+    expect(second).toMatch(/^x-big-sentHTTP\/1\.1 431 /);
+    expect(codes(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual(['BAD_REQUEST']);
+  });
+
+  it('answers HEAD with headers over 16 KB with a bare 431: an answer to HEAD has no body', async () => {
+    const answer = await rawRequest(
+      listening().port,
+      `HEAD /graphql HTTP/1.1\r\nHost: h\r\nx-big: ${'x'.repeat(20_000)}`,
+    );
+    expect([answer.status, answer.headers['content-length'], answer.body]).toEqual([431, '0', '']);
+  });
+
   it('still serves plain targets: GET /health, and GET /graphql with an unencoded query', async () => {
     expect(
       (await rawRequest(listening().port, `GET /health HTTP/1.1\r\nHost: localhost:${listening().port}`)).status,

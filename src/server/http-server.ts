@@ -1,4 +1,4 @@
-import { createServer, maxHeaderSize, type Server } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.js';
@@ -11,9 +11,6 @@ import { guardWriteStalls } from './write-stall.js';
 // node:http enforces the header and request time-outs by sweeping its connections at an interval (30 s unless
 // told), so a slow client kept its socket for up to the time-out plus that: the 80 s seen for a 60 s one.
 const MAX_SWEEP_INTERVAL_MS = 1_000;
-
-// Written raw: the request was never read, so there is no response object to answer it with.
-const REQUEST_TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /** The connection settings, with the per-address bound resolved (see config.ts `connectionsPerPeer`). */
 export type HttpServerLimits = Omit<ConnectionLimits, 'maxConnectionsPerIp'> & {
@@ -67,7 +64,7 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
       setTimeout(() => {
         awaitingFirstHeaders.delete(socket);
         // The server's sockets are half-open: end() alone would leave the reading side to the client to close.
-        socket.end(REQUEST_TIMED_OUT, () => socket.destroy());
+        socket.end(bareAnswer(408), () => socket.destroy());
       }, limits.firstHeadersTimeoutMs).unref(),
     );
     socket.once('close', () => {
@@ -80,35 +77,6 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
   if (metrics !== undefined) server.on('drop', () => metrics.connection('dropped'));
   server.on('clientError', answerUnreadableRequest);
   return server;
-}
-
-/**
- * A request node:http's parser refused, answered like any other refusal (a coded GraphQL error in JSON) where node
- * would write a bare status line: headers over node's bound in all (`--max-http-header-size`, 16 KB unless set) get
- * 431, anything else it cannot read as HTTP/1.1 gets 400. As node does, only on a connection that has not been
- * answered yet (a later request of a keep-alive connection is just closed), and a time-out keeps node's bare 408.
- */
-function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex & { bytesWritten?: number }): void {
-  if (!socket.writable || (socket.bytesWritten ?? 0) > 0 || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.end(REQUEST_TIMED_OUT, () => socket.destroy());
-    return;
-  }
-  const noHeaders = (): undefined => undefined;
-  writeRawErrorAnswer(
-    socket,
-    noHeaders,
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? {
-          status: 431,
-          code: CODE.BAD_REQUEST,
-          message: `The request headers are larger than ${maxHeaderSize} bytes in all.`,
-        }
-      : { status: 400, code: CODE.BAD_REQUEST, message: 'The request is not HTTP/1.1 this server can read.' },
-  );
 }
 
 /** Open connections per peer address, within a bound (0: none). */
@@ -131,4 +99,44 @@ class PeerConnections {
     });
     return true;
   }
+}
+
+/**
+ * A request node:http's parser refused, answered like any other refusal (a coded GraphQL error in JSON) where node
+ * would write a bare status line: headers over node's bound in all (`--max-http-header-size`, 16 KB unless set) get
+ * 431, anything else it cannot read as HTTP/1.1 gets 400. As node does, only when no answer has begun on the
+ * connection (else it is just closed), and a time-out keeps node's bare 408.
+ * The body goes only where the bytes node could not parse show a method other than HEAD: an answer to HEAD has
+ * none, and a client reading one would take the body for the next answer.
+ */
+function answerUnreadableRequest(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex & { _httpMessage?: { readonly headersSent: boolean } | null },
+): void {
+  // node's own condition: the answer in flight on this connection, if any, has not begun (node:http's internal
+  // `_httpMessage`, which its default handler reads too).
+  if (!socket.writable || socket._httpMessage?.headersSent === true || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const method = /^([A-Z]{1,16}) /.exec(error.rawPacket?.subarray(0, 17).toString('latin1') ?? '')?.[1];
+  if (status === 408 || method === undefined || method === 'HEAD') {
+    socket.end(bareAnswer(status), () => socket.destroy());
+    return;
+  }
+  const noHeaders = (): undefined => undefined;
+  writeRawErrorAnswer(socket, noHeaders, {
+    status,
+    code: CODE.BAD_REQUEST,
+    message:
+      status === 431
+        ? `The request headers are larger than ${maxHeaderSize} bytes in all.`
+        : 'The request is not HTTP/1.1 this server can read.',
+  });
+}
+
+/** A status line with no body, written raw: the request was never read, so there is no response object. */
+function bareAnswer(status: number): string {
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
 }
