@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGEST_DATASET } from './helpers/largest-dataset.js';
 import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.js';
+import { startSimulator, type Simulator } from '../src/simulator/server.js';
 
 describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let server: ServerProcess | undefined;
   const exports: { path: string; body: Buffer }[] = [];
   const exported = (): string => exports.map((entry) => entry.body.toString('utf8')).join('');
   let collector: LoopbackServer | undefined;
+  // An upstream of the test's own, to see what the server sends it.
+  let upstream: Simulator | undefined;
 
   beforeAll(async () => {
     collector = await startLoopbackServer((request, response) => {
@@ -18,12 +21,18 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
-    server = await startServerProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin });
+    upstream = await startSimulator({ apiKey: 'tracing-upstream-key' });
+    server = await startServerProcess({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
+      UPSTREAM_BASE_URL: upstream.url,
+      UPSTREAM_API_KEY: 'tracing-upstream-key',
+    });
   });
 
   afterAll(async () => {
     await server?.stop();
     await collector?.close();
+    await upstream?.close();
   });
 
   async function post(
@@ -93,6 +102,9 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(serverSpan?.parentSpanId).toBe(callerSpanId);
     expect(operationSpan?.parentSpanId).toBe(serverSpan?.spanId);
     expect(upstreamSpan?.parentSpanId).toBe(operationSpan?.spanId);
+    // The upstream was asked with the call's span as its parent, so an upstream that traces continues the trace.
+    const sent = upstream?.requests.map((request) => request.headers['traceparent']);
+    expect(sent).toContain(`00-${traceId}-${upstreamSpan?.spanId}-01`);
     // The request's access line names the trace.
     await server?.outputContains(`"traceId":"${traceId}"`);
   });

@@ -181,13 +181,8 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         baseUrl,
         apiKey,
         logger: logger.child({ component: 'upstream' }),
-        onCall:
-          tracing === undefined
-            ? metrics.upstreamCall
-            : (event) => {
-                metrics.upstreamCall(event);
-                tracing.upstreamCall(event);
-              },
+        onCall: metrics.upstreamCall,
+        traceCall: tracing?.traceUpstreamCall,
       },
       cache: {
         redis: redisLink,

@@ -4,7 +4,7 @@ import type { Attributes, Context, ContextManager } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { UpstreamCallEvent } from '../upstream/client.js';
+import type { UpstreamCallTracer } from '../upstream/client.js';
 import type { OperationNames } from './operation-names.js';
 import type { RequestTracer } from './request-guard.js';
 
@@ -13,8 +13,8 @@ export interface Tracing {
   readonly plugin: Plugin;
   /** The server span of each request, the parent of its operation spans (request-guard.ts). */
   readonly traceRequest: RequestTracer;
-  /** Records a finished upstream call as a span of the request that made it: pass beside metrics' `onCall`. */
-  readonly upstreamCall: (event: UpstreamCallEvent) => void;
+  /** Opens a span per upstream call under the operation that made it, and sends its `traceparent` upstream. */
+  readonly traceUpstreamCall: UpstreamCallTracer;
   /** Exports what is pending, then stops. */
   close(): Promise<void>;
 }
@@ -44,7 +44,8 @@ const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})([0-9a-f]{16})-([0-9a-
  * Starts tracing to the collector at `endpoint` (OTEL_EXPORTER_OTLP_ENDPOINT: spans go to `<endpoint>/v1/traces`).
  * The SDK is imported here, lazily, so a server without the variable never loads it. Spans: one per operation
  * and one per resolver (@envelop/opentelemetry), under a server span per request that continues the caller's trace
- * when it sends a W3C `traceparent`; one per upstream call, under the operation that made it. Spans say what ran, never with what: the plugin is told to
+ * when it sends a W3C `traceparent`; one per upstream call, under the operation that made it, whose `traceparent`
+ * goes with the call so that an upstream that traces continues the trace. Spans say what ran, never with what: the plugin is told to
  * leave out the document, variables and result, and the exporter drops what it records regardless (resolver
  * arguments, error messages, which may quote a variable's value). Operation names go through `operationNames`,
  * as they do in /metrics; a request id in the logs says more about one request.
@@ -122,32 +123,30 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
     });
   }
 
-  // Told once the call has finished (retries included): the span is dated back to when it started.
-  const upstreamCall = (event: UpstreamCallEvent): void => {
-    const endTime = performance.timeOrigin + performance.now();
-    const failed = event.outcome !== 'ok' && event.outcome !== 'not_modified';
-    tracer
-      .startSpan(
-        `upstream ${event.method} ${event.target}`,
-        {
-          kind: api.SpanKind.CLIENT,
-          startTime: endTime - event.ms,
-          attributes: {
-            'upstream.target': event.target,
-            'upstream.outcome': event.outcome,
-            ...(event.status === undefined ? {} : { 'http.response.status_code': event.status }),
-          },
-        },
-        api.context.active(),
-      )
-      .setStatus({ code: failed ? api.SpanStatusCode.ERROR : api.SpanStatusCode.UNSET })
-      .end(endTime);
+  // One span for the whole call (its retries included), opened before the first attempt so that each attempt can
+  // name it as the upstream's parent.
+  const traceUpstreamCall: UpstreamCallTracer = ({ target, method }) => {
+    const span = tracer.startSpan(
+      `upstream ${method} ${target}`,
+      { kind: api.SpanKind.CLIENT, attributes: { 'upstream.target': target } },
+      api.context.active(),
+    );
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    return {
+      headers: { traceparent: `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, '0')}` },
+      ended: (event) => {
+        const failed = event.outcome !== 'ok' && event.outcome !== 'not_modified';
+        span.setAttribute('upstream.outcome', event.outcome);
+        if (event.status !== undefined) span.setAttribute('http.response.status_code', event.status);
+        span.setStatus({ code: failed ? api.SpanStatusCode.ERROR : api.SpanStatusCode.UNSET }).end();
+      },
+    };
   };
 
   logger.info({ endpoint }, 'OpenTelemetry tracing on: spans exported over OTLP/HTTP');
   return {
     traceRequest,
-    upstreamCall,
+    traceUpstreamCall,
     plugin: useOpenTelemetry(
       { resolvers: true, variables: false, result: false, document: false },
       provider,

@@ -51,7 +51,16 @@ export interface UpstreamClientOptions {
   now?: () => number;
   /** Told of every finished call, e.g. to count it in metrics. */
   onCall?: (event: UpstreamCallEvent) => void;
+  /** Told as each call starts, e.g. to open its trace span: headers to send with each attempt, and how it ended. */
+  traceCall?: UpstreamCallTracer;
 }
+
+/** Starts the record of one call (e.g. a trace span): what its attempts carry, and how to end it. */
+export type UpstreamCallTracer = (call: Pick<UpstreamCallEvent, 'target' | 'method'>) => {
+  /** Sent with every attempt of the call, e.g. its W3C `traceparent`. */
+  readonly headers: Readonly<Record<string, string>>;
+  ended(event: UpstreamCallEvent): void;
+};
 
 /** One finished upstream call, retries included. */
 export interface UpstreamCallEvent {
@@ -129,6 +138,7 @@ interface OriginLink {
   readonly breaker: Breaker;
   readonly logger: Logger;
   readonly onCall: ((event: UpstreamCallEvent) => void) | undefined;
+  readonly traceCall: UpstreamCallTracer | undefined;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -148,6 +158,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }),
     logger: options.logger,
     onCall: options.onCall,
+    traceCall: options.traceCall,
   };
   const keyHeader: Record<string, string> =
     options.apiKey === undefined ? {} : { [options.apiKeyHeader.toLowerCase()]: options.apiKey };
@@ -209,9 +220,16 @@ function summaryTarget(
  * One call: attempts through the breaker (which must see each of them to count outages), repeated by the
  * retry policy while the budget lasts. The signal bounds every attempt and every wait by the same budget.
  */
-async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswer> {
+async function call(link: OriginLink, untraced: CallTarget): Promise<UpstreamAnswer> {
   const { timeoutMs, logger } = link;
   const started = performance.now();
+  const trace = link.traceCall?.({ target: untraced.name, method: untraced.method });
+  const target = trace === undefined ? untraced : { ...untraced, headers: { ...untraced.headers, ...trace.headers } };
+  const report = (outcome: string, status: number | undefined): void => {
+    const event = { target: target.name, method: target.method, outcome, status, ms: performance.now() - started };
+    link.onCall?.(event);
+    trace?.ended(event);
+  };
   const signal = AbortSignal.timeout(timeoutMs);
   const policy = createRetryPolicy({
     retries: link.retries,
@@ -235,7 +253,7 @@ async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswe
     );
     logger.debug({ upstream: target.label, answer: answer.kind, ms: elapsed(started) }, 'upstream call');
     const notModified = answer.kind === 'not-modified';
-    report(link, target, notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status, started);
+    report(notModified ? 'not_modified' : 'ok', notModified ? 304 : answer.status);
     return answer;
   } catch (error) {
     const upstreamError = finalError(error, lastFailure, target);
@@ -250,19 +268,9 @@ async function call(link: OriginLink, target: CallTarget): Promise<UpstreamAnswe
       },
       'upstream call failed',
     );
-    report(link, target, upstreamError.code, upstreamError.upstreamStatus, started);
+    report(upstreamError.code, upstreamError.upstreamStatus);
     throw upstreamError;
   }
-}
-
-function report(
-  link: OriginLink,
-  target: CallTarget,
-  outcome: string,
-  status: number | undefined,
-  started: number,
-): void {
-  link.onCall?.({ target: target.name, method: target.method, outcome, status, ms: performance.now() - started });
 }
 
 /** One HTTP exchange: the answer, or an AttemptError saying what failed and whether it may be repeated. */
