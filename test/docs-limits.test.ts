@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
 import { OPERATION_COSTS } from '../src/server/rate-limiter.js';
 import { backOffMs } from './clients/back-off.js';
+import { createWebSocketClient } from './clients/setups.js';
 import { fencedBlocks, readDoc } from './helpers/docs.js';
 import { DEFAULTS } from './helpers/settings.js';
 import { useListeningStack, type StackOptions } from './helpers/stack.js';
@@ -24,7 +25,7 @@ function useBudgetStack(rateLimit: Partial<NonNullable<StackOptions['rateLimit']
   const listening = useListeningStack({
     rateLimit: { points: 0, windowS: 60, trustProxy: true, now: frozen, ...rateLimit },
   });
-  return (ip: string, init: { query?: string; variables?: unknown; headers?: Record<string, string> } = {}) =>
+  const send = (ip: string, init: { query?: string; variables?: unknown; headers?: Record<string, string> } = {}) =>
     fetch(`${listening().origin}${GRAPHQL_PATH}`, {
       method: 'POST',
       headers: {
@@ -35,6 +36,7 @@ function useBudgetStack(rateLimit: Partial<NonNullable<StackOptions['rateLimit']
       },
       body: JSON.stringify({ query: init.query ?? '{ datasets { no } }', variables: init.variables }),
     });
+  return Object.assign(send, { socketUrl: () => `${listening().origin.replace('http', 'ws')}${GRAPHQL_PATH}` });
 }
 
 const registration = (n: number) => ({
@@ -87,6 +89,22 @@ describe(`the costs and examples of ${LIMITS_DOC}`, () => {
     ] as const) {
       expect(answer.status).toBe(example?.status);
       for (const [name = '', value] of example?.fields ?? []) expect(answer.headers.get(name)).toBe(value);
+    }
+  });
+});
+
+describe(`the socket example of ${LIMITS_DOC}`, () => {
+  const send = useBudgetStack({ points: DEFAULTS.rateLimit.points, windowS: DEFAULTS.rateLimit.windowS });
+
+  it("gives a WebSocket operation's first result the extensions the example shows, at the defaults", async () => {
+    const [example] = fencedBlocks(DOC, 'json').filter((block) => block.includes('rateLimit'));
+    const client = createWebSocketClient(send.socketUrl());
+    try {
+      const results: unknown[] = [];
+      for await (const result of client.iterate({ query: '{ datasets { no } }' })) results.push(result.extensions);
+      expect(results).toEqual([JSON.parse(example ?? '')]);
+    } finally {
+      await client.dispose();
     }
   });
 });

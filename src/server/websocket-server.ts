@@ -15,9 +15,11 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../graphql/context.js';
 import { codedGraphQLError } from '../graphql/errors.js';
+import { existingSpentBudgetsOf } from '../graphql/spent-budgets.js';
 import { CODE } from '../errors/registry.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { Metrics } from './metrics.js';
+import { rateLimitFields } from './rate-limit-fields.js';
 import { trustedDocumentOf, type PersistedManifest } from './plugins/use-persisted-operations.js';
 
 /** graphql-ws's 3 s is short for a phone on a slow network; a socket that never says `connection_init` is closed. */
@@ -94,6 +96,16 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     return { request, req: upgrade, params };
   };
 
+  // A socket has no header fields: the first result of each operation carries the RateLimit fields its HTTP answer
+  // would have had (rate-limit-fields.ts), as `extensions.rateLimit`; a subscription's later events spend nothing.
+  const annotated = new WeakSet<Request>();
+  const firstResultOf = (request: Request | undefined): Record<string, string> | undefined => {
+    if (request === undefined || annotated.has(request)) return undefined;
+    annotated.add(request);
+    const fields = rateLimitFields(existingSpentBudgetsOf(request));
+    return Object.keys(fields).length === 0 ? undefined : fields;
+  };
+
   const closeWhenIdle = (socket: WebSocket): void => {
     if ((states.get(socket)?.operations ?? 0) === 0) socket.close(GOING_AWAY, 'Server shutting down');
   };
@@ -158,9 +170,15 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         // graphql-ws sends the `complete` message after this hook: the close goes out after it.
         if (closing()) setImmediate(() => closeWhenIdle(ctx.extra.socket));
       },
-      onNext: (_ctx, _id, _payload, _args, result) => {
+      onNext: (_ctx, _id, _payload, args, result) => {
         metrics.webSocketMessage('sent');
-        return result.errors === undefined ? undefined : { ...result, errors: result.errors.map(withoutHttpFacts) };
+        const rateLimit = firstResultOf((args.contextValue as { request?: Request }).request);
+        if (result.errors === undefined && rateLimit === undefined) return undefined;
+        return {
+          ...result,
+          ...(result.errors === undefined ? {} : { errors: result.errors.map(withoutHttpFacts) }),
+          ...(rateLimit === undefined ? {} : { extensions: { ...result.extensions, rateLimit } }),
+        };
       },
       onError: (_ctx, _id, _payload, errors) => {
         metrics.webSocketMessage('sent');

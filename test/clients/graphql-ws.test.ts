@@ -208,9 +208,23 @@ describe('graphql-ws: the rate limit and shutdown', () => {
     const client = createWebSocketClient(url);
     const changes = subscription(client, 'subscription { datasetChanged { version } }');
     await expect.poll(() => stack.live.hub.openSubscriptions).toBe(1);
-    expect((await subscription(client, '{ datasets { code } }').next()).errors).toBeUndefined();
+    const first = await subscription(client, '{ datasets { code } }').next();
+    expect(first.errors).toBeUndefined();
+    // A socket has no header fields: the result carries the RateLimit fields an HTTP answer would have had.
+    expect(first.extensions).toEqual({
+      rateLimit: {
+        'ratelimit-policy': '"default";q=3;w=60',
+        ratelimit: expect.stringMatching(/^"default";r=1;t=\d+$/),
+      },
+    });
     expect((await subscription(client, '{ datasets { code } }').next()).errors).toBeUndefined();
     const refused = await subscription(client, '{ datasets { code } }').next();
+    expect(refused.extensions).toEqual({
+      rateLimit: {
+        'ratelimit-policy': '"default";q=3;w=60',
+        ratelimit: expect.stringMatching(/^"default";r=0;t=\d+$/),
+      },
+    });
     expect(refused.errors?.[0]?.extensions).toMatchObject({
       code: 'RATE_LIMITED',
       retryAfterS: expect.any(Number) as number,
