@@ -45,9 +45,9 @@ const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})([0-9a-f]{16})-([0-9a-
  * The SDK is imported here, lazily, so a server without the variable never loads it. Spans: one per operation
  * and one per resolver (@envelop/opentelemetry), under a server span per request that continues the caller's trace
  * when it sends a W3C `traceparent`; one per upstream call, under the operation that made it, whose `traceparent`
- * goes with the call so that an upstream that traces continues the trace. Spans say what ran, never with what: the plugin is told to
- * leave out the document, variables and result, and the exporter drops what it records regardless (resolver
- * arguments, error messages, which may quote a variable's value). Operation names go through `operationNames`,
+ * goes with the call so that an upstream that traces continues the trace. Spans say what ran, never with what: the
+ * plugin is told to leave out the document, variables and result, and the exporter drops what it records regardless
+ * (resolver arguments, error messages, which may quote a variable's value). Operation names go through `operationNames`,
  * as they do in /metrics; a request id in the logs says more about one request.
  */
 export async function startTracing(endpoint: string, logger: Logger, operationNames: OperationNames): Promise<Tracing> {

@@ -99,7 +99,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
   // A socket has no header fields: the first result of each operation carries the RateLimit fields its HTTP answer
   // would have had (rate-limit-fields.ts), as `extensions.rateLimit`; a subscription's later events spend nothing.
   const annotated = new WeakSet<Request>();
-  const firstResultOf = (request: Request | undefined): Record<string, string> | undefined => {
+  const rateLimitOfFirstResult = (request: Request | undefined): Record<string, string> | undefined => {
     if (request === undefined || annotated.has(request)) return undefined;
     annotated.add(request);
     const fields = rateLimitFields(existingSpentBudgetsOf(request));
@@ -172,7 +172,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         metrics.webSocketMessage('sent');
-        const rateLimit = firstResultOf((args.contextValue as { request?: Request }).request);
+        const rateLimit = rateLimitOfFirstResult((args.contextValue as { request?: Request }).request);
         if (result.errors === undefined && rateLimit === undefined) return undefined;
         return {
           ...result,
