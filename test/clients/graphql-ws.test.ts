@@ -214,7 +214,7 @@ describe('graphql-ws: the rate limit and shutdown', () => {
     expect(first.extensions).toEqual({
       rateLimit: {
         'ratelimit-policy': '"default";q=3;w=60',
-        ratelimit: expect.stringMatching(/^"default";r=1;t=\d+$/),
+        ratelimit: expect.stringMatching(/^"default";r=1;t=\d+$/) as string,
       },
     });
     expect((await subscription(client, '{ datasets { code } }').next()).errors).toBeUndefined();
@@ -222,7 +222,7 @@ describe('graphql-ws: the rate limit and shutdown', () => {
     expect(refused.extensions).toEqual({
       rateLimit: {
         'ratelimit-policy': '"default";q=3;w=60',
-        ratelimit: expect.stringMatching(/^"default";r=0;t=\d+$/),
+        ratelimit: expect.stringMatching(/^"default";r=0;t=\d+$/) as string,
       },
     });
     expect(refused.errors?.[0]?.extensions).toMatchObject({
