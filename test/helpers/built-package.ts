@@ -2,16 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_EXTERNALS, TRANSPILED_SOURCE_VARIABLE } from './transpiled-source.js';
+import { BUILD_EXTERNALS, transpiledCheckout } from './transpiled-source.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The run's transpiled checkout (global-setup.ts), whose dist/ is `npm run build`'s output for this source. */
-function transpiledCheckout(): string {
-  const directory = process.env[TRANSPILED_SOURCE_VARIABLE];
-  if (directory === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
-  return directory;
-}
 
 /** What the run's production build left for Node to load: package names and Node's own modules. */
 export function buildExternals(): string[] {

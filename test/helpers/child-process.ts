@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { CHILDREN_DIRECTORY_VARIABLE } from './global-setup.js';
-import { EXIT_WITH_PARENT, runnableEntry, TRANSPILED_SOURCE_VARIABLE } from './transpiled-source.js';
+import { EXIT_WITH_PARENT, runnableEntry, transpiledCheckout } from './transpiled-source.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -61,8 +61,7 @@ export function spawnNode(
   env: Record<string, string>,
   { fromSource = false }: { fromSource?: boolean } = {},
 ): SpawnedNode {
-  const transpiled = process.env[TRANSPILED_SOURCE_VARIABLE];
-  if (transpiled === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
+  const transpiled = transpiledCheckout();
   const guard = runnableEntry(transpiled, `${EXIT_WITH_PARENT}.ts`);
   return spawnTracked(['--import', guard, runnableEntry(transpiled, entry, fromSource), ...args], {
     cwd: ROOT,

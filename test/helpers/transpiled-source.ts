@@ -13,6 +13,13 @@ export const TRANSPILED_SOURCE_VARIABLE = 'TEG_TEST_TRANSPILED_SOURCE';
 /** The test helpers, transpiled beside `src/`: some are entry points or loader hooks of the spawned processes. */
 const HELPERS = 'test/helpers';
 
+/** The run's transpiled checkout, as the global set-up made it (global-setup.ts). */
+export function transpiledCheckout(): string {
+  const directory = process.env[TRANSPILED_SOURCE_VARIABLE];
+  if (directory === undefined) throw new Error(`${TRANSPILED_SOURCE_VARIABLE} is unset: run the suites with vitest`);
+  return directory;
+}
+
 /** What the run's production build left for Node to load (scripts/build.ts), beside its dist/. */
 export const BUILD_EXTERNALS = 'build-externals.json';
 
