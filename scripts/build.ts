@@ -12,11 +12,17 @@
  * version), pg and ioredis, loaded only with a PostgreSQL store or REDIS_URL. Every other package is a
  * devDependency, bundled, so a single copy of graphql serves the schema, yoga and graphql-ws alike, and the image's
  * production install (`npm prune --omit=dev --omit=optional`) holds 24 packages where it held 155.
+ *
+ * "A single copy" is enforced, not assumed: graphql 16 ships each module twice (CommonJS `.js` and ES `.mjs`), and a
+ * dependency importing `graphql/language/parser` by path got the CommonJS copy while yoga got the ES one, so every
+ * syntax error failed yoga's `instanceof GraphQLError` and was answered 500. `oneGraphql` resolves every import of
+ * graphql to its ES modules, and `duplicateModules` fails the build when any package's module is bundled twice.
  */
-import { cpSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -37,6 +43,67 @@ export const RUNTIME_PACKAGES = [
   ...Object.keys(MANIFEST.optionalDependencies ?? {}),
   ...OPTIONAL_ADDONS,
 ];
+
+/**
+ * Packages bundled in more than one copy on purpose, each checked to compare nothing by identity across copies (no
+ * class tested with instanceof, no Symbol() that is not Symbol.for): the versions npm could not merge.
+ */
+export const HARMLESS_DUPLICATES: Readonly<Record<string, string>> = {
+  // 11 through graphql-yoga and its defer-stream plugin, 12 through @graphql-tools/executor and schema: functions over
+  // graphql's types (the one graphql), and its GraphQLError is graphql's.
+  '@graphql-tools/utils': 'versions 11 and 12; pure functions over the single graphql',
+  // 1.x (ES and CommonJS builds) and 2.x: its fake promises are recognised by Symbol.for, shared by every copy.
+  '@whatwg-node/promise-helpers': 'versions 1 and 2; fake promises marked by Symbol.for',
+  // 0.0.6 (CommonJS, through @whatwg-node/node-fetch and server) and 0.1.0: disposal symbols are Symbol.for's.
+  '@whatwg-node/disposablestack': 'versions 0.0 and 0.1; the disposal symbols come from Symbol.for',
+  // 1.x inside tsyringe (the OpenTelemetry SDK's) and 2.x: helper functions, no classes or symbols.
+  tslib: 'versions 1 and 2; helper functions only',
+};
+
+/** graphql's ES module for an import of `graphql` or `graphql/<path>` (with or without an extension). */
+function graphqlModule(graphqlRoot: string, specifier: string): string {
+  const path = specifier.replace(/^graphql\/?/, '').replace(/\.m?js$/, '');
+  if (path === '') return join(graphqlRoot, 'index.mjs');
+  const file = join(graphqlRoot, `${path}.mjs`);
+  return existsSync(file) ? file : join(graphqlRoot, path, 'index.mjs');
+}
+
+/** Every import of graphql, from our code or any package's, resolves to the one installed package's ES modules. */
+export function oneGraphql(root: string): Plugin {
+  const graphqlRoot = dirname(createRequire(join(root, 'package.json')).resolve('graphql/package.json'));
+  return {
+    name: 'one-graphql',
+    setup(plugin) {
+      plugin.onResolve({ filter: /^graphql(\/.*)?$/ }, ({ path }) => ({ path: graphqlModule(graphqlRoot, path) }));
+    },
+  };
+}
+
+/** A module of a package, as `<package>/<path without extension or build folder>`, for a bundled input path. */
+function moduleOf(input: string): { pkg: string; module: string } | undefined {
+  const match = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(input);
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  const module = match[2]
+    .replace(/\.(mjs|cjs|js)$/, '')
+    .replace(/^(?:dist\/|lib\/|build\/)?(?:esm|cjs|es|module)\//, '');
+  return { pkg: match[1], module };
+}
+
+/**
+ * The modules the build bundled from more than one file (two versions of a package, or the CommonJS and ES builds of
+ * one), outside HARMLESS_DUPLICATES: each as the module and its files. Either copy's classes fail the other's
+ * `instanceof`, as graphql's GraphQLError did.
+ */
+export function duplicateModules(inputs: Metafile['inputs']): { module: string; files: string[] }[] {
+  const files = new Map<string, string[]>();
+  for (const input of Object.keys(inputs)) {
+    const of = moduleOf(input);
+    if (of === undefined || of.pkg in HARMLESS_DUPLICATES) continue;
+    const key = `${of.pkg}/${of.module}`;
+    files.set(key, [...(files.get(key) ?? []), input]);
+  }
+  return [...files].filter(([, paths]) => paths.length > 1).map(([module, paths]) => ({ module, files: paths }));
+}
 
 /**
  * Writes the build to `outdir` (emptied first), from the source in `root`; resolves with what it wrote. The test
@@ -63,6 +130,7 @@ export async function buildProduction(
     // "main": a CommonJS module imported lazily stays a chunk whose only export is the default, so named imports
     // of it (the OpenTelemetry SDK's classes) would be undefined. Packages with "exports" are resolved by those.
     mainFields: ['module', 'main'],
+    plugins: [oneGraphql(root)],
     // Bundled CommonJS packages call require() for Node's built-in modules; an ES module has none of its own.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -78,6 +146,12 @@ export async function buildProduction(
     metafile: true,
     logLevel: 'warning',
   });
+  const duplicates = duplicateModules(result.metafile.inputs);
+  if (duplicates.length > 0)
+    throw new Error(
+      `the build holds ${duplicates.length} module(s) in more than one copy, whose classes and symbols would differ:\n` +
+        duplicates.map(({ module, files }) => `  ${module}: ${files.join(', ')}`).join('\n'),
+    );
   // The portal's browser code is served as it is, from beside the code (src/package-files.ts's CODE_ROOT).
   cpSync(resolve(root, 'src/portal/assets'), resolve(outdir, 'portal/assets'), { recursive: true });
   const outputs = Object.entries(result.metafile.outputs);

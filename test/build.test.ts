@@ -3,7 +3,8 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUNTIME_PACKAGES } from '../scripts/build.js';
+import { build } from 'esbuild';
+import { duplicateModules, oneGraphql, RUNTIME_PACKAGES } from '../scripts/build.js';
 import { createWebSocketClient } from './clients/setups.js';
 import { buildExternals, copyPackage } from './helpers/built-package.js';
 import { spawnBuilt, type SpawnedNode } from './helpers/child-process.js';
@@ -52,6 +53,63 @@ describe('the build (npm run build)', () => {
     expect(externals.filter((name) => !builtin(name) && !RUNTIME_PACKAGES.includes(name))).toEqual([]);
     // The drivers it imports by name (the SQLite drivers are loaded through createRequire, which esbuild does not see).
     expect(externals).toEqual(expect.arrayContaining(['ioredis', 'pg']));
+  });
+});
+
+describe('one copy of graphql in the bundle', () => {
+  // What the production build did before oneGraphql: graphql-armor's ES build imports `graphql/language/parser` by
+  // path, which is graphql's CommonJS file, while `graphql` itself resolves to the .mjs build.
+  async function bundledInputs(plugins: Parameters<typeof build>[0]['plugins']): Promise<string[]> {
+    const result = await build({
+      absWorkingDir: join(import.meta.dirname, '..'),
+      stdin: {
+        contents:
+          "export { GraphQLError } from 'graphql'; export { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';",
+        resolveDir: join(import.meta.dirname, '..'),
+      },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      mainFields: ['module', 'main'],
+      metafile: true,
+      logLevel: 'silent',
+      plugins,
+    });
+    return duplicateModules(result.metafile.inputs).map(({ module }) => module);
+  }
+
+  it('is what the check finds missing when a package imports graphql by path', async () => {
+    expect(await bundledInputs([])).toContain('graphql/error/GraphQLError');
+  });
+
+  it('holds once every import of graphql resolves through oneGraphql', async () => {
+    expect(await bundledInputs([oneGraphql(join(import.meta.dirname, '..'))])).toEqual([]);
+  });
+
+  it('names each module bundled from two files: two builds or two versions of one package', () => {
+    const input = { bytes: 1, imports: [] };
+    expect(
+      duplicateModules({
+        'node_modules/graphql/language/parser.mjs': input,
+        'node_modules/graphql/language/parser.js': input,
+        'node_modules/a/dist/esm/index.js': input,
+        'node_modules/b/node_modules/a/dist/cjs/index.js': input,
+        'node_modules/a/dist/esm/other.js': input,
+        'node_modules/tslib/tslib.es6.mjs': input,
+        'node_modules/x/node_modules/tslib/tslib.es6.js': input,
+        'src/main.ts': input,
+      }),
+    ).toEqual([
+      {
+        module: 'graphql/language/parser',
+        files: ['node_modules/graphql/language/parser.mjs', 'node_modules/graphql/language/parser.js'],
+      },
+      {
+        module: 'a/index',
+        files: ['node_modules/a/dist/esm/index.js', 'node_modules/b/node_modules/a/dist/cjs/index.js'],
+      },
+    ]);
   });
 });
 
