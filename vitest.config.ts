@@ -11,6 +11,22 @@ const MOCKING_FILES = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts') && readFileSync(join('test', file), 'utf8').includes('vi.mock('))
   .map((file) => join('test', file));
 
+// The suites that speak to the server as its clients do run on the production build (test/helpers/server-kit.ts):
+// a defect of the bundle alone (two copies of a package, a module resolved otherwise) fails them. The others run
+// `src/`, cheaper to load, and their processes (start-up, shutdown, migrations) run the build anyway
+// (docs/contributors/testing.md says which and why).
+const BUILD_SUITES = [
+  'test/clients/**/*.test.ts',
+  'test/graphql-over-http.test.ts',
+  'test/fuzz.test.ts',
+  'test/incremental-delivery.test.ts',
+  'test/front-door.test.ts',
+  'test/operation-limits.test.ts',
+  'test/error-answers-not-cached.test.ts',
+  'test/language.test.ts',
+  'test/bad-documents.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS for Node and an .mjs build for bundlers; Vite would pick the .mjs for our code
@@ -41,12 +57,23 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...MOCKING_FILES],
+          exclude: [...configDefaults.exclude, ...MOCKING_FILES, ...BUILD_SUITES],
           // One module registry per worker, not per file: the server's dependencies (yoga, Pothos, Kysely, undici,
           // zod…) load once per worker instead of once per file, which was most of the suite's time. Files leave
           // no global state behind: stacks, simulators, stores and metric registries are their own, and a file
           // that stubs a clock restores it.
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'build',
+          include: BUILD_SUITES,
+          isolate: false,
+          env: { TEG_TEST_SERVER_BUILD: '1' },
+          // The bundle is loaded by Node as `node dist/main.js` loads it, not transformed by vitest.
+          server: { deps: { external: [/teg-transpiled-[^/]*\/dist\//] } },
         },
       },
       { extends: true, test: { name: 'own-modules', include: MOCKING_FILES } },

@@ -112,12 +112,23 @@ export function duplicateModules(inputs: Metafile['inputs']): { module: string; 
 export async function buildProduction(
   root: string,
   outdir: string,
+  {
+    extraEntryPoints = [],
+  }: {
+    /**
+     * More modules to build as entries of the same bundle, each written to `out` (.js added): the test suites' way
+     * into the bundle's server (test/helpers/server-kit.ts). They share its chunks and its resolution of packages.
+     */
+    extraEntryPoints?: readonly { in: string; out: string }[];
+  } = {},
 ): Promise<{ files: number; codeBytes: number; externals: string[] }> {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ENTRY_POINTS,
-    outbase: 'src',
+    entryPoints: [
+      ...ENTRY_POINTS.map((entry) => ({ in: entry, out: entry.replace(/^src\//, '').replace(/\.ts$/, '') })),
+      ...extraEntryPoints,
+    ],
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

@@ -119,11 +119,11 @@ describe('labels and messages in Thai by default, in English on request', () => 
     expect(thaiError?.extensions).toEqual({ code: 'BAD_USER_INPUT', detail: englishError?.message });
   });
 
-  it("graphql-js's validation errors: a Thai message, graphql-js's own English in extensions.detail", async () => {
+  it("graphql-js's validation errors: a Thai message naming what it quotes, its own English in extensions.detail", async () => {
     const response = await stack().post({ query: '{ dataset(code: ODS_NOPE) { code } }' });
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(body.errors[0]?.message).toBe('คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา');
+    expect(body.errors[0]?.message).toBe('คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา: "ODS_NOPE", "DatasetCode"');
     expect(body.errors[0]?.extensions).toMatchObject({ detail: expect.stringContaining('ODS_NOPE') as unknown });
   });
 

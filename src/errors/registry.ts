@@ -11,7 +11,14 @@ export type ErrorFacts = Readonly<Record<string, unknown>>;
  */
 export type ThaiMessage =
   | { readonly whole: (facts: ErrorFacts, message: string) => string }
-  | { readonly lead: string | ((facts: ErrorFacts) => string) };
+  | {
+      readonly lead: string | ((facts: ErrorFacts) => string);
+      /**
+       * The lead names what the English quotes ("NOT_A_DATASET", "DatasetCode"), for the codes whose English is
+       * graphql-js's or yoga's wording of the caller's own document: GraphiQL and most clients show only `message`.
+       */
+      readonly namesQuoted?: true;
+    };
 
 /** One code, declared once: what the docs, the messages in both languages and the HTTP answer say of it. */
 export interface ErrorDeclaration {
@@ -155,7 +162,7 @@ export const ERRORS = {
       '(HTTP 400), or an argument that passed validation but cannot be used (a nested `query` value, an empty ' +
       'purpose, a grace period or quota out of bounds, a string that is no Node id, more than ' +
       '`LIMIT_MAX_NODE_IDS` ids in `nodes(ids:)`)',
-    thai: { lead: 'ค่าที่ส่งมาไม่ถูกต้อง' },
+    thai: { lead: 'ค่าที่ส่งมาไม่ถูกต้อง', namesQuoted: true },
   },
   GRAPHQL_VALIDATION_FAILED: {
     when:
@@ -163,17 +170,17 @@ export const ERRORS = {
       'over an operation limit (`extensions.limit`: `depth`, `aliases`, `directives`, `cost`), before any resolver ' +
       'runs: HTTP 400 to a request that accepts `application/graphql-response+json`, 200 to one that accepts only ' +
       '`application/json` (the GraphQL-over-HTTP rule)',
-    thai: { lead: 'คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา' },
+    thai: { lead: 'คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา', namesQuoted: true },
   },
   GRAPHQL_PARSE_FAILED: {
     when:
       'not GraphQL, over the token limit (`extensions.limit: "tokens"`), or brackets nested more than 64 deep: HTTP 400 ' +
       'to a request that accepts `application/graphql-response+json`, 200 to one that accepts only `application/json`',
-    thai: { lead: 'อ่านเอกสาร GraphQL ไม่ได้' },
+    thai: { lead: 'อ่านเอกสาร GraphQL ไม่ได้', namesQuoted: true },
   },
   OPERATION_RESOLUTION_FAILURE: {
     when: 'no operation to run: several in the document and no `operationName`, or one it does not hold: HTTP 400',
-    thai: { lead: 'เลือกคำสั่ง (operation) ที่จะทำงานจากเอกสารไม่ได้' },
+    thai: { lead: 'เลือกคำสั่ง (operation) ที่จะทำงานจากเอกสารไม่ได้', namesQuoted: true },
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,

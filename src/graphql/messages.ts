@@ -5,10 +5,26 @@ import type { Language } from '../http/language.js';
 // A code the registry does not know (one of yoga's own we let through unchanged): Thai lead, English detail.
 const UNKNOWN: ThaiMessage = { lead: 'เกิดข้อผิดพลาด' };
 
+/** At most this many names, each at most this long, are quoted from the English detail into a Thai lead. */
+const QUOTED_NAMES = 3;
+const QUOTED_NAME_LENGTH = 60;
+
+/**
+ * The names and values the English message quotes ("NOT_A_DATASET", "DatasetCode"): the caller's own terms, which
+ * the Thai lead repeats because GraphiQL and most clients show only `message`.
+ */
+function quotedNames(message: string): string[] {
+  const names = [...message.matchAll(/"([^"\n]{1,200})"/g)].map(([, name = '']) =>
+    name.length > QUOTED_NAME_LENGTH ? `${name.slice(0, QUOTED_NAME_LENGTH)}…` : name,
+  );
+  return [...new Set(names)].slice(0, QUOTED_NAMES);
+}
+
 /**
  * An error's message in `language`, in that language alone: English as it was raised; Thai from the registry by
- * `extensions.code`, whole, or as a lead sentence with the English detail apart in `detail` (the answer's
- * `extensions.detail`), so that an app can show `message` to a Thai reader as it is. `extensions.code` never changes.
+ * `extensions.code`, whole, or as a lead sentence (naming what the English quotes, where declared), with the English detail apart in
+ * `detail` (the answer's `extensions.detail`), so that an app can show `message` to a Thai reader as it is.
+ * `extensions.code` never changes.
  */
 export function localizedMessage(
   language: Language,
@@ -18,7 +34,12 @@ export function localizedMessage(
   if (language === 'en') return { message };
   const thai = declarationOf(extensions['code'])?.thai ?? UNKNOWN;
   if ('whole' in thai) return { message: thai.whole(extensions, message) };
-  return { message: typeof thai.lead === 'string' ? thai.lead : thai.lead(extensions), detail: message };
+  const lead = typeof thai.lead === 'string' ? thai.lead : thai.lead(extensions);
+  const names = thai.namesQuoted === true ? quotedNames(message) : [];
+  return {
+    message: names.length === 0 ? lead : `${lead}: ${names.map((name) => `"${name}"`).join(', ')}`,
+    detail: message,
+  };
 }
 
 /** A warning's message in `language`, from the registry: warnings are made here, never localised afterwards. */

@@ -25,6 +25,8 @@
  * - `BENCH_ONLY=miss` runs only the response-cache misses against hello-world, their added latency, and the idle and
  *   warm resident memory against hello-world's (a few minutes): the two targets to iterate on when changing the path
  *   every miss takes or what the process loads.
+ * - Memory after abuse (abuse.ts): resident memory idle, after 10,800 of the fuzz suite's requests and 60 s later.
+ *   `BENCH_ONLY=abuse` runs only that (about two minutes).
  * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
  *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  */
@@ -40,6 +42,7 @@ import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { abuseTable, measureAbuse } from './abuse.js';
 import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
 import { hardeningTable, measureHardening, type HardeningFigures } from './hardening.js';
 import { storeFigures } from './latest.js';
@@ -446,6 +449,13 @@ async function main(): Promise<void> {
     const hardening = await measureHardening(startHardened);
     await simulator.close();
     reportHardening(hardening);
+    return;
+  }
+  if (process.env['BENCH_ONLY'] === 'abuse') {
+    const abuse = await measureAbuse(() => startApp(simulator));
+    await simulator.close();
+    process.stdout.write(['', ...abuseTable(abuse), ''].join('\n'));
+    storeFigures('abuse', { ...runFacts(), ...abuse });
     return;
   }
   if (process.env['BENCH_ONLY'] === 'typed-records') {

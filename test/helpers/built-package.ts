@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_EXTERNALS, transpiledCheckout } from './transpiled-source.js';
+import { BUILD_EXTERNALS, SERVER_KIT_BUNDLE, transpiledCheckout } from './transpiled-source.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,7 +21,12 @@ export function copyPackage(): string {
   const target = mkdtempSync(join(tmpdir(), 'teg-package-'));
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
   for (const path of ['package.json', ...manifest.files])
-    cpSync(join(built, path), join(target, path), { recursive: true, dereference: true });
+    cpSync(join(built, path), join(target, path), {
+      recursive: true,
+      dereference: true,
+      // The suites' own entry into the bundle is not part of what ships.
+      filter: (source) => !source.startsWith(join(built, 'dist', dirname(SERVER_KIT_BUNDLE))),
+    });
   symlinkSync(join(ROOT, 'node_modules'), join(target, 'node_modules'), 'dir');
   return target;
 }

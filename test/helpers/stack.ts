@@ -7,23 +7,11 @@ import { join } from 'node:path';
 import { print, type ExecutionResult } from 'graphql';
 import pg from 'pg';
 import type { AccessService } from '../../src/access/model.js';
-import { openAccessService } from '../../src/access/service.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { GRAPHQL_PATH, type App } from '../../src/server/app.js';
-import { assemble } from '../../src/server/assemble.js';
-import { createHttpServer, type HttpServerLimits } from '../../src/server/http-server.js';
-import {
-  connectionsPerPeer,
-  loadConfig,
-  type BucketConfig,
-  type Config,
-  type HttpConfig,
-  type KeyPolicy,
-  type LiveConfig,
-  type OperationLimits,
-} from '../../src/config.js';
+import type { App } from '../../src/server/app.js';
+import type { HttpServerLimits } from '../../src/server/http-server.js';
+import type { BucketConfig, Config, HttpConfig, KeyPolicy, LiveConfig, OperationLimits } from '../../src/config.js';
 import type { Live } from '../../src/server/assemble.js';
-import { createLogger } from '../../src/server/logger.js';
 import type { Metrics } from '../../src/server/metrics.js';
 import type { PersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
 import type { ReadinessCheck } from '../../src/server/plugins/use-readiness.js';
@@ -31,7 +19,15 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../src
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamSource } from '../../src/upstream/source.js';
 import { listenOnLoopback } from './loopback-server.js';
+import { loadServerKit } from './server-kit.js';
 import { DEFAULTS, STORE_SETTINGS } from './settings.js';
+
+/**
+ * The server these stacks run: the production bundle's in the `build` project, `src/` in the others
+ * (server-kit.ts).
+ */
+const { assemble, connectionsPerPeer, createHttpServer, createLogger, GRAPHQL_PATH, loadConfig, openAccessService } =
+  await loadServerKit();
 
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-5f1c2b';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0b8e7c5a9d2f4e61';

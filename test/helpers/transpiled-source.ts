@@ -23,6 +23,12 @@ export function transpiledCheckout(): string {
 /** What the run's production build left for Node to load (scripts/build.ts), beside its dist/. */
 export const BUILD_EXTERNALS = 'build-externals.json';
 
+/** Where the run's production build writes server-kit-entry.ts (the in-process stack's way into it), under dist/. */
+export const SERVER_KIT_BUNDLE = 'testing/server-kit.js';
+
+/** The in-process stack's way into the bundle (server-kit.ts), built with it. */
+const SERVER_KIT_ENTRY = `${HELPERS}/server-kit-entry.ts`;
+
 /** The guard every spawned process imports first. */
 export const EXIT_WITH_PARENT = `${HELPERS}/exit-with-parent`;
 
@@ -64,9 +70,9 @@ export async function transpileSource(): Promise<{ directory: string; remove(): 
     if (entry !== 'src' && entry !== 'test' && entry !== 'dist') symlinkSync(join(ROOT, entry), join(directory, entry));
   const sources = filesUnder(join(ROOT, 'src'));
   await Promise.all([
-    buildProduction(ROOT, join(directory, 'dist')).then(({ externals }) =>
-      writeFileSync(join(directory, BUILD_EXTERNALS), JSON.stringify(externals)),
-    ),
+    buildProduction(ROOT, join(directory, 'dist'), {
+      extraEntryPoints: [{ in: SERVER_KIT_ENTRY, out: SERVER_KIT_BUNDLE.replace(/\.js$/, '') }],
+    }).then(({ externals }) => writeFileSync(join(directory, BUILD_EXTERNALS), JSON.stringify(externals))),
     ...sources.map(async (file) => {
       const path = relative(ROOT, file);
       if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
