@@ -25,6 +25,7 @@ const BUILD_SUITES = [
   'test/error-answers-not-cached.test.ts',
   'test/language.test.ts',
   'test/bad-documents.test.ts',
+  'test/persisted-operations.test.ts',
 ];
 
 export default defineConfig({

@@ -152,13 +152,13 @@ describe('no refusal of the persisted-operations plugins is kept by a cache', ()
     [
       'APQ, unknown hash, GET',
       () => byGet(apq, `extensions=${apqExtensions(hash('a'))}`),
-      404,
+      200,
       'PERSISTED_QUERY_NOT_FOUND',
     ],
     [
       'APQ, unknown hash, POST',
       () => byPost(apq, { extensions: { persistedQuery: { version: 1, sha256Hash: hash('a') } } }),
-      404,
+      200,
       'PERSISTED_QUERY_NOT_FOUND',
     ],
     [
@@ -223,7 +223,8 @@ describe('PERSISTED_OPERATIONS_ONLY at start-up', () => {
   });
 });
 
-// Issue 24 item 11: Apollo iOS drops every non-2xx answer before its APQ interceptor sees it.
+// Issues 24 and 32: Apollo iOS drops every non-2xx answer before its APQ interceptor sees it, and since 1.17 asks
+// for application/graphql-response+json too; Apollo Server answers 200 whatever the Accept.
 describe('an unknown APQ hash, by the media type the client asks for', () => {
   const stack = useStack();
   const unknownHash = (accept: string) => {
@@ -234,10 +235,16 @@ describe('an unknown APQ hash, by the media type the client asks for', () => {
   };
 
   it.each([
-    // Apollo iOS's request, as its RequestChainNetworkTransport sends it.
+    // Apollo iOS before 1.17, as its RequestChainNetworkTransport sends it.
     ['multipart/mixed;deferSpec=20220824,application/json', 200, 'application/json'],
+    // Apollo iOS 1.17 and later (and 2.x): the same with the GraphQL-over-HTTP type first.
+    [
+      'multipart/mixed;deferSpec=20220824,application/graphql-response+json,application/json',
+      200,
+      'application/graphql-response+json',
+    ],
     ['application/json', 200, 'application/json'],
-    ['application/graphql-response+json, application/json;q=0.9', 404, 'application/graphql-response+json'],
+    ['application/graphql-response+json, application/json;q=0.9', 200, 'application/graphql-response+json'],
   ])('Accept: %s answers HTTP %i', async (accept, status, mediaType) => {
     const response = await unknownHash(accept);
     expect(response.status).toBe(status);

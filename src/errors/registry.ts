@@ -265,8 +265,8 @@ export const ERRORS = {
   },
   PERSISTED_QUERY_NOT_FOUND: {
     when:
-      'APQ: the hash is not registered yet (send the document with it once): HTTP 404 to a request that accepts ' +
-      '`application/graphql-response+json`, 200 to one that accepts only `application/json` (Apollo iOS); trusted ' +
+      'APQ: the hash is not registered yet (send the document with it once): HTTP 200 whatever the `Accept`, as ' +
+      'Apollo Server answers (Apollo iOS drops any non-2xx answer before its APQ step could resend); trusted ' +
       'mode: no such document id: HTTP 400',
     thai: {
       // Apollo Client and urql recognise an unknown APQ hash by this exact message: it is protocol, not prose.

@@ -49,7 +49,7 @@ import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
 import { useWarnings } from './plugins/use-warnings.js';
 import type { PayloadSizes } from '../graphql/payload-sizes.js';
 import type { InFlightBodies } from '../graphql/response-ledger.js';
-import { boundedParseCache } from './parse-cache.js';
+import { boundedParseCache, useValidationErrorsReleased } from './parse-cache.js';
 import { schema } from '../graphql/schema.js';
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
@@ -160,6 +160,7 @@ export function createApp(deps: AppDependencies): App {
     plugins: (
       [
         useRequestId(),
+        useValidationErrorsReleased(),
         useSecurityHeaders(),
         ...(deps.simulatedUpstream ? [useSimulatedUpstream()] : []),
         useLanguage(GRAPHQL_PATH),

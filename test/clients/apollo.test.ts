@@ -1,4 +1,5 @@
-import { CombinedGraphQLErrors, InMemoryCache, type NormalizedCacheObject } from '@apollo/client';
+import { ApolloClient, CombinedGraphQLErrors, InMemoryCache, type NormalizedCacheObject } from '@apollo/client';
+import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
@@ -93,7 +94,7 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
       ],
     });
     expect(first.sent.map((request) => [request.method, request.status])).toEqual([
-      ['GET', 404],
+      ['GET', 200],
       ['POST', 200],
     ]);
     expect(first.sent[0]?.url.searchParams.has('query')).toBe(false);
@@ -192,5 +193,45 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
     );
     // The same normalised entry, updated in place.
     expect(entries(app.apollo)['SummaryEndpoint:se_85']).toMatchObject({ status: 'APPROVED' });
+  });
+});
+
+// Issue 32: a refused batch is answered one result per operation, so that BatchHttpLink hands each query its code
+// (with one object it throws "server returned results with length 1, expected length of 2" for both).
+describe("Apollo's BatchHttpLink, refused whole", () => {
+  const listening = useListeningStack({ rateLimit: { points: 2, windowS: 600 } });
+
+  async function batchedCodes(headers: Record<string, string>): Promise<string[]> {
+    const client = new ApolloClient({
+      cache: new InMemoryCache(),
+      link: new BatchHttpLink({ uri: `${listening().origin}/graphql`, headers, batchMax: 2, batchInterval: 5 }),
+      defaultOptions: {
+        watchQuery: { errorPolicy: 'all' },
+        query: { errorPolicy: 'all' },
+        mutate: { errorPolicy: 'all' },
+      },
+    });
+    const results = await Promise.all([
+      client.query({ query: parse('{ datasets { code } }'), fetchPolicy: 'network-only' }),
+      client.query({ query: parse('{ summaryEndpoints { endpointId } }'), fetchPolicy: 'network-only' }),
+    ]);
+    return results.map(({ error }) => {
+      if (error === undefined) return 'OK';
+      return CombinedGraphQLErrors.is(error)
+        ? String(error.errors[0]?.extensions?.['code'])
+        : `not a GraphQL error: ${String(error)}`;
+    });
+  }
+
+  it('gives each query the code of a 401 (unknown key)', async () => {
+    expect(await batchedCodes({ authorization: 'Bearer tegk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).toEqual([
+      'UNAUTHENTICATED',
+      'UNAUTHENTICATED',
+    ]);
+  });
+
+  it('gives each query the code of a 429 (the rate limit, spent first)', async () => {
+    for (let spent = 0; spent < 3; spent++) await fetch(`${listening().origin}/graphql?query=%7B__typename%7D`);
+    expect(await batchedCodes({})).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
   });
 });

@@ -14,6 +14,7 @@ import {
   ClientTwoPayloads,
 } from './operations.js';
 import { createUrqlClient, recordingFetch, URQL_EMBEDDED_TYPES, type SentRequest } from './setups.js';
+import { responseCacheHits } from '../helpers/prometheus.js';
 import { upstreamSummary } from '../helpers/upstream-answer.js';
 
 describe('@urql/core 6 with graphcache and persisted queries against a listening server', () => {
@@ -95,7 +96,7 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
     expect(
       first.sent.map((request) => [request.method, request.status, request.url.searchParams.has('query')]),
     ).toEqual([
-      ['GET', 404, false],
+      ['GET', 200, false],
       ['GET', 200, true],
     ]);
     const second = client();
@@ -167,5 +168,45 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
     expect(summary.data?.summaryEndpoint).toMatchObject({ id: 'se_86', status: 'APPROVED' });
     expect(summary.data?.summaryEndpoint?.payload).toEqual(await upstreamSummary(listening().stack.simulator, 86));
     expect(warnings).not.toHaveBeenCalled();
+  });
+});
+
+// Issue 32: urql's fetch exchange sends `application/graphql-response+json, application/graphql+json,
+// application/json, text/event-stream, multipart/mixed` on every operation; the answer to a query is JSON, so it is
+// stored and served like any other.
+describe("urql's default Accept and the response cache", () => {
+  const listening = useListeningStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+
+  it('is a response-cache hit the second time, as urql sends it', async () => {
+    const sent: SentRequest[] = [];
+    const urql = new Client({
+      url: `${listening().origin}/graphql`,
+      exchanges: [fetchExchange],
+      fetch: recordingFetch(sent),
+      requestPolicy: 'network-only',
+    });
+    const before = await responseCacheHits(listening().origin);
+    for (let round = 0; round < 2; round++) {
+      const result = await urql.query(ClientOneDataset, { code: 'ODS_COUNT_TEACHER_BY_YEAR' }).toPromise();
+      expect(result.data?.dataset?.code).toBe('ODS_COUNT_TEACHER_BY_YEAR');
+    }
+    expect(sent[0]?.headers.get('accept')).toContain('text/event-stream');
+    expect(sent[0]?.headers.get('accept')).toContain('application/graphql-response+json');
+    expect(await responseCacheHits(listening().origin)).toBe(before + 1);
+  });
+
+  it('still streams to an Accept that admits no JSON, and stores none of it', async () => {
+    const before = await responseCacheHits(listening().origin);
+    for (let round = 0; round < 2; round++) {
+      const response = await fetch(
+        `${listening().origin}/graphql?query=${encodeURIComponent('{ datasets { code } }')}`,
+        {
+          headers: { accept: 'text/event-stream' },
+        },
+      );
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      await response.text();
+    }
+    expect(await responseCacheHits(listening().origin)).toBe(before);
   });
 });

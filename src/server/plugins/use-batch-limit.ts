@@ -4,16 +4,50 @@ import { CODE } from '../../errors/registry.js';
 import { errorResponse } from '../error-answer.js';
 
 /**
- * Refuses a batch of more than `maxBatch` operations with HTTP 413 and, because the body was an array, an array
- * of answers: one coded error per operation sent, so that a batching client (Apollo's BatchHttpLink) gives each
- * query its code instead of failing them all with one object it cannot split. yoga's own limit (`batching.limit`,
- * set to the same number) answers a single object; this answers first, when the parameters are read.
+ * A batch is answered with one result per operation it holds, refused or not, so that a batching client (Apollo's
+ * BatchHttpLink, which throws "results with length 1, expected length of 2" otherwise) gives each query its code:
+ *
+ * - more than `maxBatch` operations: HTTP 413 with one coded error per operation sent. yoga's own limit
+ *   (`batching.limit`, set to the same number) answers a single object; this answers first, when the parameters
+ *   are read;
+ * - a batch refused whole after its parameters were read (401 for an unknown key, 403, 429 rate limited: one error
+ *   object from the plugin that refused it): that answer repeated for each operation, with its status and headers.
  */
 export function useBatchLimit(maxBatch: number): Plugin {
+  // The operations of each batch request, once its body is read.
+  const batchSizes = new WeakMap<Request, number>();
   return {
+    onResponse({ request, response, setResponse, fetchAPI }) {
+      const size = batchSizes.get(request);
+      if (
+        size === undefined ||
+        response.status < 400 ||
+        response.headers.has('content-encoding') ||
+        !(response.headers.get('content-type') ?? '').includes('json')
+      )
+        return;
+      return response.text().then((body) => {
+        const answer = JSON.parse(body) as unknown;
+        // Copied name by name, in lower case: yoga writes `Content-Type`, which a copy of its headers keeps as
+        // written and the new Response would not find, answering text/plain.
+        const headers = new fetchAPI.Headers();
+        for (const [name, value] of response.headers)
+          if (name.toLowerCase() !== 'content-length') headers.set(name.toLowerCase(), value);
+        setResponse(
+          new fetchAPI.Response(
+            Array.isArray(answer) ? body : JSON.stringify(Array.from({ length: size }, () => answer)),
+            {
+              status: response.status,
+              headers,
+            },
+          ),
+        );
+      });
+    },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       if (requestParser === undefined) return;
       const refused = (parsed: unknown): unknown => {
+        if (Array.isArray(parsed)) batchSizes.set(request, parsed.length);
         if (!Array.isArray(parsed) || parsed.length <= maxBatch) return parsed;
         const details = { maxBatch, operations: parsed.length };
         const single = errorResponse(fetchAPI, request, {

@@ -102,12 +102,13 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       if (params.query == null) {
         return store.get(hash).then((document) => {
           if (document === undefined) {
-            // Apollo Client and urql recognise an unknown hash by this exact message. 404 only under the
-            // GraphQL-over-HTTP media type (`spec`): Apollo iOS asks for application/json and its interceptor chain
-            // drops any non-2xx answer before its APQ interceptor could resend the query with its document.
+            // Apollo Client and urql recognise an unknown hash by this exact message, and answered 200 whatever
+            // the Accept, as Apollo Server does: Apollo iOS (1.17 and later send application/graphql-response+json
+            // too) throws on any non-2xx in its ResponseCodeInterceptor, before its APQ interceptor could resend
+            // the query with its document.
             throw codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, {
               message: 'PersistedQueryNotFound',
-              http: { status: 404, spec: true },
+              http: { status: 200 },
             });
           }
           setParams({ ...params, query: document });

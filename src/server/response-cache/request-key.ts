@@ -61,11 +61,34 @@ export function requestKey(
   return createHash('sha256').update(material).digest('base64url');
 }
 
+const JSON_ANSWER_TYPES = ['application/graphql-response+json', 'application/json'];
+
+/**
+ * Whether yoga answers a single result to this Accept as JSON, as its result processors choose
+ * (graphql-yoga's use-result-processor.ts): when any entry in UTF-8 names a JSON type or a wildcard that covers one,
+ * whatever else it lists. urql sends `application/graphql-response+json, application/graphql+json, application/json,
+ * text/event-stream, multipart/mixed` on every query and gets JSON; only a request that admits no JSON type (a bare
+ * `text/event-stream`) gets a stream, which is never stored.
+ */
+function answersJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((entry) => {
+    const [mediaType = '', ...parameters] = entry.replace(/\s/g, '').toLowerCase().split(';');
+    const charset = parameters.find((parameter) => parameter.startsWith('charset='));
+    if (charset !== undefined && charset !== 'charset=utf-8') return false;
+    const [type, subtype] = mediaType.split('/');
+    return JSON_ANSWER_TYPES.some((json) => {
+      const [jsonType, jsonSubtype] = json.split('/');
+      return (type === '*' || type === jsonType) && (subtype === '*' || subtype === jsonSubtype);
+    });
+  });
+}
+
 /**
  * The key of a request as it arrives at the hot path (its body, if any, already read by the request guard).
  *
- * No key, so yoga answers: a request with credentials (never cached), one that accepts an event stream (a
- * subscription, or a query asked for as SSE: streams are never stored), anything but GET and POST on the GraphQL
+ * No key, so yoga answers: a request with credentials (never cached), one whose answer would be a stream (an Accept
+ * that admits no JSON: a subscription, or a query asked for as SSE; streams are never stored), anything but GET and POST on the GraphQL
  * path, a body that is compressed, not a JSON object (a batch) or not JSON at all, and GET parameters given twice
  * or unreadable.
  */
@@ -77,7 +100,7 @@ export function keyRequest(
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   if (path !== options.graphqlPath || request.headers.authorization !== undefined) return undefined;
-  if ((request.headers.accept ?? '').includes('text/event-stream')) return undefined;
+  if (!answersJson(request.headers.accept)) return undefined;
   const header = (name: string): string | undefined => {
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
