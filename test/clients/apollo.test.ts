@@ -219,7 +219,7 @@ describe("Apollo's BatchHttpLink, refused whole", () => {
       if (error === undefined) return 'OK';
       return CombinedGraphQLErrors.is(error)
         ? String(error.errors[0]?.extensions?.['code'])
-        : `not a GraphQL error: ${String(error)}`;
+        : `not a GraphQL error: ${error.message}`;
     });
   }
 

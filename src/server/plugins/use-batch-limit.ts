@@ -17,7 +17,8 @@ export function useBatchLimit(maxBatch: number): Plugin {
   // The operations of each batch request, once its body is read.
   const batchSizes = new WeakMap<Request, number>();
   return {
-    onResponse({ request, response, setResponse, fetchAPI }) {
+    onResponse(payload) {
+      const { request, response, fetchAPI } = payload;
       const size = batchSizes.get(request);
       if (
         size === undefined ||
@@ -33,7 +34,7 @@ export function useBatchLimit(maxBatch: number): Plugin {
         const headers = new fetchAPI.Headers();
         for (const [name, value] of response.headers)
           if (name.toLowerCase() !== 'content-length') headers.set(name.toLowerCase(), value);
-        setResponse(
+        payload.setResponse(
           new fetchAPI.Response(
             Array.isArray(answer) ? body : JSON.stringify(Array.from({ length: size }, () => answer)),
             {
