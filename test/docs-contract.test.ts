@@ -203,8 +203,8 @@ describe('what the docs promise, the server does', () => {
         'BAD_USER_INPUT',
         await send('/graphql', {
           method: 'POST',
-          // An unquoted Idempotency-Key: the docs say it must be a Structured Field string.
-          headers: { ...spec, 'idempotency-key': '0123456789abcdef-unquoted' },
+          // A malformed Idempotency-Key: a list, which is neither a quoted string nor a bare key.
+          headers: { ...spec, 'idempotency-key': '"0123456789abcdef", "fedcba9876543210"' },
           body: query(
             'mutation { registerClient(input: { name: "Docs Check", contactEmail: "docs@example.org" }) { apiKey } }',
           ),

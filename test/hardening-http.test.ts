@@ -32,9 +32,13 @@ function rawRequest(port: number, head: string, body: Buffer = Buffer.alloc(0)):
   });
 }
 
+type Answer = { errors?: { extensions?: { code?: unknown } }[] };
+
+/** The codes of an answer; of a batch's answers, each code once (a batch refused whole repeats one per operation). */
 function codes(body: string): unknown[] {
-  const parsed = JSON.parse(body) as { errors?: { extensions?: { code?: unknown } }[] };
-  return (parsed.errors ?? []).map((error) => error.extensions?.code);
+  const parsed = JSON.parse(body) as Answer | Answer[];
+  const all = [parsed].flat().flatMap((answer) => (answer.errors ?? []).map((error) => error.extensions?.code));
+  return Array.isArray(parsed) ? [...new Set(all)] : all;
 }
 
 const CATALOGUE = '{datasets{code}}';
@@ -258,6 +262,15 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
       'BAD_USER_INPUT',
     ],
   ];
+
+  it('answers a batch refused whole once per operation, so that a batching client can give each its code', async () => {
+    const answer = await post(JSON.stringify([{ query: '{__typename}' }, null]));
+    expect(answer.status).toBe(400);
+    expect((JSON.parse(answer.body) as Answer[]).map((one) => one.errors?.[0]?.extensions?.code)).toEqual([
+      'BAD_REQUEST',
+      'BAD_REQUEST',
+    ]);
+  });
 
   it.each(cases)('%s', async (_name, send, status, code) => {
     const answer = await send();

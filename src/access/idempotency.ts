@@ -8,22 +8,25 @@ import { CODE } from '../errors/registry.js';
 export const MIN_IDEMPOTENCY_KEY_LENGTH = 16;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-// A Structured Field String (RFC 8941 §3.3.3): printable ASCII in quotes, with \" and \\ escaped. The bare
-// token some clients send (Stripe's form) is not one, and is refused as the draft and our docs say.
+// A Structured Field String (RFC 8941 §3.3.3): printable ASCII in quotes, with \" and \\ escaped: the draft's form.
 const SF_STRING = /^"((?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])*)"$/;
+// The bare key Stripe-style clients and most HTTP libraries' retry helpers send: visible ASCII without quotes,
+// commas or spaces (so that a list, or a string left open, is still refused). The same key in either form.
+const BARE = /^[\x21\x23-\x2B\x2D-\x7E]+$/;
 
 /**
- * The key in an `Idempotency-Key` header value (draft-ietf-httpapi-idempotency-key-header: a Structured Field
- * String, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`). Anything else (an unquoted key included), or a key
- * shorter than 16 or longer than 255 characters, is BAD_USER_INPUT with HTTP 400.
+ * The key in an `Idempotency-Key` header value: a Structured Field String as the IETF draft has it
+ * (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`), or the same key bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), as
+ * Stripe-style clients send it. Anything else, or a key shorter than 16 or longer than 255 characters, is
+ * BAD_USER_INPUT with HTTP 400.
  */
 export function parseIdempotencyKey(headerValue: string): string {
   const value = headerValue.trim();
   const quoted = SF_STRING.exec(value);
-  const key = quoted === null ? undefined : (quoted[1] ?? '').replace(/\\(["\\])/g, '$1');
+  const key = quoted === null ? (BARE.test(value) ? value : undefined) : (quoted[1] ?? '').replace(/\\(["\\])/g, '$1');
   if (key === undefined) {
     throw refusal(
-      'The Idempotency-Key header must be a quoted string of printable ASCII, e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324"',
+      'The Idempotency-Key header must be a key of printable ASCII, quoted or bare, e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324"',
     );
   }
   if (key.length < MIN_IDEMPOTENCY_KEY_LENGTH || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
