@@ -65,6 +65,7 @@ const REQUEST_HEADERS = new Set(
     'If-None-Match',
     'Origin',
     'X-Forwarded-For',
+    'Sec-WebSocket-Protocol',
     'x-graphql-yoga-csrf',
     'traceparent',
     'User-Agent',

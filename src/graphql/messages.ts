@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUS_LABELS_EN, type UseRequestStatus } from '../catalogue.js';
 import { declarationOf, WARNINGS, type ErrorFacts, type ThaiMessage, type WarningCode } from '../errors/registry.js';
 import type { Language } from '../http/language.js';
@@ -40,6 +41,24 @@ export function localizedMessage(
     message: names.length === 0 ? lead : `${lead}: ${names.map((name) => `"${name}"`).join(', ')}`,
     detail: message,
   };
+}
+
+/**
+ * A GraphQL error in `language` (localizedMessage), a new error beside the one raised, with the English detail in
+ * `extensions.detail`: over HTTP (use-language.ts) and over WebSocket (websocket-server.ts) alike.
+ */
+export function localizedError(error: GraphQLError, language: Language): GraphQLError {
+  if (!(error instanceof GraphQLError)) return error;
+  const { message, detail } = localizedMessage(language, error.message, error.extensions);
+  if (message === error.message) return error;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: detail === undefined ? error.extensions : { ...error.extensions, detail },
+  });
 }
 
 /** A warning's message in `language`, from the registry: warnings are made here, never localised afterwards. */

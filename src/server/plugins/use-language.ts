@@ -1,6 +1,6 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import { mapAsyncIterator, type Plugin } from 'graphql-yoga';
-import { localizedMessage } from '../../graphql/messages.js';
+import { localizedError } from '../../graphql/messages.js';
 import { addVary } from '../../http/caching.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
 import { isPathOf } from '../../http/request-target.js';
@@ -56,18 +56,4 @@ function localizedPart(part: ExecutionResult, language: Language): ExecutionResu
     } as ExecutionResult;
   }
   return localized;
-}
-
-function localizedError(error: GraphQLError, language: Language): GraphQLError {
-  if (!(error instanceof GraphQLError)) return error;
-  const { message, detail } = localizedMessage(language, error.message, error.extensions);
-  if (message === error.message) return error;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: detail === undefined ? error.extensions : { ...error.extensions, detail },
-  });
 }
