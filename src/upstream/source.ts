@@ -5,6 +5,7 @@ import type { JsonObject } from '../json.js';
 import type { BreakerState } from './breaker.js';
 import type { CachedPayload, PayloadCache, ReleaseLock } from './cache.js';
 import type { UpstreamAnswer, UpstreamBody, UpstreamClient, Validators } from './client.js';
+import { CODE } from '../errors/registry.js';
 import { UpstreamError } from './errors.js';
 import {
   payloadLifetime,
@@ -252,10 +253,11 @@ async function readThrough(
       return served(toRead(entry, target, policy, 'stale'), true);
     }
   }
-  // Nothing servable at hand: this read calls the upstream (or joins a call under way) on its caller's budget.
-  if (entry === undefined) await budget?.();
+  // Nothing servable at hand: this read calls the upstream on its caller's budget, or joins a call under way (here
+  // or, through the shared cache, on another instance) for nothing. Only the read that makes the call pays, so a
+  // carrier NAT of app users asking at once for one cold payload spends one fetch of its address's budget, not 150.
   try {
-    return served(toRead(await refresh(source, target, entry), target, policy, 'fresh'), false);
+    return served(toRead(await refreshPaying(source, target, entry, budget), target, policy, 'fresh'), false);
   } catch (error) {
     if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at))
       throw error;
@@ -284,8 +286,42 @@ function refreshInBackground(source: Source, target: Target, entry: CachedPayloa
   );
 }
 
-/** One refresh per key in this process (single flight), and per key across instances sharing the cache. */
-function refresh(source: Source, target: Target, previous: CachedPayload | undefined): Promise<CachedPayload> {
+/**
+ * refresh() for a read with nothing at hand, on its caller's fetch budget: spent only if this read's flight calls the
+ * upstream. A read that joined another caller's flight which that caller's budget refused tries once more on its own
+ * budget (its address may have some left), rather than taking another caller's refusal.
+ */
+async function refreshPaying(
+  source: Source,
+  target: Target,
+  previous: CachedPayload | undefined,
+  budget: FetchBudget | undefined,
+): Promise<CachedPayload> {
+  if (previous !== undefined || budget === undefined) return refresh(source, target, previous);
+  let paid = false;
+  const pay: FetchBudget = () => ((paid = true), budget());
+  try {
+    return await refresh(source, target, previous, pay);
+  } catch (error) {
+    if (paid || !isBudgetRefusal(error)) throw error;
+    return refresh(source, target, previous, budget);
+  }
+}
+
+const isBudgetRefusal = (error: unknown): boolean =>
+  error instanceof Error && (error as { extensions?: { code?: unknown } }).extensions?.code === CODE.RATE_LIMITED;
+
+/**
+ * One refresh per key in this process (single flight), and per key across instances sharing the cache. `budget` is
+ * spent by the flight that fetches, just before it calls the upstream: not by those that join it, nor when another
+ * instance's fill is found.
+ */
+function refresh(
+  source: Source,
+  target: Target,
+  previous: CachedPayload | undefined,
+  budget?: FetchBudget,
+): Promise<CachedPayload> {
   return source.flights.run(target.key, () =>
     fillShared({
       claim: () => claim(source, target.key),
@@ -294,7 +330,10 @@ function refresh(source: Source, target: Target, previous: CachedPayload | undef
         const isNew = entry !== undefined && entry.meta.validatedAt !== previous?.meta.validatedAt;
         return isNew ? entry : undefined;
       },
-      fetch: () => fetchAndStore(source, target, previous),
+      fetch: async () => {
+        await budget?.();
+        return fetchAndStore(source, target, previous);
+      },
       waitMs: source.fillWaitMs,
     }),
   );
