@@ -4,7 +4,8 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  * `npm run codegen`: prints the schema the code builds to schema/schema.graphql (checked in, verified in CI),
  * generates typed documents for the operations the tests send, so test queries are type-checked, and the
  * example client's typed operations with their persisted-documents manifest (client/gql/), which the server
- * loads with PERSISTED_OPERATIONS_ONLY=true.
+ * loads with PERSISTED_OPERATIONS_ONLY=true, and the normalising caches' facts about the schema
+ * (client/cache-config.ts).
  */
 const scalars = {
   JSON: 'unknown',
@@ -29,6 +30,10 @@ const config: CodegenConfig = {
       preset: 'client',
       config: { useTypeImports: true, enumsAsTypes: true, scalars },
       presetConfig: { fragmentMasking: false },
+    },
+    // Apollo Client's possibleTypes and graphcache's keys, from the schema (scripts/codegen/client-cache.ts).
+    'client/cache-config.ts': {
+      plugins: ['./scripts/codegen/client-cache.ts'],
     },
     'client/gql/': {
       documents: ['client/operations/*.graphql'],

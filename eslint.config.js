@@ -11,6 +11,7 @@ export default tseslint.config(
       'test/gql/',
       'test/clients/relay/__generated__/',
       'client/gql/',
+      'client/cache-config.ts',
       'test-results/',
       'schema/',
     ],

@@ -1,4 +1,13 @@
-import { lexicographicSortSchema } from 'graphql';
+import {
+  DirectiveLocation,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLString,
+  lexicographicSortSchema,
+  specifiedDirectives,
+} from 'graphql';
 import { builder } from './builder.js';
 import './types/dataset.js';
 import './types/dataset-change.js';
@@ -10,5 +19,45 @@ import './types/use-request.js';
 import './types/client-directory.js';
 import './types/viewer.js';
 
+const label = {
+  type: GraphQLString,
+  description: 'A name for this part of the answer, unique in the operation: it comes back beside the data.',
+};
+const condition = {
+  type: new GraphQLNonNull(GraphQLBoolean),
+  defaultValue: true,
+  description: 'Deliver incrementally only when true.',
+};
+
+/**
+ * @defer and @stream as the server runs them (yoga's defer-stream plugin, the 2022-08-24 draft that graphql-js 17
+ * alpha 2 implements), declared in the schema itself so that the printed SDL (schema/schema.graphql) has them and
+ * tools that validate documents against it accept the docs' @defer examples. The plugin adds them only when absent.
+ */
+const deferDirective = new GraphQLDirective({
+  name: 'defer',
+  description:
+    'ส่งทีหลัง: deliver this fragment in a later part of the answer (Accept: multipart/mixed or text/event-stream).',
+  locations: [DirectiveLocation.FRAGMENT_SPREAD, DirectiveLocation.INLINE_FRAGMENT],
+  args: { if: condition, label },
+});
+const streamDirective = new GraphQLDirective({
+  name: 'stream',
+  description:
+    'ส่งทีละส่วน: deliver this list item by item after the first `initialCount` (Accept: multipart/mixed or text/event-stream).',
+  locations: [DirectiveLocation.FIELD],
+  args: {
+    if: condition,
+    label,
+    initialCount: {
+      type: GraphQLInt,
+      defaultValue: 0,
+      description: 'How many items come in the first part.',
+    },
+  },
+});
+
 /** The executable schema, its types sorted so the printed SDL is stable. */
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = lexicographicSortSchema(
+  builder.toSchema({ directives: [...specifiedDirectives, deferDirective, streamDirective] }),
+);

@@ -196,6 +196,21 @@ describe('Apollo Client 4 (core, no React) against a listening server', () => {
   });
 });
 
+// Issue 32: the generated possibleTypes (client/cache-config.ts) name every Node, the summary endpoints included.
+describe("Apollo Client's cache with the generated possibleTypes", () => {
+  const listening = useListeningStack();
+
+  it('reads a summary endpoint through node(id:) and a fragment on Node, whole', async () => {
+    const client = createApolloClient(`${listening().origin}/graphql`);
+    const { data, error } = await client.query({
+      query: parse('{ node(id: "se_84") { ... on Node { id } ... on SummaryEndpoint { endpointId name } } }'),
+    });
+    expect(error).toBeUndefined();
+    expect(data).toMatchObject({ node: { __typename: 'SummaryEndpoint', id: 'se_84', endpointId: 84 } });
+    expect(client.cache.identify({ __typename: 'SummaryEndpoint', id: 'se_84' })).toBe('SummaryEndpoint:se_84');
+  });
+});
+
 // Issue 32: a refused batch is answered one result per operation, so that BatchHttpLink hands each query its code
 // (with one object it throws "server returned results with length 1, expected length of 2" for both).
 describe("Apollo's BatchHttpLink, refused whole", () => {

@@ -81,8 +81,8 @@ describe(`the client set-ups of ${CLIENTS_DOC}`, () => {
   const blocks = fencedBlocks(readDoc(CLIENTS_DOC), 'ts');
   const setupLines = new Set(SETUPS.split('\n').map((line) => line.trim()));
 
-  it('shows Apollo Client, urql, plain fetch and Relay (its environment and a paging fragment)', () => {
-    expect(blocks).toHaveLength(5);
+  it('shows Apollo Client, urql, plain fetch and Relay (its socket, its environment and a paging fragment)', () => {
+    expect(blocks).toHaveLength(6);
   });
 
   it("shows the Relay suite's relay.config.json as it is", () => {

@@ -7,6 +7,9 @@ import { createClient as createSseClient, type ClientOptions as SseClientOptions
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
+// Apollo Client's block and urql's each import what they use (clients.md shows them apart).
+import { possibleTypes } from '../../client/cache-config.js';
+import { embeddedTypes } from '../../client/cache-config.js';
 import { cacheExchange, type CacheExchangeOpts } from '@urql/exchange-graphcache';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { Client, fetchExchange } from '@urql/core';
@@ -89,8 +92,8 @@ export function createApolloClient(
       new HttpLink({ uri, headers: options.headers, fetch: options.fetch }),
     ),
     cache: new InMemoryCache({
-      // Datasets, clients and requests for use are normalised by their `id`, summary endpoints by their Int `id`.
-      possibleTypes: { Node: ['Dataset', 'Client', 'UseRequest'] },
+      // Every Node (Dataset, SummaryEndpoint, Client, UseRequest) is normalised by its `id`, generated from the schema.
+      possibleTypes,
       typePolicies: {
         // One list per (query, where, orderBy, select); `first` and `after` page through it.
         Dataset: { fields: { records: relayStylePagination(['query', 'where', 'orderBy', 'select']) } },
@@ -107,19 +110,8 @@ export function createApolloClient(
   });
 }
 
-/** graphcache's keys for the types that have no id of their own: stored inside their parent, not normalised. */
-export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = {
-  RecordConnection: () => null,
-  RecordEdge: () => null,
-  RecordRowConnection: () => null,
-  RecordRowEdge: () => null,
-  RecordRow: () => null,
-  PageInfo: () => null,
-  RecordField: () => null,
-  UseRequestEvent: () => null,
-  RegisterClientPayload: () => null,
-  UseRequestPayload: () => null,
-};
+// The types without an id (connections, edges, rows, payloads…), kept inside their parent: generated from the schema.
+export const URQL_EMBEDDED_TYPES: NonNullable<CacheExchangeOpts['keys']> = embeddedTypes;
 
 // docs/app-developers/subscriptions.md: graphql-ws
 export function createWebSocketClient(url: string, connectionParams?: Record<string, unknown>): GraphQLWsClient {
@@ -205,7 +197,7 @@ export function createRelayEnvironment(
     // Refusals (400, 401, 403, 429…) carry a GraphQL body with a code too: Relay reports its errors.
     return (await response.json()) as GraphQLResponse;
   };
-  // Subscriptions over graphql-ws (createWebSocketClient in subscriptions.md), on the same key as the HTTP requests.
+  // Subscriptions over graphql-ws (createWebSocketClient, above), on the same key as the HTTP requests.
   const { subscriptions } = options;
   const subscribeFn: SubscribeFunction | undefined =
     subscriptions === undefined

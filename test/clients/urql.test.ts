@@ -1,5 +1,6 @@
 import { Client, cacheExchange as documentCacheExchange, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
+import { parse } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import {
@@ -61,6 +62,22 @@ describe('@urql/core 6 with graphcache and persisted queries against a listening
     await bare.query(ClientRecords, {}).toPromise();
     const warned = warnings.mock.calls.map((call) => String(call[0]));
     expect(warned.some((text) => /Invalid key.*\.fields\.0/.test(text))).toBe(true);
+  });
+
+  it("reads a client's own history and usage with the generated keys, and no warning", async () => {
+    const registered = await client().urql.mutation(ClientRegister, {
+      input: { name: 'Graphcache App', contactEmail: 'graphcache@example.org' },
+    });
+    const apiKey = registered.data?.registerClient.apiKey ?? '';
+    const { urql } = client({ headers: { authorization: `Bearer ${apiKey}` } });
+    const me = await urql
+      .query(parse('{ me { id history { kind at } usage(days: 2) { day operations } } }'), {})
+      .toPromise();
+    expect(me.error).toBeUndefined();
+    expect(me.data).toMatchObject({
+      me: { history: expect.any(Array) as unknown, usage: expect.any(Array) as unknown },
+    });
+    expect(warnings).not.toHaveBeenCalled();
   });
 
   it('answers dataset(code:) from the normalised catalogue, with a resolver that says where it lives', async () => {
