@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client as GraphQLWsClient } from 'graphql-ws';
 import {
@@ -13,6 +16,7 @@ import {
 } from 'relay-runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../../src/catalogue.js';
+import { readPersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
 import { upstreamDataset } from '../helpers/upstream-answer.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import RelayRequestUseMutation, {
@@ -229,5 +233,56 @@ describe('Relay (relay-runtime 21, artifacts of relay-compiler 21, no React) aga
     } finally {
       subscription.dispose();
     }
+  });
+});
+
+// Issue 32: relay-compiler's persisted queries (`persistConfig`) as the trusted-documents manifest, and Relay's
+// network layer sending `doc_id` with the variables, as Relay's docs write it.
+describe("relay-compiler's persisted queries as the trusted documents", () => {
+  // What relay-compiler writes with persistConfig { file, algorithm: "MD5" } (its default): { "<md5 of the text>":
+  // "<text>" }, the id each artifact carries as `params.id` (and, unpersisted, as `params.cacheID`).
+  const persisted = (): ReadonlyMap<string, string> => {
+    const directory = mkdtempSync(join(tmpdir(), 'teg-relay-persist-'));
+    cpSync(RELAY_FOLDER, directory, { recursive: true });
+    rmSync(join(directory, '__generated__'), { recursive: true });
+    mkdirSync(join(directory, '__generated__'));
+    const config = JSON.parse(readFileSync(join(directory, 'relay.config.json'), 'utf8')) as Record<string, unknown>;
+    config['schema'] = fileURLToPath(new URL('../../schema/schema.graphql', import.meta.url));
+    config['persistConfig'] = { file: './persisted_queries.json', algorithm: 'MD5' };
+    writeFileSync(join(directory, 'relay.config.json'), JSON.stringify(config));
+    writeFileSync(join(directory, 'persisted_queries.json'), '{}');
+    const relayCompiler = fileURLToPath(new URL('../../node_modules/.bin/relay-compiler', import.meta.url));
+    const compiler = spawnSync(relayCompiler, ['--output', 'quiet-with-errors'], { cwd: directory, encoding: 'utf8' });
+    expect(compiler.status, compiler.stderr).toBe(0);
+    return readPersistedManifest(join(directory, 'persisted_queries.json'));
+  };
+  const manifest = persisted();
+  const listening = useListeningStack({ trustedDocuments: manifest });
+
+  it('runs an operation sent as { doc_id, variables }, and refuses its text and an unknown id', async () => {
+    const { params } = RelayRowsQuery;
+    if (!('cacheID' in params) || params.text === null) throw new Error('the committed artifacts hold their text');
+    const id = params.cacheID;
+    expect(manifest.get(id)).toBe(params.text);
+    const post = async (body: unknown) => {
+      const response = await fetch(`${listening().origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as {
+        data?: { dataset?: { code?: string } };
+        errors?: { extensions?: { code?: string } }[];
+      };
+    };
+    const answer = await post({ doc_id: id, variables: { code: DATASET } });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.dataset?.code).toBe(DATASET);
+    expect(
+      (await post({ query: RelayRowsQuery.params.text, variables: { code: DATASET } })).errors?.[0]?.extensions?.code,
+    ).toBe('PERSISTED_QUERY_ONLY');
+    expect((await post({ doc_id: '0'.repeat(32), variables: {} })).errors?.[0]?.extensions?.code).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
   });
 });

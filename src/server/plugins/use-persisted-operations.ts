@@ -50,7 +50,8 @@ function useDocumentIdInQueryString(): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
       if (request.method !== 'GET' || requestParser === undefined) return;
-      const documentId = new URL(request.url).searchParams.get('documentId');
+      const search = new URL(request.url).searchParams;
+      const documentId = search.get('documentId') ?? search.get('doc_id');
       if (documentId === null) return;
       setRequestParser(async (request) => {
         const params = await requestParser(request);
@@ -140,8 +141,10 @@ function apqHashOf(params: GraphQLParams): string | undefined {
 }
 
 function documentIdOf(params: GraphQLParams): string | null {
-  const { documentId } = params as GraphQLParams & { documentId?: unknown };
+  // `documentId` as codegen's client preset sends it, `doc_id` as Relay's docs write their network layer.
+  const { documentId, doc_id: docId } = params as GraphQLParams & { documentId?: unknown; doc_id?: unknown };
   if (typeof documentId === 'string') return withoutAlgorithm(documentId);
+  if (typeof docId === 'string') return docId;
   const persisted = params.extensions?.['persistedQuery'] as { sha256Hash?: unknown } | undefined;
   return typeof persisted?.sha256Hash === 'string' ? persisted.sha256Hash : null;
 }
@@ -158,7 +161,7 @@ function withoutAlgorithm(id: string): string {
  */
 export function trustedDocumentOf(
   manifest: PersistedManifest,
-  params: { query?: string; extensions?: Record<string, unknown> | null; documentId?: unknown },
+  params: { query?: string; extensions?: Record<string, unknown> | null; documentId?: unknown; doc_id?: unknown },
 ): string | GraphQLError {
   const asked = documentIdOf({ ...params, extensions: params.extensions ?? undefined });
   const id = asked ?? (params.query === undefined ? null : createHash('sha256').update(params.query).digest('hex'));
