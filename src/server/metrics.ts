@@ -57,6 +57,8 @@ export interface Metrics {
   webSocketConnection(event: 'opened' | 'closed'): void;
   /** A graphql-ws message a client sent, or one the server sent (`next`, `error`, `complete`). */
   webSocketMessage(direction: 'received' | 'sent'): void;
+  /** An operation that reached execution, by the client library its `extensions.clientLibrary` names (clientLibraryLabel). */
+  clientLibraryOperation(library: string): void;
   /** Subscriptions opened, closed, refused, and the events handed to them (pass to the LiveHub). */
   readonly subscriptions: LiveObserver;
   /** An event this instance published on the event bus (to its own subscribers and, with Redis, to the others'). */
@@ -319,6 +321,12 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
     help: 'graphql-ws sockets open now (each also counts in http_connections_open).',
     registers: [registry],
   });
+  const clientLibraryOperations = new Counter({
+    name: 'graphql_client_library_operations_total',
+    help: "Operations executed, by the client library their request's extensions.clientLibrary names (Apollo's clients send it).",
+    labelNames: ['library'],
+    registers: [registry],
+  });
   const webSocketMessages = new Counter({
     name: 'graphql_ws_messages_total',
     help: 'graphql-ws messages, by direction (received from clients; sent: next, error, complete).',
@@ -468,6 +476,7 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
       else openWebSockets.dec();
     },
     webSocketMessage: (direction) => webSocketMessages.inc({ direction }),
+    clientLibraryOperation: (library) => clientLibraryOperations.inc({ library }),
     subscriptions: {
       opened: (topic) => openSubscriptions.inc({ topic }),
       closed: (topic) => openSubscriptions.dec({ topic }),
@@ -508,4 +517,18 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
       held = { ...held, ...readers };
     },
   };
+}
+
+/**
+ * The client libraries named as a label as they are; any other name is `other` and a request without one `none`, so
+ * that what a client writes cannot grow the series. Apollo Kotlin, Apollo iOS and Apollo Client send
+ * `extensions.clientLibrary: { name, version }`.
+ */
+const CLIENT_LIBRARIES = new Set(['apollo-kotlin', 'apollo-ios', '@apollo/client', 'apollo-android']);
+
+/** The `library` label of an operation's request extensions. */
+export function clientLibraryLabel(extensions: unknown): string {
+  const library = (extensions as { clientLibrary?: { name?: unknown } } | null | undefined)?.clientLibrary;
+  if (library === undefined) return 'none';
+  return typeof library.name === 'string' && CLIENT_LIBRARIES.has(library.name) ? library.name : 'other';
 }

@@ -16,6 +16,7 @@ import {
   ClientTwoPayloads,
 } from './operations.js';
 import { createApolloClient, recordingFetch, sha256, type SentRequest } from './setups.js';
+import { sampled } from '../helpers/prometheus.js';
 import { upstreamSummary } from '../helpers/upstream-answer.js';
 
 const SUMMARY = { id: 85, input: { ACADEMIC_YEAR: '2566' } };
@@ -248,5 +249,28 @@ describe("Apollo's BatchHttpLink, refused whole", () => {
   it('gives each query the code of a 429 (the rate limit, spent first)', async () => {
     for (let spent = 0; spent < 3; spent++) await fetch(`${listening().origin}/graphql?query=%7B__typename%7D`);
     expect(await batchedCodes({})).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
+  });
+});
+
+// Issue 32: usage by client library, from the `extensions.clientLibrary` Apollo's clients send.
+describe('usage by client library', () => {
+  const listening = useListeningStack();
+
+  it('counts Apollo Kotlin by name, an unknown name as other, and none as none', async () => {
+    const count = async (library: string) =>
+      sampled(await (await fetch(`${listening().origin}/metrics`)).text(), 'graphql_client_library_operations_total', {
+        library,
+      });
+    const post = (extensions: Record<string, unknown> | undefined) =>
+      fetch(`${listening().origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // Apollo Kotlin 4's body (DefaultHttpRequestComposer): operationName, variables, query, extensions.
+        body: JSON.stringify({ operationName: 'Q', variables: {}, query: 'query Q { __typename }', extensions }),
+      }).then((response) => response.text());
+    await post({ clientLibrary: { name: 'apollo-kotlin', version: '4.3.3' } });
+    await post({ clientLibrary: { name: 'made-up-library-1', version: '1' } });
+    await post(undefined);
+    expect([await count('apollo-kotlin'), await count('other'), await count('none')]).toEqual([1, 1, 1]);
   });
 });

@@ -2,7 +2,7 @@ import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
 import { isAsyncIterable, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { Counter, Histogram, Summary } from 'prom-client';
 import { maskError } from '../../graphql/errors.js';
-import { httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
+import { clientLibraryLabel, httpLabels, type Metrics, type OperationLabel } from '../metrics.js';
 import { CODE, isErrorCode } from '../../errors/registry.js';
 
 export const METRICS_PATH = '/metrics';
@@ -111,6 +111,11 @@ export function useMetrics(metrics: Metrics): Plugin {
     return done;
   };
 
+  const countClientLibrary = (context: object): void =>
+    metrics.clientLibraryOperation(
+      clientLibraryLabel((context as { params?: { extensions?: unknown } }).params?.extensions),
+    );
+
   return {
     onYogaInit({ yoga }) {
       logger = yoga.logger;
@@ -165,6 +170,7 @@ export function useMetrics(metrics: Metrics): Plugin {
       const context = args.contextValue as object;
       const document = parsed.get(context);
       if (document === undefined) return undefined;
+      safely(() => countClientLibrary(context));
       const done = resultHooks(document, context);
       return { onExecuteDone: ({ result }) => done(result) };
     },
@@ -172,6 +178,7 @@ export function useMetrics(metrics: Metrics): Plugin {
       const context = args.contextValue as object;
       const document = parsed.get(context);
       if (document === undefined) return undefined;
+      safely(() => countClientLibrary(context));
       const done = resultHooks(document, context);
       return {
         onSubscribeResult: ({ result }) => done(result),
