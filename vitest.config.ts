@@ -26,6 +26,7 @@ const BUILD_SUITES = [
   'test/language.test.ts',
   'test/bad-documents.test.ts',
   'test/persisted-operations.test.ts',
+  'test/key-life-cycle-http.test.ts',
 ];
 
 export default defineConfig({
