@@ -32,7 +32,7 @@ import {
   useTrustedDocuments,
   type PersistedManifest,
 } from './plugins/use-persisted-operations.js';
-import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
+import { rateLimitCharges, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useRateLimitFields } from './plugins/use-rate-limit-fields.js';
 import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
@@ -132,6 +132,15 @@ export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 export function createApp(deps: AppDependencies): App {
   const { limits, http, metrics, now, responseCache } = deps;
   const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
+  const rateLimit =
+    deps.rateLimit === undefined
+      ? undefined
+      : rateLimitCharges({
+          ...deps.rateLimit,
+          callers,
+          graphqlPath: GRAPHQL_PATH,
+          onRefusal: (kind) => metrics.rateLimited(kind),
+        });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
@@ -168,16 +177,7 @@ export function createApp(deps: AppDependencies): App {
         useSubscriptionRelease(),
         useRateLimitFields(),
         // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
-        ...(deps.rateLimit === undefined
-          ? []
-          : [
-              useRateLimit({
-                ...deps.rateLimit,
-                callers,
-                graphqlPath: GRAPHQL_PATH,
-                onRefusal: (kind) => metrics.rateLimited(kind),
-              }),
-            ]),
+        ...(rateLimit === undefined ? [] : [rateLimit.plugin]),
         useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
         ...(http.graphiql
           ? [
@@ -221,6 +221,8 @@ export function createApp(deps: AppDependencies): App {
     maxPayloadBytes: limits.maxBodyBytes,
     heartbeatMs: deps.heartbeatMs,
     trustedDocuments: deps.trustedDocuments,
+    payForOperation: rateLimit?.payForSocketOperation,
+    corsOrigins: http.corsOrigins,
     metrics,
     logger: deps.logger,
   });

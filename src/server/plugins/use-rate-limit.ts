@@ -37,12 +37,20 @@ export interface RateLimitOptions {
  * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
  * page, megabytes) take one token from the IP's bucket each: place this plugin before the plugins that serve them.
  *
- * Operations that arrive without an HTTP request of their own (a WebSocket's messages) are charged one token each
- * when they execute or subscribe.
+ * Operations that arrive without an HTTP request of their own (a WebSocket's `subscribe` messages) pay the same
+ * token before the socket parses them (`payForSocketOperation`, which websocket-server.ts calls first); anything
+ * else that reaches execution unpaid is charged there, as a last resort.
  */
-export function useRateLimit(
+/** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
+export type SocketOperationPayment = (request: Request, req: IncomingMessage) => Promise<void>;
+
+/**
+ * The rate limit: a yoga plugin, and the same charge for a WebSocket's operations, taken before any work on them.
+ * Both take from the same buckets, and an operation paid either way is not charged again when it executes.
+ */
+export function rateLimitCharges(
   options: RateLimitOptions & { readonly callers: RequestCallers; readonly graphqlPath: string },
-): Plugin<Context & { req?: IncomingMessage }> {
+): { plugin: Plugin<Context & { req?: IncomingMessage }>; payForSocketOperation: SocketOperationPayment } {
   const { limiter, callers } = options;
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
   // pays when it executes or subscribes.
@@ -78,7 +86,12 @@ export function useRateLimit(
   const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   const isMeteredPage = (request: Request, pathname: string): boolean =>
     pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
-  return {
+  const payForSocketOperation: SocketOperationPayment = async (request, req) => {
+    const found = await callers.of(request, req);
+    chargedAtParse.add(request);
+    await spend(request, found, OPERATION_COSTS.executed);
+  };
+  const plugin: Plugin<Context & { req?: IncomingMessage }> = {
     // Synchronous for every request but the metered pages': a hook that returns a promise costs every request a hop.
     onRequest(payload) {
       const { request, url, serverContext, fetchAPI } = payload;
@@ -131,4 +144,5 @@ export function useRateLimit(
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
   };
+  return { plugin, payForSocketOperation };
 }
