@@ -380,6 +380,12 @@ export const SETTINGS = {
       50,
       'Fields sharing one response name in one selection set, fragments spread into it counted, at most.',
     ),
+    maxFieldComparisons: setting(
+      'LIMIT_MAX_FIELD_COMPARISONS',
+      integer(1, 10_000_000),
+      5_000,
+      'Pairs of same-named fields (with their sub-selections) validation may compare in one document, at most.',
+    ),
     maxCost: setting(
       'LIMIT_MAX_COST',
       integer(1, 10_000_000),

@@ -51,6 +51,7 @@ describe('loadConfig', () => {
           maxAliases: 64,
           maxTokens: 5_000,
           maxDirectives: 50,
+          maxFieldComparisons: 5_000,
           maxFragments: 100,
           maxFragmentSpreads: 200,
           maxFieldsPerResponseName: 50,
