@@ -32,6 +32,20 @@ export const OPERATION_COSTS = {
   notModified: 1 / 16,
 } as const;
 
+/**
+ * What one token buys of an answer's body, so that an answer costs what it sends: a stored answer costs
+ * OPERATION_COSTS.stored or one token per this many bytes it sends, whichever is more, and so do the GraphiQL page
+ * and the portal's files. 1/8 of a token (a small hit) covers 32 KB; a 22 MB answer sent without compression costs
+ * 88 tokens, so an address's sustained egress is bounded by its bucket: RATE_LIMIT_POINTS × 256 KB a window
+ * (150 MB a minute at the defaults), and far more of it compressed.
+ */
+export const SENT_BYTES_PER_TOKEN = 256 * 1024;
+
+/** The tokens an answer of `bytes` costs at least `cost` (OPERATION_COSTS), priced by what it sends. */
+export function pricedBySize(cost: number, bytes: number): number {
+  return Math.max(cost, bytes / SENT_BYTES_PER_TOKEN);
+}
+
 /** The bucket of an anonymous caller: one per IP. */
 export function anonymousBucket(ip: string): string {
   return `ip:${ip}`;
@@ -111,6 +125,7 @@ function decide(tokens: number, capacity: number, windowMs: number, retryAfterMs
     remaining: Math.max(0, Math.floor(tokens)),
     fullInMs: Math.max(0, msToRefill(capacity - tokens, capacity, windowMs)),
   };
+
   return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
 
