@@ -255,7 +255,7 @@ describe('the token bucket', () => {
 // full (its wait read 0 ms): it now needs a full bucket and takes it into debt, in memory and in Redis alike.
 describe('a cost above the bucket size', () => {
   const limiters = [
-    ['memory', () => ({ limiter: createRateLimiter({ points: 3, windowS: 60 }), close: async () => undefined })],
+    ['memory', () => ({ limiter: createRateLimiter({ points: 3, windowS: 60 }), close: () => Promise.resolve() })],
     ...(REDIS_URL === undefined
       ? []
       : [
