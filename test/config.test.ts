@@ -84,7 +84,13 @@ describe('loadConfig', () => {
           maxConnectionsPerIp: undefined,
           firstHeadersTimeoutMs: 3_000,
         },
-        otlpEndpoint: undefined,
+        tracing: {
+          endpoint: undefined,
+          tracesEndpoint: undefined,
+          serviceName: undefined,
+          resourceAttributes: undefined,
+          resolverSpans: false,
+        },
         metricsOperationNames: 100,
         live: {
           storePollS: 5,
@@ -150,7 +156,7 @@ describe('loadConfig', () => {
         introspection: false,
         portal: false,
       },
-      otlpEndpoint: 'http://127.0.0.1:4318',
+      tracing: { endpoint: 'http://127.0.0.1:4318' },
       metricsOperationNames: 0,
     });
     expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({
