@@ -186,6 +186,10 @@ const resourceAttributes = z.string().transform((value, ctx): Record<string, str
   return attributes;
 });
 
+/** What access lines keep of a client's address (ACCESS_LOG_CLIENT_ADDRESS). */
+export const CLIENT_ADDRESS_DETAILS = ['full', 'truncated', 'off'] as const;
+export type ClientAddressDetail = (typeof CLIENT_ADDRESS_DETAILS)[number];
+
 /** Connections one peer address may hold when HTTP_MAX_CONNECTIONS_PER_IP is unset and no proxy is trusted. */
 export const DEFAULT_CONNECTIONS_PER_PEER = 64;
 
@@ -526,6 +530,19 @@ export const SETTINGS = {
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
     portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
+    // Personal data under the PDPA: kept in the logs as long as the log store keeps them (docs/operators/runbooks).
+    accessLogClientAddress: setting(
+      'ACCESS_LOG_CLIENT_ADDRESS',
+      z.enum(CLIENT_ADDRESS_DETAILS),
+      'full',
+      "What access lines keep of a client's address: full, truncated (IPv4 to its /24, IPv6 to its /48) or off.",
+    ),
+    accessLogUserAgent: setting(
+      'ACCESS_LOG_USER_AGENT',
+      flag(),
+      true,
+      "Keep a client's User-Agent (its first 256 characters) on access lines.",
+    ),
   },
   /**
    * Node's own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s.

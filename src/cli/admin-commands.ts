@@ -240,11 +240,13 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
 
 function formatClient(client: ClientRecord): string {
   return formatTable(
-    ['CLIENT', 'NAME', 'STATUS', 'QUOTA'],
+    // The contact address is what the runbooks have the operator verify a requester against.
+    ['CLIENT', 'NAME', 'CONTACT', 'STATUS', 'QUOTA'],
     [
       [
         client.id,
         client.name,
+        client.contactEmail,
         client.disabledAt === null ? 'enabled' : `disabled since ${formatTime(client.disabledAt)}`,
         client.rateLimitPoints?.toString() ?? 'default',
       ],
