@@ -151,7 +151,9 @@ describe('admin CLI (npm run admin)', () => {
     const disabled = await admin('disable', client.id);
     expect(disabled).toMatchObject({ code: 0, stderr: '' });
     expect(disabled.stdout).toMatch(
-      new RegExp(`${client.id} +CLI Managed App +cli@example.org +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`),
+      new RegExp(
+        `${client.id} +CLI Managed App +cli@example.org +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`,
+      ),
     );
     await expect(access.authenticate(`Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'CLIENT_DISABLED' });
     expect((await admin('enable', client.id)).stdout).toMatch(/ enabled +default\n$/);
