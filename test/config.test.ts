@@ -74,7 +74,14 @@ describe('loadConfig', () => {
           upstreamFetches: { points: 60, windowS: 60 },
           authenticationFailures: { points: 10, windowS: 60 },
         },
-        http: { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
+        http: {
+          corsOrigins: '*',
+          graphiql: true,
+          introspection: true,
+          portal: true,
+          accessLogClientAddress: 'full',
+          accessLogUserAgent: true,
+        },
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
