@@ -75,7 +75,14 @@ describe('loadConfig', () => {
           upstreamFetches: { points: 60, windowS: 60 },
           authenticationFailures: { points: 10, windowS: 60 },
         },
-        http: { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
+        http: {
+          corsOrigins: '*',
+          graphiql: true,
+          introspection: true,
+          portal: true,
+          accessLogClientAddress: 'full',
+          accessLogUserAgent: true,
+        },
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
@@ -85,7 +92,13 @@ describe('loadConfig', () => {
           maxConnectionsPerIp: undefined,
           firstHeadersTimeoutMs: 3_000,
         },
-        otlpEndpoint: undefined,
+        tracing: {
+          endpoint: undefined,
+          tracesEndpoint: undefined,
+          serviceName: undefined,
+          resourceAttributes: undefined,
+          resolverSpans: false,
+        },
         metricsOperationNames: 100,
         live: {
           storePollS: 5,
@@ -151,7 +164,7 @@ describe('loadConfig', () => {
         introspection: false,
         portal: false,
       },
-      otlpEndpoint: 'http://127.0.0.1:4318',
+      tracing: { endpoint: 'http://127.0.0.1:4318' },
       metricsOperationNames: 0,
     });
     expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({

@@ -245,6 +245,7 @@ export function createApp(deps: AppDependencies): App {
         maxBodyBytes: limits.maxBodyBytes,
         cors: corsOptions(http.corsOrigins),
         trustProxy: deps.trustProxy,
+        clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
         simulatedUpstream: deps.simulatedUpstream,
         traceRequest: deps.tracing?.traceRequest,
         onAnswered: (method, status) => metrics.httpRequest(method, status),

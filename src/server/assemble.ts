@@ -33,7 +33,7 @@ import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js
 import { spentBudget } from './rate-limit-fields.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
-import { startTracing } from './tracing.js';
+import { startTracing, tracesUrl } from './tracing.js';
 import { buildInfo } from './build-info.js';
 import { observeRedisCommands } from '../upstream/redis-commands.js';
 
@@ -139,10 +139,17 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     }),
     buildInfo(),
   );
+  const spansUrl = tracesUrl(config.tracing);
   const tracing =
-    config.otlpEndpoint === undefined
+    spansUrl === undefined
       ? undefined
-      : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
+      : await startTracing(
+          spansUrl,
+          config.tracing,
+          logger,
+          metrics.operationNames,
+          config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgresql',
+        );
   if (tracing !== undefined) closers.push(() => tracing.close());
 
   const redisKeyPrefix =
@@ -222,7 +229,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         onUsageWriteFailed: (error) => logger.warn({ err: error }, 'usage not written yet; kept for the next batch'),
         keys: config.keys,
         postgres: config.database,
-        observer: metrics.store,
+        observer: { ...metrics.store, statementStarted: tracing?.traceStoreStatement },
         migrate: config.database.migrateOnStart,
         onMigrations: ({ applied, unknown }) => {
           if (applied.length > 0) logger.info({ store, migrations: applied }, 'store migrations applied');
@@ -459,7 +466,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
           : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       connections: config.connections,
-      tracing: config.otlpEndpoint !== undefined,
+      tracing: spansUrl !== undefined,
       live: { ...config.live, redis: config.cache.redisUrl !== undefined },
     },
     'request policy',
