@@ -150,7 +150,8 @@ export function validationCostTable(rows: readonly ValidationCostRow[]): string[
     '| document | bytes | outcome | median (ms) | max (ms) |',
     '|---|---|---|---|---|',
     ...rows.map(
-      (row) => `| ${row.name} | ${row.bytes} | ${row.outcome.length > 100 ? `${row.outcome.slice(0, 100)}…` : row.outcome} | ${row.medianMs.toFixed(1)} | ${row.maxMs.toFixed(1)} |`,
+      (row) =>
+        `| ${row.name} | ${row.bytes} | ${row.outcome.length > 100 ? `${row.outcome.slice(0, 100)}…` : row.outcome} | ${row.medianMs.toFixed(1)} | ${row.maxMs.toFixed(1)} |`,
     ),
     '',
     `| no admitted document validates in more than ${MAX_VALIDATION_MS} ms | max ${worst.toFixed(1)} ms | ${worst <= MAX_VALIDATION_MS ? 'yes' : 'NO'} |`,
