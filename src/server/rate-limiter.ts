@@ -125,20 +125,20 @@ function decide(tokens: number, capacity: number, windowMs: number, retryAfterMs
     remaining: Math.max(0, Math.floor(tokens)),
     fullInMs: Math.max(0, msToRefill(capacity - tokens, capacity, windowMs)),
   };
-
   return retryAfterMs === 0 ? { allowed: true, ...state } : { allowed: false, retryAfterMs, ...state };
 }
 
 /**
  * Refills the bucket up to `at`, then applies `use` for `count` tokens (consume and peek need that many; a charge
- * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size can never
- * be met: it is refused with the time until the bucket is full.
+ * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size (a large
+ * answer priced by its bytes, SENT_BYTES_PER_TOKEN) needs a full bucket, and takes it into debt: the caller waits
+ * until the debt is refilled, so what it costs is paid in time, never refused for ever nor given for nothing.
  */
 function apply(bucket: Bucket, use: Use, capacity: number, windowMs: number, at: number, count = 1): RateDecision {
   bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, at - bucket.at) * capacity) / windowMs);
   bucket.at = at;
   if (use === 'charge') bucket.tokens -= 1;
-  const needed = use === 'charge' ? 1 : count;
+  const needed = use === 'charge' ? 1 : Math.min(count, capacity);
   if (bucket.tokens >= needed) {
     if (use === 'consume') bucket.tokens -= count;
     return decide(bucket.tokens, capacity, windowMs, 0);
@@ -194,7 +194,7 @@ local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * capacity / window)
-local needed = count
+local needed = math.min(count, capacity)
 if use == 'charge' then
   tokens = tokens - 1
   needed = 1
