@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_COST_POINT } from '../src/graphql/payload-sizes.js';
-import { SENT_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
+import { SENT_BYTES_PER_TOKEN, UPSTREAM_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
@@ -164,5 +164,39 @@ describe('egress priced by the bytes sent', () => {
     expect(remaining(first) - remaining(identity)).toBeGreaterThanOrEqual(
       Math.floor(identityBytes / SENT_BYTES_PER_TOKEN) - 1,
     );
+  });
+});
+
+// Issue 34: a fresh unknown query key each time was a new upstream URL: one address brought 345 MB from the
+// ministry's service in 35 s. An upstream call pays its body's bytes too (UPSTREAM_BYTES_PER_TOKEN), owed after it.
+describe('upstream bytes per caller', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+      rateLimit: { points: 0, windowS: 60, upstreamFetches: { points: 20, windowS: 60 } },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('owes a large body by its bytes, so the next new question waits; small bodies cost a call each', async () => {
+    const bytes = stack.simulator.datasetBody(LARGEST).length;
+    expect(bytes / UPSTREAM_BYTES_PER_TOKEN).toBeGreaterThan(5);
+    const ask = async (key: string, code = LARGEST) => {
+      const response = await stack.post({ query: `{ dataset(code: ${code}) { payload(query: { K: "${key}" }) } }` });
+      const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+      return body.errors?.[0]?.extensions?.code ?? 'OK';
+    };
+    stack.simulator.resetRequests();
+    // 20 tokens: three calls of the largest body are all it pays for, where they were twenty.
+    const codes: string[] = [];
+    for (let n = 0; n < 6; n++) codes.push(await ask(`fresh-${n}`));
+    expect(codes.filter((code) => code === 'OK').length).toBeLessThanOrEqual(
+      Math.ceil(20 / (bytes / UPSTREAM_BYTES_PER_TOKEN)) + 1,
+    );
+    expect(codes).toContain('RATE_LIMITED');
+    expect(stack.simulator.requestCount()).toBe(codes.filter((code) => code === 'OK').length);
   });
 });

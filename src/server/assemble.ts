@@ -31,7 +31,7 @@ import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { spentBudget } from './rate-limit-fields.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter, UPSTREAM_BYTES_PER_TOKEN } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
 import { startTracing, tracesUrl } from './tracing.js';
 import { buildInfo } from './build-info.js';
@@ -343,6 +343,10 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
               retryAfterMs: decision.allowed ? undefined : decision.retryAfterMs,
               state: spentBudget('upstream', decision, upstreamFetches.windowS),
             };
+          },
+          downloaded: async (bucket, bytes) => {
+            const owed = Math.floor(bytes / UPSTREAM_BYTES_PER_TOKEN);
+            if (owed > 0) await upstreamFetches.charge(bucket, owed);
           },
         };
   const persistedQueries = createPersistedQueryStore({

@@ -46,6 +46,14 @@ export function pricedBySize(cost: number, bytes: number): number {
   return Math.max(cost, bytes / SENT_BYTES_PER_TOKEN);
 }
 
+/**
+ * What one token of the upstream-fetch budget (UPSTREAM_FETCH_RATE_LIMIT_POINTS) buys of the ministry's bandwidth:
+ * a call pays one token before it is made, and one per this many bytes of its body beyond the first, owed once the
+ * body has arrived. Fresh query keys on the largest dataset (3.7 MB) cost some 15 tokens a call, so one address
+ * brings at most RATE_LIMIT × 256 KB a window from the upstream (15 MB a minute at the defaults), not 220 MB.
+ */
+export const UPSTREAM_BYTES_PER_TOKEN = 256 * 1024;
+
 /** The bucket of an anonymous caller: one per IP. */
 export function anonymousBucket(ip: string): string {
   return `ip:${ip}`;
@@ -77,10 +85,11 @@ export interface RateLimiter {
   /** Whether the bucket holds a token, taking none: a bucket that counts failures is read before the attempt. */
   peek(key: string): Promise<RateDecision>;
   /**
-   * Takes one token even from an empty bucket, which then owes it: a failure is counted however many arrived at
-   * once, so a burst of concurrent failures keeps its sender out for as long as that many would at the rate.
+   * Takes `count` tokens (one unless given) even from an empty bucket, which then owes them: a failure is counted
+   * however many arrived at once, so a burst of concurrent failures keeps its sender out for as long as that many
+   * would at the rate; and what is learnt only after the work (the bytes an upstream call brought) is paid so.
    */
-  charge(key: string): Promise<BucketState>;
+  charge(key: string, count?: number): Promise<BucketState>;
 }
 
 /** What to do with the bucket: the three operations of RateLimiter, which share one piece of arithmetic. */
@@ -135,9 +144,10 @@ function decide(tokens: number, capacity: number, windowMs: number, retryAfterMs
  * until the debt is refilled, so what it costs is paid in time, never refused for ever nor given for nothing.
  */
 function apply(bucket: Bucket, use: Use, capacity: number, windowMs: number, at: number, count = 1): RateDecision {
+  // A charge's `count` is what it takes; consume and peek need `count` (at most the bucket's size) to be there.
   bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, at - bucket.at) * capacity) / windowMs);
   bucket.at = at;
-  if (use === 'charge') bucket.tokens -= 1;
+  if (use === 'charge') bucket.tokens -= count;
   const needed = use === 'charge' ? 1 : Math.min(count, capacity);
   if (bucket.tokens >= needed) {
     if (use === 'consume') bucket.tokens -= count;
@@ -178,7 +188,7 @@ function memoryBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => Promise.resolve(use(key, 'consume', quota, count)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
-    charge: (key) => Promise.resolve(use(key, 'charge')),
+    charge: (key, count) => Promise.resolve(use(key, 'charge', undefined, count)),
   };
 }
 
@@ -196,7 +206,7 @@ local at = tonumber(state[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * capacity / window)
 local needed = math.min(count, capacity)
 if use == 'charge' then
-  tokens = tokens - 1
+  tokens = tokens - count
   needed = 1
 end
 local retry = 0
@@ -237,6 +247,6 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key) => use(key, 'charge').catch(() => fallback.charge(key)),
+    charge: (key, count) => use(key, 'charge', undefined, count).catch(() => fallback.charge(key, count)),
   };
 }
