@@ -414,3 +414,20 @@ async function currentSchema(db: Kysely<AccessTables>): Promise<string> {
   if (current === null) throw new Error('no schema on the search_path exists; create one or pass a schema name');
   return current;
 }
+
+/** The tables an erasure writes to (clients.ts eraseClientRows): those whose old row versions held the erased text. */
+const ERASED_TABLES = ['clients', 'client_keys', 'registration_idempotency', 'use_requests', 'use_request_events'];
+
+/**
+ * Makes a committed erasure reach the files, at once. SQLite (secure_delete is on, so the database file's pages are
+ * zeroed) keeps the erased rows' old pages in its write-ahead log until the log is overwritten, which a quiet store
+ * may never do: the log is checkpointed and truncated to nothing. PostgreSQL keeps the old row versions as dead
+ * tuples until a vacuum, which autovacuum may not run for a single row: the tables the erasure wrote are vacuumed.
+ * What neither removes is stated in docs/operators/runbooks/pdpa-erasure.md (PostgreSQL's own WAL segments until
+ * they are recycled, backups). Best effort: the erasure has committed either way, and a store that refuses (a
+ * reader holding the log, a role that may not vacuum) is tried again at the next erasure.
+ */
+export async function erasedFromFiles(db: Kysely<AccessTables>, dialect: Dialect): Promise<void> {
+  if (dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  else await sql.raw(`VACUUM ${ERASED_TABLES.join(', ')}`).execute(db);
+}

@@ -11,7 +11,7 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase, type MigrationReport, type StoreObserver } from './database.js';
+import { erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
@@ -61,13 +61,19 @@ export interface AccessServiceOptions {
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
-  const { db, migrations } = await openDatabase(options);
+  const { db, dialect, migrations } = await openDatabase(options);
   options.onMigrations?.(migrations);
   const operatorTokens: OperatorToken[] = [
     ...(options.adminToken === undefined ? [] : [{ name: null, token: options.adminToken }]),
     ...(options.adminTokens ?? []),
   ];
-  const store: AccessStore = { db, operatorTokens, now: options.now ?? (() => new Date()), keys: options.keys };
+  const store: AccessStore = {
+    db,
+    operatorTokens,
+    now: options.now ?? (() => new Date()),
+    keys: options.keys,
+    afterErasure: () => erasedFromFiles(db, dialect),
+  };
   const usage = new UsageBuffer(
     store,
     options.usage ?? DEFAULT_USAGE_POLICY,
