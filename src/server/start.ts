@@ -6,6 +6,7 @@ import { GRAPHQL_PATH } from './app.js';
 import { assemble, AssembleError } from './assemble.js';
 import { createHttpServer } from './http-server.js';
 import { buildInfo } from './build-info.js';
+import { collectWhenQuiet } from './idle-collection.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { createLogger } from './logger.js';
 import { releaseYoungGeneration } from './young-generation.js';
@@ -34,6 +35,7 @@ export async function startServer(): Promise<void> {
   );
   const inFlight = new InFlightRequests();
   listener.prependListener('request', inFlight.track);
+  const idleCollection = collectWhenQuiet(listener, () => inFlight.list().length);
   listener.listen(config.port, config.host);
   await once(listener, 'listening').catch(async (error: unknown) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
@@ -70,6 +72,7 @@ export async function startServer(): Promise<void> {
       process.exit(1);
     }, graceS * 1_000);
     logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
+    idleCollection.stop();
     await server.beginShutdown();
     await delay(readinessDelayS * 1_000);
     logger.info(
