@@ -196,7 +196,13 @@ export const SETTINGS = {
       'DATABASE_STATEMENT_TIMEOUT_MS',
       integer(100, 600_000),
       5_000,
-      'PostgreSQL: longest statement (a held lock ends in an error, not a stalled request).',
+      'PostgreSQL: longest statement (a held lock ends in an error, not a stalled request); with no answer at all a second later, its connection is dropped.',
+    ),
+    operationTimeoutMs: setting(
+      'DATABASE_OPERATION_TIMEOUT_MS',
+      integer(100, 600_000),
+      2_000,
+      'PostgreSQL: longest one store operation (a key check, a transition) takes in all, waiting for a connection included; then STORE_UNAVAILABLE.',
     ),
     migrateOnStart: setting(
       'MIGRATE_ON_START',
@@ -552,6 +558,13 @@ export const SETTINGS = {
       "From accepting a connection until its first request's headers are complete; then 408 and closed.",
     ),
   },
+  // A readiness probe that outlasts its own time-out (Kubernetes: timeoutSeconds) counts as failed: well under it.
+  readinessCheckTimeoutMs: setting(
+    'READINESS_CHECK_TIMEOUT_MS',
+    integer(10, 60_000),
+    500,
+    "How long /ready and /metrics wait for a dependency's check (the store's ping); one that has not answered by then is reported failing.",
+  ),
   otlpEndpoint: optional(
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     httpUrl('http://127.0.0.1:4318'),

@@ -161,12 +161,14 @@ describe('DATABASE_URL', () => {
       DATABASE_URL: `postgres://app:${encodeURIComponent('Xy7@Kq9Lm2/Zt')}@db.example/edu`,
       DATABASE_POOL_MAX: '4',
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      DATABASE_OPERATION_TIMEOUT_MS: '3000',
       MIGRATE_ON_START: 'false',
     });
     expect(loaded.ok && loaded.config.database).toEqual({
       poolMax: 4,
       connectTimeoutMs: 5_000,
       statementTimeoutMs: 2_000,
+      operationTimeoutMs: 3_000,
       migrateOnStart: false,
     });
   });

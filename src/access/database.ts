@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type LogEvent, type Migration } from 'kysely';
 import type pg from 'pg';
+import { CODE } from '../errors/registry.js';
+import { AccessError } from './errors.js';
 import { accessMigrations, type Dialect } from './migrations.js';
 import { StorePostgresDialect } from './postgres-dialect.js';
 import SqliteDatabase from './sqlite-driver.js';
@@ -39,6 +41,14 @@ class SchemaBehindError extends Error {
     );
     this.name = 'SchemaBehindError';
   }
+}
+
+/**
+ * The store could not be reached or did not answer in time (refused, timed out, out of connections): worth trying
+ * again later, unlike a wrong setting or a schema this release cannot run on.
+ */
+export class StoreUnreachableError extends Error {
+  override readonly name = 'StoreUnreachableError';
 }
 
 /** Connections of the PostgreSQL pool: in use by a statement, idle, and callers waiting for one. */
@@ -199,7 +209,7 @@ export async function openDatabase(options: {
         waiting: pool.waitingCount,
       }));
       db = new Kysely<AccessTables>({
-        dialect: new StorePostgresDialect({ pool }),
+        dialect: new StorePostgresDialect({ pool, statementTimeoutMs: options.postgres.statementTimeoutMs }),
         log: failuresTo(options.observer),
       });
       migrations = migrate ? await migratePostgres(db, schema) : await checkSchema(db, 'postgres');
@@ -208,11 +218,10 @@ export async function openDatabase(options: {
   } catch (error) {
     await db?.destroy().catch(() => undefined);
     const cause = redactedError(error, options.databaseUrl);
-    throw new Error(
+    const unreachable = error instanceof AccessError && error.code === CODE.STORE_UNAVAILABLE;
+    throw new (unreachable ? StoreUnreachableError : Error)(
       `Cannot open the request-for-use store ${describeDatabaseUrl(options.databaseUrl)}: ${cause.message}`,
-      {
-        cause,
-      },
+      { cause },
     );
   }
 }
