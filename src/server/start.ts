@@ -6,6 +6,7 @@ import { GRAPHQL_PATH } from './app.js';
 import { assemble, AssembleError } from './assemble.js';
 import { createHttpServer } from './http-server.js';
 import { buildInfo } from './build-info.js';
+import { ConnectionDrain } from './connection-drain.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { createLogger } from './logger.js';
 import { releaseYoungGeneration } from './young-generation.js';
@@ -35,6 +36,7 @@ export async function startServer(): Promise<void> {
   );
   const inFlight = new InFlightRequests();
   listener.prependListener('request', inFlight.track);
+  const drain = new ConnectionDrain(listener);
   listener.listen(config.port, config.host);
   await once(listener, 'listening').catch(async (error: unknown) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
@@ -55,9 +57,10 @@ export async function startServer(): Promise<void> {
   let stopping = false;
   /**
    * SIGTERM (or SIGINT): /ready fails at once while requests are still served, so load balancers stop routing here
-   * (a Kubernetes rollout needs that window); the watcher's lease is handed over at once; then the listener closes,
-   * streams complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer
-   * keeps the process alive (not unref'd) and exits, listing what was still running.
+   * (a Kubernetes rollout needs that window), and every answer says `Connection: close`, so kept-alive clients
+   * reconnect elsewhere meanwhile; the watcher's lease is handed over at once; then the listener closes, streams
+   * complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer keeps the
+   * process alive (not unref'd) and exits, listing what was still running.
    */
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
@@ -71,16 +74,16 @@ export async function startServer(): Promise<void> {
       process.exit(1);
     }, graceS * 1_000);
     logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
+    drain.begin();
     await server.beginShutdown();
     await delay(readinessDelayS * 1_000);
     logger.info(
       { inFlight: inFlight.list().length },
       'shutting down: no new connections, finishing in-flight requests',
     );
-    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    const closed = drain.close();
     // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
     server.live.completeSubscriptions();
-    listener.closeIdleConnections();
     await closed;
     await server.close();
     clearTimeout(deadline);
