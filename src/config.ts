@@ -177,6 +177,16 @@ export const SETTINGS = {
   ),
   host: setting('HOST', text(), '127.0.0.1', 'Address the server listens on.'),
   port: setting('PORT', integer(0, 65_535), 4000, 'Port the server listens on; 0 picks a free one.'),
+  // Not ADMIN_PORT: Kubernetes injects <SERVICE>_PORT for every Service of the namespace, and one named `admin`
+  // would set it to tcp://….
+  admin: {
+    port: optional(
+      'ADMIN_LISTEN_PORT',
+      integer(0, 65_535),
+      'A second listener for operators only, serving /metrics, /health and /ready (then /metrics leaves PORT); unset: none.',
+    ),
+    host: optional('ADMIN_LISTEN_HOST', text(), 'Address of the ADMIN_LISTEN_PORT listener; unset: HOST.'),
+  },
   logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
   databaseUrl: setting(
     'DATABASE_URL',
@@ -669,6 +679,7 @@ export type LiveConfig = Config['live'];
 export type SubscriptionConfig = LiveConfig['subscriptions'];
 export type DatabaseConfig = Config['database'];
 export type ShutdownConfig = Config['shutdown'];
+export type AdminListenerConfig = Config['admin'];
 
 /**
  * The bound on one peer address's open connections (0: none): HTTP_MAX_CONNECTIONS_PER_IP when set, otherwise
@@ -779,6 +790,16 @@ interface Conflict {
 const isSet = (env: NodeJS.ProcessEnv, name: string): boolean => (env[name]?.trim() ?? '') !== '';
 
 const CONFLICTS: readonly Conflict[] = [
+  {
+    reads: ['ADMIN_LISTEN_PORT', 'PORT', 'ADMIN_LISTEN_HOST', 'HOST'],
+    check: ({ admin, port, host }) =>
+      admin.port === undefined || admin.port === 0 || admin.port !== port || (admin.host ?? host) !== host
+        ? undefined
+        : {
+            level: 'error',
+            message: `ADMIN_LISTEN_PORT: ${admin.port} is PORT too; the operators' listener needs its own`,
+          },
+  },
   {
     reads: ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'],
     check: ({ connections }) =>

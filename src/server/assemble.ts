@@ -29,7 +29,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { OperationNames, operationNamesIn } from './operation-names.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
-import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { createReadiness, type Readiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { spentBudget } from './rate-limit-fields.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
@@ -66,6 +66,8 @@ export interface Assembled {
   readonly app: App;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** What /ready answers, for the operators' listener too (admin-listener.ts). */
+  readonly readiness: Readiness;
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly access: AccessService;
@@ -403,6 +405,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     fetchBudgets,
     trustProxy: rateLimit.trustProxy,
     metrics,
+    metricsPage: config.admin.port === undefined,
     persistedQueries,
     tracing,
     live: hub,
@@ -482,6 +485,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     app,
     logger,
     metrics,
+    readiness,
     upstream: upstream.client,
     source: upstream.source,
     access,

@@ -1,8 +1,10 @@
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DATASET_CODES } from '../catalogue.js';
 import { connectionsPerPeer, loadConfig } from '../config.js';
 import { GRAPHQL_PATH } from './app.js';
+import { createAdminListener } from './admin-listener.js';
 import { assemble, AssembleError } from './assemble.js';
 import { createHttpServer } from './http-server.js';
 import { buildInfo } from './build-info.js';
@@ -37,18 +39,29 @@ export async function startServer(): Promise<void> {
   const inFlight = new InFlightRequests();
   listener.prependListener('request', inFlight.track);
   const drain = new ConnectionDrain(listener);
-  listener.listen(config.port, config.host);
-  await once(listener, 'listening').catch(async (error: unknown) => {
-    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await server.close();
-    process.exit(1);
-  });
-  const address = listener.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  /** Listens, or logs why it cannot and exits 1; resolves with the origin it listens at. */
+  const listenOrExit = async (target: Server, port: number, host: string): Promise<string> => {
+    target.listen(port, host);
+    await once(target, 'listening').catch(async (error: unknown) => {
+      logger.fatal({ err: error }, `cannot listen on ${host}:${port}`);
+      await server.close();
+      process.exit(1);
+    });
+    const address = target.address();
+    const bound = typeof address === 'object' && address !== null ? address.port : port;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  };
+  // Before the public listener, so that whatever watches for the ready line finds the operators' one already up.
+  let adminListener: Server | undefined;
+  if (config.admin.port !== undefined) {
+    adminListener = createAdminListener(server);
+    const origin = await listenOrExit(adminListener, config.admin.port, config.admin.host ?? config.host);
+    logger.info(`operators' listener ready at ${origin} (/metrics, /health, /ready)`);
+  }
+  const origin = await listenOrExit(listener, config.port, config.host);
   logger.info(
     { upstream: server.upstream.baseUrl, ...buildInfo(), node: process.version },
-    `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`,
+    `GraphQL server ready at ${origin}${GRAPHQL_PATH}`,
   );
   releaseYoungGeneration();
   if (config.cache.warm) void server.source.warm(DATASET_CODES);
@@ -71,6 +84,7 @@ export async function startServer(): Promise<void> {
         `shutdown grace (SHUTDOWN_GRACE_S=${graceS}) ran out: exiting with the requests listed still running`,
       );
       listener.closeAllConnections();
+      adminListener?.closeAllConnections();
       process.exit(1);
     }, graceS * 1_000);
     logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
@@ -85,6 +99,9 @@ export async function startServer(): Promise<void> {
     // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
     server.live.completeSubscriptions();
     await closed;
+    // Last: it answers /ready (503) and /metrics to the end of the drain.
+    adminListener?.closeAllConnections();
+    adminListener?.close();
     await server.close();
     clearTimeout(deadline);
     logger.info('stopped');

@@ -148,6 +148,19 @@ export function createReadiness(
   };
 }
 
+/** What `GET /ready` answers for a report: its status, and the report as JSON, never cached. */
+export function readinessAnswer({ httpStatus, ...body }: ReadinessReport): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
+  return {
+    status: httpStatus,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: JSON.stringify(body),
+  };
+}
+
 /** `GET /health`: 200 while the process serves. `GET /ready`: the report as JSON, never cached. */
 export function useReadiness(readiness: Readiness): Plugin {
   return {
@@ -160,13 +173,9 @@ export function useReadiness(readiness: Readiness): Plugin {
         return;
       }
       if (url.pathname !== READY_PATH) return;
-      return readiness.report().then(({ httpStatus, ...body }) => {
-        payload.endResponse(
-          new fetchAPI.Response(JSON.stringify(body), {
-            status: httpStatus,
-            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-          }),
-        );
+      return readiness.report().then((report) => {
+        const { status, headers, body } = readinessAnswer(report);
+        payload.endResponse(new fetchAPI.Response(body, { status, headers }));
       });
     },
   };
