@@ -81,12 +81,21 @@ describe.runIf(POSTGRES_URL !== undefined)('PostgreSQL hung (every byte held, ev
   let proxy: TcpProxy;
   let server: ServerProcess;
   let apiKey: string;
+  let useRequestId: string;
 
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
     proxy = await tcpProxy(Number(new URL(POSTGRES_URL ?? '').port || 5432));
     server = await startServerProcess({ DATABASE_URL: storeUrl(proxy, schema), ADMIN_TOKEN });
     apiKey = await register(server);
+    const asked = (await (
+      await post(
+        server,
+        'mutation { requestEndpointUse(input: { endpointId: 85, purpose: "hung store" }) { useRequest { id } } }',
+        `Bearer ${apiKey}`,
+      )
+    ).json()) as { data: { requestEndpointUse: { useRequest: { id: string } } } };
+    useRequestId = asked.data.requestEndpointUse.useRequest.id;
     // The anonymous query's payload is read once, so that what is timed below is the server, not the simulator.
     expect((await post(server, ANONYMOUS)).status).toBe(200);
     expect((await post(server, KEYED, `Bearer ${apiKey}`)).status).toBe(200);
@@ -142,6 +151,19 @@ describe.runIf(POSTGRES_URL !== undefined)('PostgreSQL hung (every byte held, ev
           expect(value.response.headers.get('retry-after')).toBe('5');
           expect(value.answer.errors?.[0]?.extensions?.code).toBe('STORE_UNAVAILABLE');
         }
+
+        // An operator's token needs no store, so the decision itself meets the hung store: answered 503 in time,
+        // and (below) never made behind the caller's back once the store answers again.
+        const decision = await timed(() =>
+          post(
+            server,
+            `mutation { reviewUseRequest(input: { id: "${useRequestId}", decision: APPROVE, note: "hung" }) { useRequest { status } } }`,
+            `Bearer ${ADMIN_TOKEN}`,
+          ),
+        );
+        expect(decision.ms).toBeLessThan(KEYED_WITHIN_MS);
+        expect(decision.value.status).toBe(503);
+        expect(((await decision.value.json()) as Answer).errors?.[0]?.extensions?.code).toBe('STORE_UNAVAILABLE');
       } finally {
         proxy.thaw();
       }
@@ -154,6 +176,10 @@ describe.runIf(POSTGRES_URL !== undefined)('PostgreSQL hung (every byte held, ev
         timeout: 20_000,
         interval: 200,
       });
+      const after = (await (
+        await post(server, '{ myUseRequests { id status } }', `Bearer ${apiKey}`)
+      ).json()) as Answer;
+      expect(after.data).toEqual({ myUseRequests: [{ id: useRequestId, status: 'PENDING' }] });
     },
   );
 });
