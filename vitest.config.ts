@@ -27,6 +27,7 @@ const BUILD_SUITES = [
   'test/bad-documents.test.ts',
   'test/persisted-operations.test.ts',
   'test/key-life-cycle-http.test.ts',
+  'test/websocket-attacks.test.ts',
 ];
 
 export default defineConfig({

@@ -161,17 +161,49 @@ const caFile = z.string().transform((path, ctx) => {
   return pem;
 });
 
+/** The service.name of spans when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
+export const DEFAULT_SERVICE_NAME = 'thai-edu-graphql';
+
+/** OTEL_RESOURCE_ATTRIBUTES: W3C Baggage's `key=value,key=value`, each value percent-decoded. */
+const resourceAttributes = z.string().transform((value, ctx): Record<string, string> => {
+  const attributes: Record<string, string> = {};
+  for (const pair of value.split(',').map((part) => part.trim())) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? '' : pair.slice(0, equals).trim();
+    let decoded: string | undefined;
+    try {
+      decoded = decodeURIComponent(pair.slice(equals + 1).trim());
+    } catch {
+      decoded = undefined;
+    }
+    if (key === '' || decoded === undefined) {
+      ctx.issues.push({ code: 'custom', input: pair, message: `"${pair}" is not key=value (value percent-encoded)` });
+      continue;
+    }
+    attributes[key] = decoded;
+  }
+  return attributes;
+});
+
+/** What access lines keep of a client's address (ACCESS_LOG_CLIENT_ADDRESS). */
+export const CLIENT_ADDRESS_DETAILS = ['full', 'truncated', 'off'] as const;
+export type ClientAddressDetail = (typeof CLIENT_ADDRESS_DETAILS)[number];
+
 /** Connections one peer address may hold when HTTP_MAX_CONNECTIONS_PER_IP is unset and no proxy is trusted. */
 export const DEFAULT_CONNECTIONS_PER_PEER = 64;
 
 /** Where requests for use are stored when DATABASE_URL is unset. */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/thai-edu-graphql.db';
 
+/** The values NODE_ENV may take; any other (`prod`, `Production`) is refused rather than read as development. */
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+
 export const SETTINGS = {
-  /** `production` makes the checks strict (see `loadConfig`); anything else is development. */
+  /** `production` makes the checks strict (see `loadConfig`); development and test do not. */
   nodeEnv: setting(
     'NODE_ENV',
-    text(),
+    z.enum(NODE_ENVS, { error: `must be one of ${NODE_ENVS.join(', ')} (production turns the strict checks on)` }),
     'development',
     'production: misspelt names stop the start, the simulator runs only when UPSTREAM=simulator.',
   ),
@@ -396,6 +428,12 @@ export const SETTINGS = {
       50,
       'Fields sharing one response name in one selection set, fragments spread into it counted, at most.',
     ),
+    maxFieldComparisons: setting(
+      'LIMIT_MAX_FIELD_COMPARISONS',
+      integer(1, 10_000_000),
+      5_000,
+      'Pairs of same-named fields (with their sub-selections) validation may compare in one document, at most.',
+    ),
     maxCost: setting(
       'LIMIT_MAX_COST',
       integer(1, 10_000_000),
@@ -514,6 +552,19 @@ export const SETTINGS = {
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
     portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
+    // Personal data under the PDPA: kept in the logs as long as the log store keeps them (docs/operators/runbooks).
+    accessLogClientAddress: setting(
+      'ACCESS_LOG_CLIENT_ADDRESS',
+      z.enum(CLIENT_ADDRESS_DETAILS),
+      'full',
+      "What access lines keep of a client's address: full, truncated (IPv4 to its /24, IPv6 to its /48) or off.",
+    ),
+    accessLogUserAgent: setting(
+      'ACCESS_LOG_USER_AGENT',
+      flag(),
+      true,
+      "Keep a client's User-Agent (its first 256 characters) on access lines.",
+    ),
   },
   /**
    * Node's own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s.
@@ -575,11 +626,39 @@ export const SETTINGS = {
     500,
     "How long /ready and /metrics wait for a dependency's check (the store's ping); one that has not answered by then is reported failing.",
   ),
-  otlpEndpoint: optional(
-    'OTEL_EXPORTER_OTLP_ENDPOINT',
-    httpUrl('http://127.0.0.1:4318'),
-    'OTLP/HTTP collector; unset: no tracing (and no tracing SDK loaded).',
-  ),
+  /**
+   * OpenTelemetry's own variables, read as its specification says (so a collector's usual settings work here):
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the whole URL of the traces path and wins over the base endpoint, which
+   * gets /v1/traces appended; OTEL_SERVICE_NAME wins over a service.name in OTEL_RESOURCE_ATTRIBUTES.
+   */
+  tracing: {
+    endpoint: optional(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      httpUrl('http://127.0.0.1:4318'),
+      'OTLP/HTTP collector, spans sent to <endpoint>/v1/traces; with neither this nor the next: no tracing (and no tracing SDK loaded).',
+    ),
+    tracesEndpoint: optional(
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      httpUrl('http://127.0.0.1:4318/v1/traces'),
+      'OTLP/HTTP URL spans are sent to, as it is (no path added); wins over OTEL_EXPORTER_OTLP_ENDPOINT.',
+    ),
+    serviceName: optional(
+      'OTEL_SERVICE_NAME',
+      z.string().min(1),
+      `The service.name of every span; unset: service.name of OTEL_RESOURCE_ATTRIBUTES, else ${DEFAULT_SERVICE_NAME}.`,
+    ),
+    resourceAttributes: optional(
+      'OTEL_RESOURCE_ATTRIBUTES',
+      resourceAttributes,
+      'Resource attributes of every span: key=value pairs separated by commas, values percent-encoded (deployment.environment=prod,service.namespace=edu).',
+    ),
+    resolverSpans: setting(
+      'TRACING_RESOLVER_SPANS',
+      flag(),
+      false,
+      'A span per resolver besides those of operations, upstream calls and store statements (16 for { datasets { code } }).',
+    ),
+  },
   // A name shown costs /metrics up to ~920 bytes (as a query and as a mutation); 150 keep it under 200 KB.
   metricsOperationNames: setting(
     'METRICS_OPERATION_NAMES',
@@ -679,6 +758,7 @@ export type LiveConfig = Config['live'];
 export type SubscriptionConfig = LiveConfig['subscriptions'];
 export type DatabaseConfig = Config['database'];
 export type ShutdownConfig = Config['shutdown'];
+export type TracingConfig = Config['tracing'];
 export type AdminListenerConfig = Config['admin'];
 
 /**
@@ -897,8 +977,33 @@ const CONFLICTS: readonly Conflict[] = [
   },
 ];
 
-export type ConfigResult =
-  { ok: true; config: Config; warnings: string[] } | { ok: false; problems: string[]; warnings: string[] };
+/**
+ * What the operator commands (`migrate`, `admin`) read: the store, the log, and where the admin announces its
+ * decisions (Redis). They run beside the server or in a Job with the store's settings only, so nothing of the
+ * upstream is asked of them (an image's NODE_ENV=production would otherwise demand UPSTREAM_BASE_URL).
+ */
+export const STORE_SETTINGS = {
+  nodeEnv: SETTINGS.nodeEnv,
+  logLevel: SETTINGS.logLevel,
+  databaseUrl: SETTINGS.databaseUrl,
+  database: SETTINGS.database,
+  keys: SETTINGS.keys,
+  cache: { redisUrl: SETTINGS.cache.redisUrl, redisKeyPrefix: SETTINGS.cache.redisKeyPrefix },
+} as const;
+
+/** The operator commands' settings, typed and camelCase. */
+export type StoreConfig = ValuesOf<typeof STORE_SETTINGS>;
+
+export type LoadResult<T> =
+  | { ok: true; config: T; warnings: string[] }
+  | {
+      ok: false;
+      problems: string[];
+      warnings: string[];
+      /** LOG_LEVEL when it parsed, else its default: the level the problems are reported at. */
+      logLevel: LogLevel;
+    };
+export type ConfigResult = LoadResult<Config>;
 
 function parseTree(tree: SettingTree, env: NodeJS.ProcessEnv, problems: string[], failed: Set<string>): unknown {
   const values: Record<string, unknown> = {};
@@ -927,18 +1032,25 @@ function parseTree(tree: SettingTree, env: NodeJS.ProcessEnv, problems: string[]
 }
 
 /**
- * Parses the environment; on failure lists every problem at once, each naming its variable. In production
- * (NODE_ENV=production) a variable that looks like ours but is not, or a Redis-only setting without REDIS_URL,
- * stops the start; in development it is a warning, because a developer's shell carries other projects' variables
- * (CACHE_DIR, HTTP_PORT…) and a default there costs nothing but the warning the start prints.
+ * Parses the settings of `tree` from the environment; on failure lists every problem at once, each naming its
+ * variable. In production (NODE_ENV=production) a variable that looks like ours but is not, or a Redis-only setting
+ * without REDIS_URL, stops the start; in development it is a warning, because a developer's shell carries other
+ * projects' variables (CACHE_DIR, HTTP_PORT…) and a default there costs nothing but the warning the start prints.
+ * A conflict is checked when every variable it reads is in the tree (a narrower tree has fewer to honour).
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+function loadSettings<Tree extends SettingTree & typeof STORE_SETTINGS>(
+  tree: Tree,
+  env: NodeJS.ProcessEnv,
+): LoadResult<ValuesOf<Tree>> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const failed = new Set<string>();
-  // Parsed from the tree it declares, so the value has the shape ValuesOf<typeof SETTINGS> says.
-  const config = parseTree(SETTINGS, env, problems, failed) as Config;
-  const production = config.nodeEnv === 'production';
+  // Parsed from the tree it declares, so the value has the shape ValuesOf<Tree> says.
+  const config = parseTree(tree, env, problems, failed) as ValuesOf<Tree>;
+  // Every tree holds the store's settings (its type says so), NODE_ENV and LOG_LEVEL among them.
+  const { nodeEnv, logLevel } = config as unknown as StoreConfig;
+  const production = nodeEnv === 'production';
+  const read = new Set(flatten(tree).map((s) => s.env));
   const suspicious = [
     ...unknownNames(env),
     ...SETTING_LIST.filter((s) => s.redisOnly && isSet(env, s.env) && !isSet(env, 'REDIS_URL')).map(
@@ -947,11 +1059,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
   ];
   (production ? problems : warnings).push(...suspicious);
   for (const conflict of CONFLICTS) {
-    if (conflict.reads.some((name) => failed.has(name))) continue;
-    const found = conflict.check(config, env);
+    if (!conflict.reads.every((name) => read.has(name)) || conflict.reads.some((name) => failed.has(name))) continue;
+    // Every variable it reads is in the tree, so the parts of Config it looks at are there.
+    const found = conflict.check(config as unknown as Config, env);
     if (found !== undefined) (found.level === 'error' ? problems : warnings).push(found.message);
   }
-  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, config, warnings };
+  return problems.length > 0
+    ? { ok: false, problems, warnings, logLevel: failed.has(SETTINGS.logLevel.env) ? 'info' : logLevel }
+    : { ok: true, config, warnings };
+}
+
+/** The server's whole configuration (see loadSettings). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  return loadSettings(SETTINGS, env);
+}
+
+/**
+ * The operator commands' configuration: STORE_SETTINGS only, with the same checks of names and values, so a
+ * misspelt DATABASE_URL still stops them while an unset UPSTREAM_BASE_URL does not.
+ */
+export function loadStoreConfig(env: NodeJS.ProcessEnv = process.env): LoadResult<StoreConfig> {
+  return loadSettings(STORE_SETTINGS, env);
 }
 
 /**

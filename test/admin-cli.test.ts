@@ -151,7 +151,9 @@ describe('admin CLI (npm run admin)', () => {
     const disabled = await admin('disable', client.id);
     expect(disabled).toMatchObject({ code: 0, stderr: '' });
     expect(disabled.stdout).toMatch(
-      new RegExp(`${client.id} +CLI Managed App +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`),
+      new RegExp(
+        `${client.id} +CLI Managed App +cli@example.org +disabled since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z +default`,
+      ),
     );
     await expect(access.authenticate(`Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'CLIENT_DISABLED' });
     expect((await admin('enable', client.id)).stdout).toMatch(/ enabled +default\n$/);
@@ -178,6 +180,9 @@ describe('admin CLI (npm run admin)', () => {
     const shown = await admin('client', client.id);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL\n/);
+    // The address the runbooks have the operator check a requester against.
+    expect(shown.stdout).toMatch(/^CLIENT +NAME +CONTACT +STATUS +QUOTA\n/);
+    expect(shown.stdout).toContain(client.contactEmail);
     expect(shown.stdout).toMatch(/ QUOTA_SET +operator:cli +rateLimitPoints=1200\n/);
     await access.deleteClient({ client });
     const deleted = await admin('client', client.id);

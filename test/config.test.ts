@@ -58,6 +58,7 @@ describe('loadConfig', () => {
           maxAliases: 64,
           maxTokens: 5_000,
           maxDirectives: 50,
+          maxFieldComparisons: 5_000,
           maxFragments: 100,
           maxFragmentSpreads: 200,
           maxFieldsPerResponseName: 50,
@@ -81,7 +82,14 @@ describe('loadConfig', () => {
           upstreamFetches: { points: 60, windowS: 60 },
           authenticationFailures: { points: 10, windowS: 60 },
         },
-        http: { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
+        http: {
+          corsOrigins: '*',
+          graphiql: true,
+          introspection: true,
+          portal: true,
+          accessLogClientAddress: 'full',
+          accessLogUserAgent: true,
+        },
         connections: {
           headersTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
@@ -91,7 +99,13 @@ describe('loadConfig', () => {
           maxConnectionsPerIp: undefined,
           firstHeadersTimeoutMs: 3_000,
         },
-        otlpEndpoint: undefined,
+        tracing: {
+          endpoint: undefined,
+          tracesEndpoint: undefined,
+          serviceName: undefined,
+          resourceAttributes: undefined,
+          resolverSpans: false,
+        },
         metricsOperationNames: 100,
         live: {
           storePollS: 5,
@@ -158,7 +172,7 @@ describe('loadConfig', () => {
         introspection: false,
         portal: false,
       },
-      otlpEndpoint: 'http://127.0.0.1:4318',
+      tracing: { endpoint: 'http://127.0.0.1:4318' },
       metricsOperationNames: 0,
     });
     expect(loadConfig({ CORS_ORIGINS: 'none' }).ok && loadConfig({ CORS_ORIGINS: 'none' })).toMatchObject({

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SENT_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
 import { listen, useStack } from './helpers/stack.js';
 
 /** Writes `request` on a fresh socket and answers everything the server sent until it closed or went quiet. */
@@ -41,18 +42,20 @@ describe('the pages that are not GraphQL pay from the same bucket', () => {
     expect((await fromIp('10.3.0.2', '/metrics')).status).toBe(200);
   });
 
-  it('meters the GraphiQL page per IP, with or without a trailing slash, from the bucket its operations use', async () => {
-    expect((await fromIp('10.3.1.1', '/graphql', graphiql)).status).toBe(200);
-    expect((await fromIp('10.3.1.1', '/graphql/', graphiql)).status).toBe(200);
-    const page = await fromIp('10.3.1.1', '/graphql', { accept: 'text/html' });
+  it('meters the GraphiQL page per IP, with or without a trailing slash, by its bytes, from the bucket its operations use', async () => {
+    const page = await fromIp('10.3.1.1', '/graphql', graphiql);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect((await fromIp('10.3.1.1', '/graphql', graphiql)).status).toBe(429);
-    // The bucket is the IP's: its GraphQL operations are refused too.
+    // Its megabytes cost more tokens than this bucket (3) holds: taken from the full bucket, into debt
+    // (SENT_BYTES_PER_TOKEN), so the next page and the address's operations wait.
+    expect(Number(page.headers.get('content-length'))).toBeGreaterThan(3 * SENT_BYTES_PER_TOKEN);
+    expect((await fromIp('10.3.1.1', '/graphql/', graphiql)).status).toBe(429);
     const operation = await fromIp('10.3.1.1', '/graphql?query=%7B__typename%7D', {
       accept: 'application/graphql-response+json',
     });
     expect(operation.status).toBe(429);
+    // With a trailing slash on another address's full bucket.
+    expect((await fromIp('10.3.1.2', '/graphql/', graphiql)).status).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_COST_POINT } from '../src/graphql/payload-sizes.js';
-import { startStack, type Stack } from './helpers/stack.js';
+import { SENT_BYTES_PER_TOKEN, UPSTREAM_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
+import { listen, startStack, type Stack } from './helpers/stack.js';
 
 const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
 const aliases = (count: number): string =>
@@ -102,5 +103,100 @@ describe('answers in flight at once', () => {
     expect(held.errors).toBeUndefined();
     // Sent: the budget is free again.
     expect(((await (await stack.post({ query: largest })).json()) as Answer).errors).toBeUndefined();
+  });
+});
+
+// Issue 34: a stored answer cost 1/8 of a token whatever its size: 765 hits of a 22 MB answer were 16.6 GB to one
+// address inside its refill. Hits, and the GraphiQL page, pay one token per SENT_BYTES_PER_TOKEN they send.
+describe('egress priced by the bytes sent', () => {
+  let stack: Stack;
+  let origin: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    stack = await startStack({
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+      rateLimit: { points: 100, windowS: 600, trustProxy: true },
+    });
+    const listening = await listen(stack.app);
+    origin = listening.origin;
+    close = () => listening.close();
+  });
+  afterAll(async () => {
+    await close();
+    await stack.close();
+  });
+
+  const remaining = (response: Response): number =>
+    Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1] ?? Number.NaN);
+
+  it('charges a large stored answer by its size, and the same answer compressed by its compressed size', async () => {
+    const query = `{ a: dataset(code: ${LARGEST}) { payload } b: dataset(code: ${LARGEST}) { payload(query: { X: "1" }) } }`;
+    const get = (headers: Record<string, string>) =>
+      fetch(`${origin}/graphql?query=${encodeURIComponent(query)}`, {
+        headers: { 'x-forwarded-for': '203.0.113.50', ...headers },
+      });
+    const miss = await get({ 'accept-encoding': 'identity' });
+    const bytes = (await miss.arrayBuffer()).byteLength;
+    expect(bytes).toBeGreaterThan(SENT_BYTES_PER_TOKEN);
+    const before = remaining(miss);
+    const hit = await get({ 'accept-encoding': 'identity' });
+    await hit.arrayBuffer();
+    // The hit paid for its bytes: more than the 1/8 of a token a small hit costs.
+    expect(before - remaining(hit)).toBeGreaterThanOrEqual(Math.floor(bytes / SENT_BYTES_PER_TOKEN) - 1);
+    // Compressed once, then priced by the compressed bytes.
+    await (await get({ 'accept-encoding': 'gzip' })).arrayBuffer();
+    const gzipBefore = remaining(await get({ 'accept-encoding': 'gzip' }));
+    const gzipped = await get({ 'accept-encoding': 'gzip' });
+    const gzippedBytes = Number(gzipped.headers.get('content-length'));
+    await gzipped.arrayBuffer();
+    expect(gzipBefore - remaining(gzipped)).toBeLessThanOrEqual(Math.ceil(gzippedBytes / SENT_BYTES_PER_TOKEN) + 1);
+  });
+
+  it('charges the GraphiQL page by what it sends: megabytes uncompressed, a token compressed', async () => {
+    const page = (encoding: string) =>
+      fetch(`${origin}/graphql`, {
+        headers: { accept: 'text/html', 'accept-encoding': encoding, 'x-forwarded-for': '203.0.113.51' },
+      });
+    const first = await page('gzip');
+    await first.arrayBuffer();
+    const identity = await page('identity');
+    const identityBytes = (await identity.arrayBuffer()).byteLength;
+    expect(remaining(first) - remaining(identity)).toBeGreaterThanOrEqual(
+      Math.floor(identityBytes / SENT_BYTES_PER_TOKEN) - 1,
+    );
+  });
+});
+
+// Issue 34: a fresh unknown query key each time was a new upstream URL: one address brought 345 MB from the
+// ministry's service in 35 s. An upstream call pays its body's bytes too (UPSTREAM_BYTES_PER_TOKEN), owed after it.
+describe('upstream bytes per caller', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+      rateLimit: { points: 0, windowS: 60, upstreamFetches: { points: 20, windowS: 60 } },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('owes a large body by its bytes, so the next new question waits; small bodies cost a call each', async () => {
+    const bytes = stack.simulator.datasetBody(LARGEST).length;
+    expect(bytes / UPSTREAM_BYTES_PER_TOKEN).toBeGreaterThan(5);
+    const ask = async (key: string, code = LARGEST) => {
+      const response = await stack.post({ query: `{ dataset(code: ${code}) { payload(query: { K: "${key}" }) } }` });
+      const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+      return body.errors?.[0]?.extensions?.code ?? 'OK';
+    };
+    stack.simulator.resetRequests();
+    // 20 tokens: three calls of the largest body are all it pays for, where they were twenty.
+    const codes: string[] = [];
+    for (let n = 0; n < 6; n++) codes.push(await ask(`fresh-${n}`));
+    expect(codes.filter((code) => code === 'OK').length).toBeLessThanOrEqual(
+      Math.ceil(20 / (bytes / UPSTREAM_BYTES_PER_TOKEN)) + 1,
+    );
+    expect(codes).toContain('RATE_LIMITED');
+    expect(stack.simulator.requestCount()).toBe(codes.filter((code) => code === 'OK').length);
   });
 });

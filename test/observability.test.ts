@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildInfo } from '../src/server/build-info.js';
+import { loggedAddress } from '../src/server/access-log.js';
 import { parsePrometheus, sampled } from './helpers/prometheus.js';
 import { DEFAULTS } from './helpers/settings.js';
 import { useListeningStack } from './helpers/stack.js';
@@ -62,6 +63,7 @@ describe('logs an operator can use', () => {
       clientAddress: '203.0.113.7',
       userAgent: 'observability-test/1.0',
       operationName: 'Listed',
+      caller: 'anonymous',
     });
     expect(answered.line['bytes']).toBeGreaterThan(100);
     expect(typeof answered.line['ms']).toBe('number');
@@ -73,6 +75,26 @@ describe('logs an operator can use', () => {
       path: `/graphql?query=${encodeURIComponent('query Secretive { datasets { no } }')}`,
     });
     expect(get.line).toMatchObject({ method: 'GET', path: '/graphql', status: 200, operationName: 'Secretive' });
+  });
+
+  it("names the client on the access lines of its key's requests: what a leaked key did is in the logs", async () => {
+    const { origin } = listening();
+    const registration = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshAddress() },
+      body: query(
+        'mutation { registerClient(input: { name: "Logged app", contactEmail: "log@example.org" }) { apiKey client { id } } }',
+      ),
+    });
+    const { apiKey, client } = (
+      (await registration.json()) as { data: { registerClient: { apiKey: string; client: { id: string } } } }
+    ).data.registerClient;
+    const keyed = await send({
+      body: query('query Keyed { datasets { no } }'),
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(keyed.line).toMatchObject({ status: 200, operationName: 'Keyed', caller: `client:${client.id}` });
+    expect(JSON.stringify(keyed.line)).not.toContain(apiKey);
   });
 
   it('logs refused requests too, with their codes at info, and gives each its x-request-id', async () => {
@@ -192,5 +214,17 @@ describe('metrics an operator can use', () => {
     const text = await scrape();
     expect(sampled(text, 'redis_command_duration_seconds_count')).toBeGreaterThan(0);
     expect(sampled(text, 'redis_command_errors_total')).toBe(0);
+  });
+});
+
+describe('what access lines keep of a client address (ACCESS_LOG_CLIENT_ADDRESS)', () => {
+  it('the whole address, its network (IPv4 /24, IPv6 /48), or nothing', () => {
+    expect(loggedAddress('203.0.113.7', 'full')).toBe('203.0.113.7');
+    expect(loggedAddress('203.0.113.7', 'truncated')).toBe('203.0.113.0/24');
+    expect(loggedAddress('2001:db8:85a3:8d3:1319:8a2e:370:7348', 'truncated')).toBe('2001:db8:85a3::/48');
+    expect(loggedAddress('2001:db8::1', 'truncated')).toBe('2001:db8:0::/48');
+    expect(loggedAddress('::1', 'truncated')).toBe('0:0:0::/48');
+    expect(loggedAddress('::ffff:203.0.113.7', 'truncated')).toBe('203.0.113.0/24');
+    expect(loggedAddress('203.0.113.7', 'off')).toBeUndefined();
   });
 });

@@ -57,7 +57,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     const query = `{ ${repeat(440, (i) => `...F${i}`)} noSuchField } ${repeat(440, (i) => `fragment F${i} on Query { x: __typename }`)}`;
     const { status, body } = await refusal({ query });
     expect(status).toBe(400);
-    expect(limitsOf(body)).toEqual(['fragments', 'fragmentSpreads', 'fieldsPerResponseName']);
+    expect(limitsOf(body)).toEqual(['fragments', 'fragmentSpreads', 'fieldsPerResponseName', 'aliases']);
     for (const error of body.errors) expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0]?.extensions.detail).toContain('Fragments limit of 100 exceeded, found 440.');
   });
@@ -83,6 +83,12 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
       },
       // An alias of __typename is an alias: 65 of them are over the 64 allowed.
       { query: `{ ${repeat(65, (i) => `t${i}: __typename`)} }`, limit: 'aliases' },
+      // Issue 34: 50 same-named fields whose 3 sub-fields each differ by argument (no alias, every count within
+      // its limit): 1,225 pairs compared sub-field by sub-field, over LIMIT_MAX_FIELD_COMPARISONS.
+      {
+        query: `{ ${repeat(50, (i) => `datasets { ${repeat(3, (j) => `records(first: ${i + j + 1}) { totalCount }`)} }`)} }`,
+        limit: 'fieldComparisons',
+      },
     ];
     for (const { query, limit } of cases) {
       const { status, body } = await refusal({ query });

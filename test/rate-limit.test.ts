@@ -250,3 +250,41 @@ describe('the token bucket', () => {
     expect(await limiter.peek('ip:b')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
   });
 });
+
+// A cost above the bucket's size (a large answer priced by its bytes) was allowed for nothing when the bucket was
+// full (its wait read 0 ms): it now needs a full bucket and takes it into debt, in memory and in Redis alike.
+describe('a cost above the bucket size', () => {
+  const limiters = [
+    ['memory', () => ({ limiter: createRateLimiter({ points: 3, windowS: 60 }), close: () => Promise.resolve() })],
+    ...(REDIS_URL === undefined
+      ? []
+      : [
+          [
+            'redis',
+            () => {
+              const redis = new Redis(REDIS_URL, { db: 11 });
+              return {
+                limiter: createRateLimiter({ points: 3, windowS: 60 }, redis, `debt-${randomBytes(4).toString('hex')}`),
+                close: async () => void (await redis.quit()),
+              };
+            },
+          ] as const,
+        ]),
+  ] as const;
+
+  it.each(limiters)('is taken from a full bucket into debt, then waits for the debt (%s)', async (_name, make) => {
+    const { limiter, close } = make();
+    try {
+      const limiter1 = limiter as NonNullable<typeof limiter>;
+      const first = await limiter1.consume('debt', undefined, 10);
+      expect(first.allowed).toBe(true);
+      expect(first.remaining).toBe(0);
+      const next = await limiter1.consume('debt', undefined, 1);
+      expect(next.allowed).toBe(false);
+      // 7 tokens of debt and 1 more to take, at 3 a minute: about 160 s.
+      if (!next.allowed) expect(next.retryAfterMs).toBeGreaterThan(150_000);
+    } finally {
+      await close();
+    }
+  });
+});

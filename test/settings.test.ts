@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin-commands.js';
 import { CONFIGURATION_DOC, withSettingsTable } from '../src/cli/settings-docs.js';
 import { openAccessService } from '../src/access/service.js';
-import { KNOWN_NAMES, KNOWN_PREFIXES, loadConfig, SETTING_LIST } from '../src/config.js';
+import { KNOWN_NAMES, KNOWN_PREFIXES, loadConfig, loadStoreConfig, SETTING_LIST } from '../src/config.js';
 import { runMain } from './helpers/server-process.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
 
@@ -256,5 +256,62 @@ describe('node src/main.ts in production with misspelt names', () => {
     }
     expect(output).toContain('UPSTREAM_BASE_URL: required in production');
     expect(output).not.toContain('ready at');
+    // One JSON line, as every other line the server writes, on stdout with them.
+    expect(child.stderr()).toBe('');
+    const lines = child
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 60, msg: 'invalid configuration', problems: expect.any(Array) as unknown }),
+    ]);
+  });
+});
+
+describe('NODE_ENV', () => {
+  it('takes development, test and production only: prod or Production would silently turn the checks off', () => {
+    for (const nodeEnv of ['prod', 'Production', 'staging']) {
+      expect(problemsOf({ NODE_ENV: nodeEnv })).toEqual([
+        'NODE_ENV: must be one of development, test, production (production turns the strict checks on)',
+      ]);
+    }
+    for (const nodeEnv of ['development', 'test']) expect(loadConfig({ NODE_ENV: nodeEnv }).ok).toBe(true);
+    expect(loadConfig({ ...PRODUCTION }).ok).toBe(true);
+  });
+});
+
+describe("the operator commands' settings (loadStoreConfig)", () => {
+  it('need the store only: no upstream in production', () => {
+    const loaded = loadStoreConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://app@db/edu' });
+    expect(loaded).toMatchObject({
+      ok: true,
+      warnings: [],
+      config: { nodeEnv: 'production', databaseUrl: 'postgres://app@db/edu', database: { migrateOnStart: true } },
+    });
+    expect(loaded.ok && Object.keys(loaded.config)).toEqual([
+      'nodeEnv',
+      'logLevel',
+      'databaseUrl',
+      'database',
+      'keys',
+      'cache',
+    ]);
+  });
+
+  it("keep the server's checks of names and values", () => {
+    expect(loadStoreConfig({ NODE_ENV: 'production', DATABSE_URL: 'postgres://app@db/edu' })).toMatchObject({
+      ok: false,
+      problems: ['DATABSE_URL: not a setting of this server; did you mean DATABASE_URL?'],
+    });
+    expect(loadStoreConfig({ DATABASE_URL: 'mysql://db/edu', NODE_ENV: 'prod' })).toMatchObject({
+      ok: false,
+      problems: [
+        'NODE_ENV: must be one of development, test, production (production turns the strict checks on)',
+        'DATABASE_URL: must be sqlite:<path> or a postgres:// URL',
+      ],
+    });
+    // The server's settings are still known names beside them (a Job may share the server's environment).
+    expect(loadStoreConfig({ ...PRODUCTION, DATABASE_URL: 'sqlite:x.db' }).ok).toBe(true);
   });
 });

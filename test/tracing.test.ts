@@ -24,6 +24,8 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     upstream = await startSimulator({ apiKey: 'tracing-upstream-key' });
     server = await startServerProcess({
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
+      // A span per resolver as well, so what resolvers record is seen to be redacted too.
+      TRACING_RESOLVER_SPANS: 'true',
       UPSTREAM_BASE_URL: upstream.url,
       UPSTREAM_API_KEY: 'tracing-upstream-key',
     });
@@ -131,15 +133,84 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     readonly name: string;
   }
 
-  /** The spans the collector received (OTLP/HTTP JSON: ids in hex). */
   function exportedSpans(): ExportedSpan[] {
-    return exports.flatMap((entry) => {
-      const body = JSON.parse(entry.body.toString('utf8')) as {
-        resourceSpans?: { scopeSpans?: { spans?: ExportedSpan[] }[] }[];
-      };
-      return (body.resourceSpans ?? []).flatMap((resource) =>
-        (resource.scopeSpans ?? []).flatMap((scope) => scope.spans ?? []),
-      );
-    });
+    return spansIn(exports);
   }
 });
+
+describe("OpenTelemetry's variables: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES", () => {
+  let server: ServerProcess | undefined;
+  const exports: { path: string; body: Buffer }[] = [];
+  let collector: LoopbackServer | undefined;
+
+  beforeAll(async () => {
+    collector = await startLoopbackServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        exports.push({ path: request.url ?? '', body: Buffer.concat(chunks) });
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    server = await startServerProcess({
+      // The traces endpoint is the whole URL and wins over the base endpoint (which would add /v1/traces).
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.origin}/not-this`,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.origin}/collector/traces`,
+      OTEL_SERVICE_NAME: 'edu-api-ci',
+      // service.name here loses to OTEL_SERVICE_NAME, as the specification says; the value is percent-decoded.
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci%20run,service.name=not-this',
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await collector?.close();
+  });
+
+  it('sends spans to the traces endpoint, under the service name and resource attributes given', async () => {
+    if (server === undefined) throw new Error('the server starts in beforeAll');
+    const answer = await fetch(server.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'mutation Registered { registerClient(input: { name: "Traced app", contactEmail: "t@example.org" }) { apiKey } }',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await expect
+      .poll(() => spansIn(exports).map((span) => span.name), { timeout: 10_000 })
+      .toContain('mutation.Registered');
+    expect(new Set(exports.map((entry) => entry.path))).toEqual(new Set(['/collector/traces']));
+    const resource = (JSON.parse(exports[0]?.body.toString('utf8') ?? '{}') as ExportedTraces).resourceSpans?.[0]
+      ?.resource?.attributes;
+    const attribute = (key: string): unknown => resource?.find((entry) => entry.key === key)?.value.stringValue;
+    expect(attribute('service.name')).toBe('edu-api-ci');
+    expect(attribute('deployment.environment')).toBe('ci run');
+  });
+
+  it('has spans for the operation and its store statements, and none per resolver unless asked', async () => {
+    await expect
+      .poll(() => spansIn(exports).map((span) => span.name), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['HTTP POST', 'mutation.Registered', 'store insert']));
+    const names = spansIn(exports).map((span) => span.name);
+    expect(names.filter((name) => name.includes('registerClient') || name.startsWith('Mutation.'))).toEqual([]);
+  });
+});
+
+interface ExportedTraces {
+  resourceSpans?: {
+    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[];
+  }[];
+}
+
+/** The spans a collector received (OTLP/HTTP JSON: ids in hex). */
+function spansIn(exports: readonly { body: Buffer }[]) {
+  return exports.flatMap((entry) => {
+    const body = JSON.parse(entry.body.toString('utf8')) as ExportedTraces;
+    return (body.resourceSpans ?? []).flatMap((resource) =>
+      (resource.scopeSpans ?? []).flatMap((scope) => scope.spans ?? []),
+    );
+  });
+}

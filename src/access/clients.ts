@@ -78,6 +78,7 @@ export async function deleteClient(store: AccessStore, input: { client: ClientRe
     .transaction()
     .execute((trx) => eraseClientRows(trx, clientId, `client:${clientId}`, null, deletedAt.toISOString()));
   if (!erased) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
+  await store.afterErasure?.().catch(() => undefined);
   return { deletedAt };
 }
 
@@ -92,6 +93,7 @@ export async function eraseClient(
     .execute((trx) => eraseClientRows(trx, input.clientId, input.actor, note, deletedAt.toISOString()));
   if (!erased)
     throw new AccessError(CODE.NOT_FOUND, `There is no client with id "${input.clientId}"`, { id: input.clientId });
+  await store.afterErasure?.().catch(() => undefined);
   return { deletedAt };
 }
 

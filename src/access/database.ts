@@ -1,10 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type LogEvent, type Migration } from 'kysely';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  Migrator,
+  sql,
+  type Dialect as KyselyDialect,
+  type Migration,
+  type MigrationResultSet,
+} from 'kysely';
 import type pg from 'pg';
 import { CODE } from '../errors/registry.js';
 import { AccessError } from './errors.js';
 import { accessMigrations, type Dialect } from './migrations.js';
+import { observedDialect, type StoreObserver } from './observed-dialect.js';
 import { StorePostgresDialect } from './postgres-dialect.js';
 import SqliteDatabase from './sqlite-driver.js';
 import { DEFAULT_SQLITE_LOCK_WAIT_MS, LockWaitingSqliteDialect, whenUnlocked } from './sqlite-lock-wait.js';
@@ -14,6 +23,8 @@ import type { AccessTables } from './tables.js';
 export type DatabaseLocation =
   | { readonly dialect: 'sqlite'; readonly path: string }
   | { readonly dialect: 'postgres'; readonly connectionString: string };
+
+export type { PoolConnections, StoreObserver } from './observed-dialect.js';
 
 export interface OpenedDatabase {
   readonly db: Kysely<AccessTables>;
@@ -25,6 +36,8 @@ export interface OpenedDatabase {
 export interface MigrationReport {
   /** Migrations applied now (none when migrating is left to `npm run migrate`). */
   readonly applied: readonly string[];
+  /** Migrations undone now, newest first (only by `npm run migrate -- --down-to`). */
+  readonly rolledBack: readonly string[];
   /**
    * Migrations the store records that this code does not know: a newer release's. Migrations are written expand
    * first (see migrations.ts), so this release still runs on that schema; they are reported, never refused.
@@ -49,20 +62,6 @@ class SchemaBehindError extends Error {
  */
 export class StoreUnreachableError extends Error {
   override readonly name = 'StoreUnreachableError';
-}
-
-/** Connections of the PostgreSQL pool: in use by a statement, idle, and callers waiting for one. */
-export interface PoolConnections {
-  readonly active: number;
-  readonly idle: number;
-  readonly waiting: number;
-}
-
-/** Told what the store does, for metrics: each statement the driver failed, and how to read the pool. */
-export interface StoreObserver {
-  statementFailed(): void;
-  /** Called once with a reader of the pool, on PostgreSQL (SQLite has one connection and no pool). */
-  watchPool(read: () => PoolConnections): void;
 }
 
 /** The PostgreSQL pool: DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS. */
@@ -176,8 +175,11 @@ export async function openDatabase(options: {
   databaseUrl: string;
   postgres: PostgresPoolOptions;
   schema?: string | undefined;
-  /** False: apply nothing (the runtime role may lack DDL rights), refuse a schema this code is ahead of. */
-  migrate?: boolean | undefined;
+  /**
+   * False: apply nothing (the runtime role may lack DDL rights), refuse a schema this code is ahead of.
+   * `{ downTo }`: undo, newest first, every migration applied after the one named (a rollback to an older release).
+   */
+  migrate?: boolean | { readonly downTo: string } | undefined;
   /** SQLite only: how long a statement waits for another process's write lock; 5 s unless given. */
   sqliteLockWaitMs?: number | undefined;
   observer?: StoreObserver | undefined;
@@ -190,17 +192,24 @@ export async function openDatabase(options: {
     throw new Error(`Schema name "${schema}" must be lower-case letters, digits and _ (at most 63)`);
   }
   const migrate = options.migrate ?? true;
+  const { observer } = options;
+  const observed = (dialect: KyselyDialect): KyselyDialect =>
+    observer === undefined ? dialect : observedDialect(dialect, observer);
   let db: Kysely<AccessTables> | undefined;
   try {
     let migrations: MigrationReport;
     if (location.dialect === 'sqlite') {
       const lockWaitMs = options.sqliteLockWaitMs ?? DEFAULT_SQLITE_LOCK_WAIT_MS;
       const sqlite = await openSqlite(location.path, lockWaitMs);
-      db = new Kysely<AccessTables>({
-        dialect: new LockWaitingSqliteDialect(sqlite, lockWaitMs),
-        log: failuresTo(options.observer),
-      });
-      migrations = migrate ? await migrateSqlite(db) : await checkSchema(db, 'sqlite');
+      db = new Kysely<AccessTables>({ dialect: observed(new LockWaitingSqliteDialect(sqlite, lockWaitMs)) });
+      migrations =
+        migrate === false
+          ? await checkSchema(db, 'sqlite')
+          : await migrateSqlite(db, (connection) =>
+              migrate === true
+                ? runMigrations(connection, 'sqlite', undefined)
+                : rollBack(connection, 'sqlite', undefined, migrate.downTo),
+            );
     } else {
       const pool = await postgresPool(location.connectionString, options.postgres, schema);
       options.observer?.watchPool(() => ({
@@ -209,10 +218,14 @@ export async function openDatabase(options: {
         waiting: pool.waitingCount,
       }));
       db = new Kysely<AccessTables>({
-        dialect: new StorePostgresDialect({ pool, statementTimeoutMs: options.postgres.statementTimeoutMs }),
-        log: failuresTo(options.observer),
+        dialect: observed(new StorePostgresDialect({ pool, statementTimeoutMs: options.postgres.statementTimeoutMs })),
       });
-      migrations = migrate ? await migratePostgres(db, schema) : await checkSchema(db, 'postgres');
+      migrations =
+        migrate === false
+          ? await checkSchema(db, 'postgres')
+          : migrate === true
+            ? await migratePostgres(db, schema)
+            : await rollBack(db, 'postgres', await currentSchema(db), migrate.downTo);
     }
     return { db, dialect: location.dialect, migrations };
   } catch (error) {
@@ -224,16 +237,6 @@ export async function openDatabase(options: {
       { cause },
     );
   }
-}
-
-/** Kysely's log hook, counting the statements that failed; none without an observer. */
-function failuresTo(observer: StoreObserver | undefined): ((event: LogEvent) => void) | undefined {
-  return (
-    observer &&
-    ((event) => {
-      if (event.level === 'error') observer.statementFailed();
-    })
-  );
 }
 
 async function openSqlite(path: string, lockWaitMs: number): Promise<SqliteDatabase.Database> {
@@ -308,6 +311,22 @@ const NEWER_RELEASE_MIGRATION: Migration = {
   up: () => Promise.reject(new Error("a newer release's migration cannot be applied by this one")),
 };
 
+function storeMigrator(db: Kysely<AccessTables>, migrations: Record<string, Migration>, schema: string | undefined) {
+  return new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    // A newer release's migration may sort before one of ours that is still pending.
+    allowUnorderedMigrations: true,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+}
+
+/** The names of the migrations Kysely ran, or the error it met thrown. */
+function succeeded({ error, results = [] }: MigrationResultSet): string[] {
+  if (error !== undefined) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
 async function runMigrations(
   db: Kysely<AccessTables>,
   dialect: Dialect,
@@ -315,20 +334,38 @@ async function runMigrations(
 ): Promise<MigrationReport> {
   const known = await accessMigrations(dialect).getMigrations();
   const unknown = (await executedMigrations(db, dialect)).filter((name) => !(name in known));
-  const migrator = new Migrator({
+  const migrator = storeMigrator(
     db,
-    provider: {
-      getMigrations: () =>
-        Promise.resolve({ ...known, ...Object.fromEntries(unknown.map((name) => [name, NEWER_RELEASE_MIGRATION])) }),
-    },
-    // A newer release's migration may sort before one of ours that is still pending.
-    allowUnorderedMigrations: true,
-    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
-  });
-  const { error, results = [] } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
-  const applied = results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
-  return { applied, unknown };
+    { ...known, ...Object.fromEntries(unknown.map((name) => [name, NEWER_RELEASE_MIGRATION])) },
+    schema,
+  );
+  return { applied: succeeded(await migrator.migrateToLatest()), rolledBack: [], unknown };
+}
+
+/**
+ * Undoes every migration applied after `target`, newest first, each with its `down`. Refused, with nothing done,
+ * when `target` is not one of this release's migrations or not applied (Kysely would migrate up to it), and when
+ * the store holds a newer release's migrations: this release cannot undo those, that release's migrate can.
+ */
+async function rollBack(
+  db: Kysely<AccessTables>,
+  dialect: Dialect,
+  schema: string | undefined,
+  target: string,
+): Promise<MigrationReport> {
+  const known = await accessMigrations(dialect).getMigrations();
+  const executed = await executedMigrations(db, dialect);
+  const unknown = executed.filter((name) => !(name in known));
+  if (!(target in known))
+    throw new Error(`${target} is not a migration of this release (${Object.keys(known).join(', ')})`);
+  if (unknown.length > 0) {
+    throw new Error(
+      `the store holds a newer release's migrations (${unknown.join(', ')}), which this release cannot undo: ` +
+        "roll back with that release's migrate first",
+    );
+  }
+  if (!executed.includes(target)) throw new Error(`${target} is not applied to this store: there is nothing to undo`);
+  return { applied: [], rolledBack: succeeded(await storeMigrator(db, known, schema).migrateTo(target)), unknown };
 }
 
 /** MIGRATE_ON_START=false: reads, never writes, the migration table; refuses a store this code is ahead of. */
@@ -337,7 +374,7 @@ async function checkSchema(db: Kysely<AccessTables>, dialect: Dialect): Promise<
   const executed = await executedMigrations(db, dialect);
   const missing = known.filter((name) => !executed.includes(name));
   if (missing.length > 0) throw new SchemaBehindError(missing);
-  return { applied: [], unknown: executed.filter((name) => !known.includes(name)) };
+  return { applied: [], rolledBack: [], unknown: executed.filter((name) => !known.includes(name)) };
 }
 
 /**
@@ -345,11 +382,14 @@ async function checkSchema(db: Kysely<AccessTables>, dialect: Dialect): Promise<
  * at once. Migrating inside BEGIN IMMEDIATE makes the second wait for the first (on timers, as every statement
  * here waits) and then find nothing to do.
  */
-async function migrateSqlite(db: Kysely<AccessTables>): Promise<MigrationReport> {
+async function migrateSqlite(
+  db: Kysely<AccessTables>,
+  change: (connection: Kysely<AccessTables>) => Promise<MigrationReport>,
+): Promise<MigrationReport> {
   return db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     try {
-      const report = await runMigrations(connection, 'sqlite', undefined);
+      const report = await change(connection);
       await sql`commit`.execute(connection);
       return report;
     } catch (error) {
@@ -375,8 +415,30 @@ async function migratePostgres(db: Kysely<AccessTables>, schema: string | undefi
       if (rows.length === 0) throw error;
     }
   }
+  return runMigrations(db, 'postgres', await currentSchema(db));
+}
+
+/** The schema the store's unqualified names reach: its tables and Kysely's migration table are there. */
+async function currentSchema(db: Kysely<AccessTables>): Promise<string> {
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   const current = rows[0]?.schema ?? null;
   if (current === null) throw new Error('no schema on the search_path exists; create one or pass a schema name');
-  return runMigrations(db, 'postgres', current);
+  return current;
+}
+
+/** The tables an erasure writes to (clients.ts eraseClientRows): those whose old row versions held the erased text. */
+const ERASED_TABLES = ['clients', 'client_keys', 'registration_idempotency', 'use_requests', 'use_request_events'];
+
+/**
+ * Makes a committed erasure reach the files, at once. SQLite (secure_delete is on, so the database file's pages are
+ * zeroed) keeps the erased rows' old pages in its write-ahead log until the log is overwritten, which a quiet store
+ * may never do: the log is checkpointed and truncated to nothing. PostgreSQL keeps the old row versions as dead
+ * tuples until a vacuum, which autovacuum may not run for a single row: the tables the erasure wrote are vacuumed.
+ * What neither removes is stated in docs/operators/runbooks/pdpa-erasure.md (PostgreSQL's own WAL segments until
+ * they are recycled, backups). Best effort: the erasure has committed either way, and a store that refuses (a
+ * reader holding the log, a role that may not vacuum) is tried again at the next erasure.
+ */
+export async function erasedFromFiles(db: Kysely<AccessTables>, dialect: Dialect): Promise<void> {
+  if (dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  else await sql.raw(`VACUUM ${ERASED_TABLES.join(', ')}`).execute(db);
 }

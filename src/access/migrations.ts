@@ -138,6 +138,15 @@ function keyLifeCycle(dialect: Dialect): Migration {
         .columns(['created_at'])
         .execute();
     },
+    // Loses what only this schema can hold: keys in their grace period and keys minted for retried registrations
+    // (each client keeps its current key), disabled and deleted marks, quotas, the clients' audit trail and the
+    // remembered Idempotency-Keys (docs/operators/runbooks/roll-back-a-release.md).
+    async down(db: Kysely<unknown>) {
+      for (const table of ['registration_idempotency', 'client_events', 'client_keys'])
+        await db.schema.dropTable(table).execute();
+      for (const column of ['rate_limit_points', 'deleted_at', 'disabled_at'])
+        await db.schema.alterTable('clients').dropColumn(column).execute();
+    },
   };
 }
 
@@ -152,6 +161,9 @@ function keyFirstUse(dialect: Dialect): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('clients').addColumn('key_used_at', timestamp).execute();
       await sql`update clients set key_used_at = created_at`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').dropColumn('key_used_at').execute();
     },
   };
 }
@@ -191,6 +203,11 @@ function clientUsage(dialect: Dialect): Migration {
         .execute();
       await db.schema.createIndex('summary_reads_at_idx').on('summary_reads').columns(['at']).execute();
     },
+    // Loses the usage counts and the summary-read audit (their indexes go with their tables).
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('summary_reads').execute();
+      await db.schema.dropTable('client_usage_days').execute();
+    },
   };
 }
 
@@ -202,6 +219,11 @@ function clientUsage(dialect: Dialect): Migration {
  * expanding migration in one release and the contracting one (dropping what no release reads any more) in a later
  * release. An older release finds the newer migrations recorded and runs on (database.ts); a rollback or an old
  * instance restarting mid-rollout never refuses to start.
+ *
+ * Releases before 0004 did not tolerate newer migrations ("corrupted migrations"), so every migration after the
+ * first has a `down` that removes what its `up` added: `npm run migrate -- --down-to <name>` takes the store back
+ * to a release that knows only the migrations up to <name> (test/migrations.test.ts rolls each back and applies it
+ * again). The first has none: there is no release before it to go back to.
  */
 export function accessMigrations(dialect: Dialect): MigrationProvider {
   return {

@@ -76,6 +76,14 @@ export function withinDeadline<T>(ms: number, run: () => Promise<T>): Promise<T>
   return operationDeadline.run(Math.min(outer, performance.now() + ms), run);
 }
 
+/**
+ * Runs `run` outside the deadline of the operation under way: work that follows a committed operation and must not
+ * be cut short by its caller's bound (each statement stays bounded on its own).
+ */
+export function outsideDeadline<T>(run: () => Promise<T>): Promise<T> {
+  return operationDeadline.exit(run);
+}
+
 /** Milliseconds left to the operation under way, or undefined outside any. */
 function timeLeft(): number | undefined {
   const deadline = operationDeadline.getStore();

@@ -11,8 +11,8 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { openDatabase, type MigrationReport, type StoreObserver } from './database.js';
-import { withinDeadline } from './postgres-dialect.js';
+import { erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
+import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
@@ -62,13 +62,15 @@ export interface AccessServiceOptions {
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
-  const { db, migrations } = await openDatabase(options);
+  const { db, dialect, migrations } = await openDatabase(options);
   options.onMigrations?.(migrations);
   const store: AccessStore = {
     db,
     operatorTokens: operatorTokensOf(options),
     now: options.now ?? (() => new Date()),
     keys: options.keys,
+    // The erasure has committed: its vacuum is not cut short by the operation's deadline (DATABASE_OPERATION_TIMEOUT_MS).
+    afterErasure: () => outsideDeadline(() => erasedFromFiles(db, dialect)),
   };
   const usage = new UsageBuffer(
     store,

@@ -14,6 +14,11 @@ export interface AccessStore {
   readonly operatorTokens: readonly OperatorToken[];
   readonly now: () => Date;
   readonly keys: KeyPolicy;
+  /**
+   * After a PDPA erasure has committed: makes it reach the database's files (erasedFromFiles in database.ts), so
+   * that no old copy of the erased text stays in a write-ahead log or a dead row version.
+   */
+  readonly afterErasure?: () => Promise<void>;
 }
 
 export type ClientRow = Pick<

@@ -6,10 +6,10 @@
  *   npm run admin -- disable|enable <client-id>
  *   npm run admin -- quota <client-id> <points|default>
  *   npm run admin -- client <client-id>
- * It reads the server's configuration (the same checks: a misspelt DATABASE_URL stops it), names the store it
- * opens on stderr and opens it directly, so it works while the server runs; it never creates a store (a SQLite file
- * that is not there is an error: the wrong working directory or a missing DATABASE_URL would otherwise show an empty
- * one). Decisions are recorded with the actor `operator:cli` and announced to subscribers like those made over
+ * It reads the store's settings only (loadStoreConfig: the server's checks of them, so a misspelt DATABASE_URL stops
+ * it, while nothing of the upstream is asked for), names the store it opens on stderr and opens it directly, so it
+ * works while the server runs; it never creates a store (a SQLite file that is not there is an error: the wrong
+ * working directory or a missing DATABASE_URL would otherwise show an empty one). Decisions are recorded with the actor `operator:cli` and announced to subscribers like those made over
  * GraphQL: with REDIS_URL the command publishes them on the servers' event channel; without it, the servers find
  * them in the store (LIVE_STORE_POLL_S). admin.ts runs it as its own process; tests call runAdmin in theirs.
  */
@@ -25,7 +25,7 @@ import {
   USE_REQUEST_STATUSES,
   type UseRequestStatus,
 } from '../catalogue.js';
-import { DEFAULT_DATABASE_URL, loadConfig, redisKeyPrefixOf } from '../config.js';
+import { DEFAULT_DATABASE_URL, loadStoreConfig, redisKeyPrefixOf } from '../config.js';
 import { CODE } from '../errors/registry.js';
 import { CLI_ACTOR } from '../live/cli-decisions.js';
 import { publishingTransitions } from '../live/publishing-access.js';
@@ -240,11 +240,13 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
 
 function formatClient(client: ClientRecord): string {
   return formatTable(
-    ['CLIENT', 'NAME', 'STATUS', 'QUOTA'],
+    // The contact address is what the runbooks have the operator verify a requester against.
+    ['CLIENT', 'NAME', 'CONTACT', 'STATUS', 'QUOTA'],
     [
       [
         client.id,
         client.name,
+        client.contactEmail,
         client.disabledAt === null ? 'enabled' : `disabled since ${formatTime(client.disabledAt)}`,
         client.rateLimitPoints?.toString() ?? 'default',
       ],
@@ -273,7 +275,7 @@ export async function runAdmin(argv: readonly string[], { env, stdout, stderr }:
     stdout.write(USAGE);
     return 0;
   }
-  const loaded = loadConfig(env);
+  const loaded = loadStoreConfig(env);
   for (const warning of loaded.warnings) stderr.write(`admin: warning: ${warning}\n`);
   if (!loaded.ok) {
     stderr.write(`admin: invalid configuration\n${loaded.problems.map((problem) => `  - ${problem}\n`).join('')}`);

@@ -168,7 +168,8 @@ export const ERRORS = {
   GRAPHQL_VALIDATION_FAILED: {
     when:
       'the operation does not fit the schema (an unknown `DatasetCode`, a `query` that is not an object), or is ' +
-      'over an operation limit (`extensions.limit`: `depth`, `aliases`, `directives`, `cost`), before any resolver ' +
+      'over an operation limit (`extensions.limit`: `depth`, `aliases`, `directives`, `cost`, `fragments`, ' +
+      '`fragmentSpreads`, `fieldsPerResponseName`, `fieldComparisons`), before any resolver ' +
       'runs: HTTP 400 to a request that accepts `application/graphql-response+json`, 200 to one that accepts only ' +
       '`application/json` (the GraphQL-over-HTTP rule)',
     thai: { lead: 'คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา', namesQuoted: true },

@@ -135,7 +135,7 @@ export function createContextFactory(deps: ContextDependencies) {
 }
 
 /** How the caller appears in logs: never a credential, only who it is. */
-function callerLabel(caller: Caller): string {
+export function callerLabel(caller: Caller): string {
   return caller.kind === 'client'
     ? `client:${caller.client.id}`
     : caller.kind === 'operator'

@@ -1,5 +1,6 @@
 import type { Caller } from '../access/model.js';
 import { rateLimitedError } from './errors.js';
+import type { FetchBudget } from '../upstream/source.js';
 import type { BudgetAnswer, SpentBudgets } from './spent-budgets.js';
 
 /**
@@ -11,6 +12,8 @@ import type { BudgetAnswer, SpentBudgets } from './spent-budgets.js';
  */
 export interface FetchBudgets {
   refusal(bucket: string): Promise<BudgetAnswer>;
+  /** The bytes a call of the bucket's brought from the upstream, owed beyond what its token covered. */
+  downloaded(bucket: string, bytes: number): Promise<void>;
 }
 
 /**
@@ -22,12 +25,16 @@ export function fetchBudgetOf(
   caller: Caller,
   clientIp: string,
   spent: SpentBudgets,
-): (() => Promise<void>) | undefined {
+): FetchBudget | undefined {
   if (budgets === undefined || caller.kind === 'operator') return undefined;
   const bucket = caller.kind === 'client' ? `client:${caller.client.id}` : `ip:${clientIp}`;
-  return async () => {
+  const pay = async (): Promise<void> => {
     const answer = await budgets.refusal(bucket);
     spent.record(answer.state);
     if (answer.retryAfterMs !== undefined) throw rateLimitedError(answer.retryAfterMs);
   };
+  // Owed after the answer: a failure to count it must not fail the answer already made.
+  return Object.assign(pay, {
+    downloaded: (bytes: number) => void budgets.downloaded(bucket, bytes).catch(() => undefined),
+  });
 }

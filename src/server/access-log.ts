@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
+import type { ClientAddressDetail } from '../config.js';
 import { clientIp } from '../http/client-ip.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 
@@ -11,6 +13,8 @@ export interface AccessNotes {
   readonly operationNames: (string | undefined)[];
   readonly errorCodes: string[];
   responseCache?: 'hit';
+  /** Who asked (`client:<id>`, `operator`, `anonymous`), once the request was authenticated: what a leaked key did. */
+  caller?: string;
 }
 
 const notes = new WeakMap<IncomingMessage, AccessNotes>();
@@ -32,6 +36,29 @@ export interface AccessLogOptions {
   readonly onAnswered?: (method: string, status: number) => void;
   /** The request's trace, when tracing is on (request-guard.ts). */
   readonly traceId?: string;
+  /** What the line keeps of the client's address and User-Agent (ACCESS_LOG_CLIENT_ADDRESS, ACCESS_LOG_USER_AGENT). */
+  readonly clientDetails: { readonly address: ClientAddressDetail; readonly userAgent: boolean };
+}
+
+/** The address as ACCESS_LOG_CLIENT_ADDRESS says: whole, its network (IPv4 /24, IPv6 /48), or nothing. */
+export function loggedAddress(address: string, detail: ClientAddressDetail): string | undefined {
+  if (detail === 'full') return address;
+  if (detail === 'off') return undefined;
+  // An IPv4 client on a dual-stack socket.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) return loggedAddress(mapped, detail);
+  if (isIPv4(address)) return `${address.split('.').slice(0, 3).join('.')}.0/24`;
+  if (isIPv6(address)) {
+    // Expanded to eight groups first, so that `::` anywhere in the address cannot shift the kept ones.
+    const [head = '', tail = ''] = address.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = tail === '' ? [] : tail.split(':');
+    const groups = address.includes('::')
+      ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+      : left;
+    return `${groups.slice(0, 3).join(':')}::/48`;
+  }
+  return undefined;
 }
 
 /**
@@ -58,6 +85,7 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
     request,
     options.trustProxy,
   );
+  const shownAddress = loggedAddress(clientAddress, options.clientDetails.address);
   let written = false;
   // 'finish' when the answer was handed to the socket; 'close' alone when the connection went first.
   const write = (): void => {
@@ -82,8 +110,11 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
         status,
         bytes: socket.bytesWritten - bytesBefore,
         ms: Math.round(performance.now() - started),
-        clientAddress,
-        ...(userAgent === undefined ? {} : { userAgent: userAgent.slice(0, MAX_USER_AGENT) }),
+        ...(noted.caller === undefined ? {} : { caller: noted.caller }),
+        ...(shownAddress === undefined ? {} : { clientAddress: shownAddress }),
+        ...(userAgent === undefined || !options.clientDetails.userAgent
+          ? {}
+          : { userAgent: userAgent.slice(0, MAX_USER_AGENT) }),
         ...(noted.operationNames.length === 0
           ? {}
           : more.length === 0

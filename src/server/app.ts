@@ -20,7 +20,8 @@ import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
 import { withErrorBoundary } from './plugins/error-boundary.js';
 import { useRequestDecompression } from './plugins/use-compression.js';
 import type { HttpCachingPolicy } from './plugins/use-freshness.js';
-import { useGraphiQLPage } from './plugins/use-graphiql-page.js';
+import { GraphiQLPage } from './graphiql-page.js';
+import { graphiqlPageBytes, useGraphiQLPage } from './plugins/use-graphiql-page.js';
 import { useLanguage } from './plugins/use-language.js';
 import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-errors.js';
 import { useMetrics } from './plugins/use-metrics.js';
@@ -32,7 +33,7 @@ import {
   useTrustedDocuments,
   type PersistedManifest,
 } from './plugins/use-persisted-operations.js';
-import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.js';
+import { rateLimitCharges, type RateLimitOptions } from './plugins/use-rate-limit.js';
 import { useRateLimitFields } from './plugins/use-rate-limit-fields.js';
 import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './plugins/use-readiness.js';
 import { useRequestId } from './plugins/use-request-id.js';
@@ -134,6 +135,24 @@ export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 export function createApp(deps: AppDependencies): App {
   const { limits, http, metrics, now, responseCache } = deps;
   const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
+  // One page for the plugin that serves it and the rate limit that prices it by the bytes it sends.
+  const graphiqlPage = http.graphiql
+    ? new GraphiQLPage({
+        title: 'thai-edu-graphql: สถิติการศึกษา',
+        defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+        defaultTabs: GRAPHIQL_TABS,
+      })
+    : undefined;
+  const rateLimit =
+    deps.rateLimit === undefined
+      ? undefined
+      : rateLimitCharges({
+          ...deps.rateLimit,
+          callers,
+          graphqlPath: GRAPHQL_PATH,
+          graphiqlBytes: graphiqlPage === undefined ? undefined : graphiqlPageBytes(graphiqlPage),
+          onRefusal: (kind) => metrics.rateLimited(kind),
+        });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
@@ -170,29 +189,9 @@ export function createApp(deps: AppDependencies): App {
         useSubscriptionRelease(),
         useRateLimitFields(),
         // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
-        ...(deps.rateLimit === undefined
-          ? []
-          : [
-              useRateLimit({
-                ...deps.rateLimit,
-                callers,
-                graphqlPath: GRAPHQL_PATH,
-                onRefusal: (kind) => metrics.rateLimited(kind),
-              }),
-            ]),
+        ...(rateLimit === undefined ? [] : [rateLimit.plugin]),
         useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
-        ...(http.graphiql
-          ? [
-              useGraphiQLPage({
-                graphqlPath: GRAPHQL_PATH,
-                graphiql: {
-                  title: 'thai-edu-graphql: สถิติการศึกษา',
-                  defaultQuery: GRAPHIQL_DEFAULT_QUERY,
-                  defaultTabs: GRAPHIQL_TABS,
-                },
-              }),
-            ]
-          : []),
+        ...(graphiqlPage === undefined ? [] : [useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
         ...(http.portal ? [usePortal()] : []),
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
@@ -223,6 +222,8 @@ export function createApp(deps: AppDependencies): App {
     maxPayloadBytes: limits.maxBodyBytes,
     heartbeatMs: deps.heartbeatMs,
     trustedDocuments: deps.trustedDocuments,
+    payForOperation: rateLimit?.payForSocketOperation,
+    corsOrigins: http.corsOrigins,
     metrics,
     logger: deps.logger,
   });
@@ -246,6 +247,7 @@ export function createApp(deps: AppDependencies): App {
         maxBodyBytes: limits.maxBodyBytes,
         cors: corsOptions(http.corsOrigins),
         trustProxy: deps.trustProxy,
+        clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
         simulatedUpstream: deps.simulatedUpstream,
         traceRequest: deps.tracing?.traceRequest,
         onAnswered: (method, status) => metrics.httpRequest(method, status),

@@ -31,9 +31,9 @@ import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
 import { createReadiness, type Readiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { spentBudget } from './rate-limit-fields.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter, UPSTREAM_BYTES_PER_TOKEN } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
-import { startTracing } from './tracing.js';
+import { startTracing, tracesUrl } from './tracing.js';
 import { buildInfo } from './build-info.js';
 import { observeRedisCommands } from '../upstream/redis-commands.js';
 
@@ -141,10 +141,17 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     }),
     buildInfo(),
   );
+  const spansUrl = tracesUrl(config.tracing);
   const tracing =
-    config.otlpEndpoint === undefined
+    spansUrl === undefined
       ? undefined
-      : await startTracing(config.otlpEndpoint, logger, metrics.operationNames);
+      : await startTracing(
+          spansUrl,
+          config.tracing,
+          logger,
+          metrics.operationNames,
+          config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgresql',
+        );
   if (tracing !== undefined) closers.push(() => tracing.close());
 
   const redisKeyPrefix =
@@ -238,7 +245,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         onUsageWriteFailed: (error) => logger.warn({ err: error }, 'usage not written yet; kept for the next batch'),
         keys: config.keys,
         postgres: config.database,
-        observer: metrics.store,
+        observer: { ...metrics.store, statementStarted: tracing?.traceStoreStatement },
         migrate: config.database.migrateOnStart,
         onMigrations: ({ applied, unknown }) => {
           if (applied.length > 0) logger.info({ store, migrations: applied }, 'store migrations applied');
@@ -351,6 +358,10 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
               retryAfterMs: decision.allowed ? undefined : decision.retryAfterMs,
               state: spentBudget('upstream', decision, upstreamFetches.windowS),
             };
+          },
+          downloaded: async (bucket, bytes) => {
+            const owed = Math.floor(bytes / UPSTREAM_BYTES_PER_TOKEN);
+            if (owed > 0) await upstreamFetches.charge(bucket, owed);
           },
         };
   const persistedQueries = createPersistedQueryStore({
@@ -476,7 +487,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
           : `trusted documents only (${trustedDocuments.size})`,
       ...config.http,
       connections: config.connections,
-      tracing: config.otlpEndpoint !== undefined,
+      tracing: spansUrl !== undefined,
       live: { ...config.live, redis: config.cache.redisUrl !== undefined },
     },
     'request policy',

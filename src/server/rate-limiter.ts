@@ -32,6 +32,28 @@ export const OPERATION_COSTS = {
   notModified: 1 / 16,
 } as const;
 
+/**
+ * What one token buys of an answer's body, so that an answer costs what it sends: a stored answer costs
+ * OPERATION_COSTS.stored or one token per this many bytes it sends, whichever is more, and so do the GraphiQL page
+ * and the portal's files. 1/8 of a token (a small hit) covers 32 KB; a 22 MB answer sent without compression costs
+ * 88 tokens, so an address's sustained egress is bounded by its bucket: RATE_LIMIT_POINTS × 256 KB a window
+ * (150 MB a minute at the defaults), and far more of it compressed.
+ */
+export const SENT_BYTES_PER_TOKEN = 256 * 1024;
+
+/** The tokens an answer of `bytes` costs at least `cost` (OPERATION_COSTS), priced by what it sends. */
+export function pricedBySize(cost: number, bytes: number): number {
+  return Math.max(cost, bytes / SENT_BYTES_PER_TOKEN);
+}
+
+/**
+ * What one token of the upstream-fetch budget (UPSTREAM_FETCH_RATE_LIMIT_POINTS) buys of the ministry's bandwidth:
+ * a call pays one token before it is made, and one per this many bytes of its body beyond the first, owed once the
+ * body has arrived. Fresh query keys on the largest dataset (3.7 MB) cost some 15 tokens a call, so one address
+ * brings at most RATE_LIMIT × 256 KB a window from the upstream (15 MB a minute at the defaults), not 220 MB.
+ */
+export const UPSTREAM_BYTES_PER_TOKEN = 256 * 1024;
+
 /** The bucket of an anonymous caller: one per IP. */
 export function anonymousBucket(ip: string): string {
   return `ip:${ip}`;
@@ -63,10 +85,11 @@ export interface RateLimiter {
   /** Whether the bucket holds a token, taking none: a bucket that counts failures is read before the attempt. */
   peek(key: string): Promise<RateDecision>;
   /**
-   * Takes one token even from an empty bucket, which then owes it: a failure is counted however many arrived at
-   * once, so a burst of concurrent failures keeps its sender out for as long as that many would at the rate.
+   * Takes `count` tokens (one unless given) even from an empty bucket, which then owes them: a failure is counted
+   * however many arrived at once, so a burst of concurrent failures keeps its sender out for as long as that many
+   * would at the rate; and what is learnt only after the work (the bytes an upstream call brought) is paid so.
    */
-  charge(key: string): Promise<BucketState>;
+  charge(key: string, count?: number): Promise<BucketState>;
 }
 
 /** What to do with the bucket: the three operations of RateLimiter, which share one piece of arithmetic. */
@@ -116,14 +139,16 @@ function decide(tokens: number, capacity: number, windowMs: number, retryAfterMs
 
 /**
  * Refills the bucket up to `at`, then applies `use` for `count` tokens (consume and peek need that many; a charge
- * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size can never
- * be met: it is refused with the time until the bucket is full.
+ * takes one); returns the decision it made (a charge is always allowed). A count above the bucket's size (a large
+ * answer priced by its bytes, SENT_BYTES_PER_TOKEN) needs a full bucket, and takes it into debt: the caller waits
+ * until the debt is refilled, so what it costs is paid in time, never refused for ever nor given for nothing.
  */
 function apply(bucket: Bucket, use: Use, capacity: number, windowMs: number, at: number, count = 1): RateDecision {
+  // A charge's `count` is what it takes; consume and peek need `count` (at most the bucket's size) to be there.
   bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, at - bucket.at) * capacity) / windowMs);
   bucket.at = at;
-  if (use === 'charge') bucket.tokens -= 1;
-  const needed = use === 'charge' ? 1 : count;
+  if (use === 'charge') bucket.tokens -= count;
+  const needed = use === 'charge' ? 1 : Math.min(count, capacity);
   if (bucket.tokens >= needed) {
     if (use === 'consume') bucket.tokens -= count;
     return decide(bucket.tokens, capacity, windowMs, 0);
@@ -163,7 +188,7 @@ function memoryBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => Promise.resolve(use(key, 'consume', quota, count)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
-    charge: (key) => Promise.resolve(use(key, 'charge')),
+    charge: (key, count) => Promise.resolve(use(key, 'charge', undefined, count)),
   };
 }
 
@@ -179,9 +204,9 @@ local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * capacity / window)
-local needed = count
+local needed = math.min(count, capacity)
 if use == 'charge' then
-  tokens = tokens - 1
+  tokens = tokens - count
   needed = 1
 end
 local retry = 0
@@ -222,6 +247,6 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key) => use(key, 'charge').catch(() => fallback.charge(key)),
+    charge: (key, count) => use(key, 'charge', undefined, count).catch(() => fallback.charge(key, count)),
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { CODE } from '../errors/registry.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { requestTargetProblem } from '../http/request-target.js';
-import { startAccessLine } from './access-log.js';
+import { startAccessLine, type AccessLogOptions } from './access-log.js';
 import { writeErrorAnswer } from './error-answer.js';
 import { SIMULATED_HEADER } from './plugins/use-simulated-upstream.js';
 
@@ -16,7 +16,7 @@ import { SIMULATED_HEADER } from './plugins/use-simulated-upstream.js';
  * (access-log.ts), and is counted in http_requests_total.
  */
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
-  const { logger, maxBodyBytes, cors, trustProxy, onAnswered } = options;
+  const { logger, maxBodyBytes, cors, trustProxy, onAnswered, clientDetails } = options;
   const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
     // node keeps the first of several Host fields in `headers`; RFC 9112 §3.2 asks 400 for more than one.
     const hosts = request.headersDistinct['host'] ?? [];
@@ -49,12 +49,12 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
   const { traceRequest } = options;
   if (traceRequest === undefined)
     return (request, response) => {
-      startAccessLine(request, response, { logger, trustProxy, onAnswered });
+      startAccessLine(request, response, { logger, trustProxy, onAnswered, clientDetails });
       serve(request, response);
     };
   return (request, response) => {
     const traced = traceRequest(request, response);
-    startAccessLine(request, response, { logger, trustProxy, onAnswered, traceId: traced.traceId });
+    startAccessLine(request, response, { logger, trustProxy, onAnswered, clientDetails, traceId: traced.traceId });
     traced.run(() => serve(request, response));
   };
 }
@@ -80,6 +80,8 @@ export interface GuardOptions {
   readonly cors: CORSOptions | false;
   /** Client addresses on the access line: see access-log.ts. */
   readonly trustProxy: boolean;
+  /** What access lines keep of the client (access-log.ts). */
+  readonly clientDetails: AccessLogOptions['clientDetails'];
   /** Told of every request once answered (http_requests_total). */
   readonly onAnswered?: (method: string, status: number) => void;
   /** Every answer carries `x-upstream-simulated: true`, those refused here included. */

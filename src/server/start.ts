@@ -17,9 +17,8 @@ import { releaseYoungGeneration } from './young-generation.js';
 export async function startServer(): Promise<void> {
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    process.stderr.write(
-      `thai-edu-graphql: invalid configuration\n${loaded.problems.map((p) => `  - ${p}\n`).join('')}`,
-    );
+    // A JSON line like every other, so a log pipeline that parses them keeps this one too.
+    createLogger(loaded.logLevel).fatal({ problems: loaded.problems }, 'invalid configuration');
     process.exit(1);
   }
   const { config } = loaded;

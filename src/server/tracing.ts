@@ -4,6 +4,8 @@ import type { Attributes, Context, ContextManager } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { StoreObserver } from '../access/database.js';
+import { DEFAULT_SERVICE_NAME, type TracingConfig } from '../config.js';
 import type { UpstreamCallTracer } from '../upstream/client.js';
 import type { OperationNames } from './operation-names.js';
 import type { RequestTracer } from './request-guard.js';
@@ -15,11 +17,14 @@ export interface Tracing {
   readonly traceRequest: RequestTracer;
   /** Opens a span per upstream call under the operation that made it, and sends its `traceparent` upstream. */
   readonly traceUpstreamCall: UpstreamCallTracer;
+  /** Opens a span per store statement under what sent it (pass to the store's observer). */
+  readonly traceStoreStatement: NonNullable<StoreObserver['statementStarted']>;
   /** Exports what is pending, then stops. */
   close(): Promise<void>;
 }
 
-const SERVICE_NAME = 'thai-edu-graphql';
+// The instrumentation scope of our own spans (the service's name is the resource's, which operators set).
+const SCOPE = 'thai-edu-graphql';
 
 // @envelop/opentelemetry's attribute names (its AttributeName enum, which would load the SDK with it).
 const OPERATION_NAME = 'graphql.execute.operationName';
@@ -32,6 +37,8 @@ const KEPT_ATTRIBUTES = [
   'http.response.status_code',
   'upstream.target',
   'upstream.outcome',
+  'db.system',
+  'db.operation.name',
   'graphql.resolver.fieldName',
   'graphql.resolver.typeName',
   'graphql.resolver.resultType',
@@ -40,17 +47,31 @@ const KEPT_EVENT_ATTRIBUTES = ['exception.type'];
 // W3C Trace Context: version 00, trace id, parent span id, flags; all-zero ids are invalid.
 const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})([0-9a-f]{16})-([0-9a-f]{2})$/;
 
+/** Where spans go, as OpenTelemetry's variables say; undefined: tracing is off. */
+export function tracesUrl(settings: TracingConfig): string | undefined {
+  if (settings.tracesEndpoint !== undefined) return settings.tracesEndpoint;
+  return settings.endpoint === undefined ? undefined : `${settings.endpoint.replace(/\/+$/, '')}/v1/traces`;
+}
+
 /**
- * Starts tracing to the collector at `endpoint` (OTEL_EXPORTER_OTLP_ENDPOINT: spans go to `<endpoint>/v1/traces`).
- * The SDK is imported here, lazily, so a server without the variable never loads it. Spans: one per operation
- * and one per resolver (@envelop/opentelemetry), under a server span per request that continues the caller's trace
- * when it sends a W3C `traceparent`; one per upstream call, under the operation that made it, whose `traceparent`
- * goes with the call so that an upstream that traces continues the trace. Spans say what ran, never with what: the
- * plugin is told to leave out the document, variables and result, and the exporter drops what it records regardless
- * (resolver arguments, error messages, which may quote a variable's value). Operation names go through `operationNames`,
- * as they do in /metrics; a request id in the logs says more about one request.
+ * Starts tracing to the collector at `url` (tracesUrl). The SDK is imported here, lazily, so a server without the
+ * variables never loads it. Spans: one per operation (@envelop/opentelemetry) and, with TRACING_RESOLVER_SPANS, one
+ * per resolver, under a server span per request that continues the caller's trace when it sends a W3C
+ * `traceparent`; one per upstream call, under the operation that made it, whose `traceparent` goes with the call so
+ * that an upstream that traces continues the trace; one per store statement. The resource carries
+ * OTEL_RESOURCE_ATTRIBUTES and the service name (OTEL_SERVICE_NAME, else the attributes' service.name, else ours).
+ * Spans say what ran, never with what: the plugin is told to leave out the document, variables and result, and the
+ * exporter drops what it records regardless (resolver arguments, error messages, which may quote a variable's value).
+ * Operation names go through `operationNames`, as they do in /metrics; a request id in the logs says more about one
+ * request.
  */
-export async function startTracing(endpoint: string, logger: Logger, operationNames: OperationNames): Promise<Tracing> {
+export async function startTracing(
+  url: string,
+  settings: TracingConfig,
+  logger: Logger,
+  operationNames: OperationNames,
+  storeSystem: 'postgresql' | 'sqlite',
+): Promise<Tracing> {
   const [api, { useOpenTelemetry }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }] =
     await Promise.all([
       import('@opentelemetry/api'),
@@ -59,12 +80,11 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
       import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
     ]);
-  const exporter = withoutRequestContent(
-    new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }),
-    operationNames,
-  );
+  const exporter = withoutRequestContent(new OTLPTraceExporter({ url }), operationNames);
+  const attributes = settings.resourceAttributes ?? {};
+  const serviceName = settings.serviceName ?? attributes['service.name'] ?? DEFAULT_SERVICE_NAME;
   const provider = new BasicTracerProvider({
-    resource: new Resource({ 'service.name': SERVICE_NAME }),
+    resource: new Resource({ ...attributes, 'service.name': serviceName }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
   });
   // The request's span reaches the operation's through the async context (the plugin parents on the active one).
@@ -84,7 +104,7 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
     },
   };
   api.context.setGlobalContextManager(contexts);
-  const tracer = provider.getTracer(SERVICE_NAME);
+  const tracer = provider.getTracer(SCOPE);
 
   const traceRequest: RequestTracer = (request, response) => {
     const method = request.method ?? 'GET';
@@ -143,16 +163,29 @@ export async function startTracing(endpoint: string, logger: Logger, operationNa
     };
   };
 
-  logger.info({ endpoint }, 'OpenTelemetry tracing on: spans exported over OTLP/HTTP');
+  const traceStoreStatement: Tracing['traceStoreStatement'] = (verb) => {
+    const span = tracer.startSpan(
+      `store ${verb}`,
+      { kind: api.SpanKind.CLIENT, attributes: { 'db.system': storeSystem, 'db.operation.name': verb } },
+      api.context.active(),
+    );
+    return (failed) => span.setStatus({ code: failed ? api.SpanStatusCode.ERROR : api.SpanStatusCode.UNSET }).end();
+  };
+
+  logger.info(
+    { url, serviceName, resolverSpans: settings.resolverSpans },
+    'OpenTelemetry tracing on: spans exported over OTLP/HTTP',
+  );
   return {
     traceRequest,
     traceUpstreamCall,
+    traceStoreStatement,
     plugin: useOpenTelemetry(
-      { resolvers: true, variables: false, result: false, document: false },
+      { resolvers: settings.resolverSpans, variables: false, result: false, document: false },
       provider,
       undefined,
       undefined,
-      SERVICE_NAME,
+      SCOPE,
     ) as Plugin,
     close: () => provider.shutdown(),
   };

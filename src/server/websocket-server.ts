@@ -9,6 +9,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { CloseCode, makeServer, type SubscribePayload } from 'graphql-ws';
+import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -22,6 +23,8 @@ import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { Metrics } from './metrics.js';
 import { rateLimitFields } from './rate-limit-fields.js';
 import { trustedDocumentOf, type PersistedManifest } from './plugins/use-persisted-operations.js';
+import type { SocketOperationPayment } from './plugins/use-rate-limit.js';
+import { checkOperationParameters } from './plugins/use-request-shape.js';
 import { chooseProtocol, LEGACY_PROTOCOL, legacySocket, type ProtocolSocket } from './websocket-legacy.js';
 
 /** graphql-ws's 3 s is short for a phone on a slow network; a socket that never says `connection_init` is closed. */
@@ -34,6 +37,21 @@ const CLOSE_CODES: Readonly<Record<string, number>> = {
   [CODE.RATE_LIMITED]: 4429,
 };
 const GOING_AWAY = 1001;
+/**
+ * A socket with no operation running and none started for this long is closed (1000): an open socket costs a
+ * connection slot of HTTP_MAX_CONNECTIONS whatever it does, and pings do not count as use. Clients open a socket
+ * again when they next need one (graphql-ws's lazy client does so by itself).
+ */
+const IDLE_SOCKET_MS = 60_000;
+/**
+ * Each socket's messages other than the work they ask for (ping, pong, complete…): a bucket of MESSAGE_BURST that
+ * refills MESSAGE_RATE a second. A socket over it is closed with 4429, since such messages cost the server work
+ * but no token of the caller's. Every `subscribe` also pays the caller's operation token before any work.
+ */
+const MESSAGE_BURST = 50;
+const MESSAGE_RATE = 10;
+/** Messages other than `subscribe` (and the older protocol's `start`) carry no document: at most this many bytes. */
+const MAX_CONTROL_MESSAGE_BYTES = 16 * 1024;
 /** WebSocket close reasons are at most 123 bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
 
@@ -46,6 +64,10 @@ export interface GraphQLWebSocketOptions {
   readonly heartbeatMs: number;
   /** With trusted documents, a socket too runs only the manifest's operations. */
   readonly trustedDocuments: PersistedManifest | undefined;
+  /** The rate limit's charge of one operation, taken before the socket does any work on it (none: no rate limit). */
+  readonly payForOperation?: SocketOperationPayment | undefined;
+  /** CORS_ORIGINS: a page of another origin may not open a socket either (`*`: any). */
+  readonly corsOrigins: '*' | readonly string[];
   readonly metrics: Metrics;
   readonly logger: Logger;
 }
@@ -76,6 +98,18 @@ interface SocketState {
   language: Language;
   /** Operations running or streaming on the socket. */
   operations: number;
+  /**
+   * Ids of the operations being set up (paid, parsed, validated, subscribed): a second `subscribe` with one of them
+   * is refused, or the first one's stream, left without an id, would hold its subscription slot for its lifetime.
+   */
+  readonly starting: Set<string>;
+  /**
+   * Ids the client completed while they were starting: graphql-ws cannot end what it does not hold yet, so their
+   * streams are ended as soon as they exist (onOperation).
+   */
+  readonly completedWhileStarting: Set<string>;
+  /** The streams of the socket's subscriptions, ended when it closes whatever graphql-ws did with their ids. */
+  readonly streams: Set<AsyncIterator<unknown>>;
 }
 
 /**
@@ -126,6 +160,57 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     return Object.keys(fields).length === 0 ? undefined : fields;
   };
 
+  /**
+   * What one `subscribe` runs, or why not, in the order an HTTP request meets them: paid for first (a refused
+   * document costs its token, as over HTTP), then its parameters' shape and nesting (use-request-shape.ts), the
+   * trusted documents, parsing, the context (authentication) and validation.
+   */
+  const prepareOperation = async (
+    extra: Extra,
+    state: SocketState,
+    payload: SubscribePayload,
+  ): Promise<ExecutionArgs | GraphQLError[]> => {
+    const refusal = (error: unknown): GraphQLError[] => {
+      if (error instanceof GraphQLError) return [error];
+      throw error;
+    };
+    const paying = initialContext(extra, state, {});
+    try {
+      await options.payForOperation?.(paying.request, extra.request);
+    } catch (error) {
+      // A refusal has no result to carry the RateLimit fields (rateLimitOfFirstResult): its error does.
+      const rateLimit = rateLimitOfFirstResult(paying.request);
+      if (!(error instanceof GraphQLError) || rateLimit === undefined) return refusal(error);
+      return [new GraphQLError(error.message, { extensions: { ...error.extensions, rateLimit } })];
+    }
+    try {
+      checkOperationParameters(payload);
+    } catch (error) {
+      return refusal(error);
+    }
+    const params = resolveDocument(payload, options.trustedDocuments);
+    if (params instanceof GraphQLError) return [params];
+    const enveloped = yoga.getEnveloped({ ...paying, params }) as Enveloped;
+    let document: DocumentNode;
+    let contextValue: unknown;
+    try {
+      document = enveloped.parse(params.query);
+      contextValue = await enveloped.contextFactory();
+    } catch (error) {
+      return refusal(error);
+    }
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length > 0) return [...errors];
+    return {
+      schema: enveloped.schema,
+      operationName: params.operationName ?? null,
+      document,
+      variableValues: params.variables ?? null,
+      contextValue,
+      rootValue: enveloped,
+    };
+  };
+
   const closeWhenIdle = (socket: WebSocket): void => {
     if ((states.get(socket)?.operations ?? 0) === 0) socket.close(GOING_AWAY, 'Server shutting down');
   };
@@ -140,6 +225,9 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         authorization: authorizationOf(ctx.connectionParams) ?? upgradeAuthorization ?? null,
         language: negotiateLanguage(ctx.extra.request.headers['accept-language']),
         operations: 0,
+        starting: new Set(),
+        completedWhileStarting: new Set(),
+        streams: new Set(),
       };
       states.set(ctx.extra.socket, state);
       try {
@@ -154,37 +242,43 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       }
       return true;
     },
-    onSubscribe: async (ctx, _id, payload) => {
+    onSubscribe: async (ctx, id, payload) => {
       const state = states.get(ctx.extra.socket);
       if (state === undefined) return [codedGraphQLError(CODE.UNAUTHENTICATED)];
-      const params = resolveDocument(payload, options.trustedDocuments);
-      if (params instanceof GraphQLError) return [params];
-      const enveloped = yoga.getEnveloped(initialContext(ctx.extra, state, params)) as Enveloped;
-      let document;
-      try {
-        document = enveloped.parse(params.query);
-      } catch (error) {
-        if (error instanceof GraphQLError) return [error];
+      if (state.starting.has(id))
+        return [
+          codedGraphQLError(CODE.BAD_REQUEST, {
+            message: `Operation id "${id.slice(0, 64)}" is still starting: give each operation an id of its own.`,
+          }),
+        ];
+      state.starting.add(id);
+      const prepared = await prepareOperation(ctx.extra, state, payload).catch((error: unknown) => {
+        state.starting.delete(id);
         throw error;
+      });
+      if (Array.isArray(prepared)) state.starting.delete(id);
+      else state.operations += 1;
+      return prepared;
+    },
+    onOperation: (ctx, id, _payload, _args, result) => {
+      const state = states.get(ctx.extra.socket);
+      state?.starting.delete(id);
+      if (state?.completedWhileStarting.delete(id) === true && isAsyncIterable(result)) {
+        void result[Symbol.asyncIterator]().return?.();
+        return (async function* completed() {})();
       }
-      let contextValue: unknown;
-      try {
-        contextValue = await enveloped.contextFactory();
-      } catch (error) {
-        if (error instanceof GraphQLError) return [error];
-        throw error;
+      if (state !== undefined && isAsyncIterable(result)) {
+        const stream = result[Symbol.asyncIterator]();
+        state.streams.add(stream);
+        // Closed sockets end what is left (below); a stream that ends by itself leaves the set as it goes.
+        return mapAsyncIterator(
+          stream,
+          (value) => value,
+          undefined,
+          () => void state.streams.delete(stream),
+        );
       }
-      const errors = enveloped.validate(enveloped.schema, document);
-      if (errors.length > 0) return [...errors];
-      state.operations += 1;
-      return {
-        schema: enveloped.schema,
-        operationName: params.operationName ?? null,
-        document,
-        variableValues: params.variables ?? null,
-        contextValue,
-        rootValue: enveloped,
-      } satisfies ExecutionArgs;
+      return undefined;
     },
     onComplete: (ctx) => {
       const state = states.get(ctx.extra.socket);
@@ -226,6 +320,13 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     };
     socket.once('error', (error) => internalError(error, 'socket'));
+    const budget = messageBudget();
+    const refuseMessage = (data: string): string | undefined => {
+      if (!budget.take()) return 'Too many messages: slow down';
+      if (data.length > MAX_CONTROL_MESSAGE_BYTES && !carriesDocument(data))
+        return `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`;
+      return undefined;
+    };
     const wire = {
       send: (data: string) =>
         new Promise<void>((resolve, reject) => {
@@ -236,12 +337,32 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       onMessage: (handler: (data: string) => Promise<void>) =>
         socket.on('message', (data: Buffer) => {
           metrics.webSocketMessage('received');
-          handler(String(data)).catch((error: unknown) => internalError(error, 'message'));
+          const text = String(data);
+          const refused = refuseMessage(text);
+          if (refused !== undefined) {
+            socket.close(refused.startsWith('Too many') ? 4429 : CloseCode.BadRequest, refused);
+            return;
+          }
+          handler(text).catch((error: unknown) => internalError(error, 'message'));
         }),
     };
     const legacy = socket.protocol === LEGACY_PROTOCOL ? legacySocket(wire, options.heartbeatMs) : undefined;
-    const protocolSocket: ProtocolSocket = legacy ?? { protocol: socket.protocol, ...wire };
+    const spoken: ProtocolSocket = legacy ?? { protocol: socket.protocol, ...wire };
+    // A `complete` for an operation still starting is noted, for onOperation to end it once it exists.
+    const protocolSocket: ProtocolSocket = {
+      ...spoken,
+      onMessage: (handler) =>
+        spoken.onMessage((data) => {
+          const state = states.get(socket);
+          if (state !== undefined && state.starting.size > 0) {
+            const completed = completedId(data);
+            if (completed !== undefined && state.starting.has(completed)) state.completedWhileStarting.add(completed);
+          }
+          return handler(data);
+        }),
+    };
     const keepAlive = keepSocketAlive(socket, options.heartbeatMs);
+    const idle = closeWhenUnused(socket, () => states.get(socket)?.operations ?? 0);
     const closed = protocolServer.opened(protocolSocket, {
       socket,
       request,
@@ -249,6 +370,10 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     });
     socket.once('close', (code, reason) => {
       keepAlive.stop();
+      idle.stop();
+      // Every stream this socket opened ends with it, and gives its subscription slot back.
+      const state = states.get(socket);
+      for (const stream of state?.streams ?? []) void stream.return?.();
       legacy?.dispose();
       metrics.webSocketConnection('closed');
       void closed(code, String(reason));
@@ -295,6 +420,60 @@ function shown(error: GraphQLError, language: Language): GraphQLFormattedError {
   const extensions = { ...localized.extensions };
   delete extensions['http'];
   return { ...localized.toJSON(), extensions };
+}
+
+/** The bucket of a socket's messages (MESSAGE_BURST, refilled MESSAGE_RATE a second): `take` is false when empty. */
+function messageBudget(): { take(): boolean } {
+  let tokens = MESSAGE_BURST;
+  let filledAt = performance.now();
+  return {
+    take() {
+      const now = performance.now();
+      tokens = Math.min(MESSAGE_BURST, tokens + ((now - filledAt) / 1_000) * MESSAGE_RATE);
+      filledAt = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
+/** The id a `complete` message ends, if the message is one (small: a `complete` holds nothing else). */
+function completedId(data: string): string | undefined {
+  if (data.length > 512 || !data.includes('complete')) return undefined;
+  try {
+    const { type, id } = JSON.parse(data) as { type?: unknown; id?: unknown };
+    return type === 'complete' && typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a (large) message is one that carries a document: `subscribe`, or the older protocol's `start`. */
+function carriesDocument(data: string): boolean {
+  try {
+    const { type } = JSON.parse(data) as { type?: unknown };
+    return type === 'subscribe' || type === 'start';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Closes the socket once it has had no operation for IDLE_SOCKET_MS, counted from its opening or its last
+ * operation's end; `operations` says how many run now.
+ */
+function closeWhenUnused(socket: WebSocket, operations: () => number): { stop(): void } {
+  let usedAt = performance.now();
+  const timer = setInterval(
+    () => {
+      if (operations() > 0) usedAt = performance.now();
+      else if (performance.now() - usedAt >= IDLE_SOCKET_MS) socket.close(1000, 'Idle: no operation for a minute');
+    },
+    Math.min(IDLE_SOCKET_MS / 4, 15_000),
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**

@@ -42,9 +42,22 @@ export function createGraphQLWebSockets(options: GraphQLWebSocketOptions): Graph
         const value = request.headers[name];
         return Array.isArray(value) ? value.join(',') : value;
       };
-      const problem = requestTargetProblem(request.url, request.headers.host);
+      const hosts = request.rawHeaders.filter(
+        (_, index) => index % 2 === 0 && /^host$/i.test(request.rawHeaders[index] ?? ''),
+      );
+      const problem =
+        hosts.length > 1 ? 'A request has one Host header.' : requestTargetProblem(request.url, request.headers.host);
       if (problem !== undefined)
         return writeRawErrorAnswer(socket, header, { status: 400, code: CODE.BAD_REQUEST, message: problem });
+      // As over HTTP (CORS_ORIGINS): a page of another origin may not drive its visitors' browsers to the socket.
+      // Native apps send no Origin.
+      const origin = request.headers.origin;
+      if (origin !== undefined && options.corsOrigins !== '*' && !options.corsOrigins.includes(origin))
+        return writeRawErrorAnswer(socket, header, {
+          status: 403,
+          code: CODE.FORBIDDEN,
+          message: `WebSocket connections from ${origin.slice(0, 100)} are not allowed (CORS_ORIGINS).`,
+        });
       if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.graphqlPath)
         return writeRawErrorAnswer(socket, header, {
           status: 404,

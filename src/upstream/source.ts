@@ -86,7 +86,12 @@ export interface WarmReport {
  * rejects to refuse the read. Hits, stale reads and background refreshes spend nothing: a caller's distinct
  * fetches cost the upstream, its repeated reads do not.
  */
-export type FetchBudget = () => Promise<void>;
+export type FetchBudget = {
+  /** Pays for one upstream call before it is made; rejects (RATE_LIMITED) when the caller's budget is spent. */
+  (): Promise<void>;
+  /** The bytes the call brought, owed beyond what its payment covered (UPSTREAM_BYTES_PER_TOKEN). */
+  readonly downloaded?: (bytes: number) => void;
+};
 
 /** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
 export interface UpstreamSource {
@@ -299,7 +304,7 @@ async function refreshPaying(
 ): Promise<CachedPayload> {
   if (previous !== undefined || budget === undefined) return refresh(source, target, previous);
   let paid = false;
-  const pay: FetchBudget = () => ((paid = true), budget());
+  const pay: FetchBudget = Object.assign(() => ((paid = true), budget()), { downloaded: budget.downloaded });
   try {
     return await refresh(source, target, previous, pay);
   } catch (error) {
@@ -332,7 +337,9 @@ function refresh(
       },
       fetch: async () => {
         await budget?.();
-        return fetchAndStore(source, target, previous);
+        const fetched = await fetchAndStore(source, target, previous);
+        budget?.downloaded?.(fetched.meta.bytes ?? 0);
+        return fetched;
       },
       waitMs: source.fillWaitMs,
     }),

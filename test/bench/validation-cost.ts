@@ -7,7 +7,7 @@
 import { parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import { loadConfig, type OperationLimits } from '../../src/config.js';
 import { schema } from '../../src/graphql/schema.js';
-import { measureDocument } from '../../src/server/document-bounds.js';
+import { fieldComparisons, measureDocument } from '../../src/server/document-bounds.js';
 
 export const MAX_VALIDATION_MS = 50;
 const RUNS = 7;
@@ -67,6 +67,25 @@ export function worstDocuments(limits: OperationLimits): { name: string; query: 
       query: `{ ${repeat(Math.min(fragments, fields), (i) => `...H${i}`)} } ${repeat(Math.min(fragments, fields), (i) => `fragment H${i} on Query { datasets { ${DATASET_FIELDS.join(' ')} } }`)}`,
     },
     {
+      // Issue 34: wide but not too wide, under every count limit: each pair of the same-named fields has its
+      // sub-selections compared name by name (graphql-js's OverlappingFieldsCanBeMerged).
+      name: `${fields} × \`datasets\` with 14 distinct sub-fields each (pairs × sub-selections)`,
+      query: `{ ${repeat(fields, () => `datasets { ${repeat(14, (k) => `f${k}: ${DATASET_FIELDS[k % DATASET_FIELDS.length] ?? 'no'}`)} }`)} }`,
+    },
+    {
+      name: `${fields} × \`datasets\` with 14 sub-fields each, the same names on other fields (every pair conflicts)`,
+      query: `{ ${repeat(fields, (i) => `datasets { ${repeat(14, (k) => `f${k}: ${DATASET_FIELDS[(k + i) % DATASET_FIELDS.length] ?? 'no'}`)} }`)} }`,
+    },
+    (() => {
+      // Just within LIMIT_MAX_FIELD_COMPARISONS: n same-named fields whose pairs each compare k conflicting sub-fields.
+      const n = Math.min(fields, 20);
+      const k = Math.max(1, Math.floor(limits.maxFieldComparisons / ((n * (n - 1)) / 2)) - 1);
+      return {
+        name: `at the comparisons limit: ${n} × \`datasets\` with ${k} conflicting sub-fields each`,
+        query: `{ ${repeat(n, (i) => `datasets { ${repeat(k, (j) => `f${j}: ${DATASET_FIELDS[(j + i) % DATASET_FIELDS.length] ?? 'no'}`)} }`)} }`,
+      };
+    })(),
+    {
       name: 'fragments spreading each other twice, 11 deep (2,048 expansions)',
       query: `{ ...C0 } ${repeat(11, (i) => `fragment C${i} on Query { ...C${i + 1} ...C${i + 1} }`)} fragment C11 on Query { __typename }`,
     },
@@ -92,6 +111,8 @@ function timeOnce(query: string, saturateAt: number, limits: OperationLimits): {
     measure.fieldsPerResponseName > limits.maxFieldsPerResponseName ? 'fieldsPerResponseName' : undefined,
   ].filter((name) => name !== undefined);
   if (over.length > 0) return { ms: cpuMs() - started, outcome: `refused (${over.join(', ')})` };
+  if (fieldComparisons(document, limits.maxFieldComparisons) > limits.maxFieldComparisons)
+    return { ms: cpuMs() - started, outcome: 'refused (fieldComparisons)' };
   const errors = validate(schema, document, specifiedRules);
   return {
     ms: cpuMs() - started,
@@ -129,7 +150,8 @@ export function validationCostTable(rows: readonly ValidationCostRow[]): string[
     '| document | bytes | outcome | median (ms) | max (ms) |',
     '|---|---|---|---|---|',
     ...rows.map(
-      (row) => `| ${row.name} | ${row.bytes} | ${row.outcome} | ${row.medianMs.toFixed(1)} | ${row.maxMs.toFixed(1)} |`,
+      (row) =>
+        `| ${row.name} | ${row.bytes} | ${row.outcome.length > 100 ? `${row.outcome.slice(0, 100)}…` : row.outcome} | ${row.medianMs.toFixed(1)} | ${row.maxMs.toFixed(1)} |`,
     ),
     '',
     `| no admitted document validates in more than ${MAX_VALIDATION_MS} ms | max ${worst.toFixed(1)} ms | ${worst <= MAX_VALIDATION_MS ? 'yes' : 'NO'} |`,

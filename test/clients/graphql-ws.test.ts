@@ -218,19 +218,20 @@ describe('graphql-ws: the rate limit and shutdown', () => {
       },
     });
     expect((await subscription(client, '{ datasets { code } }').next()).errors).toBeUndefined();
-    const refused = await subscription(client, '{ datasets { code } }').next();
-    expect(refused.extensions).toEqual({
+    // Refused before any work (paid first, as over HTTP): an `error` message, whose error carries the RateLimit fields.
+    const refused = subscription(client, '{ datasets { code } }');
+    expect(await refused.ended).toBe('error');
+    const [error] = refused.failure() as { extensions?: Record<string, unknown> }[];
+    expect(error?.extensions).toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfterS: expect.any(Number) as number,
       rateLimit: {
         'ratelimit-policy': '"default";q=3;w=60',
         ratelimit: expect.stringMatching(/^"default";r=0;t=\d+$/) as string,
       },
     });
-    expect(refused.errors?.[0]?.extensions).toMatchObject({
-      code: 'RATE_LIMITED',
-      retryAfterS: expect.any(Number) as number,
-    });
     // What yoga turns into an HTTP status and headers is not shown on a socket.
-    expect(refused.errors?.[0]?.extensions).not.toHaveProperty('http');
+    expect(error?.extensions).not.toHaveProperty('http');
 
     // Shutdown completes the stream (a `complete` message), then closes the socket with 1001.
     const closed = closeOf(client);

@@ -119,7 +119,8 @@ export interface StackOptions {
   /** UPSTREAM_MAX_BODY_MB; the default unless given. */
   upstreamMaxBodyMb?: number;
   limits?: Partial<OperationLimits>;
-  http?: HttpConfig;
+  /** Merged over the defaults of the settings. */
+  http?: Partial<HttpConfig>;
   trustedDocuments?: PersistedManifest;
   /**
    * A rate limit (none unless given; `points: 0` for none with the per-IP budgets on), and the per-IP budgets of
@@ -286,7 +287,7 @@ function testConfig(
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },
     limits: { ...DEFAULTS.limits, ...options.limits },
-    http: options.http ?? { corsOrigins: '*', graphiql: true, introspection: true, portal: true },
+    http: { ...DEFAULTS.http, ...options.http },
     persistedOperations: {
       ...base.persistedOperations,
       apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb,

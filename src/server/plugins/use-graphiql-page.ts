@@ -1,7 +1,7 @@
-import { shouldRenderGraphiQL, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
+import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
 import { matchesEtag } from '../../http/caching.js';
 import { negotiate } from '../../http/content-encoding.js';
-import { GraphiQLPage } from '../graphiql-page.js';
+import type { GraphiQLPage } from '../graphiql-page.js';
 
 // The page changes only with a deployment, and its ETag with it: caches may keep it but ask every time, so a
 // reload costs a 304 and a new deployment is seen at once.
@@ -10,8 +10,8 @@ const CACHE_CONTROL = 'no-cache';
 export interface GraphiQLPageOptions {
   /** The GraphQL endpoint: the page is served there on GET with Accept: text/html, as yoga's own GraphiQL is. */
   readonly graphqlPath: string;
-  /** Title, default query and tabs, as yoga's `graphiql` option takes them. */
-  readonly graphiql: GraphiQLOptions;
+  /** The page (its title, default query and tabs, as yoga's `graphiql` option takes them), rendered once. */
+  readonly page: GraphiQLPage;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface GraphiQLPageOptions {
  * with a request hook, where yoga's GraphiQL would answer; turn yoga's off (`graphiql: false`).
  */
 export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
-  const page = new GraphiQLPage(options.graphiql);
+  const { page } = options;
   const paths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   return {
     // Synchronous for every request but GraphiQL's: a hook that returns a promise costs every request a hop.
@@ -50,4 +50,10 @@ export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
       });
     },
   };
+}
+
+/** The bytes the GraphiQL page sends to `request` (its negotiated encoding): what the rate limit prices it by. */
+export function graphiqlPageBytes(page: GraphiQLPage): (request: Request) => Promise<number> {
+  return async (request) =>
+    (await page.variant(negotiate(request.headers.get('accept-encoding')) ?? 'identity')).body.length;
 }

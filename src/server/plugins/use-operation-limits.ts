@@ -8,16 +8,25 @@ import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../../config.js';
 import type { PayloadSizes } from '../../graphql/payload-sizes.js';
 import { CODE } from '../../errors/registry.js';
-import { measureDocument } from '../document-bounds.js';
+import { fieldComparisons, measureDocument } from '../document-bounds.js';
 
 /** Which limit refused an operation, in `extensions.limit` beside the code GRAPHQL_VALIDATION_FAILED. */
 export type LimitName =
-  'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'fragments' | 'fragmentSpreads' | 'fieldsPerResponseName';
+  | 'depth'
+  | 'aliases'
+  | 'directives'
+  | 'tokens'
+  | 'cost'
+  | 'fragments'
+  | 'fragmentSpreads'
+  | 'fieldsPerResponseName'
+  | 'fieldComparisons';
 
 /**
  * The operation limits, checked while the document is parsed and validated, so a refused operation never
  * reaches a resolver and never calls the upstream. What makes validation itself expensive (fragments, spreads,
- * fields sharing a response name) is measured first and refuses the document unvalidated (document-bounds.ts);
+ * fields sharing a response name, and the pairs of them validation would compare) is measured first and refuses
+ * the document unvalidated (document-bounds.ts);
  * graphql-armor counts depth, aliases (`__typename` among them: an alias of it is as costly to merge as any),
  * directives and tokens; the cost is Pothos's complexity (cost.ts), since armor's own cost limit cannot price one
  * field above another. Every refusal is a validation error: HTTP 400, `GRAPHQL_VALIDATION_FAILED`,
@@ -48,12 +57,16 @@ export function limitError(limit: LimitName, message: string, facts: Record<stri
  * CanBeMerged took 210-340 ms on 440 fragments of `x: __typename`).
  */
 function useValidationBounds(
-  limits: Pick<OperationLimits, 'maxFragments' | 'maxFragmentSpreads' | 'maxFieldsPerResponseName'>,
+  limits: Pick<
+    OperationLimits,
+    'maxFragments' | 'maxFragmentSpreads' | 'maxFieldsPerResponseName' | 'maxFieldComparisons' | 'maxAliases'
+  >,
 ): Plugin {
   const bounds: readonly { limit: LimitName; max: number; noun: string }[] = [
     { limit: 'fragments', max: limits.maxFragments, noun: 'Fragments' },
     { limit: 'fragmentSpreads', max: limits.maxFragmentSpreads, noun: 'Fragment spreads' },
     { limit: 'fieldsPerResponseName', max: limits.maxFieldsPerResponseName, noun: 'Fields sharing a response name' },
+    { limit: 'aliases', max: limits.maxAliases, noun: 'Aliases' },
   ];
   const saturateAt = limits.maxFieldsPerResponseName + 1;
   return {
@@ -66,7 +79,21 @@ function useValidationBounds(
           const shown = limit === 'fieldsPerResponseName' ? `more than ${max}` : String(found);
           return limitError(limit, `${noun} limit of ${max} exceeded, found ${shown}.`, { max });
         });
-      if (errors.length > 0) setResult(errors);
+      if (errors.length > 0) {
+        setResult(errors);
+        return;
+      }
+      // Measured only for a document within the counts above, which bound what measuring it costs.
+      const comparisons = fieldComparisons(documentAST as DocumentNode, limits.maxFieldComparisons);
+      if (comparisons > limits.maxFieldComparisons)
+        setResult([
+          limitError(
+            'fieldComparisons',
+            `Field comparisons limit of ${limits.maxFieldComparisons} exceeded: fields sharing a response name are ` +
+              'compared pair by pair with their sub-selections; select each field once.',
+            { max: limits.maxFieldComparisons },
+          ),
+        ]);
     },
   };
 }

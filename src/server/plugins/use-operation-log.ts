@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { getOperationAST, type DocumentNode } from 'graphql';
-import type { Context } from '../../graphql/context.js';
+import { callerLabel, type Context } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { accessNotesOf } from '../access-log.js';
 import type { Metrics } from '../metrics.js';
@@ -31,6 +31,7 @@ export function useOperationLog(metrics: Metrics): Plugin<Context> {
       const operation = getOperationAST(document, args.operationName as string | null | undefined);
       const operationName = operation?.name?.value;
       const notes = accessNotesOf((args.contextValue as { req?: IncomingMessage }).req);
+      if (notes !== undefined) notes.caller = callerLabel(args.contextValue.caller);
       return {
         onExecuteDone({ result }) {
           const ms = performance.now() - started;

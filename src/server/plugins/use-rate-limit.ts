@@ -4,13 +4,18 @@ import { shouldRenderGraphiQL, type Plugin, type YogaInitialContext } from 'grap
 import { CODE } from '../../errors/registry.js';
 import type { Context } from '../../graphql/context.js';
 import { rateLimitedError } from '../../graphql/errors.js';
-import { localizedMessage } from '../../graphql/messages.js';
 import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
 import { spentBudgetsOf } from '../../graphql/spent-budgets.js';
 import { clientIp } from '../../http/client-ip.js';
-import { negotiateLanguage } from '../../http/language.js';
+import { errorResponse } from '../error-answer.js';
 import { spentBudget } from '../rate-limit-fields.js';
-import { anonymousBucket, OPERATION_COSTS, type RateDecision, type RateLimiter } from '../rate-limiter.js';
+import {
+  anonymousBucket,
+  OPERATION_COSTS,
+  pricedBySize,
+  type RateDecision,
+  type RateLimiter,
+} from '../rate-limiter.js';
 import { METRICS_PATH } from './use-metrics.js';
 
 export interface RateLimitOptions {
@@ -37,12 +42,25 @@ export interface RateLimitOptions {
  * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
  * page, megabytes) take one token from the IP's bucket each: place this plugin before the plugins that serve them.
  *
- * Operations that arrive without an HTTP request of their own (a WebSocket's messages) are charged one token each
- * when they execute or subscribe.
+ * Operations that arrive without an HTTP request of their own (a WebSocket's `subscribe` messages) pay the same
+ * token before the socket parses them (`payForSocketOperation`, which websocket-server.ts calls first); anything
+ * else that reaches execution unpaid is charged there, as a last resort.
  */
-export function useRateLimit(
-  options: RateLimitOptions & { readonly callers: RequestCallers; readonly graphqlPath: string },
-): Plugin<Context & { req?: IncomingMessage }> {
+/** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
+export type SocketOperationPayment = (request: Request, req: IncomingMessage) => Promise<void>;
+
+/**
+ * The rate limit: a yoga plugin, and the same charge for a WebSocket's operations, taken before any work on them.
+ * Both take from the same buckets, and an operation paid either way is not charged again when it executes.
+ */
+export function rateLimitCharges(
+  options: RateLimitOptions & {
+    readonly callers: RequestCallers;
+    readonly graphqlPath: string;
+    /** The bytes the GraphiQL page sends to a request, which it pays for (SENT_BYTES_PER_TOKEN); none: one token. */
+    readonly graphiqlBytes?: ((request: Request) => Promise<number>) | undefined;
+  },
+): { plugin: Plugin<Context & { req?: IncomingMessage }>; payForSocketOperation: SocketOperationPayment } {
   const { limiter, callers } = options;
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
   // pays when it executes or subscribes.
@@ -78,30 +96,38 @@ export function useRateLimit(
   const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   const isMeteredPage = (request: Request, pathname: string): boolean =>
     pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
-  return {
+  const payForSocketOperation: SocketOperationPayment = async (request, req) => {
+    const found = await callers.of(request, req);
+    chargedAtParse.add(request);
+    await spend(request, found, OPERATION_COSTS.executed);
+  };
+  const plugin: Plugin<Context & { req?: IncomingMessage }> = {
     // Synchronous for every request but the metered pages': a hook that returns a promise costs every request a hop.
     onRequest(payload) {
       const { request, url, serverContext, fetchAPI } = payload;
       if (!isMeteredPage(request, url.pathname)) return;
       const { req } = serverContext as { req?: IncomingMessage };
-      return limiter.consume(anonymousBucket(ipOf(request, req))).then((decision) => {
+      // /metrics is some 50 KB; the GraphiQL page megabytes when sent uncompressed: each pays for what it sends.
+      const bytes =
+        url.pathname === METRICS_PATH || options.graphiqlBytes === undefined
+          ? Promise.resolve(0)
+          : options.graphiqlBytes(request);
+      return bytes.then(async (sent) => {
+        const decision = await limiter.consume(
+          anonymousBucket(ipOf(request, req)),
+          undefined,
+          pricedBySize(OPERATION_COSTS.executed, sent),
+        );
         record(request, decision, 'default');
         if (decision.allowed) return;
         options.onRefusal?.('anonymous');
-        const error = rateLimitedError(decision.retryAfterMs);
-        const language = negotiateLanguage(request.headers.get('accept-language'));
-        // RATE_LIMITED is said whole in either language: there is no detail to set apart.
-        const { message } = localizedMessage(language, error.message, error.extensions);
-        const retryAfterS = String(error.extensions['retryAfterS']);
+        // Written by the one writer of refusals (error-answer.ts): the registry's status and Retry-After, the
+        // negotiated language, `vary`, and nothing internal in the body.
         payload.endResponse(
-          new fetchAPI.Response(JSON.stringify({ errors: [{ ...error.toJSON(), message }] }), {
+          errorResponse(fetchAPI, request, {
             status: 429,
-            headers: {
-              'content-type': 'application/json; charset=utf-8',
-              'content-language': language,
-              'cache-control': 'no-store',
-              'retry-after': retryAfterS,
-            },
+            code: CODE.RATE_LIMITED,
+            details: { retryAfterS: Math.max(1, Math.ceil(decision.retryAfterMs / 1_000)) },
           }),
         );
       });
@@ -131,4 +157,5 @@ export function useRateLimit(
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
   };
+  return { plugin, payForSocketOperation };
 }

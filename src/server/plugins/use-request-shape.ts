@@ -44,7 +44,7 @@ export function useRequestShape(): Plugin {
         onRequestParseDone({ requestParserResult }) {
           if (requestParserResult instanceof Response) return;
           const operations = Array.isArray(requestParserResult) ? requestParserResult : [requestParserResult];
-          for (const operation of operations as unknown[]) checkParameters(operation);
+          for (const operation of operations as unknown[]) checkOperationParameters(operation);
         },
       };
     },
@@ -91,7 +91,11 @@ function badRequest(message: string): GraphQLError {
   return createGraphQLError(message, { extensions: { code: CODE.BAD_REQUEST, http: { status: 400 } } });
 }
 
-function checkParameters(parameters: unknown): void {
+/**
+ * Throws the BAD_REQUEST (or GRAPHQL_PARSE_FAILED, for a document nested too deep) of one operation's parameters
+ * that cannot be run as they are: over HTTP here, over WebSocket before the socket parses (websocket-server.ts).
+ */
+export function checkOperationParameters(parameters: unknown): void {
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
     throw badRequest('Each operation of a request must be a JSON object with a "query" (or a persisted-query hash).');
   }

@@ -80,6 +80,8 @@ export class StoredResponse {
   private readonly headers: Readonly<Record<string, string>>;
   private readonly httpCaching: HttpCaching | undefined;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+  /** The size of each encoding made so far: what a hit in it sends (sentBytes). */
+  private readonly encodedSizes = new Map<Encoding, number>();
   private encodedBytes = 0;
   private readonly headerBytes: number;
 
@@ -106,6 +108,14 @@ export class StoredResponse {
   /** Bytes held: the identity body, the encodings made so far, the header text and the entry's own overhead. */
   get size(): number {
     return this.body.length + this.encodedBytes + this.headerBytes + ENTRY_OVERHEAD_BYTES;
+  }
+
+  /**
+   * The body bytes a hit in `encoding` sends, which its price follows (pricedHit): the identity body's, or the
+   * encoding's once made (until then the identity's, an upper bound).
+   */
+  sentBytes(encoding: Encoding | undefined): number {
+    return (encoding === undefined ? undefined : this.encodedSizes.get(encoding)) ?? this.body.length;
   }
 
   /** Whether a request with this If-None-Match is answered 304: a GET answer whose ETag it names. */
@@ -142,6 +152,7 @@ export class StoredResponse {
       pending.then(
         (bytes) => {
           this.encodedBytes += bytes.length;
+          this.encodedSizes.set(encoding, bytes.length);
           this.onEncoded(this);
         },
         // The caller that awaited it answers the failure; the next request for this encoding tries again.

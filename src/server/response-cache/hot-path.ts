@@ -5,7 +5,7 @@ import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { accessNotesOf } from '../access-log.js';
 import { rateLimitFields, spentBudget } from '../rate-limit-fields.js';
-import { anonymousBucket, OPERATION_COSTS, type RateLimiter } from '../rate-limiter.js';
+import { anonymousBucket, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../rate-limiter.js';
 import type { BufferedListener } from '../request-guard.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
 import { keyRequest, type KeyOptions } from './request-key.js';
@@ -60,9 +60,10 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
   ): Promise<Record<string, string> | undefined> {
     if (options.rateLimit === undefined) return {};
     const { limiter, trustProxy } = options.rateLimit;
+    // A 304 sends no body; a hit pays for the bytes it sends (in the encoding it will be sent in).
     const cost = entry.answersNotModified(header(request, 'if-none-match'))
       ? OPERATION_COSTS.notModified
-      : OPERATION_COSTS.stored;
+      : pricedBySize(OPERATION_COSTS.stored, entry.sentBytes(negotiate(header(request, 'accept-encoding') ?? null)));
     const decision = await limiter.consume(
       anonymousBucket(clientIp(header(request, 'x-forwarded-for') ?? null, request, trustProxy)),
       undefined,

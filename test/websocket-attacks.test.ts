@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { listen, startStack, type Stack } from './helpers/stack.js';
+
+/**
+ * What one anonymous address can make a socket do (issue 34), on the production build: every `subscribe` pays its
+ * token before any work, other messages are metered per socket, ids cannot leak subscriptions, upgrades meet the
+ * HTTP policies, and nothing a client sends reaches the log as a stack.
+ */
+interface Message {
+  type: string;
+  id?: string;
+  payload?: { extensions?: { code?: string } }[] | { data?: unknown; errors?: unknown[] };
+}
+
+class Socket {
+  readonly messages: Message[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => this.messages.push(JSON.parse(data.toString()) as Message));
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+  async received(predicate: (message: Message) => boolean): Promise<Message> {
+    await expect.poll(() => this.messages.find(predicate), { timeout: 5_000 }).toBeDefined();
+    return this.messages.find(predicate) as Message;
+  }
+}
+
+const errorCode = (message: Message): string | undefined =>
+  Array.isArray(message.payload) ? message.payload[0]?.extensions?.code : undefined;
+
+describe('a socket, attacked', () => {
+  let stack: Stack;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let url: string;
+  const opened: Socket[] = [];
+  const open = async (headers: Record<string, string> = {}): Promise<Socket> => {
+    const socket = new Socket(new WebSocket(url, 'graphql-transport-ws', { headers }));
+    opened.push(socket);
+    await new Promise((resolve, reject) => {
+      socket.ws.once('open', resolve);
+      socket.ws.once('error', reject);
+    });
+    socket.send({ type: 'connection_init' });
+    await socket.received((message) => message.type === 'connection_ack');
+    return socket;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({
+      rateLimit: { points: 30, windowS: 600, trustProxy: true },
+      live: { subscriptions: { perCaller: 3, total: 10 } },
+      http: { corsOrigins: ['https://app.example.org'], graphiql: true, introspection: true, portal: true },
+    });
+    server = await listen(stack.app, { metrics: stack.metrics });
+    url = `${server.origin.replace('http', 'ws')}/graphql`;
+  });
+  afterAll(async () => {
+    for (const socket of opened) socket.ws.terminate();
+    await server.close();
+    await stack.close();
+  });
+
+  it('charges a refused document its token before any work, as HTTP does', async () => {
+    const socket = await open({ 'x-forwarded-for': '198.51.100.1' });
+    for (let n = 0; n < 30; n++) socket.send({ type: 'subscribe', id: `bad-${n}`, payload: { query: '{ nope }' } });
+    for (let n = 0; n < 30; n++)
+      expect(errorCode(await socket.received((message) => message.id === `bad-${n}`))).toBe(
+        'GRAPHQL_VALIDATION_FAILED',
+      );
+    socket.send({ type: 'subscribe', id: 'good', payload: { query: '{ __typename }' } });
+    expect(errorCode(await socket.received((message) => message.id === 'good'))).toBe('RATE_LIMITED');
+  });
+
+  it('lets no reused id leave a subscription open once the socket is gone', async () => {
+    const before = stack.live.hub.openSubscriptions;
+    const socket = await open({ 'x-forwarded-for': '198.51.100.2' });
+    const subscribe = () =>
+      socket.send({ type: 'subscribe', id: 'x', payload: { query: 'subscription { datasetChanged { version } }' } });
+    // Completed while still starting, then the same id again at once: both would stream on under one id.
+    for (let round = 0; round < 5; round++) {
+      subscribe();
+      socket.send({ type: 'complete', id: 'x' });
+      subscribe();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.send({ type: 'complete', id: 'x' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stack.live.hub.openSubscriptions).toBe(before);
+    // Once established, completed, and again.
+    for (let round = 0; round < 3; round++) {
+      subscribe();
+      await expect.poll(() => stack.live.hub.openSubscriptions).toBeGreaterThan(before);
+      socket.send({ type: 'complete', id: 'x' });
+      await expect.poll(() => stack.live.hub.openSubscriptions).toBe(before);
+    }
+    subscribe();
+    subscribe();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.ws.close(1000);
+    await socket.closed;
+    await expect.poll(() => stack.live.hub.openSubscriptions, { timeout: 5_000 }).toBe(before);
+  });
+
+  it('closes a socket that floods it with pings (4429), and refuses a ping that carries 100 KB (4400)', async () => {
+    const flooding = await open({ 'x-forwarded-for': '198.51.100.3' });
+    for (let n = 0; n < 200; n++) flooding.send({ type: 'ping' });
+    expect((await flooding.closed).code).toBe(4429);
+    expect(flooding.messages.filter((message) => message.type === 'pong').length).toBeLessThan(60);
+
+    const heavy = await open({ 'x-forwarded-for': '198.51.100.4' });
+    heavy.send({ type: 'ping', payload: { padding: 'x'.repeat(100_000) } });
+    expect((await heavy.closed).code).toBe(4400);
+  });
+
+  it('refuses a document nested 2,400 deep as a parse failure, the socket serving on, nothing logged as an error', async () => {
+    const socket = await open({ 'x-forwarded-for': '198.51.100.5' });
+    socket.send({ type: 'subscribe', id: 'deep', payload: { query: `{${'a{'.repeat(2_400)}${'}'.repeat(2_401)}` } });
+    expect(errorCode(await socket.received((message) => message.id === 'deep'))).toBe('GRAPHQL_PARSE_FAILED');
+    socket.send({ type: 'subscribe', id: 'after', payload: { query: '{ __typename }' } });
+    await socket.received((message) => message.id === 'after' && message.type === 'complete');
+    expect(stack.logLines.filter((line) => Number(line['level']) >= 50)).toEqual([]);
+  });
+
+  it('meets the HTTP policies on the upgrade: CORS_ORIGINS, and one Host header', async () => {
+    const refused = (headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(url, 'graphql-transport-ws', { headers });
+        ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        ws.on('open', () => {
+          resolve(101);
+          ws.close(1000);
+        });
+        ws.on('error', () => undefined);
+      });
+    expect(await refused({ origin: 'https://evil.example' })).toBe(403);
+    expect(await refused({ origin: 'https://app.example.org' })).toBe(101);
+    // A native app sends no Origin at all.
+    expect(await refused({})).toBe(101);
+  });
+});
