@@ -209,6 +209,16 @@ export const SETTINGS = {
   ),
   host: setting('HOST', text(), '127.0.0.1', 'Address the server listens on.'),
   port: setting('PORT', integer(0, 65_535), 4000, 'Port the server listens on; 0 picks a free one.'),
+  // Not ADMIN_PORT: Kubernetes injects <SERVICE>_PORT for every Service of the namespace, and one named `admin`
+  // would set it to tcp://….
+  admin: {
+    port: optional(
+      'ADMIN_LISTEN_PORT',
+      integer(0, 65_535),
+      'A second listener for operators only, serving /metrics, /health and /ready (then /metrics leaves PORT); unset: none.',
+    ),
+    host: optional('ADMIN_LISTEN_HOST', text(), 'Address of the ADMIN_LISTEN_PORT listener; unset: HOST.'),
+  },
   logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
   databaseUrl: setting(
     'DATABASE_URL',
@@ -228,7 +238,13 @@ export const SETTINGS = {
       'DATABASE_STATEMENT_TIMEOUT_MS',
       integer(100, 600_000),
       5_000,
-      'PostgreSQL: longest statement (a held lock ends in an error, not a stalled request).',
+      'PostgreSQL: longest statement (a held lock ends in an error, not a stalled request); with no answer at all a second later, its connection is dropped.',
+    ),
+    operationTimeoutMs: setting(
+      'DATABASE_OPERATION_TIMEOUT_MS',
+      integer(100, 600_000),
+      2_000,
+      'PostgreSQL: longest one store operation (a key check, a transition) takes in all, waiting for a connection included; then STORE_UNAVAILABLE.',
     ),
     migrateOnStart: setting(
       'MIGRATE_ON_START',
@@ -603,6 +619,13 @@ export const SETTINGS = {
       "From accepting a connection until its first request's headers are complete; then 408 and closed.",
     ),
   },
+  // A readiness probe that outlasts its own time-out (Kubernetes: timeoutSeconds) counts as failed: well under it.
+  readinessCheckTimeoutMs: setting(
+    'READINESS_CHECK_TIMEOUT_MS',
+    integer(10, 60_000),
+    500,
+    "How long /ready and /metrics wait for a dependency's check (the store's ping); one that has not answered by then is reported failing.",
+  ),
   /**
    * OpenTelemetry's own variables, read as its specification says (so a collector's usual settings work here):
    * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the whole URL of the traces path and wins over the base endpoint, which
@@ -736,6 +759,7 @@ export type SubscriptionConfig = LiveConfig['subscriptions'];
 export type DatabaseConfig = Config['database'];
 export type ShutdownConfig = Config['shutdown'];
 export type TracingConfig = Config['tracing'];
+export type AdminListenerConfig = Config['admin'];
 
 /**
  * The bound on one peer address's open connections (0: none): HTTP_MAX_CONNECTIONS_PER_IP when set, otherwise
@@ -846,6 +870,16 @@ interface Conflict {
 const isSet = (env: NodeJS.ProcessEnv, name: string): boolean => (env[name]?.trim() ?? '') !== '';
 
 const CONFLICTS: readonly Conflict[] = [
+  {
+    reads: ['ADMIN_LISTEN_PORT', 'PORT', 'ADMIN_LISTEN_HOST', 'HOST'],
+    check: ({ admin, port, host }) =>
+      admin.port === undefined || admin.port === 0 || admin.port !== port || (admin.host ?? host) !== host
+        ? undefined
+        : {
+            level: 'error',
+            message: `ADMIN_LISTEN_PORT: ${admin.port} is PORT too; the operators' listener needs its own`,
+          },
+  },
   {
     reads: ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'],
     check: ({ connections }) =>

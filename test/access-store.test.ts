@@ -763,7 +763,7 @@ describe.runIf(POSTGRES_URL !== undefined)('a PostgreSQL database shared with ot
   it("lists the store's own tables and columns as Kysely's introspector does", async () => {
     const location = await migratedSchema();
     const pool = () => new pg.Pool({ connectionString: POSTGRES_URL, options: `-c search_path=${location.schema}` });
-    const ours = new Kysely({ dialect: new StorePostgresDialect({ pool: pool() }) });
+    const ours = new Kysely({ dialect: new StorePostgresDialect({ pool: pool(), statementTimeoutMs: 5_000 }) });
     const kysely = new Kysely({ dialect: new PostgresDialect({ pool: pool() }) });
     try {
       for (const withInternalKyselyTables of [false, true]) {

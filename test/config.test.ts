@@ -15,10 +15,17 @@ describe('loadConfig', () => {
         nodeEnv: 'development',
         host: '127.0.0.1',
         port: 4000,
+        admin: { port: undefined, host: undefined },
         logLevel: 'info',
         // Relative paths resolve from the package, not the working directory: the process finds its files anywhere.
         databaseUrl: `sqlite:${join(PACKAGE_ROOT, 'data/thai-edu-graphql.db')}`,
-        database: { poolMax: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, migrateOnStart: true },
+        database: {
+          poolMax: 10,
+          connectTimeoutMs: 5_000,
+          statementTimeoutMs: 5_000,
+          operationTimeoutMs: 2_000,
+          migrateOnStart: true,
+        },
         adminToken: undefined,
         adminTokens: undefined,
         usage: { retentionDays: 90, flushS: 10 },
@@ -106,6 +113,7 @@ describe('loadConfig', () => {
           watchLeaseS: 3,
           subscriptions: { perCaller: 10, total: 800, queue: 100, maxLifetimeS: 3_600, heartbeatS: 15 },
         },
+        readinessCheckTimeoutMs: 500,
         shutdown: { graceS: 25, readinessDelayS: 5 },
       },
     });

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import type { AccessService } from '../src/access/model.js';
 import { DEFAULTS, STORE_SETTINGS } from './helpers/settings.js';
 import { LARGEST_DATASET } from './helpers/largest-dataset.js';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from './helpers/stack.js';
+import { tcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const POSTGRES_URL = process.env['DATABASE_URL']?.startsWith('postgres') ? process.env['DATABASE_URL'] : undefined;
@@ -157,7 +158,7 @@ describe.runIf(HAS_REDIS_SERVER)('Redis down at start, and back', () => {
 
 describe.runIf(POSTGRES_URL !== undefined)('the store unreachable or locked', () => {
   const database = `teg_p2_${randomBytes(5).toString('hex')}`;
-  let proxy: { port: number; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> };
+  let proxy: TcpProxy;
   let access: AccessService;
   let stack: Stack;
   let apiKey: string;
@@ -247,37 +248,6 @@ describe.runIf(POSTGRES_URL !== undefined)('the store unreachable or locked', ()
     expect((await ready(stack)).body.status).toBe('ready');
   });
 });
-
-/** A TCP proxy to a local port that a test can cut (every connection dropped, new ones refused) and restore. */
-async function tcpProxy(target: number) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const open = async (): Promise<void> => {
-    const listening = createServer((client) => {
-      const upstream = connect(target, '127.0.0.1');
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    listening.listen(port, '127.0.0.1');
-    await once(listening, 'listening');
-    const address = listening.address();
-    if (address !== null && typeof address === 'object') port = address.port;
-    server = listening;
-  };
-  const cut = async (): Promise<void> => {
-    const closing = server;
-    server = undefined;
-    for (const socket of sockets) socket.destroy();
-    if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()));
-  };
-  await open();
-  return { port, cut, restore: open, close: cut };
-}
 
 describe.runIf(REDIS_URL !== undefined)('the watcher and the shared cache', () => {
   it('a new leader does not fetch at once, and what a pass fetches is what the next query reads', async () => {

@@ -117,6 +117,7 @@ describe('settings that cannot hold together', () => {
     ],
     [{ SHUTDOWN_GRACE_S: '5' }, 'SHUTDOWN_READINESS_DELAY_S: must be below SHUTDOWN_GRACE_S'],
     [{ UPSTREAM: 'simulator', UPSTREAM_BASE_URL: 'https://host:8888' }, 'UPSTREAM: simulator asks for the simulator'],
+    [{ ADMIN_LISTEN_PORT: '4000' }, "ADMIN_LISTEN_PORT: 4000 is PORT too; the operators' listener needs its own"],
   ])('refuses %j', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -127,6 +128,8 @@ describe('settings that cannot hold together', () => {
     expect(problemsOf({ SUBSCRIPTION_MAX_TOTAL: '5000', HTTP_MAX_CONNECTIONS: '0' })).toEqual([]);
     expect(problemsOf({ RESPONSE_MAX_MB: '64', RESPONSE_IN_FLIGHT_MAX_MB: '64' })).toEqual([]);
     expect(problemsOf({ UPSTREAM_TIMEOUT_MS: '20000' })).toEqual([]);
+    expect(problemsOf({ ADMIN_LISTEN_PORT: '4000', ADMIN_LISTEN_HOST: '10.0.0.7' })).toEqual([]);
+    expect(problemsOf({ ADMIN_LISTEN_PORT: '0', PORT: '0' })).toEqual([]);
   });
 
   it('warns when the summaries cannot work: an upstream address without its key', () => {
@@ -161,12 +164,14 @@ describe('DATABASE_URL', () => {
       DATABASE_URL: `postgres://app:${encodeURIComponent('Xy7@Kq9Lm2/Zt')}@db.example/edu`,
       DATABASE_POOL_MAX: '4',
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      DATABASE_OPERATION_TIMEOUT_MS: '3000',
       MIGRATE_ON_START: 'false',
     });
     expect(loaded.ok && loaded.config.database).toEqual({
       poolMax: 4,
       connectTimeoutMs: 5_000,
       statementTimeoutMs: 2_000,
+      operationTimeoutMs: 3_000,
       migrateOnStart: false,
     });
   });

@@ -113,17 +113,30 @@ export async function rotateApiKey(
   }
 }
 
-export async function authenticate(store: AccessStore, authorization: string | null): Promise<Caller> {
+/**
+ * The caller that an Authorization header names, as far as it can be told without the store: anonymous, an
+ * operator, or UNAUTHENTICATED for a token that cannot be a key; `{ apiKey }` when only the store can tell.
+ */
+export function callerWithoutStore(
+  operatorTokens: readonly OperatorToken[],
+  authorization: string | null,
+): Caller | { readonly apiKey: string } {
   if (authorization === null) return { kind: 'anonymous' };
   const token = bearerToken(authorization);
   // Every operator token is compared, matched or not, so that timing does not tell which one (or whether any) matched.
   let operator: OperatorToken | undefined;
-  for (const candidate of store.operatorTokens) if (secretsEqual(token, candidate.token)) operator ??= candidate;
+  for (const candidate of operatorTokens) if (secretsEqual(token, candidate.token)) operator ??= candidate;
   if (operator !== undefined) return { kind: 'operator', name: operator.name };
   if (!token.startsWith(API_KEY_PREFIX)) throw new AccessError(CODE.UNAUTHENTICATED, 'Unknown API key');
+  return { apiKey: token };
+}
+
+export async function authenticate(store: AccessStore, authorization: string | null): Promise<Caller> {
+  const known = callerWithoutStore(store.operatorTokens, authorization);
+  if (!('apiKey' in known)) return known;
   // The lookup compares SHA-256 digests in the index, never the key: how long it takes depends on the digest
   // of the guess, which a guesser cannot steer, so timing reveals nothing about any stored key.
-  const keyHash = hashApiKey(token);
+  const keyHash = hashApiKey(known.apiKey);
   const current = await store.db
     .selectFrom('clients')
     .select([...CLIENT_COLUMNS, 'key_used_at'])

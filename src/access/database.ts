@@ -10,6 +10,8 @@ import {
   type MigrationResultSet,
 } from 'kysely';
 import type pg from 'pg';
+import { CODE } from '../errors/registry.js';
+import { AccessError } from './errors.js';
 import { accessMigrations, type Dialect } from './migrations.js';
 import { observedDialect, type StoreObserver } from './observed-dialect.js';
 import { StorePostgresDialect } from './postgres-dialect.js';
@@ -52,6 +54,14 @@ class SchemaBehindError extends Error {
     );
     this.name = 'SchemaBehindError';
   }
+}
+
+/**
+ * The store could not be reached or did not answer in time (refused, timed out, out of connections): worth trying
+ * again later, unlike a wrong setting or a schema this release cannot run on.
+ */
+export class StoreUnreachableError extends Error {
+  override readonly name = 'StoreUnreachableError';
 }
 
 /** The PostgreSQL pool: DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS. */
@@ -207,7 +217,9 @@ export async function openDatabase(options: {
         idle: pool.idleCount,
         waiting: pool.waitingCount,
       }));
-      db = new Kysely<AccessTables>({ dialect: observed(new StorePostgresDialect({ pool })) });
+      db = new Kysely<AccessTables>({
+        dialect: observed(new StorePostgresDialect({ pool, statementTimeoutMs: options.postgres.statementTimeoutMs })),
+      });
       migrations =
         migrate === false
           ? await checkSchema(db, 'postgres')
@@ -219,11 +231,10 @@ export async function openDatabase(options: {
   } catch (error) {
     await db?.destroy().catch(() => undefined);
     const cause = redactedError(error, options.databaseUrl);
-    throw new Error(
+    const unreachable = error instanceof AccessError && error.code === CODE.STORE_UNAVAILABLE;
+    throw new (unreachable ? StoreUnreachableError : Error)(
       `Cannot open the request-for-use store ${describeDatabaseUrl(options.databaseUrl)}: ${cause.message}`,
-      {
-        cause,
-      },
+      { cause },
     );
   }
 }

@@ -1,29 +1,35 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 import {
+  CompiledQuery,
   PostgresDialect,
-  PostgresDriver,
   PostgresIntrospector,
   sql,
-  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadataOptions,
   type Driver,
   type Kysely,
-  type PostgresDialectConfig,
   type QueryResult,
   type TableMetadata,
   type ColumnMetadata,
+  type TransactionSettings,
   DEFAULT_MIGRATION_TABLE,
   DEFAULT_MIGRATION_LOCK_TABLE,
 } from 'kysely';
+import type pg from 'pg';
 import { CODE } from '../errors/registry.js';
-
-/** Kysely's own connection class, which its driver hands out and takes back (not exported by name). */
-type PostgresConnection = Parameters<PostgresDriver['releaseConnection']>[0];
 import { AccessError } from './errors.js';
 
 // What STORE_UNAVAILABLE tells the caller to wait: long enough for a pool to reconnect or a lock to be let go.
 const RETRY_AFTER_S = 5;
+
+/**
+ * How much longer than DATABASE_STATEMENT_TIMEOUT_MS the driver waits for an answer before it gives the connection
+ * up: a server that is alive cancels the statement itself first (and the connection stays usable); one that answers
+ * nothing at all (frozen, partitioned, failing over) never would, and its connection is destroyed.
+ */
+const SERVER_CANCELS_FIRST_MS = 1_000;
 
 /**
  * SQLSTATE classes and codes that say the database cannot serve now, whatever was asked: connection exceptions
@@ -33,10 +39,13 @@ const RETRY_AFTER_S = 5;
 const UNAVAILABLE_STATES = new Set(['53300', '57014', '57P01', '57P02', '57P03']);
 // Errors of the network or of the pool itself, before PostgreSQL could answer.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-// pg's own messages for a connect time-out (DATABASE_CONNECT_TIMEOUT_MS) and a connection that went away.
-const DRIVER_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection timeout/i;
+// pg's own messages for a connect time-out (DATABASE_CONNECT_TIMEOUT_MS), a connection that went away, and an
+// answer that did not come (the client-side bound, SERVER_CANCELS_FIRST_MS after the statement time-out).
+const DRIVER_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout/i;
 
 function isUnavailable(error: unknown): boolean {
+  if (error instanceof AccessError) return error.code === CODE.STORE_UNAVAILABLE;
   if (!(error instanceof Error)) return false;
   const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
   if (code !== undefined && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || NETWORK_CODES.has(code)))
@@ -44,30 +53,65 @@ function isUnavailable(error: unknown): boolean {
   return DRIVER_MESSAGES.test(error.message);
 }
 
+const unavailable = (cause?: unknown): AccessError =>
+  Object.assign(new AccessError(CODE.STORE_UNAVAILABLE, undefined, { retryAfterS: RETRY_AFTER_S }), { cause });
+
 /** The failure as the caller should see it: STORE_UNAVAILABLE (HTTP 503, Retry-After) with the driver's error as cause. */
 function mapped(error: unknown): unknown {
-  if (!isUnavailable(error)) return error;
-  const unavailable = new AccessError(CODE.STORE_UNAVAILABLE, undefined, { retryAfterS: RETRY_AFTER_S });
-  return Object.assign(unavailable, { cause: error });
+  if (error instanceof AccessError || !isUnavailable(error)) return error;
+  return unavailable(error);
+}
+
+/** When the store operation under way must be over (on performance.now()'s clock), as `withinDeadline` set it. */
+const operationDeadline = new AsyncLocalStorage<number>();
+
+/**
+ * Runs one store operation (a key check, a transition with its transaction) within `ms` in all: waiting for a pooled
+ * connection, connecting, and every statement count against it, and whatever would start after it passed is refused
+ * as STORE_UNAVAILABLE, so nothing is written for a caller that was already answered 503. An operation inside another
+ * keeps the earlier deadline. Outside any (migrations, the usage writer), each statement is bounded on its own.
+ */
+export function withinDeadline<T>(ms: number, run: () => Promise<T>): Promise<T> {
+  const outer = operationDeadline.getStore() ?? Number.POSITIVE_INFINITY;
+  return operationDeadline.run(Math.min(outer, performance.now() + ms), run);
 }
 
 /**
- * Kysely's PostgreSQL dialect as the store uses it, with two changes:
+ * Runs `run` outside the deadline of the operation under way: work that follows a committed operation and must not
+ * be cut short by its caller's bound (each statement stays bounded on its own).
+ */
+export function outsideDeadline<T>(run: () => Promise<T>): Promise<T> {
+  return operationDeadline.exit(run);
+}
+
+/** Milliseconds left to the operation under way, or undefined outside any. */
+function timeLeft(): number | undefined {
+  const deadline = operationDeadline.getStore();
+  return deadline === undefined ? undefined : deadline - performance.now();
+}
+
+/**
+ * Kysely's PostgreSQL dialect as the store uses it, with its own driver over the pg pool:
  * - an unreachable, overloaded or locked database is answered as STORE_UNAVAILABLE (retryable, coded) rather than
  *   as an unexpected error (a masked HTTP 500): the caller learns to try again, and a keyed request is never told
  *   its key is wrong because the store could not check it;
+ * - every wait is bounded: taking a pooled connection and each statement by the operation's deadline
+ *   (`withinDeadline`), each statement also on the client's side (a server that answers nothing cancels nothing),
+ *   and a connection whose statement got no answer is destroyed, never handed to the next caller;
  * - introspection (which Kysely's migrator runs to find its own tables) sees the schemas on the search path only.
  */
 export class StorePostgresDialect extends PostgresDialect {
-  readonly #config: PostgresDialectConfig;
+  readonly #pool: pg.Pool;
+  readonly #queryTimeoutMs: number;
 
-  constructor(config: PostgresDialectConfig) {
-    super(config);
-    this.#config = config;
+  constructor(options: { readonly pool: pg.Pool; readonly statementTimeoutMs: number }) {
+    super({ pool: options.pool });
+    this.#pool = options.pool;
+    this.#queryTimeoutMs = options.statementTimeoutMs + SERVER_CANCELS_FIRST_MS;
   }
 
   override createDriver(): Driver {
-    return new UnavailabilityMappingDriver(this.#config);
+    return new BoundedPostgresDriver(this.#pool, this.#queryTimeoutMs);
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
@@ -75,43 +119,126 @@ export class StorePostgresDialect extends PostgresDialect {
   }
 }
 
-class UnavailabilityMappingDriver extends PostgresDriver {
-  // Kysely's driver releases its own connection objects only: each wrapper leads back to the one it wraps.
-  readonly #wrapped = new WeakMap<DatabaseConnection, PostgresConnection>();
+/** Resolves as `promise` does if it settles within `ms`; else rejects STORE_UNAVAILABLE and hands a late value to `late`. */
+function settledWithin<T>(promise: Promise<T>, ms: number, late: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      reject(unavailable(new Error(`no pooled connection within ${Math.round(ms)} ms`)));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        if (expired) late(value);
+        else resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!expired) reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    let connection: PostgresConnection;
+/** Kysely's PostgresDriver, re-written over pg's pool so that it can bound each wait and destroy a hung connection. */
+class BoundedPostgresDriver implements Driver {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly queryTimeoutMs: number,
+  ) {}
+
+  // The pool is made by database.ts and connects on demand.
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const left = timeLeft();
+    if (left !== undefined && left <= 0) throw unavailable(new Error('the operation ran out of time'));
     try {
-      // Declared as the interface, it is the driver's own class, which releaseConnection takes back.
-      connection = (await super.acquireConnection()) as PostgresConnection;
+      // A connection that comes after the caller gave up goes straight back to the pool.
+      const client = await (left === undefined
+        ? this.pool.connect()
+        : settledWithin(this.pool.connect(), left, (late) => late.release()));
+      return new BoundedPostgresConnection(client, this.queryTimeoutMs);
     } catch (error) {
       throw mapped(error);
     }
-    const wrapper = new UnavailabilityMappingConnection(connection);
-    this.#wrapped.set(wrapper, connection);
-    return wrapper;
   }
 
-  override releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const original = this.#wrapped.get(connection);
-    if (original === undefined) throw new Error('a connection this driver did not hand out');
-    return super.releaseConnection(original);
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const { isolationLevel, accessMode } = settings;
+    const start = ['start transaction', isolationLevel && `isolation level ${isolationLevel}`, accessMode]
+      .filter(Boolean)
+      .join(' ');
+    await connection.executeQuery(CompiledQuery.raw(start));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (!(connection instanceof BoundedPostgresConnection))
+      return Promise.reject(new Error('a connection this driver did not hand out'));
+    connection.release();
+    return Promise.resolve();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
   }
 }
 
-class UnavailabilityMappingConnection implements DatabaseConnection {
-  constructor(private readonly connection: DatabaseConnection) {}
+class BoundedPostgresConnection implements DatabaseConnection {
+  /** Why the connection cannot be trusted any more (a statement without an answer): the pool then destroys it. */
+  #broken: Error | undefined;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly queryTimeoutMs: number,
+  ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const left = timeLeft();
+    if (left !== undefined && left <= 0) {
+      // Refused unsent; the connection may be inside the operation's transaction, which only its end undoes.
+      this.#broken = new Error('the operation ran out of time');
+      throw unavailable(this.#broken);
+    }
+    // pg reads a per-statement time-out that its types do not declare.
+    const query: pg.QueryConfig & { query_timeout: number } = {
+      text: compiledQuery.sql,
+      values: [...compiledQuery.parameters],
+      query_timeout: Math.ceil(Math.min(this.queryTimeoutMs, left ?? Number.POSITIVE_INFINITY)),
+    };
     try {
-      return await this.connection.executeQuery<R>(compiledQuery);
+      const { command, rowCount, rows } = await this.client.query<R & pg.QueryResultRow>(query);
+      return {
+        numAffectedRows:
+          command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
+            ? BigInt(rowCount ?? 0)
+            : undefined,
+        rows,
+      };
     } catch (error) {
+      // No answer: the statement may still be waiting on the server, and pg would queue the next one behind it.
+      if (error instanceof Error && /Query read timeout/.test(error.message)) this.#broken = error;
       throw mapped(error);
     }
   }
 
-  streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.connection.streamQuery<R>(compiledQuery, chunkSize);
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('the store does not stream query results');
+  }
+
+  release(): void {
+    this.client.release(this.#broken);
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
 import { erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
+import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
@@ -63,23 +64,28 @@ export interface AccessServiceOptions {
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db, dialect, migrations } = await openDatabase(options);
   options.onMigrations?.(migrations);
-  const operatorTokens: OperatorToken[] = [
-    ...(options.adminToken === undefined ? [] : [{ name: null, token: options.adminToken }]),
-    ...(options.adminTokens ?? []),
-  ];
   const store: AccessStore = {
     db,
-    operatorTokens,
+    operatorTokens: operatorTokensOf(options),
     now: options.now ?? (() => new Date()),
     keys: options.keys,
-    afterErasure: () => erasedFromFiles(db, dialect),
+    // The erasure has committed: its vacuum is not cut short by the operation's deadline (DATABASE_OPERATION_TIMEOUT_MS).
+    afterErasure: () => outsideDeadline(() => erasedFromFiles(db, dialect)),
   };
   const usage = new UsageBuffer(
     store,
     options.usage ?? DEFAULT_USAGE_POLICY,
     options.onUsageWriteFailed ?? (() => undefined),
   );
-  return new StoredAccessService(store, usage);
+  return new StoredAccessService(store, usage, options.postgres.operationTimeoutMs);
+}
+
+/** ADMIN_TOKEN (the unnamed operator) and ADMIN_TOKENS (named ones), as authentication compares them. */
+export function operatorTokensOf(options: Pick<AccessServiceOptions, 'adminToken' | 'adminTokens'>): OperatorToken[] {
+  return [
+    ...(options.adminToken === undefined ? [] : [{ name: null, token: options.adminToken }]),
+    ...(options.adminTokens ?? []),
+  ];
 }
 
 const DEFAULT_USAGE_POLICY: UsagePolicy = { retentionDays: 90, flushS: 10 };
@@ -95,50 +101,71 @@ class StoredAccessService implements AccessService {
   constructor(
     private readonly store: AccessStore,
     private readonly usage: UsageBuffer,
+    private readonly operationTimeoutMs: number,
   ) {}
 
   get keyPolicy(): KeyPolicy {
     return this.store.keys;
   }
 
-  readonly registerClient: AccessService['registerClient'] = (...args) => registerClient(this.store, ...args);
-  readonly rotateApiKey: AccessService['rotateApiKey'] = (...args) => rotateApiKey(this.store, ...args);
-  readonly setClientDisabled: AccessService['setClientDisabled'] = (...args) => setClientDisabled(this.store, ...args);
-  readonly setClientQuota: AccessService['setClientQuota'] = (...args) => setClientQuota(this.store, ...args);
-  readonly deleteClient: AccessService['deleteClient'] = (...args) => deleteClient(this.store, ...args);
-  readonly clientEvents: AccessService['clientEvents'] = (...args) => clientEvents(this.store, ...args);
-  readonly authenticate: AccessService['authenticate'] = (...args) => authenticate(this.store, ...args);
+  readonly registerClient: AccessService['registerClient'] = (...args) =>
+    this.bounded(() => registerClient(this.store, ...args));
+  readonly rotateApiKey: AccessService['rotateApiKey'] = (...args) =>
+    this.bounded(() => rotateApiKey(this.store, ...args));
+  readonly setClientDisabled: AccessService['setClientDisabled'] = (...args) =>
+    this.bounded(() => setClientDisabled(this.store, ...args));
+  readonly setClientQuota: AccessService['setClientQuota'] = (...args) =>
+    this.bounded(() => setClientQuota(this.store, ...args));
+  readonly deleteClient: AccessService['deleteClient'] = (...args) =>
+    this.bounded(() => deleteClient(this.store, ...args));
+  readonly clientEvents: AccessService['clientEvents'] = (...args) =>
+    this.bounded(() => clientEvents(this.store, ...args));
+  readonly authenticate: AccessService['authenticate'] = (...args) =>
+    this.bounded(() => authenticate(this.store, ...args));
   readonly requestEndpointUse: AccessService['requestEndpointUse'] = (...args) =>
-    requestEndpointUse(this.store, ...args);
-  readonly reviewUseRequest: AccessService['reviewUseRequest'] = (...args) => reviewUseRequest(this.store, ...args);
-  readonly revokeUseRequest: AccessService['revokeUseRequest'] = (...args) => revokeUseRequest(this.store, ...args);
-  readonly findUseRequest: AccessService['findUseRequest'] = (...args) => findUseRequest(this.store, ...args);
-  readonly listUseRequests: AccessService['listUseRequests'] = (...args) => listUseRequests(this.store, ...args);
-  readonly historyOf: AccessService['historyOf'] = (...args) => historyOf(this.store, ...args);
-  readonly findClients: AccessService['findClients'] = (...args) => findClients(this.store, ...args);
-  readonly statusesOf: AccessService['statusesOf'] = (...args) => statusesOf(this.store, ...args);
-  readonly changedBy: AccessService['changedBy'] = (...args) => changedBy(this.store, ...args);
-  readonly pageUseRequests: AccessService['pageUseRequests'] = (...args) => pageUseRequests(this.store, ...args);
+    this.bounded(() => requestEndpointUse(this.store, ...args));
+  readonly reviewUseRequest: AccessService['reviewUseRequest'] = (...args) =>
+    this.bounded(() => reviewUseRequest(this.store, ...args));
+  readonly revokeUseRequest: AccessService['revokeUseRequest'] = (...args) =>
+    this.bounded(() => revokeUseRequest(this.store, ...args));
+  readonly findUseRequest: AccessService['findUseRequest'] = (...args) =>
+    this.bounded(() => findUseRequest(this.store, ...args));
+  readonly listUseRequests: AccessService['listUseRequests'] = (...args) =>
+    this.bounded(() => listUseRequests(this.store, ...args));
+  readonly historyOf: AccessService['historyOf'] = (...args) => this.bounded(() => historyOf(this.store, ...args));
+  readonly findClients: AccessService['findClients'] = (...args) =>
+    this.bounded(() => findClients(this.store, ...args));
+  readonly statusesOf: AccessService['statusesOf'] = (...args) => this.bounded(() => statusesOf(this.store, ...args));
+  readonly changedBy: AccessService['changedBy'] = (...args) => this.bounded(() => changedBy(this.store, ...args));
+  readonly pageUseRequests: AccessService['pageUseRequests'] = (...args) =>
+    this.bounded(() => pageUseRequests(this.store, ...args));
   readonly useRequestsOfClients: AccessService['useRequestsOfClients'] = (...args) =>
-    useRequestsOfClients(this.store, ...args);
-  readonly pageClients: AccessService['pageClients'] = (...args) => pageClients(this.store, ...args);
-  readonly eraseClient: AccessService['eraseClient'] = (...args) => eraseClient(this.store, ...args);
+    this.bounded(() => useRequestsOfClients(this.store, ...args));
+  readonly pageClients: AccessService['pageClients'] = (...args) =>
+    this.bounded(() => pageClients(this.store, ...args));
+  readonly eraseClient: AccessService['eraseClient'] = (...args) =>
+    this.bounded(() => eraseClient(this.store, ...args));
   readonly countOperation: AccessService['countOperation'] = (clientId) => this.usage.countOperation(clientId);
   readonly recordSummaryRead: AccessService['recordSummaryRead'] = (clientId, endpointId) =>
     this.usage.recordSummaryRead(clientId, endpointId);
-  readonly flushUsage: AccessService['flushUsage'] = () => this.usage.flush();
-  readonly usageOf: AccessService['usageOf'] = (...args) => usageOf(this.store, this.usage, ...args);
+  readonly flushUsage: AccessService['flushUsage'] = () => this.bounded(() => this.usage.flush());
+  readonly usageOf: AccessService['usageOf'] = (...args) =>
+    this.bounded(() => usageOf(this.store, this.usage, ...args));
   readonly pageSummaryReads: AccessService['pageSummaryReads'] = (...args) =>
-    pageSummaryReads(this.store, this.usage, ...args);
+    this.bounded(() => pageSummaryReads(this.store, this.usage, ...args));
 
   async ping(): Promise<void> {
-    await sql`select 1`.execute(this.store.db);
+    await this.bounded(() => sql`select 1`.execute(this.store.db));
+  }
+
+  /** The operation within DATABASE_OPERATION_TIMEOUT_MS (PostgreSQL; SQLite bounds its lock waits itself). */
+  private bounded<T>(operation: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.operationTimeoutMs, operation);
   }
 
   close(): Promise<void> {
     // What was counted is written before the store closes; a store that cannot take it does not hold the close up.
-    this.#closing ??= this.usage
-      .close()
+    this.#closing ??= this.bounded(() => this.usage.close())
       .catch(() => undefined)
       .then(() => this.store.db.destroy());
     return this.#closing;

@@ -137,7 +137,8 @@ export const ERRORS = {
     retryAfter: true,
     when:
       'the store of clients and requests for use cannot take the operation now: PostgreSQL unreachable, out of ' +
-      'connections or past `DATABASE_STATEMENT_TIMEOUT_MS` (a lock held elsewhere), or SQLite write-locked by ' +
+      'connections, hung, past `DATABASE_STATEMENT_TIMEOUT_MS` (a lock held elsewhere) or `DATABASE_OPERATION_TIMEOUT_MS`, ' +
+      'not opened yet (the server started while it was unreachable), or SQLite write-locked by ' +
       'another process for longer than a write waits (5 s). Any request that sends a key meets it too (the key ' +
       'cannot be checked); anonymous queries of datasets do not. HTTP 503 with `Retry-After`: try again',
     english: () => 'The request-for-use store is busy or unreachable; try again shortly',

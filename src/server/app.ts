@@ -94,6 +94,8 @@ export interface AppDependencies {
   readonly trustProxy: boolean;
   /** The registry /metrics shows; the upstream client and source report into the same one. */
   readonly metrics: Metrics;
+  /** Serve GET /metrics here; false when the operators' own listener does (ADMIN_LISTEN_PORT). */
+  readonly metricsPage: boolean;
   /** Where APQ documents are registered (unused with trusted documents). */
   readonly persistedQueries: PersistedQueryStore;
   /** OpenTelemetry tracing, when configured (see tracing.ts). */
@@ -194,7 +196,7 @@ export function createApp(deps: AppDependencies): App {
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useBatchLimit(limits.maxBatch),
-        useMetrics(metrics),
+        useMetrics(metrics, { page: deps.metricsPage }),
         ...(deps.tracing === undefined ? [] : [deps.tracing.plugin]),
         useReadiness(deps.readiness),
         useCsrfPrevention(),

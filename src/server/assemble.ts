@@ -11,7 +11,7 @@ import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-l
 import { createMemoryBus, createRedisBus, eventChannel } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
 import { announceCliDecisions } from '../live/cli-decisions.js';
-import { openAccessService } from '../access/service.js';
+import { openAccessServiceWhenReachable } from '../access/store-when-reachable.js';
 import { redisKeyPrefixOf, type Config } from '../config.js';
 import type { FetchBudgets } from '../graphql/fetch-budgets.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -29,7 +29,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { OperationNames, operationNamesIn } from './operation-names.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { readPersistedManifest, type PersistedManifest } from './plugins/use-persisted-operations.js';
-import { createReadiness, type ReadinessCheck } from './plugins/use-readiness.js';
+import { createReadiness, type Readiness, type ReadinessCheck } from './plugins/use-readiness.js';
 import { spentBudget } from './rate-limit-fields.js';
 import { createRateLimiter, UPSTREAM_BYTES_PER_TOKEN } from './rate-limiter.js';
 import { ResponseCache } from './response-cache/cache.js';
@@ -66,6 +66,8 @@ export interface Assembled {
   readonly app: App;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** What /ready answers, for the operators' listener too (admin-listener.ts). */
+  readonly readiness: Readiness;
   readonly upstream: UpstreamClient;
   readonly source: UpstreamSource;
   readonly access: AccessService;
@@ -220,8 +222,22 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const store = describeDatabaseUrl(config.databaseUrl);
   let access = overrides.access;
   if (access === undefined) {
+    const storeReady = (): void =>
+      logger.info(
+        {
+          store,
+          operator:
+            config.adminToken === undefined && config.adminTokens === undefined
+              ? 'disabled (no ADMIN_TOKEN or ADMIN_TOKENS)'
+              : 'enabled',
+          operators: config.adminTokens?.map((operator) => operator.name),
+        },
+        'request-for-use store ready',
+      );
+    // Each distinct failure once: an outage of an hour would otherwise log a line every 30 s.
+    let lastFailure: string | undefined;
     const opened = await step('cannot open the request-for-use store', { store }, () =>
-      openAccessService({
+      openAccessServiceWhenReachable({
         databaseUrl: config.databaseUrl,
         adminToken: config.adminToken,
         adminTokens: config.adminTokens,
@@ -237,21 +253,20 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
           if (unknown.length > 0)
             logger.warn({ store, migrations: unknown }, "the store has a newer release's migrations; running on it");
         },
+        onAttemptFailed: (error, retryInMs) => {
+          const message = error instanceof Error ? error.message : String(error);
+          if (message === lastFailure) return;
+          lastFailure = message;
+          logger.error(
+            { store, err: error, retryInMs },
+            'request-for-use store not open: serving open data without it (keyed requests answer STORE_UNAVAILABLE), trying again in the background',
+          );
+        },
+        onOpened: storeReady,
       }),
     );
     closers.push(() => opened.close());
     access = opened;
-    logger.info(
-      {
-        store,
-        operator:
-          config.adminToken === undefined && config.adminTokens === undefined
-            ? 'disabled (no ADMIN_TOKEN or ADMIN_TOKENS)'
-            : 'enabled',
-        operators: config.adminTokens?.map((operator) => operator.name),
-      },
-      'request-for-use store ready',
-    );
   }
 
   // Rate-limit buckets, APQ documents, dataset versions and the watcher's lease, shared by every instance through
@@ -381,6 +396,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     ],
     logger.child({ component: 'readiness' }),
     { shuttingDown: () => shuttingDown, upstreamSimulated: simulatedUpstream },
+    config.readinessCheckTimeoutMs,
   );
   metrics.watchReadiness(readiness);
   const app = createApp({
@@ -400,6 +416,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     fetchBudgets,
     trustProxy: rateLimit.trustProxy,
     metrics,
+    metricsPage: config.admin.port === undefined,
     persistedQueries,
     tracing,
     live: hub,
@@ -479,6 +496,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     app,
     logger,
     metrics,
+    readiness,
     upstream: upstream.client,
     source: upstream.source,
     access,

@@ -1,11 +1,14 @@
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DATASET_CODES } from '../catalogue.js';
 import { connectionsPerPeer, loadConfig } from '../config.js';
 import { GRAPHQL_PATH } from './app.js';
+import { createAdminListener } from './admin-listener.js';
 import { assemble, AssembleError } from './assemble.js';
 import { createHttpServer } from './http-server.js';
 import { buildInfo } from './build-info.js';
+import { ConnectionDrain } from './connection-drain.js';
 import { collectWhenQuiet } from './idle-collection.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { createLogger } from './logger.js';
@@ -36,18 +39,30 @@ export async function startServer(): Promise<void> {
   const inFlight = new InFlightRequests();
   listener.prependListener('request', inFlight.track);
   const idleCollection = collectWhenQuiet(listener, () => inFlight.list().length);
-  listener.listen(config.port, config.host);
-  await once(listener, 'listening').catch(async (error: unknown) => {
-    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await server.close();
-    process.exit(1);
-  });
-  const address = listener.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const drain = new ConnectionDrain(listener);
+  /** Listens, or logs why it cannot and exits 1; resolves with the origin it listens at. */
+  const listenOrExit = async (target: Server, port: number, host: string): Promise<string> => {
+    target.listen(port, host);
+    await once(target, 'listening').catch(async (error: unknown) => {
+      logger.fatal({ err: error }, `cannot listen on ${host}:${port}`);
+      await server.close();
+      process.exit(1);
+    });
+    const address = target.address();
+    const bound = typeof address === 'object' && address !== null ? address.port : port;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  };
+  // Before the public listener, so that whatever watches for the ready line finds the operators' one already up.
+  let adminListener: Server | undefined;
+  if (config.admin.port !== undefined) {
+    adminListener = createAdminListener(server);
+    const origin = await listenOrExit(adminListener, config.admin.port, config.admin.host ?? config.host);
+    logger.info(`operators' listener ready at ${origin} (/metrics, /health, /ready)`);
+  }
+  const origin = await listenOrExit(listener, config.port, config.host);
   logger.info(
     { upstream: server.upstream.baseUrl, ...buildInfo(), node: process.version },
-    `GraphQL server ready at http://${host}:${port}${GRAPHQL_PATH}`,
+    `GraphQL server ready at ${origin}${GRAPHQL_PATH}`,
   );
   releaseYoungGeneration();
   if (config.cache.warm) void server.source.warm(DATASET_CODES);
@@ -56,9 +71,10 @@ export async function startServer(): Promise<void> {
   let stopping = false;
   /**
    * SIGTERM (or SIGINT): /ready fails at once while requests are still served, so load balancers stop routing here
-   * (a Kubernetes rollout needs that window); the watcher's lease is handed over at once; then the listener closes,
-   * streams complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer
-   * keeps the process alive (not unref'd) and exits, listing what was still running.
+   * (a Kubernetes rollout needs that window), and every answer says `Connection: close`, so kept-alive clients
+   * reconnect elsewhere meanwhile; the watcher's lease is handed over at once; then the listener closes, streams
+   * complete, and in-flight requests drain. The grace bounds the whole of it whatever the state: its timer keeps the
+   * process alive (not unref'd) and exits, listing what was still running.
    */
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
@@ -69,21 +85,25 @@ export async function startServer(): Promise<void> {
         `shutdown grace (SHUTDOWN_GRACE_S=${graceS}) ran out: exiting with the requests listed still running`,
       );
       listener.closeAllConnections();
+      adminListener?.closeAllConnections();
       process.exit(1);
     }, graceS * 1_000);
     logger.info({ signal, graceS, readinessDelayS }, 'shutting down: /ready answers 503, still serving');
     idleCollection.stop();
+    drain.begin();
     await server.beginShutdown();
     await delay(readinessDelayS * 1_000);
     logger.info(
       { inFlight: inFlight.list().length },
       'shutting down: no new connections, finishing in-flight requests',
     );
-    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    const closed = drain.close();
     // Subscription streams never go idle by themselves: they complete now, and their connections close as they end.
     server.live.completeSubscriptions();
-    listener.closeIdleConnections();
     await closed;
+    // Last: it answers /ready (503) and /metrics to the end of the drain.
+    adminListener?.closeAllConnections();
+    adminListener?.close();
     await server.close();
     clearTimeout(deadline);
     logger.info('stopped');

@@ -12,7 +12,8 @@ const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subs
 type Labels = Record<OperationLabel, string>;
 
 /**
- * Prometheus text at /metrics: operations counted and timed (count and sum) by operation type and name, duration
+ * Prometheus text at /metrics (unless `page` is false: ADMIN_LISTEN_PORT's listener serves it instead, admin-listener.ts):
+ * operations counted and timed (count and sum) by operation type and name, duration
  * histograms by operation type, errors by code and phase, HTTP durations by method and status, beside the server's
  * own metrics on the same registry (metrics.ts). Every label is bounded (operation names by
  * `metrics.operationNames`), so no traffic can grow the page past about 500 KB, and none carries anything of a
@@ -24,7 +25,7 @@ type Labels = Record<OperationLabel, string>;
  *
  * A failure while counting is logged and the request goes on: metrics never fail an operation.
  */
-export function useMetrics(metrics: Metrics): Plugin {
+export function useMetrics(metrics: Metrics, { page }: { readonly page: boolean }): Plugin {
   const { registry, operationNames, operations } = metrics;
   const phaseHistogram = (name: string, help: string): Histogram<'operationType'> =>
     new Histogram({ name, help, labelNames: ['operationType'], registers: [registry] });
@@ -128,7 +129,7 @@ export function useMetrics(metrics: Metrics): Plugin {
     onRequest(payload) {
       const { request, url, fetchAPI } = payload;
       arrivedAt.set(request, Date.now());
-      if (url.pathname !== METRICS_PATH) return undefined;
+      if (!page || url.pathname !== METRICS_PATH) return undefined;
       return registry.metrics().then((text) => {
         payload.endResponse(new fetchAPI.Response(text, { headers: { 'Content-Type': registry.contentType } }));
       }, report);

@@ -1,4 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 
 /** One dependency the server uses, e.g. the request-for-use store. */
@@ -52,17 +53,30 @@ export interface ReadinessState {
 // the operator's log only: /ready answers whoever asks.
 const FAILING_REASON = 'unavailable';
 
+/** What one run of a check found; a check never rejects past this. */
+interface Outcome {
+  readonly ok: boolean;
+  readonly error?: unknown;
+}
+
 /**
  * Readiness means "this instance can serve most of its traffic". No dependency is needed for that: anonymous
  * queries of datasets need neither the store nor Redis, and an upstream outage is served stale or answered with a
  * code. So a failing dependency makes the instance `degraded` (still 200, named in the body and in dependency_up),
  * never unready: taking every instance out of the load balancer for a shared dependency's outage would turn a
  * partial outage into a full one.
+ *
+ * Nor may a dependency's latency make the report late (a probe that outlasts its time-out fails the instance, for a
+ * store that hangs): each check has `checkTimeoutMs` to answer, and one that has not is reported failing. It goes on
+ * in the background, and while it does, reports answer at once from that, without starting another: a hung store
+ * holds one ping, never one per probe.
  */
 export function createReadiness(
   checks: readonly ReadinessCheck[],
   logger: Logger,
-  state: ReadinessState = { shuttingDown: () => false, upstreamSimulated: false },
+  state: ReadinessState,
+  /** READINESS_CHECK_TIMEOUT_MS. */
+  checkTimeoutMs: number,
 ): Readiness {
   const simulated = state.upstreamSimulated ? { upstream: 'simulated' as const } : {};
   const failing = new Set<string>();
@@ -76,6 +90,40 @@ export function createReadiness(
       logger.warn({ check: name, err: error }, `readiness check "${name}" failed`);
     }
   };
+  const running = new Map<string, { readonly outcome: Promise<Outcome>; readonly startedAt: number }>();
+  const run = (readiness: ReadinessCheck): { readonly outcome: Promise<Outcome>; readonly startedAt: number } => {
+    const { name } = readiness;
+    const current = running.get(name);
+    if (current !== undefined) return current;
+    const outcome = Promise.resolve()
+      .then(() => readiness.check())
+      .then(
+        (ok): Outcome => ({ ok }),
+        (error: unknown): Outcome => ({ ok: false, error }),
+      )
+      .finally(() => running.delete(name));
+    const started = { outcome, startedAt: performance.now() };
+    running.set(name, started);
+    return started;
+  };
+  const outcomeWithinBound = async (readiness: ReadinessCheck): Promise<Outcome> => {
+    const { outcome, startedAt } = run(readiness);
+    const left = checkTimeoutMs - (performance.now() - startedAt);
+    const late: Outcome = {
+      ok: false,
+      error: new Error(`no answer within READINESS_CHECK_TIMEOUT_MS (${checkTimeoutMs} ms)`),
+    };
+    if (left <= 0) return late;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve(late), left);
+    });
+    try {
+      return await Promise.race([outcome, bound]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   return {
     async report() {
       // No check runs once a shutdown began: the answer is the same whatever they say, and the store may be closing.
@@ -83,14 +131,7 @@ export function createReadiness(
       const results = await Promise.all(
         checks.map(async (readiness): Promise<[string, CheckResult]> => {
           const { name } = readiness;
-          let ok: boolean;
-          let error: unknown;
-          try {
-            ok = await readiness.check();
-          } catch (thrown) {
-            ok = false;
-            error = thrown;
-          }
+          const { ok, error } = await outcomeWithinBound(readiness);
           note(name, ok, error);
           const facts = readiness.describe?.() ?? {};
           return [name, ok ? { status: 'ok', ...facts } : { status: 'failing', reason: FAILING_REASON, ...facts }];
@@ -107,6 +148,19 @@ export function createReadiness(
   };
 }
 
+/** What `GET /ready` answers for a report: its status, and the report as JSON, never cached. */
+export function readinessAnswer({ httpStatus, ...body }: ReadinessReport): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
+  return {
+    status: httpStatus,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: JSON.stringify(body),
+  };
+}
+
 /** `GET /health`: 200 while the process serves. `GET /ready`: the report as JSON, never cached. */
 export function useReadiness(readiness: Readiness): Plugin {
   return {
@@ -119,13 +173,9 @@ export function useReadiness(readiness: Readiness): Plugin {
         return;
       }
       if (url.pathname !== READY_PATH) return;
-      return readiness.report().then(({ httpStatus, ...body }) => {
-        payload.endResponse(
-          new fetchAPI.Response(JSON.stringify(body), {
-            status: httpStatus,
-            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-          }),
-        );
+      return readiness.report().then((report) => {
+        const { status, headers, body } = readinessAnswer(report);
+        payload.endResponse(new fetchAPI.Response(body, { status, headers }));
       });
     },
   };
