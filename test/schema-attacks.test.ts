@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { schema } from '../src/graphql/schema.js';
 import { MAX_PAGE_SIZE } from '../src/records/limits.js';
 import { DEFAULTS } from './helpers/settings.js';
@@ -94,9 +95,13 @@ describe('attacks derived from the schema', () => {
     expect(new Set(targets.map((target) => target.root))).toEqual(new Set(['query', 'mutation', 'subscription']));
   });
 
+  // What the limits admit of each query target, found by the HTTP test and attacked again over the other transports.
+  const admitted = new Map<AttackTarget, number>();
+
   it('bounds every query field alone, in a batch and streamed', { timeout: 120_000 }, async () => {
     for (const target of targets.filter((candidate) => candidate.root === 'query')) {
       const copies = await admittedCopies(target);
+      admitted.set(target, copies);
       if (copies === 0) continue;
       const single = await stack.post({ query: target.document(copies) });
       expect(single.status, target.coordinate).toBe(200);
@@ -112,6 +117,52 @@ describe('attacks derived from the schema', () => {
         );
         withinBudget(await streamed.text(), 4);
       }
+    }
+  });
+
+  it('bounds every query field over graphql-ws and SSE as over HTTP', { timeout: 120_000 }, async () => {
+    expect(admitted.size).toBeGreaterThan(0);
+    const socket = new WebSocket(`${server.origin.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const received = new Map<string, { bytes: number; done: boolean; codes: unknown[] }>();
+    let acknowledged = false;
+    socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { id?: string; type: string; payload?: unknown };
+      if (message.type === 'connection_ack') acknowledged = true;
+      if (message.id === undefined) return;
+      const seen = received.get(message.id) ?? { bytes: 0, done: false, codes: [] };
+      if (message.type === 'next') seen.bytes += data.length;
+      if (message.type === 'error') {
+        seen.done = true;
+        seen.codes.push(...((message.payload as Answer['errors']) ?? []).map((error) => error.extensions?.['code']));
+      }
+      if (message.type === 'complete') seen.done = true;
+      received.set(message.id, seen);
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await expect.poll(() => acknowledged).toBe(true);
+    try {
+      let id = 0;
+      for (const [target, admittedCopies] of admitted) {
+        const operation = String((id += 1));
+        const message = (copies: number) =>
+          JSON.stringify({ type: 'subscribe', id: operation, payload: { query: target.document(copies) } });
+        // A message carries a little more than the HTTP body did: as many copies as fit LIMIT_MAX_BODY_BYTES.
+        let copies = admittedCopies;
+        while (copies > 0 && Buffer.byteLength(message(copies)) > DEFAULTS.limits.maxBodyBytes) copies -= 1;
+        if (copies === 0) continue;
+        socket.send(message(copies));
+        await expect.poll(() => received.get(operation)?.done, { timeout: 20_000 }).toBe(true);
+        expect(received.get(operation)?.bytes ?? 0, target.coordinate).toBeLessThan(BUDGET + SLACK);
+        const streamed = await fetch(`${server.origin}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+          body: JSON.stringify({ query: target.document(copies) }),
+        });
+        withinBudget(await streamed.text(), 2);
+      }
+    } finally {
+      socket.close();
     }
   });
 
