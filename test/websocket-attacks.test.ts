@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
@@ -137,6 +138,20 @@ describe('a socket, attacked', () => {
         ws.on('error', () => undefined);
       });
     expect(await refused({ origin: 'https://evil.example' })).toBe(403);
+    // Two Host fields, which a client library cannot send: written by hand.
+    const twoHosts = await new Promise<string>((resolve) => {
+      const raw = connect(server.port, '127.0.0.1', () =>
+        raw.write(
+          'GET /graphql HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+        ),
+      );
+      let answer = '';
+      raw.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      raw.on('close', () => resolve(answer));
+      raw.on('error', () => resolve(answer));
+    });
+    expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
     expect(await refused({ origin: 'https://app.example.org' })).toBe(101);
     // A native app sends no Origin at all.
     expect(await refused({})).toBe(101);

@@ -34,7 +34,22 @@ interface Case {
   readonly accept?: string;
 }
 
+// Issue 34: same-named fields whose sub-fields conflict pair by pair (graphql-js's OverlappingFieldsCanBeMerged).
+const DATASET_FIELDS = ['no', 'code', 'title', 'titleEn', 'group', 'agency', 'agencyName', 'method', 'apiUrl'];
+const conflicting = (fields: number, subFields: number): string =>
+  `{ ${aliased(fields, (i) => `datasets { ${aliased(subFields, (k) => `f${k}: ${DATASET_FIELDS[(k + i) % DATASET_FIELDS.length] ?? 'no'}`)} }`)} }`;
+
 const ISSUE_CASES: readonly Case[] = [
+  {
+    name: 'overlapping fields',
+    about: '50 same-named fields of 14 conflicting sub-fields (within every count limit): refused before validation',
+    body: { query: conflicting(50, 14) },
+  },
+  {
+    name: 'overlapping fields at the limit',
+    about: '20 same-named fields of 3 conflicting sub-fields each: just within LIMIT_MAX_FIELD_COMPARISONS, validated',
+    body: { query: conflicting(20, 3) },
+  },
   { name: 'aliased edges', about: 'records(first: 500) with 63 aliases of edges { node }', body: { query: edges(63) } },
   {
     name: 'batch of aliased edges',
