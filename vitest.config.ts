@@ -30,6 +30,7 @@ const BUILD_SUITES = [
   'test/websocket-attacks.test.ts',
   'test/hardening-amplification.test.ts',
   'test/schema-attacks.test.ts',
+  'test/erasure-files.test.ts',
 ];
 
 export default defineConfig({
