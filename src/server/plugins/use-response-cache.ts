@@ -1,4 +1,5 @@
 import { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
@@ -106,7 +107,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS }
         : undefined;
     const entry = cache.store(key, {
-      body: Buffer.from(await response.arrayBuffer()),
+      body: await bodyChunks(response),
       headers,
       operationName: reusable.get(request),
       expiresAt,
@@ -126,10 +127,22 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       now,
       callerHeaders,
     });
-    // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
-    const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;
+    // Chunks as a stream: each is sent as it is, so a shared one (a payload's text) is never copied per answer.
+    const body =
+      rendered.body === undefined
+        ? null
+        : (Readable.from(rendered.body, { objectMode: false }) as unknown as ReadableStream<Uint8Array>);
     payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
   }
+}
+
+/** The response's body as the chunks it is made of (see use-sliced-serialisation.ts), none of them copied. */
+async function bodyChunks(response: Response): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  if (response.body === null) return chunks;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  return chunks;
 }
 
 /** Whether yoga reads this request's body with its JSON parser (its own test, in its request-parser/post-json.ts). */
