@@ -36,6 +36,8 @@ export class ResponseLedger {
   // of those it carries (within answerBytes, outside its own reservation).
   private readonly sharedTexts = new Set<object>();
   private sharedBytes = 0;
+  // Whether the answer is written so that shared texts are sent as they are (see sendSharedTexts).
+  private sendsSharedTexts = false;
   private refused = false;
   private releaseTimer: NodeJS.Timeout | undefined;
 
@@ -65,7 +67,7 @@ export class ResponseLedger {
         { maxBytes: this.maxAnswerBytes },
       );
     }
-    if (shared !== undefined) {
+    if (shared !== undefined && this.sendsSharedTexts) {
       if (this.inFlight !== undefined && !this.sharedTexts.has(shared)) {
         if (!this.inFlight.holdShared(shared, bytes)) throw serverBusy();
         this.sharedTexts.add(shared);
@@ -91,6 +93,27 @@ export class ResponseLedger {
   // answer that never reached that point cannot hold the budget for ever.
   private holdUntilSent(): void {
     this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
+  }
+
+  /**
+   * Says that this answer is written so that the shared texts it carries are sent as they are, never copied
+   * (server/plugins/use-sliced-serialisation.ts, for an operation's single result): until then, and for a stream's
+   * parts and events, which are written as text each, every byte counts as the answer's own.
+   */
+  sendSharedTexts(): void {
+    this.sendsSharedTexts = true;
+  }
+
+  /**
+   * The answer turned out to be written as text after all (a stream of parts, an event stream): the shared texts it
+   * holds become its own bytes in flight (taken even past the bound: they are made already), and so do those after.
+   */
+  copySharedTexts(): void {
+    this.sendsSharedTexts = false;
+    if (this.inFlight === undefined) return;
+    for (const shared of this.sharedTexts) this.heldBytes += this.inFlight.ownInstead(shared);
+    this.sharedTexts.clear();
+    this.sharedBytes = 0;
   }
 
   /** Whether the answer carries a shared text: it is then written so that the text is sent, not copied. */
@@ -277,6 +300,14 @@ export class InFlightBodies {
     if (!this.reserve(bytes)) return false;
     this.sharedHolders.set(shared, { bytes, holders: 1 });
     return true;
+  }
+
+  /** One answer that held `shared` holds its bytes as its own instead: how many it now holds (taken past the bound). */
+  ownInstead(shared: object): number {
+    const bytes = this.sharedHolders.get(shared)?.bytes ?? 0;
+    this.letGoShared(shared);
+    this.held += bytes;
+    return bytes;
   }
 
   /** One answer that held `shared` is sent: the last one gives its bytes back. */

@@ -40,9 +40,11 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
   return {
     onExecute({ args }) {
       const { ledger } = args.contextValue;
+      ledger.sendSharedTexts();
       return {
         onExecuteDone({ result }) {
           if (!isAsyncIterable(result)) return undefined;
+          ledger.copySharedTexts();
           let sizeAtLastPart = 0;
           const texts = new WeakMap<object, string>();
           return {
@@ -63,8 +65,9 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       if (ledger.answerSize < sliceBytes && !ledger.carriesSharedText) return undefined;
       // Only yoga's JSON processor writes the body whole, where marks can be replaced; any other (an event stream
       // asked for by Accept) gets the text itself.
-      const place: Placing =
-        processing.resultProcessor === processRegularResult ? markedFor(request, pendingChunks) : asText;
+      const regular = processing.resultProcessor === processRegularResult;
+      if (!regular) ledger.copySharedTexts();
+      const place: Placing = regular ? markedFor(request, pendingChunks) : asText;
       // The text of each value written whole, shared by the batch's operations: each is written once.
       const texts = new WeakMap<object, string>();
       const written = async (): Promise<void> => {
