@@ -1,5 +1,4 @@
 import { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Context } from '../../graphql/context.js';
@@ -7,6 +6,7 @@ import type { Metrics } from '../metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
 import { requestKey } from '../response-cache/request-key.js';
+import { bodyChunks, chunkedBody } from '../chunked-body.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
@@ -128,21 +128,9 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       callerHeaders,
     });
     // Chunks as a stream: each is sent as it is, so a shared one (a payload's text) is never copied per answer.
-    const body =
-      rendered.body === undefined
-        ? null
-        : (Readable.from(rendered.body, { objectMode: false }) as unknown as ReadableStream<Uint8Array>);
+    const body = rendered.body === undefined ? null : chunkedBody(rendered.body);
     payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
   }
-}
-
-/** The response's body as the chunks it is made of (see use-sliced-serialisation.ts), none of them copied. */
-async function bodyChunks(response: Response): Promise<Buffer[]> {
-  const chunks: Buffer[] = [];
-  if (response.body === null) return chunks;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-  return chunks;
 }
 
 /** Whether yoga reads this request's body with its JSON parser (its own test, in its request-parser/post-json.ts). */

@@ -1,9 +1,9 @@
-import { Readable } from 'node:stream';
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
 import { hasSharedText, knownAnswerSize } from '../../graphql/answer-size.js';
 import type { Context } from '../../graphql/context.js';
 import { existingLedgerOf } from '../../graphql/response-ledger.js';
+import { chunkedBody, chunksLength } from '../chunked-body.js';
 import { joinedText, slicedJson, type AnswerChunks, type KnownValues } from '../sliced-json.js';
 
 /** Answers larger than this are written a slice of this size at a time; smaller ones by one JSON.stringify. */
@@ -65,6 +65,7 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       if (ledger.answerSize < sliceBytes && !ledger.carriesSharedText) return undefined;
       // Only yoga's JSON processor writes the body whole, where marks can be replaced; any other (an event stream
       // asked for by Accept) gets the text itself.
+      const order: MemberOrder = ledger.answerSize >= sliceBytes ? 'large last' : 'as the result has them';
       const regular = processing.resultProcessor === processRegularResult;
       if (!regular) ledger.copySharedTexts();
       const place: Placing = regular ? markedFor(request, pendingChunks) : asText;
@@ -72,11 +73,12 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       const texts = new WeakMap<object, string>();
       const written = async (): Promise<void> => {
         if (!Array.isArray(result)) {
-          processing.setResult(await sliced(result as SerialisableResult, sliceBytes, texts, place));
+          processing.setResult(await sliced(result as SerialisableResult, sliceBytes, texts, place, order));
           return;
         }
         const results: SerialisableResult[] = [];
-        for (const one of result as SerialisableResult[]) results.push(await sliced(one, sliceBytes, texts, place));
+        for (const one of result as SerialisableResult[])
+          results.push(await sliced(one, sliceBytes, texts, place, order));
         processing.setResult(results);
       };
       return written();
@@ -89,9 +91,8 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       const withChunks = async (): Promise<void> => {
         const chunks = placed(await response.text(), members);
         const headers = new fetchAPI.Headers(response.headers);
-        headers.set('content-length', String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
-        const body = Readable.from(chunks, { objectMode: false }) as unknown as ReadableStream<Uint8Array>;
-        payload.setResponse(new fetchAPI.Response(body, { status: response.status, headers }));
+        headers.set('content-length', String(chunksLength(chunks)));
+        payload.setResponse(new fetchAPI.Response(chunkedBody(chunks), { status: response.status, headers }));
       };
       return withChunks();
     },
@@ -138,28 +139,44 @@ function placed(text: string, members: readonly AnswerChunks[]): Buffer[] {
   return chunks;
 }
 
+/**
+ * Where the serialiser puts the large members: last, after the rest (what an answer written in slices has always
+ * been), or in the result's own order, as JSON.stringify writes it (what a smaller answer has always been, which
+ * takes this path now when it carries a shared text): either way, no answer's bytes change.
+ */
+type MemberOrder = 'large last' | 'as the result has them';
+
 /** The result with its large members written in slices, and a serialiser that writes the rest around them. */
 async function sliced(
   result: SerialisableResult,
   sliceBytes: number,
   texts: WeakMap<object, string>,
   place: Placing,
+  order: MemberOrder = 'large last',
 ): Promise<SerialisableResult> {
-  const written: string[] = [];
+  const written = new Map<string, string>();
   for (const member of LARGE_MEMBERS) {
     const value = result[member];
     if (value !== undefined && value !== null)
-      written.push(`"${member}":${place(await slicedJson(value, KNOWN_VALUES, sliceBytes, texts))}`);
+      written.set(member, place(await slicedJson(value, KNOWN_VALUES, sliceBytes, texts)));
   }
-  if (written.length === 0) return result;
+  if (written.size === 0) return result;
   return {
     ...result,
     stringify: (cleaned) => {
-      const rest = Object.fromEntries(
-        Object.entries(cleaned).filter(([member]) => !(LARGE_MEMBERS as readonly string[]).includes(member)),
-      );
-      const restText = JSON.stringify(rest);
-      return `${restText.slice(0, -1)}${restText === '{}' ? '' : ','}${written.join(',')}}`;
+      if (order === 'large last') {
+        const rest = Object.fromEntries(Object.entries(cleaned).filter(([member]) => !written.has(member)));
+        const restText = JSON.stringify(rest);
+        const large = [...written].map(([member, text]) => `"${member}":${text}`);
+        return `${restText.slice(0, -1)}${restText === '{}' ? '' : ','}${large.join(',')}}`;
+      }
+      const members: string[] = [];
+      for (const [member, value] of Object.entries(cleaned)) {
+        // JSON.stringify gives undefined for what it leaves out of an object (undefined, a function).
+        const text: string | undefined = written.get(member) ?? JSON.stringify(value);
+        if (text !== undefined) members.push(`${JSON.stringify(member)}:${text}`);
+      }
+      return `{${members.join(',')}}`;
     },
   };
 }

@@ -5,6 +5,7 @@ import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { chunksLength } from '../chunked-body.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
 import type { KeyedRequest } from './request-key.js';
 
@@ -96,7 +97,7 @@ export class StoredResponse {
     private readonly onEncoded: (entry: StoredResponse) => void,
   ) {
     this.body = init.body;
-    this.bodyBytes = init.body.reduce((sum, chunk) => sum + chunk.length, 0);
+    this.bodyBytes = chunksLength(init.body);
     this.operationName = init.operationName;
     this.expiresAt = init.expiresAt;
     this.httpCaching = init.httpCaching;
