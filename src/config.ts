@@ -463,7 +463,7 @@ export const SETTINGS = {
       'RESPONSE_IN_FLIGHT_MAX_MB',
       megabytes(1, 65_536),
       64,
-      'Upstream body bytes all unsent responses may carry together; more is SERVER_BUSY.',
+      'Upstream body bytes all unsent responses hold together (a body several answers share counts once); more is SERVER_BUSY.',
     ),
   },
   persistedOperations: {

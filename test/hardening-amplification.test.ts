@@ -84,8 +84,10 @@ describe('answers in flight at once', () => {
     await stack.close();
   });
 
-  it('hold at most RESPONSE_IN_FLIGHT_MAX_MB of upstream bodies together: one more large payload is SERVER_BUSY until the first is sent', async () => {
+  it('hold at most RESPONSE_IN_FLIGHT_MAX_MB of upstream bodies together: another large body is SERVER_BUSY until the first is sent, the same body (one text, shared) is not', async () => {
     const largest = `{ dataset(code: ${LARGEST}) { payload } }`;
+    // Another version of the same dataset: another upstream read, another body as large.
+    const other = `{ dataset(code: ${LARGEST}) { payload(query: { X: "1" }) } }`;
     // Read once, so that the body is cached and its size known.
     expect(((await (await stack.post({ query: largest })).json()) as Answer).errors).toBeUndefined();
     // The first answer holds the large body while another of its fields waits at the upstream.
@@ -95,14 +97,18 @@ describe('answers in flight at once', () => {
       query: `{ big: dataset(code: ${LARGEST}) { payload } slow: dataset(code: V10_DUPWITH) { payload } }`,
     });
     await stack.simulator.whenReceived(1, 'V10_DUPWITH');
-    const busy = (await (await stack.post({ query: largest })).json()) as Answer;
+    // The same body again: answers send it from one shared text, so its bytes are held once.
+    const shared = (await (await stack.post({ query: largest })).json()) as Answer;
+    expect(shared.errors).toBeUndefined();
+    expect(JSON.stringify(shared.data).length).toBeGreaterThan(1_000_000);
+    const busy = (await (await stack.post({ query: other })).json()) as Answer;
     expect(busy.data?.dataset).toEqual({ payload: null });
     expect(busy.errors?.[0]?.extensions).toMatchObject({ code: 'SERVER_BUSY', retryAfterS: 1 });
     release();
     const held = (await (await holding).json()) as Answer;
     expect(held.errors).toBeUndefined();
     // Sent: the budget is free again.
-    expect(((await (await stack.post({ query: largest })).json()) as Answer).errors).toBeUndefined();
+    expect(((await (await stack.post({ query: other })).json()) as Answer).errors).toBeUndefined();
   });
 });
 

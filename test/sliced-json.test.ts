@@ -1,8 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { slicedJson } from '../src/server/sliced-json.js';
+import { joinedText, sharedJsonText, slicedJson, type KnownValues } from '../src/server/sliced-json.js';
 
-const unknownSizes = (): undefined => undefined;
+const unknownSizes: KnownValues = { sizeOf: () => undefined, shared: () => false };
+const sized = (size: (value: object) => number | undefined): KnownValues => ({ sizeOf: size, shared: () => false });
+const written = async (...args: Parameters<typeof slicedJson>): Promise<string> =>
+  joinedText(await slicedJson(...args));
 
 describe('JSON written a slice at a time', () => {
   it('writes what JSON.stringify writes, whatever the value holds', async () => {
@@ -15,8 +18,14 @@ describe('JSON written a slice at a time', () => {
       { 'key "with" quotes': [], empty: {} },
     ];
     for (const value of values) {
-      expect(await slicedJson(value, unknownSizes, 8)).toBe(JSON.stringify(value));
-      expect(await slicedJson(value, () => 1, 8)).toBe(JSON.stringify(value));
+      expect(await written(value, unknownSizes, 8)).toBe(JSON.stringify(value));
+      expect(
+        await written(
+          value,
+          sized(() => 1),
+          8,
+        ),
+      ).toBe(JSON.stringify(value));
     }
   });
 
@@ -30,7 +39,7 @@ describe('JSON written a slice at a time', () => {
         turns++;
       }
     })();
-    const text = await slicedJson(value, unknownSizes, 100_000);
+    const text = await written(value, unknownSizes, 100_000);
     writing = false;
     await ticker;
     expect(text).toBe(JSON.stringify(value));
@@ -42,13 +51,36 @@ describe('JSON written a slice at a time', () => {
     const record = { a: [1, 2, 3] };
     const texts = new WeakMap<object, string>();
     const answer = { first: [record, record], second: { again: record } };
-    const text = await slicedJson(answer, (value) => (value === record ? 20 : undefined), 8, texts);
+    const text = await written(
+      answer,
+      sized((value) => (value === record ? 20 : undefined)),
+      8,
+      texts,
+    );
     expect(text).toBe(JSON.stringify(answer));
     expect(texts.get(record)).toBe(JSON.stringify(record));
     // Shared with the next call for the same answer (a batch's next operation).
     texts.set(record, '"written before"');
-    expect(await slicedJson([record], (value) => (value === record ? 20 : undefined), 8, texts)).toBe(
-      '["written before"]',
-    );
+    expect(
+      await written(
+        [record],
+        sized((value) => (value === record ? 20 : undefined)),
+        8,
+        texts,
+      ),
+    ).toBe('["written before"]');
+  });
+
+  it('takes a shared value as its one text, the same Buffer in every answer that carries it', async () => {
+    const body = { records: [{ province: 'กรุงเทพมหานคร', schools: 437 }] };
+    const known: KnownValues = { sizeOf: () => undefined, shared: (value) => value === body };
+    const first = await slicedJson({ dataset: { payload: body } }, known, 8);
+    const second = await slicedJson([{ a: body }, { b: body }], known, 8);
+    const text = sharedJsonText(body);
+    expect(text.toString('utf8')).toBe(JSON.stringify(body));
+    expect(first.filter((chunk) => chunk === text)).toHaveLength(1);
+    expect(second.filter((chunk) => chunk === text)).toHaveLength(2);
+    expect(joinedText(first)).toBe(JSON.stringify({ dataset: { payload: body } }));
+    expect(joinedText(second)).toBe(JSON.stringify([{ a: body }, { b: body }]));
   });
 });

@@ -36,8 +36,20 @@ export class AnswerSizePlugin<Types extends SchemaTypes> extends BasePlugin<Type
 }
 
 function charged<Value>(ledger: ResponseLedger, value: Value, bytes: number): Value {
-  ledger.charge(bytes);
+  ledger.charge(bytes, sharedTextOf(value));
   return value;
+}
+
+/**
+ * The largest value of known size whose JSON text answers share (server/sliced-json.ts sharedJsonText): one
+ * JSON.stringify of it holds the event loop for tens of ms, once per payload version. A larger one is walked in
+ * slices by each answer, and is its own.
+ */
+const SHARED_TEXT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The value itself when answers write it from its shared text (see hasSharedText): what names that text. */
+function sharedTextOf(value: unknown): object | undefined {
+  return typeof value === 'object' && value !== null && hasSharedText(value) ? value : undefined;
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {
@@ -104,13 +116,26 @@ function keysBytes(
 }
 
 const knownSizes = new WeakMap<object, number>();
+// Values a field said it returns whole from the upstream cache (a payload version), within SHARED_TEXT_MAX_BYTES.
+const sharedValues = new WeakSet<object>();
 
 /**
  * Tells the plugin how many bytes `value` writes as JSON, when the field that made it knows (an upstream body's
- * length), so that a large value is never walked to be measured.
+ * length), so that a large value is never walked to be measured. Such a value is an upstream body as the cache
+ * holds it, the same object for every answer that reads that version: answers write it from one shared text.
  */
 export function rememberAnswerSize(value: unknown, bytes: number): void {
-  if (typeof value === 'object' && value !== null) knownSizes.set(value, bytes);
+  if (typeof value !== 'object' || value === null) return;
+  knownSizes.set(value, bytes);
+  if (bytes <= SHARED_TEXT_MAX_BYTES) sharedValues.add(value);
+}
+
+/**
+ * Whether answers carry `value` as one JSON text made once and shared (server/sliced-json.ts), rather than each
+ * writing its own: its bytes are then held once however many answers carry it.
+ */
+export function hasSharedText(value: object): boolean {
+  return sharedValues.has(value);
 }
 
 /** What is known of an object's size in the answer, without measuring it: undefined when nothing is. */

@@ -32,6 +32,12 @@ export class ResponseLedger {
   private readonly readDatasets = new Set<DatasetCode>();
   private answerBytes = 0;
   private heldBytes = 0;
+  // Shared texts this answer holds in flight (each counted once in the process, whatever holds it), and the bytes
+  // of those it carries (within answerBytes, outside its own reservation).
+  private readonly sharedTexts = new Set<object>();
+  private sharedBytes = 0;
+  // Whether the answer is written so that shared texts are sent as they are (see sendSharedTexts).
+  private sendsSharedTexts = false;
   private refused = false;
   private releaseTimer: NodeJS.Timeout | undefined;
 
@@ -49,9 +55,11 @@ export class ResponseLedger {
    * Counts bytes this answer will carry, as a field produces them (see answer-size.ts); refuses them with
    * RESPONSE_TOO_LARGE when they would take the answer over its bound, and so every field after that one, so that
    * nothing more is made for an answer already refused. Past the first IN_FLIGHT_FREE_BYTES, the bytes are
-   * reserved from the process-wide budget, SERVER_BUSY when it has no room.
+   * reserved from the process-wide budget, SERVER_BUSY when it has no room. Bytes of a `shared` text (an upstream
+   * body that answers send from one Buffer) count in full against this answer's bound, but are held in flight once
+   * for all the answers that carry them (InFlightBodies.holdShared).
    */
-  charge(bytes: number): void {
+  charge(bytes: number, shared?: object): void {
     if (this.refused || this.answerBytes + bytes > this.maxAnswerBytes) {
       this.refused = true;
       throw new ResponseTooLargeError(
@@ -59,22 +67,58 @@ export class ResponseLedger {
         { maxBytes: this.maxAnswerBytes },
       );
     }
-    const total = this.answerBytes + bytes;
-    if (this.inFlight !== undefined && total > this.heldBytes + IN_FLIGHT_FREE_BYTES) {
-      // Reserved a step at a time, so that an answer growing leaf by leaf asks the shared budget seldom.
-      const more = Math.max(total - IN_FLIGHT_FREE_BYTES - this.heldBytes, IN_FLIGHT_STEP_BYTES);
-      if (!this.inFlight.reserve(more)) {
-        throw new ServerBusyError(
-          'The server is carrying as many large answers as it may at once: ask again in a moment, or for fewer payloads.',
-          { retryAfterS: 1 },
-        );
+    if (shared !== undefined && this.sendsSharedTexts) {
+      if (this.inFlight !== undefined && !this.sharedTexts.has(shared)) {
+        if (!this.inFlight.holdShared(shared, bytes)) throw serverBusy();
+        this.sharedTexts.add(shared);
+        this.holdUntilSent();
       }
+      this.answerBytes += bytes;
+      this.sharedBytes += bytes;
+      return;
+    }
+    const total = this.answerBytes + bytes;
+    const ownTotal = total - this.sharedBytes;
+    if (this.inFlight !== undefined && ownTotal > this.heldBytes + IN_FLIGHT_FREE_BYTES) {
+      // Reserved a step at a time, so that an answer growing leaf by leaf asks the shared budget seldom.
+      const more = Math.max(ownTotal - IN_FLIGHT_FREE_BYTES - this.heldBytes, IN_FLIGHT_STEP_BYTES);
+      if (!this.inFlight.reserve(more)) throw serverBusy();
       this.heldBytes += more;
-      // Given back when the answer is sent (see use-response-delivery.ts); in any case after a bounded time, so
-      // that an answer that never reached that point cannot hold the budget for ever.
-      this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
+      this.holdUntilSent();
     }
     this.answerBytes = total;
+  }
+
+  // Given back when the answer is sent (see use-response-delivery.ts); in any case after a bounded time, so that an
+  // answer that never reached that point cannot hold the budget for ever.
+  private holdUntilSent(): void {
+    this.releaseTimer ??= setTimeout(() => this.release(), IN_FLIGHT_HOLD_MAX_MS).unref();
+  }
+
+  /**
+   * Says that this answer is written so that the shared texts it carries are sent as they are, never copied
+   * (server/plugins/use-sliced-serialisation.ts, for an operation's single result): until then, and for a stream's
+   * parts and events, which are written as text each, every byte counts as the answer's own.
+   */
+  sendSharedTexts(): void {
+    this.sendsSharedTexts = true;
+  }
+
+  /**
+   * The answer turned out to be written as text after all (a stream of parts, an event stream): the shared texts it
+   * holds become its own bytes in flight (taken even past the bound: they are made already), and so do those after.
+   */
+  copySharedTexts(): void {
+    this.sendsSharedTexts = false;
+    if (this.inFlight === undefined) return;
+    for (const shared of this.sharedTexts) this.heldBytes += this.inFlight.ownInstead(shared);
+    this.sharedTexts.clear();
+    this.sharedBytes = 0;
+  }
+
+  /** Whether the answer carries a shared text: it is then written so that the text is sent, not copied. */
+  get carriesSharedText(): boolean {
+    return this.sharedBytes > 0;
   }
 
   /** The bytes charged so far: what the answer carries, as its fields counted it. */
@@ -88,12 +132,15 @@ export class ResponseLedger {
     this.releaseTimer = undefined;
     this.inFlight?.release(this.heldBytes);
     this.heldBytes = 0;
+    for (const shared of this.sharedTexts) this.inFlight?.letGoShared(shared);
+    this.sharedTexts.clear();
   }
 
   /** Starts the next subscription event's answer: each event has the whole budget, the last one's is given back. */
   nextEvent(): void {
     this.release();
     this.answerBytes = 0;
+    this.sharedBytes = 0;
     this.refused = false;
   }
 
@@ -105,17 +152,21 @@ export class ResponseLedger {
    */
   settleEvent(): () => void {
     const held = this.heldBytes;
+    const shared = [...this.sharedTexts];
     this.heldBytes = 0;
+    this.sharedTexts.clear();
     this.answerBytes = 0;
+    this.sharedBytes = 0;
     this.refused = false;
     clearTimeout(this.releaseTimer);
     this.releaseTimer = undefined;
-    let holding = held > 0;
+    let holding = held > 0 || shared.length > 0;
     const giveBack = (): void => {
       if (!holding) return;
       holding = false;
       clearTimeout(hold);
       this.inFlight?.release(held);
+      for (const text of shared) this.inFlight?.letGoShared(text);
     };
     const hold = holding ? setTimeout(giveBack, IN_FLIGHT_HOLD_MAX_MS).unref() : undefined;
     return giveBack;
@@ -211,6 +262,13 @@ export class ResponseTooLargeError extends CodedError<typeof CODE.RESPONSE_TOO_L
   }
 }
 
+function serverBusy(): ServerBusyError {
+  return new ServerBusyError(
+    'The server is carrying as many large answers as it may at once: ask again in a moment, or for fewer payloads.',
+    { retryAfterS: 1 },
+  );
+}
+
 /** Too many large answers are being made and sent at once; this payload field is null, try again shortly. */
 export class ServerBusyError extends CodedError<typeof CODE.SERVER_BUSY> {
   constructor(message: string, details: Readonly<Record<string, number>>) {
@@ -220,14 +278,47 @@ export class ServerBusyError extends CodedError<typeof CODE.SERVER_BUSY> {
 
 /**
  * Answer bytes held by answers being executed, serialised and sent, across the whole process
- * (RESPONSE_IN_FLIGHT_MAX_MB). Each such answer costs a few times its bytes in memory (the result, its JSON text,
- * a compressor's buffers) until it is sent: bounding the sum bounds the memory of concurrent worst cases, which
- * the per-operation cost and the per-answer bound do not.
+ * (RESPONSE_IN_FLIGHT_MAX_MB). Each such answer costs a few times its own bytes in memory (the result, its JSON
+ * text, a compressor's buffers) until it is sent: bounding the sum bounds the memory of concurrent worst cases,
+ * which the per-operation cost and the per-answer bound do not. An upstream body that answers send from one shared
+ * text is held once, however many answers carry it: the first answer reserves its bytes, the last one to be sent
+ * gives them back.
  */
 export class InFlightBodies {
   private held = 0;
+  private readonly sharedHolders = new Map<object, { bytes: number; holders: number }>();
 
   constructor(readonly maxBytes: number) {}
+
+  /** One more answer holds the shared text `shared` of `bytes`: reserved by the first, false when it does not fit. */
+  holdShared(shared: object, bytes: number): boolean {
+    const holding = this.sharedHolders.get(shared);
+    if (holding !== undefined) {
+      holding.holders += 1;
+      return true;
+    }
+    if (!this.reserve(bytes)) return false;
+    this.sharedHolders.set(shared, { bytes, holders: 1 });
+    return true;
+  }
+
+  /** One answer that held `shared` holds its bytes as its own instead: how many it now holds (taken past the bound). */
+  ownInstead(shared: object): number {
+    const bytes = this.sharedHolders.get(shared)?.bytes ?? 0;
+    this.letGoShared(shared);
+    this.held += bytes;
+    return bytes;
+  }
+
+  /** One answer that held `shared` is sent: the last one gives its bytes back. */
+  letGoShared(shared: object): void {
+    const holding = this.sharedHolders.get(shared);
+    if (holding === undefined) return;
+    holding.holders -= 1;
+    if (holding.holders > 0) return;
+    this.sharedHolders.delete(shared);
+    this.release(holding.bytes);
+  }
 
   /** Takes `bytes` from the budget, or nothing and false when they do not fit. */
   reserve(bytes: number): boolean {

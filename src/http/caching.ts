@@ -13,8 +13,11 @@ export function addVary(headers: Headers, ...tokens: string[]): void {
 }
 
 /** A strong ETag for a body: a digest of its bytes. */
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+export function etagOf(body: string | Buffer | readonly Buffer[]): string {
+  const hash = createHash('sha256');
+  if (typeof body === 'string' || Buffer.isBuffer(body)) hash.update(body);
+  else for (const chunk of body) hash.update(chunk);
+  return `"${hash.digest('base64url').slice(0, 32)}"`;
 }
 
 /** The Cache-Control of an anonymous GET answer that stays fresh for `maxAgeS`. */

@@ -5,6 +5,7 @@ import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
 import { answerHasErrors, answerHasWarnings } from '../answer-errors.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { isPathOf } from '../../http/request-target.js';
+import { bodyChunks, chunkedBody } from '../chunked-body.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
 export interface HttpCachingPolicy {
@@ -90,7 +91,8 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
       }
       const withEtag = async (): Promise<void> => {
         const headers = new fetchAPI.Headers(response.headers);
-        const body = await response.text();
+        // Its chunks, not its text: an answer's shared texts stay shared (see chunked-body.ts).
+        const body = await bodyChunks(response);
         const etag = etagOf(body);
         const maxAge = maxAgeS(ledger.lifetime(options.catalogueMaxAgeS), now());
         headers.set('etag', etag);
@@ -100,7 +102,7 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
           setResponse(new fetchAPI.Response(null, { status: 304, headers }));
           return;
         }
-        setResponse(new fetchAPI.Response(body, { status: response.status, headers }));
+        setResponse(new fetchAPI.Response(chunkedBody(body), { status: response.status, headers }));
       };
       return withEtag();
     },

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from '../response-cache/cache.js';
 import { requestKey } from '../response-cache/request-key.js';
+import { bodyChunks, chunkedBody } from '../chunked-body.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
@@ -106,7 +107,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         ? { etag, lifetime, staleWhileRevalidateS: options.staleWhileRevalidateS }
         : undefined;
     const entry = cache.store(key, {
-      body: Buffer.from(await response.arrayBuffer()),
+      body: await bodyChunks(response),
       headers,
       operationName: reusable.get(request),
       expiresAt,
@@ -126,8 +127,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       now,
       callerHeaders,
     });
-    // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
-    const body = (rendered.body ?? null) as Uint8Array<ArrayBuffer> | null;
+    // Chunks as a stream: each is sent as it is, so a shared one (a payload's text) is never copied per answer.
+    const body = rendered.body === undefined ? null : chunkedBody(rendered.body);
     payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
   }
 }

@@ -5,6 +5,7 @@ import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { chunksLength } from '../chunked-body.js';
 import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
 import type { KeyedRequest } from './request-key.js';
 
@@ -38,8 +39,11 @@ export interface HttpCaching {
 }
 
 export interface StoredResponseInit {
-  /** The identity body, exactly as yoga serialised it. */
-  readonly body: Buffer;
+  /**
+   * The identity body, exactly as yoga's response carried it: its chunks, which may be texts other answers and the
+   * upstream cache share (a payload's, see server/sliced-json.ts), kept as they are rather than copied into one.
+   */
+  readonly body: readonly Buffer[];
   /** Every header of yoga's answer; the per-request ones are dropped and rendered again. */
   readonly headers: Iterable<[string, string]>;
   readonly operationName: string | undefined;
@@ -55,7 +59,8 @@ export interface StoredResponseInit {
 export interface RenderedResponse {
   readonly status: 200 | 304;
   readonly headers: Record<string, string>;
-  readonly body: Buffer | undefined;
+  /** The body's chunks, written one after the other. */
+  readonly body: readonly Buffer[] | undefined;
 }
 
 export interface RenderOptions {
@@ -73,7 +78,9 @@ export interface RenderOptions {
  * asks for it (every later request for that encoding shares the same promise).
  */
 export class StoredResponse {
-  readonly body: Buffer;
+  readonly body: readonly Buffer[];
+  /** The identity body's length. */
+  readonly bodyBytes: number;
   readonly operationName: string | undefined;
   readonly expiresAt: number;
   readonly datasets: readonly DatasetCode[];
@@ -90,6 +97,7 @@ export class StoredResponse {
     private readonly onEncoded: (entry: StoredResponse) => void,
   ) {
     this.body = init.body;
+    this.bodyBytes = chunksLength(init.body);
     this.operationName = init.operationName;
     this.expiresAt = init.expiresAt;
     this.httpCaching = init.httpCaching;
@@ -105,9 +113,12 @@ export class StoredResponse {
     this.headerBytes = headerBytes;
   }
 
-  /** Bytes held: the identity body, the encodings made so far, the header text and the entry's own overhead. */
+  /**
+   * Bytes held: the identity body, the encodings made so far, the header text and the entry's own overhead. A
+   * shared chunk of the body counts in full (an upper bound: the upstream cache holds it too).
+   */
   get size(): number {
-    return this.body.length + this.encodedBytes + this.headerBytes + ENTRY_OVERHEAD_BYTES;
+    return this.bodyBytes + this.encodedBytes + this.headerBytes + ENTRY_OVERHEAD_BYTES;
   }
 
   /**
@@ -115,7 +126,7 @@ export class StoredResponse {
    * encoding's once made (until then the identity's, an upper bound).
    */
   sentBytes(encoding: Encoding | undefined): number {
-    return (encoding === undefined ? undefined : this.encodedSizes.get(encoding)) ?? this.body.length;
+    return (encoding === undefined ? undefined : this.encodedSizes.get(encoding)) ?? this.bodyBytes;
   }
 
   /** Whether a request with this If-None-Match is answered 304: a GET answer whose ETag it names. */
@@ -138,16 +149,24 @@ export class StoredResponse {
       );
       if (this.answersNotModified(options.ifNoneMatch)) return { status: 304, headers, body: undefined };
     }
-    const body = options.encoding === undefined ? this.body : await this.encode(options.encoding);
-    if (options.encoding !== undefined) headers['content-encoding'] = options.encoding;
-    headers['content-length'] = String(body.length);
-    return { status: 200, headers, body };
+    if (options.encoding === undefined) {
+      headers['content-length'] = String(this.bodyBytes);
+      return { status: 200, headers, body: this.body };
+    }
+    const encoded = await this.encode(options.encoding);
+    headers['content-encoding'] = options.encoding;
+    headers['content-length'] = String(encoded.length);
+    return { status: 200, headers, body: [encoded] };
   }
 
   private encode(encoding: Encoding): Promise<Buffer> {
     let pending = this.encoded.get(encoding);
     if (pending === undefined) {
-      pending = compressOnce(encoding, this.body);
+      // One copy of the body while it is compressed, once per entry and encoding.
+      pending = compressOnce(
+        encoding,
+        this.body.length === 1 ? (this.body[0] ?? Buffer.alloc(0)) : Buffer.concat(this.body),
+      );
       this.encoded.set(encoding, pending);
       pending.then(
         (bytes) => {

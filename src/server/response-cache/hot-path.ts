@@ -88,7 +88,7 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       callerHeaders,
     });
     response.writeHead(rendered.status, rendered.headers);
-    response.end(rendered.body);
+    writeChunks(response, rendered.body);
     metrics.responseCache('hit');
     metrics.operationServed({
       operationName: entry.operationName,
@@ -109,4 +109,11 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Ends the response with `chunks`, each written as it is (a shared one is not copied); end() uncorks them together. */
+function writeChunks(response: ServerResponse, chunks: readonly Buffer[] | undefined): void {
+  response.cork();
+  for (const chunk of chunks ?? []) response.write(chunk);
+  response.end();
 }
