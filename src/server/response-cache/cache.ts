@@ -122,7 +122,7 @@ export class StoredResponse {
   }
 
   /**
-   * The body bytes a hit in `encoding` sends, which its price follows (pricedHit): the identity body's, or the
+   * The body bytes a hit in `encoding` sends, which its price follows (pricedBySize): the identity body's, or the
    * encoding's once made (until then the identity's, an upper bound).
    */
   sentBytes(encoding: Encoding | undefined): number {
