@@ -144,6 +144,14 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
       expect(answer.errors[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', maxBatch: DEFAULTS.limits.maxBatch });
   });
 
+  it('answers a batch of thousands of empty operations with one refusal, not one per operation', async () => {
+    // 30,000 `{}` fit the body limit: their refusals repeated would be a hundred times the request.
+    const { status, body } = await refusal(Array.from({ length: 30_000 }, () => ({})));
+    expect(status).toBe(413);
+    expect(Array.isArray(body)).toBe(false);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', operations: 30_000 });
+  });
+
   it("accepts Apollo BatchHttpLink's default batch of 10 operations", async () => {
     expect(DEFAULTS.limits.maxBatch).toBe(10);
     const response = await stack().post(Array.from({ length: 10 }, () => ({ query: '{ datasets { no } }' })));

@@ -7,12 +7,19 @@ import { errorResponse } from '../error-answer.js';
  * A batch is answered with one result per operation it holds, refused or not, so that a batching client (Apollo's
  * BatchHttpLink, which throws "results with length 1, expected length of 2" otherwise) gives each query its code:
  *
- * - more than `maxBatch` operations: HTTP 413 with one coded error per operation sent. yoga's own limit
- *   (`batching.limit`, set to the same number) answers a single object; this answers first, when the parameters
- *   are read;
+ * - more than `maxBatch` operations: HTTP 413 with one coded error per operation sent (up to REPEATED_AT_MOST).
+ *   yoga's own limit (`batching.limit`, set to the same number) answers a single object; this answers first, when
+ *   the parameters are read;
  * - a batch refused whole after its parameters were read (401 for an unknown key, 403, 429 rate limited: one error
  *   object from the plugin that refused it): that answer repeated for each operation, with its status and headers.
  */
+/**
+ * Above this many operations a refusal is answered once, not once per operation: a body of `{}`s within the body
+ * limit holds tens of thousands, and their repeated refusals would be a hundred times its size. Batching clients send
+ * a handful (Apollo's BatchHttpLink 10 by default).
+ */
+const REPEATED_AT_MOST = 100;
+
 export function useBatchLimit(maxBatch: number): Plugin {
   // The operations of each batch request, once its body is read.
   const batchSizes = new WeakMap<Request, number>();
@@ -22,6 +29,7 @@ export function useBatchLimit(maxBatch: number): Plugin {
       const size = batchSizes.get(request);
       if (
         size === undefined ||
+        size > REPEATED_AT_MOST ||
         response.status < 400 ||
         response.headers.has('content-encoding') ||
         !(response.headers.get('content-type') ?? '').includes('json')
@@ -47,22 +55,15 @@ export function useBatchLimit(maxBatch: number): Plugin {
     },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       if (requestParser === undefined) return;
+      // The refusal is one answer; onResponse repeats it for each operation of the batch.
       const refused = (parsed: unknown): unknown => {
         if (Array.isArray(parsed)) batchSizes.set(request, parsed.length);
         if (!Array.isArray(parsed) || parsed.length <= maxBatch) return parsed;
-        const details = { maxBatch, operations: parsed.length };
-        const single = errorResponse(fetchAPI, request, {
+        return errorResponse(fetchAPI, request, {
           status: 413,
           code: CODE.BAD_REQUEST,
           message: `Batching is limited to ${maxBatch} operations per request; this one holds ${parsed.length}.`,
-          details,
-        });
-        return single.text().then((body) => {
-          const answer = JSON.parse(body) as unknown;
-          const answers = JSON.stringify(parsed.map(() => answer));
-          const headers = new fetchAPI.Headers(single.headers);
-          headers.delete('content-length');
-          return new fetchAPI.Response(answers, { status: 413, headers });
+          details: { maxBatch, operations: parsed.length },
         });
       };
       setRequestParser((request) => {
