@@ -80,6 +80,11 @@ export interface WebSocketServing {
   closeWhenIdle(): void;
 }
 
+/** The language of a socket's messages: its upgrade's Accept-Language, as an HTTP request's (Thai unless English). */
+function languageOf(extra: Extra): Language {
+  return negotiateLanguage(extra.request.headers['accept-language']);
+}
+
 /** What graphql-ws hands each hook of a socket: the socket and its upgrade request. */
 interface Extra {
   readonly socket: WebSocket;
@@ -94,8 +99,6 @@ interface SocketState {
    * `Authorization` header; every operation is authenticated with it.
    */
   authorization: string | null;
-  /** The language of its messages: the upgrade's Accept-Language, as an HTTP request's (Thai unless English). */
-  language: Language;
   /** Operations running or streaming on the socket. */
   operations: number;
   /**
@@ -223,7 +226,6 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       const upgradeAuthorization = ctx.extra.request.headers.authorization;
       const state: SocketState = {
         authorization: authorizationOf(ctx.connectionParams) ?? upgradeAuthorization ?? null,
-        language: negotiateLanguage(ctx.extra.request.headers['accept-language']),
         operations: 0,
         starting: new Set(),
         completedWhileStarting: new Set(),
@@ -291,7 +293,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       metrics.webSocketMessage('sent');
       const rateLimit = rateLimitOfFirstResult((args.contextValue as { request?: Request }).request);
       if (result.errors === undefined && rateLimit === undefined) return undefined;
-      const language = languageOf(ctx.extra.socket);
+      const language = languageOf(ctx.extra);
       return {
         ...result,
         ...(result.errors === undefined ? {} : { errors: result.errors.map((error) => shown(error, language)) }),
@@ -300,31 +302,30 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     },
     onError: (ctx, _id, _payload, errors) => {
       metrics.webSocketMessage('sent');
-      const language = languageOf(ctx.extra.socket);
+      const language = languageOf(ctx.extra);
       return errors.map((error) => shown(error, language));
     },
   });
-  // Before connection_init, the language of the upgrade itself (a refusal at onSubscribe has no state yet).
-  const upgradeLanguages = new WeakMap<WebSocket, Language>();
-  const languageOf = (socket: WebSocket): Language =>
-    states.get(socket)?.language ?? upgradeLanguages.get(socket) ?? 'th';
 
   // graphql-ws's own glue for ws (graphql-ws/use/ws), with three differences: the older protocol is spoken too
   // (websocket-legacy.ts), what fails is logged as one JSON line by the server's logger rather than as a stack
   // through console.error, and a message is counted as it arrives.
   server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     metrics.webSocketConnection('opened');
-    upgradeLanguages.set(socket, negotiateLanguage(request.headers['accept-language']));
     const internalError = (error: unknown, where: string): void => {
       logger.error({ err: error }, `WebSocket ${where} failed`);
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     };
     socket.once('error', (error) => internalError(error, 'socket'));
     const budget = messageBudget();
-    const refuseMessage = (data: string): string | undefined => {
-      if (!budget.take()) return 'Too many messages: slow down';
+    /** The close of a message the socket will not take, or undefined. */
+    const refuseMessage = (data: string): { code: number; reason: string } | undefined => {
+      if (!budget.take()) return { code: 4429, reason: 'Too many messages: slow down' };
       if (data.length > MAX_CONTROL_MESSAGE_BYTES && !carriesDocument(data))
-        return `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`;
+        return {
+          code: CloseCode.BadRequest,
+          reason: `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`,
+        };
       return undefined;
     };
     const wire = {
@@ -340,7 +341,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
           const text = String(data);
           const refused = refuseMessage(text);
           if (refused !== undefined) {
-            socket.close(refused.startsWith('Too many') ? 4429 : CloseCode.BadRequest, refused);
+            socket.close(refused.code, refused.reason);
             return;
           }
           handler(text).catch((error: unknown) => internalError(error, 'message'));
