@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { RawSocket } from './helpers/raw-socket.js';
 import { useListeningStack } from './helpers/stack.js';
 import { subscribe } from './helpers/sse.js';
 
@@ -83,39 +84,29 @@ describe('bad documents, on the production build', () => {
   });
 
   it('over graphql-ws: an error message for that operation, and the socket serves the rest', async () => {
-    const socket = new WebSocket(`${endpoint().replace('http', 'ws')}`, 'graphql-transport-ws');
-    const messages: { type: string; id?: string; payload?: unknown }[] = [];
-    const closed = new Promise<number>((resolve) => socket.on('close', (closeCode) => resolve(closeCode)));
-    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
-    const received = (predicate: (message: (typeof messages)[number]) => boolean) =>
-      expect.poll(() => messages.find(predicate), { timeout: 5_000 }).toBeDefined();
-    await new Promise((resolve) => socket.once('open', resolve));
-    socket.send(JSON.stringify({ type: 'connection_init' }));
-    await received((message) => message.type === 'connection_ack');
-    socket.send(
-      JSON.stringify({
-        type: 'subscribe',
-        id: 'live',
-        payload: { query: 'subscription { datasetChanged { version } }' },
-      }),
+    const socket = await RawSocket.open<{ type: string; id?: string; payload?: unknown }>(
+      endpoint().replace('http', 'ws'),
+      'graphql-transport-ws',
     );
+    socket.send({ type: 'connection_init' });
+    await socket.received((message) => message.type === 'connection_ack');
+    socket.send({ type: 'subscribe', id: 'live', payload: { query: 'subscription { datasetChanged { version } }' } });
     await expect.poll(() => listening().stack.live.hub.openSubscriptions).toBe(1);
     for (const [index, { query, code }] of BAD.entries()) {
-      socket.send(JSON.stringify({ type: 'subscribe', id: `bad-${index}`, payload: { query } }));
-      await received((message) => message.id === `bad-${index}`);
-      const answer = messages.find((message) => message.id === `bad-${index}`);
-      expect(answer?.type).toBe('error');
-      expect((answer?.payload as Answer['errors'])?.[0]?.extensions?.code).toBe(code);
+      socket.send({ type: 'subscribe', id: `bad-${index}`, payload: { query } });
+      const answer = await socket.received((message) => message.id === `bad-${index}`);
+      expect(answer.type).toBe('error');
+      expect((answer.payload as Answer['errors'])?.[0]?.extensions?.code).toBe(code);
       // In Thai, as HTTP answers the same request without an Accept-Language.
-      expect((answer?.payload as Answer['errors'])?.[0]?.message).toMatch(/[\u0E00-\u0E7F]/);
+      expect((answer.payload as Answer['errors'])?.[0]?.message).toMatch(/[\u0E00-\u0E7F]/);
     }
-    socket.send(JSON.stringify({ type: 'subscribe', id: 'after', payload: { query: '{ datasets { code } }' } }));
-    await received((message) => message.id === 'after' && message.type === 'complete');
-    expect(messages.find((message) => message.id === 'after' && message.type === 'next')).toBeDefined();
+    socket.send({ type: 'subscribe', id: 'after', payload: { query: '{ datasets { code } }' } });
+    await socket.received((message) => message.id === 'after' && message.type === 'complete');
+    expect(socket.messages.find((message) => message.id === 'after' && message.type === 'next')).toBeDefined();
     expect(listening().stack.live.hub.openSubscriptions).toBe(1);
-    expect(socket.readyState).toBe(WebSocket.OPEN);
-    socket.close(1000);
-    expect(await closed).toBe(1000);
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    socket.ws.close(1000);
+    expect((await socket.closed).code).toBe(1000);
     expect(errorLines()).toEqual([]);
   });
 });

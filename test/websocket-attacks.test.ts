@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import WebSocket from 'ws';
+import { RawSocket } from './helpers/raw-socket.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 /**
@@ -14,21 +15,7 @@ interface Message {
   payload?: { extensions?: { code?: string } }[] | { data?: unknown; errors?: unknown[] };
 }
 
-class Socket {
-  readonly messages: Message[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer) => this.messages.push(JSON.parse(data.toString()) as Message));
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  }
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-  async received(predicate: (message: Message) => boolean): Promise<Message> {
-    await expect.poll(() => this.messages.find(predicate), { timeout: 5_000 }).toBeDefined();
-    return this.messages.find(predicate) as Message;
-  }
-}
+type Socket = RawSocket<Message>;
 
 const errorCode = (message: Message): string | undefined =>
   Array.isArray(message.payload) ? message.payload[0]?.extensions?.code : undefined;
@@ -39,12 +26,8 @@ describe('a socket, attacked', () => {
   let url: string;
   const opened: Socket[] = [];
   const open = async (headers: Record<string, string> = {}): Promise<Socket> => {
-    const socket = new Socket(new WebSocket(url, 'graphql-transport-ws', { headers }));
+    const socket = await RawSocket.open<Message>(url, 'graphql-transport-ws', headers);
     opened.push(socket);
-    await new Promise((resolve, reject) => {
-      socket.ws.once('open', resolve);
-      socket.ws.once('error', reject);
-    });
     socket.send({ type: 'connection_init' });
     await socket.received((message) => message.type === 'connection_ack');
     return socket;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { RawSocket } from '../helpers/raw-socket.js';
 import { listen, startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -19,40 +20,17 @@ interface Message {
   payload?: { data?: Record<string, unknown>; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
-class LegacyClient {
-  readonly messages: Message[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data: Buffer) => this.messages.push(JSON.parse(data.toString()) as Message));
-    this.closed = new Promise((resolve) =>
-      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-    );
-  }
+type LegacyClient = RawSocket<Message>;
 
-  static async open(url: string, headers: Record<string, string> = {}): Promise<LegacyClient> {
-    const socket = new WebSocket(url, 'graphql-ws', { headers });
-    const client = new LegacyClient(socket);
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    expect(socket.protocol).toBe('graphql-ws');
-    return client;
-  }
-
-  send(message: Record<string, unknown>): void {
-    this.socket.send(JSON.stringify(message));
-  }
-
-  async received(predicate: (message: Message) => boolean): Promise<Message> {
-    await expect.poll(() => this.messages.find(predicate), { timeout: 5_000 }).toBeDefined();
-    return this.messages.find(predicate) as Message;
-  }
-
-  /** Apollo Kotlin's start message for `query`. */
-  start(id: string, query: string, variables: Record<string, unknown> = {}, operationName: string | null = null): void {
-    this.send({ type: 'start', id, payload: { variables, operationName, query } });
-  }
+/** Apollo Kotlin's start message for `query`. */
+function start(
+  client: LegacyClient,
+  id: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  operationName: string | null = null,
+): void {
+  client.send({ type: 'start', id, payload: { variables, operationName, query } });
 }
 
 describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo Kotlin and Flutter speak it', () => {
@@ -61,7 +39,8 @@ describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo K
   let url: string;
   const clients: LegacyClient[] = [];
   const open = async (headers: Record<string, string> = {}): Promise<LegacyClient> => {
-    const client = await LegacyClient.open(url, headers);
+    const client = await RawSocket.open<Message>(url, 'graphql-ws', headers);
+    expect(client.ws.protocol).toBe('graphql-ws');
     clients.push(client);
     return client;
   };
@@ -73,7 +52,7 @@ describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo K
     await stack.live.watcher.check();
   });
   afterAll(async () => {
-    for (const client of clients) client.socket.terminate();
+    for (const client of clients) client.ws.terminate();
     await server.close();
     await stack.close();
   });
@@ -84,13 +63,13 @@ describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo K
     await client.received((message) => message.type === 'connection_ack');
     await client.received((message) => message.type === 'ka');
 
-    client.start('1', 'query Catalogue { datasets { code } }', {}, 'Catalogue');
+    start(client, '1', 'query Catalogue { datasets { code } }', {}, 'Catalogue');
     const data = await client.received((message) => message.id === '1' && message.type === 'data');
     expect(data.payload?.data?.['datasets']).toHaveLength(13);
     await client.received((message) => message.id === '1' && message.type === 'complete');
 
     const code = 'ODS_COUNT_TEACHER_BY_YEAR';
-    client.start('2', 'subscription C($codes: [DatasetCode!]) { datasetChanged(codes: $codes) { version } }', {
+    start(client, '2', 'subscription C($codes: [DatasetCode!]) { datasetChanged(codes: $codes) { version } }', {
       codes: [code],
     });
     await expect.poll(() => stack.live.hub.openSubscriptions).toBe(1);
@@ -108,14 +87,14 @@ describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo K
     const client = await open();
     client.send({ type: 'connection_init', payload: {} });
     await client.received((message) => message.type === 'connection_ack');
-    client.start('bad', '{ dataset(code: NOT_A_DATASET) { code } }');
+    start(client, 'bad', '{ dataset(code: NOT_A_DATASET) { code } }');
     const answer = await client.received((message) => message.id === 'bad' && message.type === 'data');
     expect(answer.payload?.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(answer.payload?.errors?.[0]?.message).toMatch(/^คำสั่ง GraphQL ไม่ผ่านการตรวจสอบกับสคีมา/);
     await client.received((message) => message.id === 'bad' && message.type === 'complete');
-    client.start('ok', '{ __typename }');
+    start(client, 'ok', '{ __typename }');
     await client.received((message) => message.id === 'ok' && message.type === 'complete');
-    expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
   it("reads the key from the upgrade's Authorization header, and refuses an unknown one with connection_error and 4401", async () => {
@@ -130,7 +109,7 @@ describe('the older WebSocket protocol (subscriptions-transport-ws), as Apollo K
     const keyed = await open({ authorization: `Bearer ${apiKey}` });
     keyed.send({ type: 'connection_init', payload: {} });
     await keyed.received((message) => message.type === 'connection_ack');
-    keyed.start('me', '{ me { id } }');
+    start(keyed, 'me', '{ me { id } }');
     const me = await keyed.received((message) => message.id === 'me' && message.type === 'data');
     expect(me.payload?.data?.['me']).toEqual({ id: registeredClient.id });
 
