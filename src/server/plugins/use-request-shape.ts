@@ -26,7 +26,7 @@ export function useRequestShape(): Plugin {
     onRequestParse({ requestParser, setRequestParser }) {
       if (requestParser === undefined) return undefined;
       const refuse = (error: unknown): never => {
-        if (error instanceof GraphQLError) throw error;
+        if (error instanceof GraphQLError) throw withoutOriginalError(error);
         throw badRequest(
           'The GraphQL parameters of this request cannot be read: variables and extensions must be JSON objects.',
         );
@@ -85,6 +85,18 @@ function withCode(code: string): (error: GraphQLError) => GraphQLError {
           extensions: { ...error.extensions, code },
         })
       : error;
+}
+
+/**
+ * yoga's refusal of a body that is not JSON carries the parser's exception in `extensions.originalError` (a
+ * SyntaxError's name and message, which quotes the body): the answer says what was wrong in its message and code,
+ * and nothing of the server's insides.
+ */
+function withoutOriginalError(error: GraphQLError): GraphQLError {
+  if (!('originalError' in error.extensions)) return error;
+  const extensions = { ...error.extensions };
+  delete extensions['originalError'];
+  return createGraphQLError(error.message, { extensions });
 }
 
 function badRequest(message: string): GraphQLError {
