@@ -224,9 +224,8 @@ describe('bad input answers 4xx with a code, never a 5xx, a stack trace or no an
       'BAD_REQUEST',
     ],
     ['a body [null]', () => post('[null]'), 400, 'BAD_REQUEST'],
-    // application/json only (the helper's Accept): 200, as GraphQL over HTTP has it for a request it cannot read.
-    ['a body that is not JSON', () => post('{'), 200, 'BAD_REQUEST'],
-    ['an empty body', () => post(''), 200, 'BAD_REQUEST'],
+    ['a body that is not JSON', () => post('{'), 400, 'BAD_REQUEST'],
+    ['an empty body', () => post(''), 400, 'BAD_REQUEST'],
     [
       'a query that is an object, with a persisted-query hash (the APQ plugin hashed it and threw)',
       () =>

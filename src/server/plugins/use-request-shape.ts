@@ -90,11 +90,12 @@ function withCode(code: string): (error: GraphQLError) => GraphQLError {
 /**
  * yoga's refusal of a body that is not JSON carries the parser's exception in `extensions.originalError` (a
  * SyntaxError's name and message, which quotes the body): the answer says what was wrong in its message and code,
- * and nothing of the server's insides.
+ * and nothing of the server's insides. yoga read that exception's presence as "answer 400 even to application/json"
+ * (GraphQL over HTTP's rule for a body it cannot parse), so the status is said outright instead.
  */
 function withoutOriginalError(error: GraphQLError): GraphQLError {
   if (!('originalError' in error.extensions)) return error;
-  const extensions = { ...error.extensions };
+  const extensions: Record<string, unknown> = { ...error.extensions, http: { status: 400 } };
   delete extensions['originalError'];
   return createGraphQLError(error.message, { extensions });
 }
