@@ -5,6 +5,7 @@ import type { JsonObject } from '../json.js';
 import type { BreakerState } from './breaker.js';
 import type { CachedPayload, PayloadCache, ReleaseLock } from './cache.js';
 import type { UpstreamAnswer, UpstreamBody, UpstreamClient, Validators } from './client.js';
+import { CodedError } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
 import { UpstreamError } from './errors.js';
 import {
@@ -313,8 +314,7 @@ async function refreshPaying(
   }
 }
 
-const isBudgetRefusal = (error: unknown): boolean =>
-  error instanceof Error && (error as { extensions?: { code?: unknown } }).extensions?.code === CODE.RATE_LIMITED;
+const isBudgetRefusal = (error: unknown): boolean => error instanceof CodedError && error.code === CODE.RATE_LIMITED;
 
 /**
  * One refresh per key in this process (single flight), and per key across instances sharing the cache. `budget` is

@@ -239,7 +239,11 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         const code = error instanceof GraphQLError ? String(error.extensions['code']) : undefined;
         const closeCode = code === undefined ? undefined : CLOSE_CODES[code];
         if (closeCode === undefined) throw error;
-        ctx.extra.close(closeCode, closeReason(code ?? '', error instanceof Error ? error.message : ''));
+        // In the socket's language, as the same refusal over HTTP would be.
+        ctx.extra.close(
+          closeCode,
+          closeReason(code ?? '', shown(error as GraphQLError, languageOf(ctx.extra)).message),
+        );
         return false;
       }
       return true;
