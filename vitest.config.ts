@@ -31,6 +31,8 @@ const BUILD_SUITES = [
   'test/hardening-amplification.test.ts',
   'test/schema-attacks.test.ts',
   'test/erasure-files.test.ts',
+  'test/transports-table.test.ts',
+  'test/pipeline-order.test.ts',
 ];
 
 export default defineConfig({
