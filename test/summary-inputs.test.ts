@@ -8,7 +8,7 @@ import { summaryRecords } from '../src/simulator/summaries.js';
 import { buildWorld } from '../src/simulator/world.js';
 import { createWebSocketClient } from './clients/setups.js';
 import { graphql } from './gql/index.js';
-import { bearer } from './helpers/callers.js';
+import { approvedClientKey, bearer } from './helpers/callers.js';
 import { fencedBlocks, readDoc } from './helpers/docs.js';
 import { subscribe } from './helpers/sse.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
@@ -104,14 +104,7 @@ describe('summary endpoints say what they take, and warn about input keys the up
   beforeAll(async () => {
     stack = await startStack();
     server = await listen(stack.app, { metrics: stack.metrics });
-    const registered = await stack.access.registerClient({ name: 'Inputs Test', contactEmail: 'inputs@example.org' });
-    apiKey = registered.apiKey;
-    const asked = await stack.access.requestEndpointUse({
-      client: registered.client,
-      endpointId: 83,
-      purpose: 'dashboards',
-    });
-    await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+    apiKey = await approvedClientKey(stack.access, 'Inputs Test');
   });
   afterAll(async () => {
     for (const socket of sockets) await socket.dispose();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULTS } from './helpers/settings.js';
-import { bearer } from './helpers/callers.js';
+import { approvedClientKey, bearer } from './helpers/callers.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 /**
@@ -114,17 +114,7 @@ describe('each concern behaves the same on every transport', () => {
   beforeAll(async () => {
     stack = await startStack();
     server = await listen(stack.app);
-    const registered = await stack.access.registerClient({
-      name: 'Transports',
-      contactEmail: 'transports@example.org',
-    });
-    apiKey = registered.apiKey;
-    const asked = await stack.access.requestEndpointUse({
-      client: registered.client,
-      endpointId: 83,
-      purpose: 'table',
-    });
-    await stack.access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+    apiKey = await approvedClientKey(stack.access, 'Transports');
   });
   afterAll(async () => {
     await server.close();

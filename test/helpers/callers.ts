@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { AccessError } from '../../src/access/errors.js';
+import type { AccessService } from '../../src/access/model.js';
 import type { ErrorCode } from '../../src/errors/registry.js';
 import { TEST_ADMIN_TOKEN } from './stack.js';
 
@@ -23,4 +24,15 @@ export async function refusal(promise: Promise<unknown>, code: ErrorCode): Promi
   expect(error).toBeInstanceOf(AccessError);
   expect(error).toMatchObject({ code });
   return error as AccessError;
+}
+
+/** A newly registered client whose use of summary endpoint `endpointId` the operator approved: its key. */
+export async function approvedClientKey(access: AccessService, name: string, endpointId = 83): Promise<string> {
+  const { client, apiKey } = await access.registerClient({
+    name,
+    contactEmail: `${name.replaceAll(' ', '.')}@example.org`,
+  });
+  const asked = await access.requestEndpointUse({ client, endpointId, purpose: 'tests' });
+  await access.reviewUseRequest({ id: asked.id, decision: 'APPROVE', note: null, actor: 'operator' });
+  return apiKey;
 }
