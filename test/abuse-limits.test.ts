@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENTRY_OVERHEAD_BYTES, createPersistedQueryStore } from '../src/server/persisted-query-store.js';
+import { ENTRY_OVERHEAD_BYTES, createPersistedQueryStore } from '../src/server/operations/persisted-query-store.js';
 import { graphql } from './gql/index.js';
 import { TEST_ADMIN_TOKEN, useStack, type Stack } from './helpers/stack.js';
 import { bearer } from './helpers/callers.js';

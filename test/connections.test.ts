@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectionsPerPeer, DEFAULT_CONNECTIONS_PER_PEER, loadConfig } from '../src/config.js';
-import type { HttpServerLimits } from '../src/server/http-server.js';
+import type { HttpServerLimits } from '../src/server/transport/http-server.js';
 import { listen, useStack } from './helpers/stack.js';
 
 const stack = useStack();

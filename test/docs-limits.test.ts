@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
-import { OPERATION_COSTS } from '../src/server/rate-limiter.js';
+import { OPERATION_COSTS } from '../src/rate-limit/limiter.js';
 import { backOffMs } from './clients/back-off.js';
 import { createWebSocketClient } from './clients/setups.js';
 import { fencedBlocks, readDoc } from './helpers/docs.js';

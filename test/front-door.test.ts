@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SENT_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
+import { SENT_BYTES_PER_TOKEN } from '../src/rate-limit/limiter.js';
 import { listen, useStack } from './helpers/stack.js';
 
 /** Writes `request` on a fresh socket and answers everything the server sent until it closed or went quiet. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GRAPHIQL_TABS } from '../src/server/graphiql-examples.js';
+import { GRAPHIQL_TABS } from '../src/server/pages/graphiql-examples.js';
 import { useStack } from './helpers/stack.js';
 
 // GraphiQL's example tabs are what a newcomer runs first: every one must run cleanly against the schema.

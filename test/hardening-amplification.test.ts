@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_COST_POINT } from '../src/graphql/payload-sizes.js';
-import { SENT_BYTES_PER_TOKEN, UPSTREAM_BYTES_PER_TOKEN } from '../src/server/rate-limiter.js';
+import { SENT_BYTES_PER_TOKEN, UPSTREAM_BYTES_PER_TOKEN } from '../src/rate-limit/limiter.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';
 
 const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_VARIES_BY } from '../src/server/plugins/use-freshness.js';
+import { ANSWER_VARIES_BY } from '../src/server/response-cache/use-freshness.js';
 import { useListeningStack } from './helpers/stack.js';
 import { responseCacheHitsIn } from './helpers/prometheus.js';
 import { bearer } from './helpers/callers.js';

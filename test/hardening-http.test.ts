@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING } from '../src/server/plugins/use-request-shape.js';
+import { MAX_NESTING } from '../src/server/transport/use-request-shape.js';
 import { useListeningStack } from './helpers/stack.js';
 
 interface RawAnswer {
@@ -295,8 +295,8 @@ describe('a plugin that throws', () => {
   it("answers 500 with a code and no stack trace, in place of the adapter's own stack-trace body", async () => {
     const { createYoga } = await import('graphql-yoga');
     const { schema } = await import('../src/graphql/schema.js');
-    const { withErrorBoundary } = await import('../src/server/plugins/error-boundary.js');
-    const { createLogger } = await import('../src/server/logger.js');
+    const { withErrorBoundary } = await import('../src/server/answers/error-boundary.js');
+    const { createLogger } = await import('../src/server/observability/logger.js');
     const lines: string[] = [];
     const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
     const failing = {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildInfo } from '../src/server/build-info.js';
-import { loggedAddress } from '../src/server/access-log.js';
+import { buildInfo } from '../src/server/observability/build-info.js';
+import { loggedAddress } from '../src/server/observability/access-log.js';
 import { parsePrometheus, sampled } from './helpers/prometheus.js';
 import { DEFAULTS } from './helpers/settings.js';
 import { useListeningStack } from './helpers/stack.js';

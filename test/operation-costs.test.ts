@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GRAPHQL_PATH } from '../src/server/app.js';
-import { OPERATION_COSTS } from '../src/server/rate-limiter.js';
+import { OPERATION_COSTS } from '../src/rate-limit/limiter.js';
 import { useListeningStack, type StackOptions } from './helpers/stack.js';
 import { flatHeaders } from './helpers/headers.js';
 import { responseCacheHits } from './helpers/prometheus.js';

@@ -168,7 +168,7 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
   });
 });
 
-// The listener reads a body within the limit before anything else sees it (src/server/request-guard.ts).
+// The listener reads a body within the limit before anything else sees it (src/server/transport/request-guard.ts).
 describe('the body limit, where the body arrives', () => {
   const listening = useListeningStack();
   it('refuses a 1 MB body with 413 without reading it as GraphQL', async () => {

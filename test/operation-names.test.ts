@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './helpers/settings.js';
-import { createMetrics } from '../src/server/metrics.js';
-import { NAME_SLOT_IDLE_MS, OperationNames, operationNamesIn } from '../src/server/operation-names.js';
-import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
+import { createMetrics } from '../src/server/observability/metrics.js';
+import { NAME_SLOT_IDLE_MS, OperationNames, operationNamesIn } from '../src/server/observability/operation-names.js';
+import { readPersistedManifest } from '../src/server/operations/use-persisted-operations.js';
 import { useStack } from './helpers/stack.js';
 
 describe('OperationNames: the operation names metrics and spans may show', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './helpers/settings.js';
-import { readPersistedManifest } from '../src/server/plugins/use-persisted-operations.js';
+import { readPersistedManifest } from '../src/server/operations/use-persisted-operations.js';
 import { listen, useStack, type Stack } from './helpers/stack.js';
 
 interface Answer {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { anonymousBucket, createRateLimiter } from '../src/server/rate-limiter.js';
+import { anonymousBucket, createRateLimiter } from '../src/rate-limit/limiter.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
 import { bearer, OPERATOR } from './helpers/callers.js';
 

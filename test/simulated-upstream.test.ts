@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionsPerPeer, loadConfig } from '../src/config.js';
 import { assemble, type Assembled } from '../src/server/assemble.js';
-import { createHttpServer } from '../src/server/http-server.js';
+import { createHttpServer } from '../src/server/transport/http-server.js';
 import { subscribe } from './helpers/sse.js';
 import { startStack, type Stack } from './helpers/stack.js';
 

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { joinedText, sharedJsonText, slicedJson, type KnownValues } from '../src/server/sliced-json.js';
+import { joinedText, sharedJsonText, slicedJson, type KnownValues } from '../src/server/response-cache/sliced-json.js';
 
 const unknownSizes: KnownValues = { sizeOf: () => undefined, shared: () => false };
 const sized = (size: (value: object) => number | undefined): KnownValues => ({ sizeOf: size, shared: () => false });

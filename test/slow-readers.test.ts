@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../src/catalogue.js';
-import { guardWriteStalls } from '../src/server/write-stall.js';
+import { guardWriteStalls } from '../src/server/transport/write-stall.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { subscribe } from './helpers/sse.js';
 import { listen, startStack, type Stack } from './helpers/stack.js';

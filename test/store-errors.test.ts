@@ -2,8 +2,8 @@ import { createServer, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { openAccessService } from '../src/access/service.js';
-import { createMetrics } from '../src/server/metrics.js';
-import { OperationNames } from '../src/server/operation-names.js';
+import { createMetrics } from '../src/server/observability/metrics.js';
+import { OperationNames } from '../src/server/observability/operation-names.js';
 import { sampled } from './helpers/prometheus.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
 

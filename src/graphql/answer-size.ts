@@ -41,7 +41,7 @@ function charged<Value>(ledger: ResponseLedger, value: Value, bytes: number): Va
 }
 
 /**
- * The largest value of known size whose JSON text answers share (server/sliced-json.ts sharedJsonText): one
+ * The largest value of known size whose JSON text answers share (server/response-cache/sliced-json.ts sharedJsonText): one
  * JSON.stringify of it holds the event loop for tens of ms, once per payload version. A larger one is walked in
  * slices by each answer, and is its own.
  */
@@ -131,7 +131,7 @@ export function rememberAnswerSize(value: unknown, bytes: number): void {
 }
 
 /**
- * Whether answers carry `value` as one JSON text made once and shared (server/sliced-json.ts), rather than each
+ * Whether answers carry `value` as one JSON text made once and shared (server/response-cache/sliced-json.ts), rather than each
  * writing its own: its bytes are then held once however many answers carry it.
  */
 export function hasSharedText(value: object): boolean {

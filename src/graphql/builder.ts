@@ -43,7 +43,7 @@ export const builder = new SchemaBuilder<{
     // A subscription is authorized once, when it starts, as any other operation; its events are not asked again.
     authorizeOnSubscribe: true,
   },
-  // Costs only: the limit is checked before execution by server/plugins/use-operation-limits.ts, with the configured budget.
+  // Costs only: the limit is checked before execution by server/operations/use-operation-limits.ts, with the configured budget.
   complexity: { defaultComplexity: 1, defaultListMultiplier: LIST_MULTIPLIER },
   // Only Node and node/nodes: the records connection keeps its own PageInfo (graphql/types/records.ts).
   relay: {

@@ -8,7 +8,7 @@ import type { ResponseLedger } from './response-ledger.js';
  * calling client, a summary payload): `extensions: CALLER_DEPENDENT`. A field that declares who may read it
  * (`authScopes`, on itself or its type) depends on the caller by that declaration alone and needs no extension.
  * The plugin below marks every response that resolves such a field, and the HTTP layer then never makes that
- * answer public nor stores it (see server/plugins/use-freshness.ts and use-response-cache.ts).
+ * answer public nor stores it (see server/response-cache/use-freshness.ts and use-response-cache.ts).
  */
 export const CALLER_DEPENDENT = { dependsOnCaller: true } as const;
 

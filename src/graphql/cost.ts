@@ -1,5 +1,5 @@
 /**
- * Operation cost (@pothos/plugin-complexity, enforced by server/plugins/use-operation-limits.ts): every field costs 1 and
+ * Operation cost (@pothos/plugin-complexity, enforced by server/operations/use-operation-limits.ts): every field costs 1 and
  * the selections under a list count 10 times, except the fields that read an upstream payload, which cost
  * this much each, so an operation asking for many payloads is refused before any upstream call.
  */

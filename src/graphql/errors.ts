@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
 import { CodedError, type ErrorDetails } from '../errors/coded-error.js';
+import { retryAfterDetails } from '../rate-limit/errors.js';
 import { CODE, englishMessage, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
 
 /** How an answer that holds the error is sent: yoga reads `extensions.http` (status, headers, `spec`). */
@@ -79,7 +80,5 @@ export const maskError: MaskError = (error, message) => {
  * RATE_LIMITED with HTTP 429 and `Retry-After`, in whole seconds, at least 1.
  */
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
-  return codedGraphQLError(CODE.RATE_LIMITED, {
-    details: { retryAfterS: Math.max(1, Math.ceil(retryAfterMs / 1_000)) },
-  });
+  return codedGraphQLError(CODE.RATE_LIMITED, { details: retryAfterDetails(retryAfterMs) });
 }

@@ -4,8 +4,8 @@ import type { AccessService, Caller } from '../access/model.js';
 import { clientIp } from '../http/client-ip.js';
 import { CODE } from '../errors/registry.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
-import type { IpLimits } from './ip-budgets.js';
-import { spentBudgetsOf } from './spent-budgets.js';
+import type { IpLimits } from '../rate-limit/ip-budgets.js';
+import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 
 export interface RequestCallersOptions {
   readonly access: AccessService;

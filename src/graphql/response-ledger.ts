@@ -97,7 +97,7 @@ export class ResponseLedger {
 
   /**
    * Says that this answer is written so that the shared texts it carries are sent as they are, never copied
-   * (server/plugins/use-sliced-serialisation.ts, for an operation's single result): until then, and for a stream's
+   * (server/response-cache/use-sliced-serialisation.ts, for an operation's single result): until then, and for a stream's
    * parts and events, which are written as text each, every byte counts as the answer's own.
    */
   sendSharedTexts(): void {

@@ -19,7 +19,7 @@ export const MAX_WARNINGS_PER_ANSWER = 20;
 
 /**
  * The warnings of one operation: any field adds them as it resolves (`context.warnings.add(info, …)`), and the
- * warnings plugin (server/plugins/use-warnings.ts) writes those not yet sent into the result's
+ * warnings plugin (server/answers/use-warnings.ts) writes those not yet sent into the result's
  * `extensions.warnings`, over every transport. Each operation has its own (a batch's included), since the context
  * is made per operation.
  */

@@ -6,51 +6,51 @@ import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import type { HttpConfig, OperationLimits } from '../config.js';
 import { createContextFactory, type Context } from '../graphql/context.js';
-import type { FetchBudgets } from '../graphql/fetch-budgets.js';
-import type { IpLimits } from '../graphql/ip-budgets.js';
+import type { FetchBudgets } from '../rate-limit/fetch-budgets.js';
+import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
 import { RequestCallers } from '../graphql/request-callers.js';
-import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './graphiql-examples.js';
-import { yogaLoggerFrom } from './logger.js';
-import type { Metrics } from './metrics.js';
-import type { PersistedQueryStore } from './persisted-query-store.js';
-import { corsOptions } from './plugins/cors.js';
-import { useBatchLimit } from './plugins/use-batch-limit.js';
-import { useCsrfPrevention } from './plugins/use-csrf-prevention.js';
-import { withErrorBoundary } from './plugins/error-boundary.js';
-import { useRequestDecompression } from './plugins/use-compression.js';
-import type { HttpCachingPolicy } from './plugins/use-freshness.js';
-import { GraphiQLPage } from './graphiql-page.js';
-import { graphiqlPageBytes, useGraphiQLPage } from './plugins/use-graphiql-page.js';
-import { useLanguage } from './plugins/use-language.js';
-import { useMaskedIncrementalErrors } from './plugins/use-masked-incremental-errors.js';
-import { useMetrics } from './plugins/use-metrics.js';
-import { useOperationLimits } from './plugins/use-operation-limits.js';
-import { useOperationLog } from './plugins/use-operation-log.js';
-import { usePortal } from './plugins/use-portal.js';
+import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './pages/graphiql-examples.js';
+import { yogaLoggerFrom } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import type { PersistedQueryStore } from './operations/persisted-query-store.js';
+import { corsOptions } from './transport/cors.js';
+import { useBatchLimit } from './transport/use-batch-limit.js';
+import { useCsrfPrevention } from './transport/use-csrf-prevention.js';
+import { withErrorBoundary } from './answers/error-boundary.js';
+import { useRequestDecompression } from './transport/use-compression.js';
+import type { HttpCachingPolicy } from './response-cache/use-freshness.js';
+import { GraphiQLPage } from './pages/graphiql-page.js';
+import { graphiqlPageBytes, useGraphiQLPage } from './pages/use-graphiql-page.js';
+import { useLanguage } from './answers/use-language.js';
+import { useMaskedIncrementalErrors } from './answers/use-masked-incremental-errors.js';
+import { useMetrics } from './observability/use-metrics.js';
+import { useOperationLimits } from './operations/use-operation-limits.js';
+import { useOperationLog } from './observability/use-operation-log.js';
+import { usePortal } from './pages/use-portal.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
   type PersistedManifest,
-} from './plugins/use-persisted-operations.js';
-import { rateLimitCharges, type RateLimitOptions } from './plugins/use-rate-limit.js';
-import { useRateLimitFields } from './plugins/use-rate-limit-fields.js';
-import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './plugins/use-readiness.js';
-import { useRequestId } from './plugins/use-request-id.js';
-import { useRequestShape } from './plugins/use-request-shape.js';
-import { useResponseDelivery } from './plugins/use-response-delivery.js';
-import { useSecurityHeaders } from './plugins/use-security-headers.js';
-import { useSimulatedUpstream } from './plugins/use-simulated-upstream.js';
+} from './operations/use-persisted-operations.js';
+import { rateLimitCharges, type RateLimitOptions } from '../rate-limit/yoga/use-rate-limit.js';
+import { useRateLimitFields } from '../rate-limit/yoga/use-rate-limit-fields.js';
+import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './observability/use-readiness.js';
+import { useRequestId } from './transport/use-request-id.js';
+import { useRequestShape } from './transport/use-request-shape.js';
+import { useResponseDelivery } from './response-cache/use-response-delivery.js';
+import { useSecurityHeaders } from './transport/use-security-headers.js';
+import { useSimulatedUpstream } from './answers/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
-import { guardRequests } from './request-guard.js';
-import type { Tracing } from './tracing.js';
-import { useAnswerBudget } from './plugins/use-answer-budget.js';
-import { useSlicedSerialisation } from './plugins/use-sliced-serialisation.js';
-import { useWarnings } from './plugins/use-warnings.js';
+import { guardRequests } from './transport/request-guard.js';
+import type { Tracing } from './observability/tracing.js';
+import { useAnswerBudget } from './operations/use-answer-budget.js';
+import { useSlicedSerialisation } from './response-cache/use-sliced-serialisation.js';
+import { useWarnings } from './answers/use-warnings.js';
 import type { PayloadSizes } from '../graphql/payload-sizes.js';
 import type { InFlightBodies } from '../graphql/response-ledger.js';
-import { boundedParseCache, useValidationErrorsReleased } from './parse-cache.js';
+import { boundedParseCache, useValidationErrorsReleased } from './operations/parse-cache.js';
 import { schema } from '../graphql/schema.js';
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
@@ -58,10 +58,10 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import type { LiveHub } from '../live/subscription-hub.js';
 import type { DatasetVersions } from '../live/dataset-versions.js';
-import { useEventStreamHeartbeat } from './plugins/use-event-stream-heartbeat.js';
-import { useSubscriptionRelease } from './plugins/use-subscription-release.js';
-import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.js';
-import { createGraphQLWebSockets, type GraphQLWebSockets } from './websocket.js';
+import { useEventStreamHeartbeat } from './transport/use-event-stream-heartbeat.js';
+import { useSubscriptionRelease } from './transport/use-subscription-release.js';
+import { useMultipartSubscriptions } from './transport/use-multipart-subscriptions.js';
+import { createGraphQLWebSockets, type GraphQLWebSockets } from './transport/websocket.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
@@ -120,12 +120,25 @@ export interface AppDependencies {
 }
 
 export interface App {
+  /** The names of the pipeline's stages, in order (the order app.ts states its rules for). */
+  readonly pipeline: readonly string[];
   /** The GraphQL server as a fetch handler (yoga's): no socket, no side effects, so tests call it directly. */
   readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
   /** graphql-ws on the GraphQL path, for node:http's `upgrade` event; the same pipeline as `fetch`. */
   readonly webSockets: GraphQLWebSockets;
+}
+
+/** One stage of the pipeline: a yoga plugin and the name the pinned order knows it by. */
+interface PipelineStage {
+  readonly name: string;
+  readonly plugin: Plugin<Context>;
+}
+
+function stage<PluginContext extends object>(name: string, plugin: Plugin<PluginContext>): PipelineStage {
+  // Every stage runs in the same yoga, whose context is Context; each plugin names only the part it reads.
+  return { name, plugin: plugin as Plugin<Context> };
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -153,6 +166,67 @@ export function createApp(deps: AppDependencies): App {
           graphiqlBytes: graphiqlPage === undefined ? undefined : graphiqlPageBytes(graphiqlPage),
           onRefusal: (kind) => metrics.rateLimited(kind),
         });
+  // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
+  // the stage before it made. The rules that fix the order, stated here only (test/pipeline-order.test.ts pins it):
+  // - request-id first: every answer, a refusal of any later stage included, carries the id its log lines carry.
+  // - security-headers, simulated-upstream and language before any stage that answers by itself (a page, a
+  //   refusal, /health): their response hooks then reach those answers too.
+  // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
+  // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
+  //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
+  // - graphiql and portal before the stages that read a GraphQL request, where yoga's own GraphiQL would answer.
+  // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
+  //   and the shape before anything counts the operations in it.
+  // - metrics and tracing before readiness and the operation stages, so they see every refusal those make.
+  // - csrf-prevention before persisted-operations and the operation limits (validation-bounds to cost-limit): a
+  //   forged request is refused unparsed.
+  // - persisted-operations before the operation limits: they measure the document a hash stands for; validation-bounds
+  //   first among them, since it refuses what the others would be slow to measure.
+  // - defer-stream before masked-incremental-errors, which masks the increments it makes.
+  // - answer-budget, warnings, sliced-serialisation and operation-log over the finished result, in that order: the
+  //   budget may add an error, warnings go in `extensions`, the text is written, and the log reads what was sent.
+  // - response-delivery last: freshness, then the response cache, then compression, over the final answer.
+  const pipeline: readonly PipelineStage[] = [
+    stage('request-id', useRequestId()),
+    stage('validation-errors-released', useValidationErrorsReleased()),
+    stage('security-headers', useSecurityHeaders()),
+    ...(deps.simulatedUpstream ? [stage('simulated-upstream', useSimulatedUpstream())] : []),
+    stage('language', useLanguage(GRAPHQL_PATH)),
+    stage('event-stream-heartbeat', useEventStreamHeartbeat(deps.heartbeatMs)),
+    stage('subscription-release', useSubscriptionRelease()),
+    stage('rate-limit-fields', useRateLimitFields()),
+    ...(rateLimit === undefined ? [] : [stage('rate-limit', rateLimit.plugin)]),
+    stage('multipart-subscriptions', useMultipartSubscriptions(deps.heartbeatMs, deps.logger)),
+    ...(graphiqlPage === undefined
+      ? []
+      : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
+    ...(http.portal ? [stage('portal', usePortal())] : []),
+    stage('request-decompression', useRequestDecompression(limits.maxBodyBytes)),
+    stage('request-shape', useRequestShape()),
+    stage('batch-limit', useBatchLimit(limits.maxBatch)),
+    stage('metrics', useMetrics(metrics, { page: deps.metricsPage })),
+    ...(deps.tracing === undefined ? [] : [stage('tracing', deps.tracing.plugin)]),
+    stage('readiness', useReadiness(deps.readiness)),
+    stage('csrf-prevention', useCsrfPrevention()),
+    stage(
+      'persisted-operations',
+      deps.trustedDocuments === undefined
+        ? useAutomaticPersistedQueries(deps.persistedQueries)
+        : useTrustedDocuments(deps.trustedDocuments),
+    ),
+    ...useOperationLimits(limits, deps.payloadSizes).map(([name, plugin]) => stage(name, plugin)),
+    ...(http.introspection ? [] : [stage('introspection-disabled', useDisableIntrospection())]),
+    stage('defer-stream', useDeferStream()),
+    stage('masked-incremental-errors', useMaskedIncrementalErrors(maskError)),
+    stage('answer-budget', useAnswerBudget()),
+    stage('warnings', useWarnings()),
+    stage('sliced-serialisation', useSlicedSerialisation()),
+    stage('operation-log', useOperationLog(metrics)),
+    stage(
+      'response-delivery',
+      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
+    ),
+  ];
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
@@ -178,43 +252,7 @@ export function createApp(deps: AppDependencies): App {
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
     // Served by useGraphiQLPage instead, which renders and compresses the page once.
     graphiql: false,
-    plugins: (
-      [
-        useRequestId(),
-        useValidationErrorsReleased(),
-        useSecurityHeaders(),
-        ...(deps.simulatedUpstream ? [useSimulatedUpstream()] : []),
-        useLanguage(GRAPHQL_PATH),
-        useEventStreamHeartbeat(deps.heartbeatMs),
-        useSubscriptionRelease(),
-        useRateLimitFields(),
-        // Before the pages it meters (GraphiQL, /metrics); its GraphQL tokens are taken when parameters are read.
-        ...(rateLimit === undefined ? [] : [rateLimit.plugin]),
-        useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
-        ...(graphiqlPage === undefined ? [] : [useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
-        ...(http.portal ? [usePortal()] : []),
-        useRequestDecompression(limits.maxBodyBytes),
-        useRequestShape(),
-        useBatchLimit(limits.maxBatch),
-        useMetrics(metrics, { page: deps.metricsPage }),
-        ...(deps.tracing === undefined ? [] : [deps.tracing.plugin]),
-        useReadiness(deps.readiness),
-        useCsrfPrevention(),
-        deps.trustedDocuments === undefined
-          ? useAutomaticPersistedQueries(deps.persistedQueries)
-          : useTrustedDocuments(deps.trustedDocuments),
-        ...useOperationLimits(limits, deps.payloadSizes),
-        ...(http.introspection ? [] : [useDisableIntrospection()]),
-        useDeferStream(),
-        useMaskedIncrementalErrors(maskError),
-        useAnswerBudget(),
-        useWarnings(),
-        useSlicedSerialisation(),
-        useOperationLog(metrics),
-        // Last: freshness, then the response cache, then compression, each over the response the one before made.
-        useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
-      ] as Plugin<Context>[]
-    ).map((plugin) => withErrorBoundary(plugin, deps.logger)),
+    plugins: pipeline.map(({ plugin }) => withErrorBoundary(plugin, deps.logger)),
   });
   const webSockets = createGraphQLWebSockets({
     yoga,
@@ -228,6 +266,7 @@ export function createApp(deps: AppDependencies): App {
     logger: deps.logger,
   });
   return {
+    pipeline: pipeline.map(({ name }) => name),
     webSockets,
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method

@@ -4,14 +4,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { DATASET_CODES } from '../catalogue.js';
 import { connectionsPerPeer, loadConfig } from '../config.js';
 import { GRAPHQL_PATH } from './app.js';
-import { createAdminListener } from './admin-listener.js';
+import { createAdminListener } from './observability/admin-listener.js';
 import { assemble, AssembleError } from './assemble.js';
-import { createHttpServer } from './http-server.js';
-import { buildInfo } from './build-info.js';
-import { ConnectionDrain } from './connection-drain.js';
+import { createHttpServer } from './transport/http-server.js';
+import { buildInfo } from './observability/build-info.js';
+import { ConnectionDrain } from './transport/connection-drain.js';
 import { collectWhenQuiet } from './idle-collection.js';
-import { InFlightRequests } from './in-flight-requests.js';
-import { createLogger } from './logger.js';
+import { InFlightRequests } from './transport/in-flight-requests.js';
+import { createLogger } from './observability/logger.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
 /** The server process: configuration → assemble → listen → shutdown on SIGTERM or SIGINT. */

@@ -13,7 +13,7 @@ export interface RedisCommandEvent {
 const HANDSHAKE: ReadonlySet<string> = new Set(['auth', 'hello', 'client', 'select', 'info', 'readonly']);
 
 /**
- * Reports every command `redis` sends but its handshake to `observe` (metrics, see server/metrics.ts). ioredis has no command hook,
+ * Reports every command `redis` sends but its handshake to `observe` (metrics, see server/observability/metrics.ts). ioredis has no command hook,
  * so its `sendCommand` is wrapped on this connection only, as OpenTelemetry's ioredis instrumentation does on the
  * prototype: every command, pipelined and transactional ones included, goes through it.
  */

@@ -26,7 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
-import { OPERATION_COSTS } from '../../src/server/rate-limiter.js';
+import { OPERATION_COSTS } from '../../src/rate-limit/limiter.js';
 
 /** What measureHardening needs of a started server (run.ts's Server). */
 export interface HardeningServer {

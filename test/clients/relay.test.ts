@@ -16,7 +16,7 @@ import {
 } from 'relay-runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../../src/catalogue.js';
-import { readPersistedManifest } from '../../src/server/plugins/use-persisted-operations.js';
+import { readPersistedManifest } from '../../src/server/operations/use-persisted-operations.js';
 import { upstreamDataset } from '../helpers/upstream-answer.js';
 import { TEST_ADMIN_TOKEN, useListeningStack } from '../helpers/stack.js';
 import RelayRequestUseMutation, {

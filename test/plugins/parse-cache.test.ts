@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { boundedParseCache, useValidationErrorsReleased } from '../../src/server/parse-cache.js';
+import { boundedParseCache, useValidationErrorsReleased } from '../../src/server/operations/parse-cache.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;

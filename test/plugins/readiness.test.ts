@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createReadiness, useReadiness, type ReadinessCheck } from '../../src/server/plugins/use-readiness.js';
+import { createReadiness, useReadiness, type ReadinessCheck } from '../../src/server/observability/use-readiness.js';
 
 const CHECK_TIMEOUT_MS = 100;
 

@@ -1,6 +1,6 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { useSecurityHeaders } from '../../src/server/plugins/use-security-headers.js';
+import { useSecurityHeaders } from '../../src/server/transport/use-security-headers.js';
 
 // The plugin alone, on a one-field yoga (as yoga's own plugin tests do): what the rest of the server does is not the
 // point here; test/http-policy.test.ts checks that the server applies it.

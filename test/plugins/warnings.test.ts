@@ -6,11 +6,11 @@ import { WARNING } from '../../src/errors/registry.js';
 import type { Context } from '../../src/graphql/context.js';
 import { AnswerFreshness, ledgerOf } from '../../src/graphql/response-ledger.js';
 import { AnswerWarnings, MAX_WARNINGS_PER_ANSWER } from '../../src/graphql/warnings.js';
-import { buildInfo } from '../../src/server/build-info.js';
-import { createMetrics } from '../../src/server/metrics.js';
-import { OperationNames } from '../../src/server/operation-names.js';
-import { useResponseDelivery } from '../../src/server/plugins/use-response-delivery.js';
-import { useWarnings } from '../../src/server/plugins/use-warnings.js';
+import { buildInfo } from '../../src/server/observability/build-info.js';
+import { createMetrics } from '../../src/server/observability/metrics.js';
+import { OperationNames } from '../../src/server/observability/operation-names.js';
+import { useResponseDelivery } from '../../src/server/response-cache/use-response-delivery.js';
+import { useWarnings } from '../../src/server/answers/use-warnings.js';
 import { ResponseCache } from '../../src/server/response-cache/cache.js';
 import { createHotPath } from '../../src/server/response-cache/hot-path.js';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { CALLER_DEPENDENT } from '../caller-dependence.js';
-import { spendRegistration } from '../ip-budgets.js';
+import { spendRegistration } from '../../rate-limit/ip-budgets.js';
 import { parseIdempotencyKey } from '../../access/idempotency.js';
 import { operatorActor, type ClientEventRecord, type ClientRecord } from '../../access/model.js';
 

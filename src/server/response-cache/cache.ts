@@ -5,8 +5,8 @@ import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { compressOnce, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
-import { chunksLength } from '../chunked-body.js';
-import { RATE_LIMIT_FIELDS } from '../rate-limit-fields.js';
+import { chunksLength } from './chunked-body.js';
+import { RATE_LIMIT_FIELDS } from '../../rate-limit/fields.js';
 import type { KeyedRequest } from './request-key.js';
 
 // Headers that differ from one request or one encoding to the next: set when a stored response is rendered. The
@@ -41,7 +41,7 @@ export interface HttpCaching {
 export interface StoredResponseInit {
   /**
    * The identity body, exactly as yoga's response carried it: its chunks, which may be texts other answers and the
-   * upstream cache share (a payload's, see server/sliced-json.ts), kept as they are rather than copied into one.
+   * upstream cache share (a payload's, see server/response-cache/sliced-json.ts), kept as they are rather than copied into one.
    */
   readonly body: readonly Buffer[];
   /** Every header of yoga's answer; the per-request ones are dropped and rendered again. */

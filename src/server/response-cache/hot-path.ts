@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { clientIp } from '../../http/client-ip.js';
 import { negotiate } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
-import { accessNotesOf } from '../access-log.js';
-import { rateLimitFields, spentBudget } from '../rate-limit-fields.js';
-import { anonymousBucket, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../rate-limiter.js';
-import type { BufferedListener } from '../request-guard.js';
+import { accessNotesOf } from '../observability/access-log.js';
+import { rateLimitFields, spentBudget } from '../../rate-limit/fields.js';
+import { anonymousBucket, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../../rate-limit/limiter.js';
+import type { BufferedListener } from '../transport/request-guard.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
 import { keyRequest, type KeyOptions } from './request-key.js';
 

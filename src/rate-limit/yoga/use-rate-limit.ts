@@ -1,0 +1,162 @@
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { shouldRenderGraphiQL, type Plugin, type YogaInitialContext } from 'graphql-yoga';
+import { CODE } from '../../errors/registry.js';
+import type { Context } from '../../graphql/context.js';
+import { rateLimitedError } from '../../graphql/errors.js';
+import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
+import { spentBudgetsOf } from '../spent-budgets.js';
+import { clientIp } from '../../http/client-ip.js';
+import { errorResponse } from '../../server/answers/error-answer.js';
+import { retryAfterDetails } from '../errors.js';
+import { spentBudget } from '../fields.js';
+import {
+  anonymousBucket,
+  bucketOf,
+  OPERATION_COSTS,
+  pricedBySize,
+  type RateDecision,
+  type RateLimiter,
+} from '../limiter.js';
+import { METRICS_PATH } from '../../server/observability/use-metrics.js';
+
+export interface RateLimitOptions {
+  readonly limiter: RateLimiter;
+  /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
+  readonly trustProxy: boolean;
+  readonly onRefusal?: (callerKind: string) => void;
+}
+
+/**
+ * One token per operation from the caller's bucket: an API key's own (as large as the quota the operator gave the
+ * client, if any), or the IP's for anonymous callers (the operator is not limited). The tokens are taken when the
+ * request's GraphQL parameters have been read and before any document is parsed or validated, so a document that
+ * is then refused, a subscription, and every operation of a batch (n of them cost n, taken at once) are paid for
+ * before the server works on them. An empty bucket refuses the request with RATE_LIMITED, HTTP 429 and
+ * `Retry-After`. What the bucket holds then is recorded as the answer's spent budget, whose `RateLimit-Policy` and
+ * `RateLimit` fields use-rate-limit-fields.ts writes, so a client can slow down before it is refused. Answers the
+ * response cache writes from stored bytes never get here: the hot path charges them its cheaper price
+ * (OPERATION_COSTS).
+ *
+ * A key of a client the operator disabled (403) names no caller the server serves: its request is paid from the
+ * address's bucket, as a stranger's would be, so a disabled app cannot ask for free.
+ *
+ * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
+ * page, megabytes) take one token from the IP's bucket each, priced by the bytes they send.
+ *
+ * Operations that arrive without an HTTP request of their own (a WebSocket's `subscribe` messages) pay the same
+ * token before the socket parses them (`payForSocketOperation`, which websocket-server.ts calls first); anything
+ * else that reaches execution unpaid is charged there, as a last resort.
+ */
+/** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
+export type SocketOperationPayment = (request: Request, req: IncomingMessage) => Promise<void>;
+
+/**
+ * The rate limit: a yoga plugin, and the same charge for a WebSocket's operations, taken before any work on them.
+ * Both take from the same buckets, and an operation paid either way is not charged again when it executes.
+ */
+export function rateLimitCharges(
+  options: RateLimitOptions & {
+    readonly callers: RequestCallers;
+    readonly graphqlPath: string;
+    /** The bytes the GraphiQL page sends to a request, which it pays for (SENT_BYTES_PER_TOKEN); none: one token. */
+    readonly graphiqlBytes?: ((request: Request) => Promise<number>) | undefined;
+  },
+): { plugin: Plugin<Context & { req?: IncomingMessage }>; payForSocketOperation: SocketOperationPayment } {
+  const { limiter, callers } = options;
+  // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
+  // pays when it executes or subscribes.
+  const chargedAtParse = new WeakSet<Request>();
+  /** Takes `count` tokens from the bucket of `caller` and records what it holds; throws the refusal. */
+  const spend = async (request: Request, { caller, ip }: RequestCaller, count: number): Promise<void> => {
+    if (caller.kind === 'operator') return;
+    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
+    const key = bucketOf(caller, ip);
+    const decision = await limiter.consume(key, quota, count);
+    record(request, decision, quota === undefined ? 'default' : 'client');
+    if (!decision.allowed) {
+      options.onRefusal?.(caller.kind);
+      throw rateLimitedError(decision.retryAfterMs);
+    }
+  };
+  const record = (request: Request, decision: RateDecision, budget: 'default' | 'client'): void =>
+    spentBudgetsOf(request).record(spentBudget(budget, decision, limiter.windowS));
+  const ipOf = (request: Request, req: IncomingMessage | undefined): string =>
+    clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
+  const take = async (
+    context: Context & YogaInitialContext & { req?: IncomingMessage },
+    stop: (result: { errors: GraphQLError[] }) => void,
+  ): Promise<void> => {
+    try {
+      const caller = { caller: context.caller, ip: ipOf(context.request, context.req) };
+      await spend(context.request, caller, OPERATION_COSTS.executed);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      stop({ errors: [error] });
+    }
+  };
+  const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
+  const isMeteredPage = (request: Request, pathname: string): boolean =>
+    pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
+  const payForSocketOperation: SocketOperationPayment = async (request, req) => {
+    const found = await callers.of(request, req);
+    chargedAtParse.add(request);
+    await spend(request, found, OPERATION_COSTS.executed);
+  };
+  const plugin: Plugin<Context & { req?: IncomingMessage }> = {
+    // Synchronous for every request but the metered pages': a hook that returns a promise costs every request a hop.
+    onRequest(payload) {
+      const { request, url, serverContext, fetchAPI } = payload;
+      if (!isMeteredPage(request, url.pathname)) return;
+      const { req } = serverContext as { req?: IncomingMessage };
+      // /metrics is some 50 KB; the GraphiQL page megabytes when sent uncompressed: each pays for what it sends.
+      const bytes =
+        url.pathname === METRICS_PATH || options.graphiqlBytes === undefined
+          ? Promise.resolve(0)
+          : options.graphiqlBytes(request);
+      return bytes.then(async (sent) => {
+        const decision = await limiter.consume(
+          anonymousBucket(ipOf(request, req)),
+          undefined,
+          pricedBySize(OPERATION_COSTS.executed, sent),
+        );
+        record(request, decision, 'default');
+        if (decision.allowed) return;
+        options.onRefusal?.('anonymous');
+        // Written by the one writer of refusals (error-answer.ts): the registry's status and Retry-After, the
+        // negotiated language, `vary`, and nothing internal in the body.
+        payload.endResponse(
+          errorResponse(fetchAPI, request, {
+            code: CODE.RATE_LIMITED,
+            details: retryAfterDetails(decision.retryAfterMs),
+          }),
+        );
+      });
+    },
+    onRequestParse({ request, serverContext }) {
+      return {
+        async onRequestParseDone({ requestParserResult }) {
+          const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
+          const cost = operations * OPERATION_COSTS.executed;
+          const { req } = serverContext as { req?: IncomingMessage };
+          let found: RequestCaller;
+          try {
+            found = await callers.of(request, req);
+          } catch (error) {
+            if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
+            // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
+            await spend(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
+            throw error;
+          }
+          chargedAtParse.add(request);
+          await spend(request, found, cost);
+        },
+      };
+    },
+    onExecute: ({ args, setResultAndStopExecution }) =>
+      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) =>
+      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
+  };
+  return { plugin, payForSocketOperation };
+}

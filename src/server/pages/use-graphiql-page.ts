@@ -1,0 +1,59 @@
+import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
+import { matchesEtag } from '../../http/caching.js';
+import { negotiate } from '../../http/content-encoding.js';
+import type { GraphiQLPage } from './graphiql-page.js';
+
+// The page changes only with a deployment, and its ETag with it: caches may keep it but ask every time, so a
+// reload costs a 304 and a new deployment is seen at once.
+const CACHE_CONTROL = 'no-cache';
+
+export interface GraphiQLPageOptions {
+  /** The GraphQL endpoint: the page is served there on GET with Accept: text/html, as yoga's own GraphiQL is. */
+  readonly graphqlPath: string;
+  /** The page (its title, default query and tabs, as yoga's `graphiql` option takes them), rendered once. */
+  readonly page: GraphiQLPage;
+}
+
+/**
+ * GraphiQL in place of yoga's own, which renders the page on every request and leaves its 9 MB to the response
+ * compression each time (0.35 s of CPU): here it is rendered and compressed once (graphiql-page.ts) and served
+ * with an ETag, `Cache-Control: no-cache` and `Vary: Accept, Accept-Encoding`; a matching If-None-Match gets 304.
+ * Its Content-Encoding is already set, so the response compression leaves it alone. It stands where yoga's
+ * GraphiQL would answer (app.ts says where in the pipeline); turn yoga's off (`graphiql: false`).
+ */
+export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
+  const { page } = options;
+  const paths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
+  return {
+    // Synchronous for every request but GraphiQL's: a hook that returns a promise costs every request a hop.
+    onRequest(payload) {
+      const { request, url, fetchAPI } = payload;
+      if (!shouldRenderGraphiQL(request) || !paths.has(url.pathname)) return;
+      const encoding = negotiate(request.headers.get('accept-encoding'));
+      return page.variant(encoding ?? 'identity').then(({ body, etag }) => {
+        // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
+        // choose GraphiQL's Content-Security-Policy by it.
+        const headers = new fetchAPI.Headers({
+          'content-type': 'text/html; charset=utf-8',
+          etag,
+          'cache-control': CACHE_CONTROL,
+          vary: 'accept, accept-encoding',
+        });
+        if (matchesEtag(request.headers.get('if-none-match'), etag)) {
+          payload.endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+          return;
+        }
+        if (encoding !== undefined) headers.set('content-encoding', encoding);
+        headers.set('content-length', String(body.length));
+        // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
+        payload.endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers }));
+      });
+    },
+  };
+}
+
+/** The bytes the GraphiQL page sends to `request` (its negotiated encoding): what the rate limit prices it by. */
+export function graphiqlPageBytes(page: GraphiQLPage): (request: Request) => Promise<number> {
+  return async (request) =>
+    (await page.variant(negotiate(request.headers.get('accept-encoding')) ?? 'identity')).body.length;
+}

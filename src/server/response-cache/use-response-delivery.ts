@@ -1,0 +1,80 @@
+import { ServerResponse } from 'node:http';
+import type { Plugin } from 'graphql-yoga';
+import { existingLedgerOf } from '../../graphql/response-ledger.js';
+import type { Context } from '../../graphql/context.js';
+import { useAnswerErrors } from './answer-errors.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { ResponseCache } from './cache.js';
+import { useResponseCompression } from '../transport/use-compression.js';
+import { useFreshness, type HttpCachingPolicy } from './use-freshness.js';
+import { useResponseCache } from './use-response-cache.js';
+
+export interface ResponseDeliveryOptions extends HttpCachingPolicy {
+  readonly now: () => number;
+  /** Stores answers to anonymous queries; none when the response cache is off. */
+  readonly responseCache: ResponseCache | undefined;
+  readonly metrics: Metrics;
+  readonly graphqlPath: string;
+}
+
+/**
+ * How an answer leaves the server, as three plugins whose order is the contract: freshness sets its
+ * Cache-Control and ETag (and answers 304), the response cache stores that final answer and renders it as a hit
+ * would be, compression encodes whatever they produced, and the answer's bodies leave the in-flight budget once
+ * it is sent. Added here in that order (yoga's addPlugin), so no list elsewhere can put them out of it.
+ */
+export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Context> {
+  const { responseCache, metrics, now, graphqlPath, ...policy } = options;
+  return {
+    onPluginInit({ addPlugin }) {
+      addPlugin(useAnswerErrors());
+      addPlugin(useFreshness({ ...policy, now, graphqlPath }));
+      if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
+      addPlugin(useResponseCompression());
+      addPlugin(useLedgerRelease());
+    },
+  };
+}
+
+/**
+ * Gives an answer's upstream bodies back to the in-flight budget (see InFlightBodies) once node has sent it or the
+ * client went away; at once when there is no socket (yoga's fetch, in tests). A subscription's events are given
+ * back one by one, each once its bytes left for the socket: the stream itself never finishes.
+ */
+function useLedgerRelease(): Plugin<Context> {
+  return {
+    onSubscribe({ args }) {
+      const { ledger } = args.contextValue;
+      const socketResponse = (args.contextValue as { res?: unknown }).res;
+      return {
+        onSubscribeResult: () => ({
+          onNext: () => {
+            const giveBack = ledger.settleEvent();
+            if (!(socketResponse instanceof ServerResponse)) return giveBack();
+            const settle = (): void => {
+              socketResponse.off('close', settle);
+              socketResponse.off('drain', settle);
+              giveBack();
+            };
+            socketResponse.once('close', settle);
+            // The event is serialised and written after this hook: once that is done, its bytes are either in the
+            // socket (given back now) or queued past the high-water mark (given back on 'drain', or on 'close' when
+            // the reader stalls and write-stall.ts closes the connection).
+            setImmediate(() => {
+              if (socketResponse.writableNeedDrain) socketResponse.once('drain', settle);
+              else settle();
+            });
+          },
+        }),
+      };
+    },
+    onResponse({ request, serverContext }) {
+      const ledger = existingLedgerOf(request);
+      if (ledger === undefined) return;
+      const socketResponse = (serverContext as { res?: unknown }).res;
+      if (socketResponse instanceof ServerResponse && !socketResponse.writableFinished)
+        socketResponse.once('close', () => ledger.release());
+      else ledger.release();
+    },
+  };
+}
