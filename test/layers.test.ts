@@ -23,6 +23,7 @@ const RANKS: Readonly<Record<string, number>> = {
   simulator: 1,
   'catalogue.ts': 0,
   'config.ts': 0,
+  config: 0,
   'json.ts': 0,
   'package-files.ts': 0,
   errors: 0,

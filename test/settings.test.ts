@@ -6,6 +6,7 @@ import { runAdmin } from '../src/cli/admin-commands.js';
 import { CONFIGURATION_DOC, withSettingsTable } from '../src/cli/settings-docs.js';
 import { openAccessService } from '../src/access/service.js';
 import { KNOWN_NAMES, KNOWN_PREFIXES, loadConfig, loadStoreConfig, SETTING_LIST } from '../src/config.js';
+import { editDistance, unknownNames } from '../src/config/misspellings.js';
 import { runMain } from './helpers/server-process.js';
 import { STORE_SETTINGS } from './helpers/settings.js';
 
@@ -98,6 +99,70 @@ describe('names that look like ours but are not', () => {
       'WATCH_LEASE_S: only used with Redis, and REDIS_URL is unset (each instance would keep its own state)',
     ]);
     expect(problemsOf({ ...PRODUCTION, REDIS_KEY_PREFIX: 'edu:', REDIS_URL: 'redis://redis:6379' })).toEqual([]);
+  });
+});
+
+describe('the check of names, which passes over most pairs on their lengths', () => {
+  // Short names (under 6 characters) take exact matches only, those under 10 one edit, the rest two.
+  const allowed = (known: string): number => (known.length < 6 ? 0 : known.length < 10 ? 1 : 2);
+  /** Every known name compared, whatever its length: the nearest of those the variable is near enough to. */
+  const everyPair = (name: string): string | undefined => {
+    let nearest: { known: string; distance: number } | undefined;
+    for (const known of KNOWN_NAMES) {
+      const distance = editDistance(name.toUpperCase(), known, allowed(known));
+      if (distance <= allowed(known) && (nearest === undefined || distance < nearest.distance))
+        nearest = { known, distance };
+    }
+    return nearest?.known;
+  };
+  const edits = (name: string): string[] => {
+    const middle = name.length >> 1;
+    const at = (i: number): string => name[i] ?? '';
+    return [
+      name.slice(0, middle) + name.slice(middle + 1), // a letter left out
+      `${name.slice(0, middle)}Q${name.slice(middle)}`, // one too many
+      `${name.slice(0, middle)}Q${name.slice(middle + 1)}`, // one wrong
+      name.slice(0, middle) + at(middle + 1) + at(middle) + name.slice(middle + 2), // two swapped
+      `${name.slice(1, -1)}`, // two left out, at either end
+      `${name.toLowerCase()}`, // the case alone
+    ];
+  };
+
+  it('finds a misspelling of every setting that allows one, as comparing every pair in full would', () => {
+    const typos = SETTING_LIST.filter((s) => allowed(s.env) > 0)
+      .flatMap((s) => edits(s.env).map((typo) => ({ typo, of: s.env })))
+      .filter(({ typo }) => !KNOWN_NAMES.has(typo) && !/_(SERVICE_HOST|SERVICE_PORT|PORT)/.test(typo));
+    expect(typos.length).toBeGreaterThan(300);
+    for (const { typo, of } of typos) {
+      const [found] = unknownNames({ [typo]: 'x' });
+      if (editDistance(typo.toUpperCase(), of) <= allowed(of)) expect(found, typo).toBeDefined();
+      const inFamily = KNOWN_PREFIXES.some((prefix) => typo.toUpperCase().startsWith(prefix));
+      const expected = everyPair(typo);
+      if (expected !== undefined)
+        expect(found, typo).toBe(`${typo}: not a setting of this server; did you mean ${expected}?`);
+      else expect(found === undefined || inFamily, typo).toBe(true);
+    }
+  });
+
+  it('names a longer setting one edit away, though a short one is as near (PORTA: PORT and PORTAL)', () => {
+    expect(unknownNames({ PORTA: 'true', HOME: '/', POST: 'x', HOSTS: 'a' })).toEqual([
+      'PORTA: not a setting of this server; did you mean PORTAL?',
+    ]);
+  });
+
+  it('measures distance with swaps, stopping once it is past the bound asked for', () => {
+    expect(editDistance('DATABSE_URL', 'DATABASE_URL')).toBe(1);
+    expect(editDistance('AB', 'BA')).toBe(1);
+    expect(editDistance('ABCDEF', 'UVWXYZ')).toBe(6);
+    expect(editDistance('ABCDEF', 'UVWXYZ', 2)).toBe(3);
+    let seed = 7;
+    const random = (): number => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const word = (): string =>
+      Array.from({ length: 1 + Math.floor(random() * 9) }, () => 'ABC_'[Math.floor(random() * 4)]).join('');
+    for (let i = 0; i < 2_000; i += 1) {
+      const [a, b, bound] = [word(), word(), Math.floor(random() * 4)];
+      expect(editDistance(a, b, bound), `${a} ${b} ${bound}`).toBe(Math.min(editDistance(a, b), bound + 1));
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { slowPost } from './helpers/slow-post.js';
 
 const READY = /GraphQL server ready at (http:\/\/[^\s"]+)/;
 const QUERY = '{ datasets { code } }';
-// A short grace; the upstream time-out must fit in what it leaves requests (config.ts refuses it otherwise).
+// A short grace; the upstream time-out must fit in what it leaves requests (config/conflicts.ts refuses it otherwise).
 const SHORT_GRACE = { SHUTDOWN_GRACE_S: '3', SHUTDOWN_READINESS_DELAY_S: '1', UPSTREAM_TIMEOUT_MS: '2000' };
 
 describe('shutdown bounded by SHUTDOWN_GRACE_S', () => {

@@ -76,8 +76,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', connectionString: url };
   if (url.startsWith('sqlite:')) {
-    // `sqlite:///srv/x.db` and `sqlite:/srv/x.db` are absolute; a relative path (config.ts makes the setting's
-    // absolute, from the package directory) is relative to the working directory.
+    // `sqlite:///srv/x.db` and `sqlite:/srv/x.db` are absolute; a relative path (config/settings.ts makes the
+    // setting's absolute, from the package directory) is relative to the working directory.
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path.length > 0) return { dialect: 'sqlite', path };
   }

@@ -1,10 +1,11 @@
 /**
- * `npm run docs:settings`: writes the operators' table of variables, generated from the declaration in config.ts,
- * into docs/operators/configuration.md between its markers (`--check` only says whether it is up to date).
+ * `npm run docs:settings`: writes the operators' table of variables, generated from the declaration in
+ * config/settings.ts, into docs/operators/configuration.md between its markers (`--check` only says whether it is up
+ * to date).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { settingsTable } from '../config.js';
+import { settingsTable } from '../config/settings-table.js';
 
 export const CONFIGURATION_DOC = fileURLToPath(new URL('../../docs/operators/configuration.md', import.meta.url));
 const BEGIN = '<!-- settings:begin -->';

@@ -12,7 +12,7 @@ export interface PayloadCacheOptions {
   readonly maxMb: number;
   /** With Redis: bound on the payload bytes all instances keep in it together. */
   readonly sharedMaxMb: number;
-  /** Prefix of every Redis key (see redisKeyPrefixOf in config.ts). */
+  /** Prefix of every Redis key (see config/redis-key-prefix.ts). */
   readonly keyPrefix: string;
   /** With Redis: the fill lock's lease, renewed while the fetch runs. */
   readonly lockLeaseMs: number;

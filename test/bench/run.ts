@@ -29,6 +29,8 @@
  *   `BENCH_ONLY=abuse` runs only that (about two minutes).
  * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
  *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
+ * - `BENCH_ONLY=settings-names` (seconds): the CPU the check of misspelt variable names costs a start with 127
+ *   variables in the environment (settings-names.ts), cold in fresh processes and warm.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -58,6 +60,7 @@ import {
 } from './memory.js';
 import { measureRecordsEventLoop, recordsEventLoopTable, type EventLoopRow } from './records-event-loop.js';
 import { defaultLimits, MAX_VALIDATION_MS, measureValidationCost, validationCostTable } from './validation-cost.js';
+import { measureSettingsNames, settingsNamesTable } from './settings-names.js';
 import { measureSubscriptions, subscriptionsTable, type SubscriptionFigures } from './subscriptions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -439,6 +442,10 @@ function appScenario(
 async function main(): Promise<void> {
   if (process.env['BENCH_ONLY'] === 'validation-cost') {
     reportValidationCost();
+    return;
+  }
+  if (process.env['BENCH_ONLY'] === 'settings-names') {
+    reportSettingsNames();
     return;
   }
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -1162,6 +1169,19 @@ function reportValidationCost(): void {
   const slow = rows.filter((row) => !row.outcome.startsWith('refused') && row.maxMs > MAX_VALIDATION_MS);
   if (slow.length > 0)
     throw new Error(`documents within the limits validated slowly: ${slow.map((row) => row.name).join('; ')}`);
+}
+
+/** `BENCH_ONLY=settings-names` (seconds, no server): its table, stored under `settingsNames` beside the other figures. */
+function reportSettingsNames(): void {
+  const rows = measureSettingsNames();
+  const lines = [
+    '',
+    `thai-edu-graphql check of variable names: node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`,
+    '',
+    ...settingsNamesTable(rows),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  storeFigures('settingsNames', { ...runFacts(), rows, table: lines.join('\n') });
 }
 
 /** `BENCH_ONLY=subscriptions`: its table alone, stored under `subscriptions` beside the other figures. */
