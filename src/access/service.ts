@@ -77,7 +77,11 @@ export async function openAccessService(options: AccessServiceOptions): Promise<
     options.usage ?? DEFAULT_USAGE_POLICY,
     options.onUsageWriteFailed ?? (() => undefined),
   );
-  return new StoredAccessService(store, usage, options.postgres.operationTimeoutMs);
+  return new StoredAccessService(
+    store,
+    usage,
+    dialect === 'postgres' ? options.postgres.operationTimeoutMs : undefined,
+  );
 }
 
 /** ADMIN_TOKEN (the unnamed operator) and ADMIN_TOKENS (named ones), as authentication compares them. */
@@ -101,7 +105,8 @@ class StoredAccessService implements AccessService {
   constructor(
     private readonly store: AccessStore,
     private readonly usage: UsageBuffer,
-    private readonly operationTimeoutMs: number,
+    /** PostgreSQL's DATABASE_OPERATION_TIMEOUT_MS; undefined for SQLite. */
+    private readonly operationTimeoutMs: number | undefined,
   ) {}
 
   get keyPolicy(): KeyPolicy {
@@ -158,9 +163,13 @@ class StoredAccessService implements AccessService {
     await this.bounded(() => sql`select 1`.execute(this.store.db));
   }
 
-  /** The operation within DATABASE_OPERATION_TIMEOUT_MS (PostgreSQL; SQLite bounds its lock waits itself). */
+  /**
+   * The operation within DATABASE_OPERATION_TIMEOUT_MS on PostgreSQL. SQLite bounds its lock waits itself, and runs
+   * its operations outside the deadline's AsyncLocalStorage: once entered, it has every promise of the process, a
+   * response-cache miss's included, pay a hook that copies it.
+   */
   private bounded<T>(operation: () => Promise<T>): Promise<T> {
-    return withinDeadline(this.operationTimeoutMs, operation);
+    return this.operationTimeoutMs === undefined ? operation() : withinDeadline(this.operationTimeoutMs, operation);
   }
 
   close(): Promise<void> {

@@ -123,7 +123,7 @@ export function createContextFactory(deps: ContextDependencies) {
       shapeDrift: deps.shapeDrift,
       upstreamUrls: deps.upstream,
       maxNodeIds: deps.maxNodeIds,
-      logger: deps.logger.child({ requestId, caller: callerLabel(caller) }),
+      logger: lazyChild(deps.logger, () => ({ requestId, caller: callerLabel(caller) })),
       idempotencyKey: initial.request.headers.get('idempotency-key'),
       registeredClientIds: new Set(),
       credential: initial.request.headers.get('authorization'),
@@ -132,6 +132,22 @@ export function createContextFactory(deps: ContextDependencies) {
       usageRetentionDays: deps.usageRetentionDays,
     };
   };
+}
+
+/**
+ * A child of `logger` with `bindings`, made when it is first used. Few requests log through their context's logger
+ * (an access line is written from the request, not from here), and a pino child made for each cost about 1 % of a
+ * response-cache miss. A getter would not do: yoga copies the context's properties, reading each.
+ */
+function lazyChild(logger: Logger, bindings: () => Record<string, unknown>): Logger {
+  let child: Logger | undefined;
+  return new Proxy(logger, {
+    get(_parent, property) {
+      child ??= logger.child(bindings());
+      const value: unknown = Reflect.get(child, property, child);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(child) : value;
+    },
+  });
 }
 
 /** How the caller appears in logs: never a credential, only who it is. */
