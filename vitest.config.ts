@@ -35,6 +35,14 @@ const BUILD_SUITES = [
   'test/pipeline-order.test.ts',
 ];
 
+// The plugins tested alone: the `unit` project.
+const UNIT_SUITES = 'test/plugins/**/*.test.ts';
+
+// Once per run, for the projects whose suites start servers and processes: the source transpiled and built for the
+// processes they spawn (test/helpers/transpiled-source.ts), and the end of any child process a test started that
+// nothing else ended (test/helpers/child-process.ts).
+const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS for Node and an .mjs build for bundlers; Vite would pick the .mjs for our code
@@ -51,8 +59,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file starts its own simulator and servers on port 0, so files can run side by side.
     pool: 'forks',
-    // Ends any child process a test started that nothing else ended (test/helpers/child-process.ts).
-    globalSetup: ['test/helpers/global-setup.ts'],
     // Most of the suite waits on sockets, spawned processes and the simulator rather than computing: four workers
     // keep both cores of a CI machine busy (measured here: 70 s with vitest's default of two, 42 s with four).
     maxWorkers: 4,
@@ -63,9 +69,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Each plugin alone on a small yoga (docs/contributors/testing.md): no server, no simulator, no spawned
+          // process, so none of the global set-up's build either; `npx vitest run --project unit` runs them alone.
+          name: 'unit',
+          include: [UNIT_SUITES],
+          exclude: [...configDefaults.exclude, ...MOCKING_FILES],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...MOCKING_FILES, ...BUILD_SUITES],
+          exclude: [...configDefaults.exclude, ...MOCKING_FILES, ...BUILD_SUITES, UNIT_SUITES],
+          globalSetup: GLOBAL_SETUP,
           // One module registry per worker, not per file: the server's dependencies (yoga, Pothos, Kysely, undici,
           // zod…) load once per worker instead of once per file, which was most of the suite's time. Files leave
           // no global state behind: stacks, simulators, stores and metric registries are their own, and a file
@@ -78,13 +96,14 @@ export default defineConfig({
         test: {
           name: 'build',
           include: BUILD_SUITES,
+          globalSetup: GLOBAL_SETUP,
           isolate: false,
           env: { TEG_TEST_SERVER_BUILD: '1' },
           // The bundle is loaded by Node as `node dist/main.js` loads it, not transformed by vitest.
           server: { deps: { external: [/teg-transpiled-[^/]*\/dist\//] } },
         },
       },
-      { extends: true, test: { name: 'own-modules', include: MOCKING_FILES } },
+      { extends: true, test: { name: 'own-modules', include: MOCKING_FILES, globalSetup: GLOBAL_SETUP } },
     ],
   },
 });

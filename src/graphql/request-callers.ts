@@ -8,7 +8,8 @@ import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 
 export interface RequestCallersOptions {
-  readonly access: AccessService;
+  /** Only its authentication: a plugin that asks who pays (the rate limit) is tested with a stand-in for it. */
+  readonly access: Pick<AccessService, 'authenticate'>;
   /** Counts failed authentications per IP and refuses the guesses of an IP that failed too often; none unless given. */
   readonly ipLimits?: IpLimits | undefined;
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */

@@ -1,0 +1,100 @@
+import { createSchema, createYoga } from 'graphql-yoga';
+import { describe, expect, it } from 'vitest';
+import type { OperationLimits } from '../../src/config.js';
+import { CODE } from '../../src/errors/registry.js';
+import { useOperationLimits, type LimitName } from '../../src/server/operations/use-operation-limits.js';
+
+// Small bounds, so that a document a few lines long passes each.
+const limits: OperationLimits = {
+  maxDepth: 3,
+  maxAliases: 2,
+  maxTokens: 60,
+  maxDirectives: 2,
+  maxFragments: 2,
+  maxFragmentSpreads: 3,
+  maxFieldsPerResponseName: 3,
+  maxFieldComparisons: 20,
+  maxCost: 12,
+  maxBodyBytes: 1024 * 1024,
+  maxBatch: 10,
+  maxNodeIds: 100,
+  maxResponseBytes: 1024 * 1024,
+  maxInFlightResponseBytes: 16 * 1024 * 1024,
+};
+
+let resolved = 0;
+
+// The stages alone, in app.ts's order, on a one-type yoga that nests: test/operation-limits.test.ts runs the same
+// limits against the real schema, with its costs.
+const yoga = createYoga({
+  schema: createSchema({
+    typeDefs: 'type Query { node: Node } type Node { id: ID, name: String, code: String, child: Node }',
+    resolvers: {
+      Query: {
+        node: () => {
+          resolved += 1;
+          return { id: '1' };
+        },
+      },
+      Node: { child: () => ({ id: '2' }) },
+    },
+  }),
+  plugins: useOperationLimits(limits).map(([, plugin]) => plugin),
+  logging: false,
+});
+
+interface Answer {
+  data?: unknown;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+async function run(query: string): Promise<{ status: number; answer: Answer }> {
+  const response = await yoga.fetch('http://yoga/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, answer: (await response.json()) as Answer };
+}
+
+describe('useOperationLimits', () => {
+  it('runs a document within every bound', async () => {
+    const { status, answer } = await run('{ a: node { child { id } } b: node { id } }');
+    expect(status).toBe(200);
+    expect(answer.errors).toBeUndefined();
+  });
+
+  it.each<[LimitName, string, string]>([
+    ['depth', '{ node { child { child { child { id } } } } }', CODE.GRAPHQL_VALIDATION_FAILED],
+    ['aliases', '{ a: node { id } b: node { id } c: node { id } }', CODE.GRAPHQL_VALIDATION_FAILED],
+    [
+      'directives',
+      '{ node @skip(if: false) @include(if: true) { id @skip(if: false) } }',
+      CODE.GRAPHQL_VALIDATION_FAILED,
+    ],
+    ['tokens', `{ node { ${'id '.repeat(60)}} }`, CODE.GRAPHQL_PARSE_FAILED],
+    [
+      'fragments',
+      '{ ...A ...B ...C } fragment A on Query { node { id } } fragment B on Query { node { id } } fragment C on Query { node { id } }',
+      CODE.GRAPHQL_VALIDATION_FAILED,
+    ],
+    ['fragmentSpreads', '{ ...A ...A ...A ...A } fragment A on Query { node { id } }', CODE.GRAPHQL_VALIDATION_FAILED],
+    ['fieldsPerResponseName', '{ node { id } node { id } node { id } node { id } }', CODE.GRAPHQL_VALIDATION_FAILED],
+    [
+      'cost',
+      '{ node { id name code child { id name code } } n2: node { id name code child { id name code } } }',
+      CODE.GRAPHQL_VALIDATION_FAILED,
+    ],
+  ])(
+    'refuses a document over its %s bound, with 400 and the limit named, before any resolver',
+    async (limit, query, code) => {
+      resolved = 0;
+      const { status, answer } = await run(query);
+      expect(status).toBe(400);
+      expect(answer.errors?.map((error) => error.extensions?.['limit'])).toContain(limit);
+      expect(answer.errors?.[0]?.extensions?.['code']).toBe(code);
+      expect(answer.errors?.[0]?.extensions).not.toHaveProperty('http');
+      expect(resolved).toBe(0);
+    },
+  );
+});
