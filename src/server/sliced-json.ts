@@ -65,8 +65,21 @@ interface Writing extends KnownValues {
 // walked, so that no single call holds the loop for long.
 const WHOLE_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Values (objects, lists and leaves) the writer walks in one turn at most: a few ms on a busy machine. */
+/**
+ * Values (objects, lists and leaves) written in one turn of the event loop at most, over every answer written in it:
+ * a few ms on a busy machine. Counted across answers, since a batch writes its operations' answers one after the
+ * other, and answers that finish within their slice would otherwise add up in one turn.
+ */
 export const SLICE_VALUES = 20_000;
+
+/** What the writers have written in the current turn; renewed on the next iteration of the event loop. */
+const turn = { bytes: 0, values: 0, renews: false };
+
+function renewTurn(): void {
+  turn.bytes = 0;
+  turn.values = 0;
+  turn.renews = false;
+}
 
 // What is left to write, as a stack: a value, or (TEXT) the text in `pending` beside it, such as `]` or `,"key":`.
 const VALUE = 0;
@@ -81,8 +94,6 @@ function* write(root: unknown, chunks: AnswerChunks, writing: Writing): Generato
   const kinds: number[] = [VALUE];
   const pending: unknown[] = [root];
   let own: string[] = [];
-  let bytes = 0;
-  let values = 0;
   const flush = (): void => {
     if (own.length === 0) return;
     chunks.push(Buffer.from(own.join('')));
@@ -90,7 +101,7 @@ function* write(root: unknown, chunks: AnswerChunks, writing: Writing): Generato
   };
   const text = (piece: string): void => {
     own.push(piece);
-    bytes += piece.length;
+    turn.bytes += piece.length;
   };
   while (kinds.length > 0) {
     const kind = kinds.pop();
@@ -99,13 +110,17 @@ function* write(root: unknown, chunks: AnswerChunks, writing: Writing): Generato
       text(value as string);
       continue;
     }
-    values++;
+    turn.values++;
+    if (!turn.renews) {
+      turn.renews = true;
+      setImmediate(renewTurn);
+    }
     if (typeof value !== 'object' || value === null) text(JSON.stringify(value) ?? 'null');
     else if (shared(value)) {
       const sharedText = sharedJsonText(value);
       flush();
       chunks.push(sharedText);
-      bytes += sharedText.length;
+      turn.bytes += sharedText.length;
     } else {
       const size = sizeOf(value);
       if (size !== undefined && size <= WHOLE_MAX_BYTES) {
@@ -145,10 +160,9 @@ function* write(root: unknown, chunks: AnswerChunks, writing: Writing): Generato
         }
       }
     }
-    if (bytes >= sliceBytes || values >= SLICE_VALUES) {
+    if (turn.bytes >= sliceBytes || turn.values >= SLICE_VALUES) {
       flush();
-      bytes = 0;
-      values = 0;
+      // The driver's next turn comes after the renewal, which was asked for first.
       yield;
     }
   }
