@@ -95,6 +95,7 @@ describe('loadConfig', () => {
           requestTimeoutMs: 30_000,
           writeStallTimeoutMs: 30_000,
           keepAliveTimeoutMs: 5_000,
+          webSocketIdleTimeoutMs: 60_000,
           maxConnections: 1_000,
           maxConnectionsPerIp: undefined,
           firstHeadersTimeoutMs: 3_000,
@@ -325,12 +326,14 @@ describe('loadConfig', () => {
       HTTP_MAX_CONNECTIONS_PER_IP: '0',
       HTTP_FIRST_HEADERS_TIMEOUT_MS: '1500',
       HTTP_WRITE_STALL_TIMEOUT_MS: '5000',
+      WEBSOCKET_IDLE_TIMEOUT_MS: '1500',
     });
     expect(result.ok && result.config.connections).toEqual({
       headersTimeoutMs: 2_000,
       requestTimeoutMs: 2_000,
       writeStallTimeoutMs: 5_000,
       keepAliveTimeoutMs: 65_000,
+      webSocketIdleTimeoutMs: 1_500,
       maxConnections: 0,
       maxConnectionsPerIp: 0,
       firstHeadersTimeoutMs: 1_500,

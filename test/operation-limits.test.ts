@@ -122,6 +122,29 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     expect(Object.keys(answer.data)).toHaveLength(40);
   });
 
+  it('prices a records page by its rows times what each row selects, under every alias, before it is built', async () => {
+    const LARGEST = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
+    const page = (first: number, copies: number, selection: string): string =>
+      `{ dataset(code: ${LARGEST}) { rows(first: ${first}) { ${Array.from({ length: copies }, (_, i) => `e${i}: edges { ${selection} }`).join(' ')} } } }`;
+    // 12 aliases of 500 edges of two values each: 18,000 values, refused before any upstream call.
+    const { status, body } = await refusal({ query: page(500, 12, '__typename cursor') });
+    expect(status).toBe(400);
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost' });
+    // The same aliases over pages of 20 rows, a full untyped page, and a full typed page with every field, its
+    // paging and its count: what clients page with.
+    const typedFields =
+      'academicYear provinceCode provinceName districtCode districtName subdistrictCode subdistrictName eduLevel male female total';
+    for (const query of [
+      page(20, 12, '__typename cursor'),
+      `{ dataset(code: ${LARGEST}) { records(first: 500) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node } } } }`,
+      `{ typedRecords { odsCountGraduateByProvDistSubdist { rows(first: 500) { totalCount pageInfo { hasNextPage endCursor } nodes { ${typedFields} } } } } }`,
+    ]) {
+      const admitted = await stack().post({ query });
+      expect(admitted.status).toBe(200);
+      expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
+    }
+  });
+
   it('refuses too many directives and too many tokens', async () => {
     const directives = await refusal({ query: `{ datasets { no ${'@include(if: true) '.repeat(60)} } }` });
     expect(directives.status).toBe(400);

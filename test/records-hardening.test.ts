@@ -260,8 +260,9 @@ function refusal(body: ExecutionResult<unknown>): Refusal {
 }
 
 describe('records arguments over the largest simulated dataset', () => {
-  // No cache: every operation reads the payload afresh, so each builds its records view from nothing.
-  const stack = useStack({ acceptLanguage: 'en' });
+  // No cache: every operation reads the payload afresh, so each builds its records view from nothing. The cost limit
+  // raised, so that the engine's own bounds (operationValues) are what refuses: by default the cost refuses first.
+  const stack = useStack({ acceptLanguage: 'en', limits: { maxCost: 1_000_000 } });
 
   it('refuses the 1,000-segment path of issue 12 and any path of too many segments, in every argument, before any record is read', async () => {
     const asked = (path: string) => [

@@ -1,6 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { joinedText, sharedJsonText, slicedJson, type KnownValues } from '../src/server/response-cache/sliced-json.js';
+import {
+  joinedText,
+  sharedJsonText,
+  SLICE_VALUES,
+  slicedJson,
+  type KnownValues,
+} from '../src/server/response-cache/sliced-json.js';
 
 const unknownSizes: KnownValues = { sizeOf: () => undefined, shared: () => false };
 const sized = (size: (value: object) => number | undefined): KnownValues => ({ sizeOf: size, shared: () => false });
@@ -45,6 +51,25 @@ describe('JSON written a slice at a time', () => {
     expect(text).toBe(JSON.stringify(value));
     // About 1.1 MB of text in slices of 100 KB: the ticker ran in between, at least once a slice.
     expect(turns).toBeGreaterThanOrEqual(10);
+  });
+
+  it('gives the event loop back after SLICE_VALUES values too, however few bytes they write', async () => {
+    // Lists of tiny objects: far more values than bytes (a walk costs by the value), all in one byte slice.
+    const value = { edges: Array.from({ length: 2 * SLICE_VALUES }, (_, i) => ({ n: i % 10 })) };
+    let turns = 0;
+    let writing = true;
+    const ticker = (async () => {
+      while (writing) {
+        await nextTurn();
+        turns++;
+      }
+    })();
+    const text = await written(value, unknownSizes, 100 * 1_048_576);
+    writing = false;
+    await ticker;
+    expect(text).toBe(JSON.stringify(value));
+    // 4 × SLICE_VALUES values (each object and its member): the ticker ran between the slices.
+    expect(turns).toBeGreaterThanOrEqual(3);
   });
 
   it('writes a value whose size is known whole, once however often the answer repeats it', async () => {

@@ -140,3 +140,56 @@ describe('a socket, attacked', () => {
     expect(await refused({})).toBe(101);
   });
 });
+
+describe('a socket that runs nothing', () => {
+  const IDLE_MS = 600;
+  let stack: Stack;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let url: string;
+  const opened: Socket[] = [];
+  const open = async (): Promise<Socket> => {
+    const socket = await RawSocket.open<Message>(url, 'graphql-transport-ws');
+    opened.push(socket);
+    socket.send({ type: 'connection_init' });
+    await socket.received((message) => message.type === 'connection_ack');
+    return socket;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ connections: { webSocketIdleTimeoutMs: IDLE_MS } });
+    server = await listen(stack.app, { metrics: stack.metrics });
+    url = `${server.origin.replace('http', 'ws')}/graphql`;
+  });
+  afterAll(async () => {
+    for (const socket of opened) socket.ws.terminate();
+    await server.close();
+    await stack.close();
+  });
+
+  it('is closed (1000) once WEBSOCKET_IDLE_TIMEOUT_MS passes after connection_init, pings or not', async () => {
+    const started = performance.now();
+    const [quiet, pinging] = await Promise.all([open(), open()]);
+    const pings = setInterval(() => pinging.send({ type: 'ping' }), IDLE_MS / 4);
+    try {
+      const [quietClose, pingingClose] = await Promise.all([quiet.closed, pinging.closed]);
+      expect(quietClose.code).toBe(1000);
+      expect(pingingClose.code).toBe(1000);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(IDLE_MS);
+    } finally {
+      clearInterval(pings);
+    }
+  });
+
+  it('stays open while an operation runs, and is closed once it has run nothing for the idle time', async () => {
+    const socket = await open();
+    socket.send({ type: 'subscribe', id: 'live', payload: { query: 'subscription { datasetChanged { version } }' } });
+    await expect.poll(() => stack.live.hub.openSubscriptions).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 3));
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    socket.send({ type: 'complete', id: 'live' });
+    // Idleness is checked every quarter of the idle time: the socket has some of it left half-way.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 2));
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    expect((await socket.closed).code).toBe(1000);
+  });
+});

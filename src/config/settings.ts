@@ -602,6 +602,14 @@ export const SETTINGS = {
       1_000,
       'Open connections at most; 0: no bound.',
     ),
+    // A WebSocket is a connection that stays open: one that runs nothing (only said connection_init, or only pings)
+    // would otherwise hold its slot of HTTP_MAX_CONNECTIONS for ever. Clients open a socket again when they need one.
+    webSocketIdleTimeoutMs: setting(
+      'WEBSOCKET_IDLE_TIMEOUT_MS',
+      integer(100, 86_400_000),
+      60_000,
+      'How long a WebSocket with no operation running (none started yet, or since its last one ended) stays open; then it is closed (1000).',
+    ),
     // Counted by the socket's peer, the only address known when a connection is accepted (X-Forwarded-For is not
     // read yet). Behind a proxy every connection comes from it, so with TRUST_PROXY=true there is no bound unless
     // one is set: the proxy must bound its own clients (docs/operators/security.md).

@@ -3,17 +3,19 @@ import type { PayloadRead } from '../upstream/source.js';
 import { rememberAnswerSize } from './answer-size.js';
 import { CALLER_DEPENDENT } from './caller-dependence.js';
 import type { Context } from './context.js';
-import { UPSTREAM_FIELD_COST } from './cost.js';
+import { recordsPageCost, UPSTREAM_FIELD_COST } from './cost.js';
 import { PRICED_BY_BODY } from './payload-sizes.js';
 
 /**
  * What a field reads: a dataset's payload is the same for everyone, a summary's only for approved callers; a
  * field whose value is the whole body (rather than a page or a count made from it) knows its size in the answer
- * (the body's length) and is priced by it before the operation runs.
+ * (the body's length) and is priced by it before the operation runs. A records page says how many rows its
+ * arguments ask for (`first`), and is priced by them (recordsPageCost).
  */
-export interface PayloadFieldKind {
+export interface PayloadFieldKind<Args = never> {
   readonly reads: 'dataset' | 'summary';
   readonly wholeBody: boolean;
+  readonly pageRows?: (args: Args) => number | null | undefined;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PayloadFieldKind {
  * may warn about the request with `context.warnings`, at `info`'s path).
  */
 export function payloadField<Parent, Args, Value>(
-  kind: PayloadFieldKind,
+  kind: PayloadFieldKind<Args>,
   load: (parent: Parent, args: Args, context: Context) => Promise<PayloadRead>,
   resolve: (
     read: PayloadRead,
@@ -37,7 +39,10 @@ export function payloadField<Parent, Args, Value>(
   ) => Value | Promise<Value>,
 ) {
   return {
-    complexity: UPSTREAM_FIELD_COST,
+    complexity:
+      kind.pageRows === undefined
+        ? UPSTREAM_FIELD_COST
+        : (args: Args) => recordsPageCost((kind.pageRows as (args: Args) => number | null | undefined)(args)),
     nullable: true as const,
     extensions: kind.reads === 'summary' ? CALLER_DEPENDENT : kind.wholeBody ? PRICED_BY_BODY : {},
     resolve: async (parent: Parent, args: Args, context: Context, info: GraphQLResolveInfo): Promise<Value> => {

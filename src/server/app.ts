@@ -108,6 +108,8 @@ export interface AppDependencies {
   readonly usageRetentionDays: number;
   /** How often an idle subscription stream gets a comment line. */
   readonly heartbeatMs: number;
+  /** How long a WebSocket running no operation stays open (WEBSOCKET_IDLE_TIMEOUT_MS). */
+  readonly webSocketIdleMs: number;
   /** Upstream record shapes as first seen, and the drift from them. */
   readonly shapes: ShapeWatch;
   readonly shapeDrift: ShapeDriftWatch;
@@ -259,6 +261,7 @@ export function createApp(deps: AppDependencies): App {
     graphqlPath: GRAPHQL_PATH,
     maxPayloadBytes: limits.maxBodyBytes,
     heartbeatMs: deps.heartbeatMs,
+    idleMs: deps.webSocketIdleMs,
     trustedDocuments: deps.trustedDocuments,
     payForOperation: rateLimit?.payForSocketOperation,
     corsOrigins: http.corsOrigins,

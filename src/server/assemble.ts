@@ -423,6 +423,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     datasetVersions,
     usageRetentionDays: config.usage.retentionDays,
     heartbeatMs: config.live.subscriptions.heartbeatS * 1_000,
+    webSocketIdleMs: config.connections.webSocketIdleTimeoutMs,
     shapes: new ShapeWatch(logger),
     shapeDrift: new ShapeDriftWatch(logger, (dataset) => metrics.shapeDrift(dataset)),
     payloadSizes: new PayloadSizes(),

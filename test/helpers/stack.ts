@@ -10,7 +10,15 @@ import type { AccessService } from '../../src/access/model.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { App } from '../../src/server/app.js';
 import type { HttpServerLimits } from '../../src/server/transport/http-server.js';
-import type { BucketConfig, Config, HttpConfig, KeyPolicy, LiveConfig, OperationLimits } from '../../src/config.js';
+import type {
+  BucketConfig,
+  Config,
+  ConnectionLimits,
+  HttpConfig,
+  KeyPolicy,
+  LiveConfig,
+  OperationLimits,
+} from '../../src/config.js';
 import type { Live } from '../../src/server/assemble.js';
 import type { Metrics } from '../../src/server/observability/metrics.js';
 import type { PersistedManifest } from '../../src/server/operations/use-persisted-operations.js';
@@ -121,6 +129,8 @@ export interface StackOptions {
   limits?: Partial<OperationLimits>;
   /** Merged over the defaults of the settings. */
   http?: Partial<HttpConfig>;
+  /** Merged over the defaults of the settings (what the app reads of them: WebSocket idleness). */
+  connections?: Partial<ConnectionLimits>;
   trustedDocuments?: PersistedManifest;
   /**
    * A rate limit (none unless given; `points: 0` for none with the per-IP budgets on), and the per-IP budgets of
@@ -288,6 +298,7 @@ function testConfig(
     },
     limits: { ...DEFAULTS.limits, ...options.limits },
     http: { ...DEFAULTS.http, ...options.http },
+    connections: { ...base.connections, ...options.connections },
     persistedOperations: {
       ...base.persistedOperations,
       apqMaxMb: options.apqMaxMb ?? base.persistedOperations.apqMaxMb,

@@ -213,12 +213,22 @@ async function viewOf(
   return view;
 }
 
-/** The options of a records field: reads the dataset's payload, then answers from its records view. */
+/**
+ * The rows a records page asks for, by which it is priced (cost.ts recordsPageCost): `first`, whose default the
+ * argument declares.
+ */
+export const pageRows = (args: { readonly first?: number | null }): number | null | undefined => args.first;
+
+/**
+ * The options of a records field: reads the dataset's payload, then answers from its records view; a page is
+ * priced by the rows it asks for (`rows`: pageRows).
+ */
 function recordsField<Args extends QueryArg & RecordsQuery, Value>(
   answer: (view: RecordsView, args: Args, context: Context) => Value,
+  rows?: (args: Args) => number | null | undefined,
 ) {
-  return payloadField(
-    { reads: 'dataset', wholeBody: false },
+  return payloadField<DatasetEntry, Args, Value>(
+    { reads: 'dataset', wholeBody: false, ...(rows === undefined ? {} : { pageRows: rows }) },
     loadDataset,
     async (read, dataset: DatasetEntry, args: Args, context) =>
       answer(await viewOf(read, dataset, args, context), args, context),
@@ -241,16 +251,18 @@ builder.objectFields(Dataset, (t) => {
   });
   // `records` and `rows` answer the same page: one view, one cursor, one charge against the operation's budget.
   const recordsPage = () =>
-    recordsField((view, args: RecordsPageArgs & QueryArg, context) =>
-      budgetOf(context).charge(
-        view.page({
-          where: args.where,
-          orderBy: args.orderBy,
-          select: args.select,
-          first: args.first,
-          after: args.after,
-        }),
-      ),
+    recordsField<RecordsPageArgs & QueryArg, RecordConnectionShape>(
+      (view, args, context) =>
+        budgetOf(context).charge(
+          view.page({
+            where: args.where,
+            orderBy: args.orderBy,
+            select: args.select,
+            first: args.first,
+            after: args.after,
+          }),
+        ),
+      pageRows,
     );
   return {
     records: t.field({

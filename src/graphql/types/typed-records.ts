@@ -32,7 +32,7 @@ import {
 import { canonicalQueryString } from '../../upstream/query.js';
 import type { PayloadRead } from '../../upstream/source.js';
 import { Dataset } from './dataset.js';
-import { loadDataset, recordRowConnection, SortDirection } from './records.js';
+import { loadDataset, pageRows, recordRowConnection, SortDirection } from './records.js';
 
 type Types = typeof builder.$inferSchemaTypes;
 
@@ -302,7 +302,7 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
         description: `The records, filtered, ordered and paged (at most ${MAX_PAGE_SIZE} a page), as \`records\` answers them.`,
         args: rowsArgs,
         ...payloadField(
-          { reads: 'dataset', wholeBody: false },
+          { reads: 'dataset', wholeBody: false, pageRows: (args: ArgsShape) => pageRows(args as RowsArgs) },
           loadDataset,
           async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
             const args = given as RowsArgs;

@@ -165,8 +165,11 @@ function operationCost(
   if (selected === undefined) return 0;
   const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
   try {
-    return complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [selected, ...fragments] }, { schema, variables })
-      .complexity;
+    // Whole points: a records page's multiplier is a fraction (graphql/cost.ts recordsPageCost).
+    return Math.ceil(
+      complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [selected, ...fragments] }, { schema, variables })
+        .complexity,
+    );
   } catch {
     // Variables that do not fit: execution reports them with its own error, and runs nothing.
     return 0;

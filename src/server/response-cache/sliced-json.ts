@@ -16,12 +16,14 @@ export interface KnownValues {
 
 /**
  * JSON text of a large value written a slice at a time: the writer walks the value the answer made (its objects
- * and lists) and gives the event loop back after every `sliceBytes` of text, so that a 20 MB answer never holds the
- * loop for the time one JSON.stringify of it takes (a few hundred ms on a busy 2-core machine). A value that answers
- * share (an upstream body) is not written at all but taken as its shared text, so every answer that carries one
- * payload version sends the same bytes; another value of known size (a record) is handed to JSON.stringify whole,
- * once however often the answer repeats it (aliases, a batch's operations: `texts` is shared between the calls for
- * one answer).
+ * and lists) and gives the event loop back after every `sliceBytes` of text or SLICE_VALUES values, whichever comes
+ * first, so that a 20 MB answer never holds the loop for the time one JSON.stringify of it takes (a few hundred ms
+ * on a busy 2-core machine), nor does an answer of many small values (half a million list items of a few bytes each
+ * cost far more to walk than their bytes say). A value that answers share (an upstream body) is not written at all
+ * but taken as its shared text, so every answer that carries one payload version sends the same bytes; another
+ * value of known size (a record) is handed to JSON.stringify whole, once however often the answer repeats it
+ * (aliases, a batch's operations: `texts` is shared between the calls for one answer). The answer's own text comes
+ * out as one Buffer a slice.
  */
 export async function slicedJson(
   value: unknown,
@@ -30,8 +32,7 @@ export async function slicedJson(
   texts: WeakMap<object, string> = new WeakMap(),
 ): Promise<AnswerChunks> {
   const chunks: AnswerChunks = [];
-  const written = { sinceYield: 0 };
-  const writer = write(value, chunks, written, { ...known, sliceBytes, texts });
+  const writer = write(value, chunks, { ...known, sliceBytes, texts });
   while (!writer.next().done) await nextTurn();
   return chunks;
 }
@@ -64,61 +65,108 @@ interface Writing extends KnownValues {
 // walked, so that no single call holds the loop for long.
 const WHOLE_MAX_BYTES = 8 * 1024 * 1024;
 
-function* write(
-  value: unknown,
-  chunks: AnswerChunks,
-  written: { sinceYield: number },
-  writing: Writing,
-): Generator<undefined, void, undefined> {
+/**
+ * Values (objects, lists and leaves) written in one turn of the event loop at most, over every answer written in it:
+ * a few ms on a busy machine. Counted across answers, since a batch writes its operations' answers one after the
+ * other, and answers that finish within their slice would otherwise add up in one turn.
+ */
+export const SLICE_VALUES = 20_000;
+
+/** What the writers have written in the current turn; renewed on the next iteration of the event loop. */
+const turn = { bytes: 0, values: 0, renews: false };
+
+function renewTurn(): void {
+  turn.bytes = 0;
+  turn.values = 0;
+  turn.renews = false;
+}
+
+// What is left to write, as a stack: a value, or (TEXT) the text in `pending` beside it, such as `]` or `,"key":`.
+const VALUE = 0;
+const TEXT = 1;
+
+/**
+ * The writer: one generator for the whole value, which walks it with a stack of its own (a generator per value cost
+ * about a microsecond each) and yields after each slice, once the slice's text is in `chunks` as one Buffer.
+ */
+function* write(root: unknown, chunks: AnswerChunks, writing: Writing): Generator<undefined, void, undefined> {
   const { sizeOf, shared, sliceBytes, texts } = writing;
-  const push = (chunk: string | Buffer): boolean => {
-    chunks.push(chunk);
-    written.sinceYield += chunk.length;
-    if (written.sinceYield < sliceBytes) return false;
-    written.sinceYield = 0;
-    return true;
+  const kinds: number[] = [VALUE];
+  const pending: unknown[] = [root];
+  let own: string[] = [];
+  const flush = (): void => {
+    if (own.length === 0) return;
+    chunks.push(Buffer.from(own.join('')));
+    own = [];
   };
-  if (typeof value !== 'object' || value === null) {
-    if (push(JSON.stringify(value) ?? 'null')) yield;
-    return;
-  }
-  if (shared(value)) {
-    if (push(sharedJsonText(value))) yield;
-    return;
-  }
-  const size = sizeOf(value);
-  if (size !== undefined && size <= WHOLE_MAX_BYTES) {
-    let text = texts.get(value);
-    if (text === undefined) {
-      text = JSON.stringify(value);
-      texts.set(value, text);
+  const text = (piece: string): void => {
+    own.push(piece);
+    turn.bytes += piece.length;
+  };
+  while (kinds.length > 0) {
+    const kind = kinds.pop();
+    const value = pending.pop();
+    if (kind === TEXT) {
+      text(value as string);
+      continue;
     }
-    if (push(text)) yield;
-    return;
-  }
-  if ('toJSON' in value && typeof value.toJSON === 'function') {
-    yield* write((value.toJSON as () => unknown).call(value), chunks, written, writing);
-    return;
-  }
-  if (Array.isArray(value)) {
-    chunks.push('[');
-    for (let index = 0; index < value.length; index++) {
-      if (index > 0) chunks.push(',');
-      const item: unknown = value[index];
-      yield* write(isWritten(item) ? item : null, chunks, written, writing);
+    turn.values++;
+    if (!turn.renews) {
+      turn.renews = true;
+      setImmediate(renewTurn);
     }
-    chunks.push(']');
-    return;
+    if (typeof value !== 'object' || value === null) text(JSON.stringify(value) ?? 'null');
+    else if (shared(value)) {
+      const sharedText = sharedJsonText(value);
+      flush();
+      chunks.push(sharedText);
+      turn.bytes += sharedText.length;
+    } else {
+      const size = sizeOf(value);
+      if (size !== undefined && size <= WHOLE_MAX_BYTES) {
+        let whole = texts.get(value);
+        if (whole === undefined) {
+          whole = JSON.stringify(value);
+          texts.set(value, whole);
+        }
+        text(whole);
+      } else if ('toJSON' in value && typeof value.toJSON === 'function') {
+        kinds.push(VALUE);
+        pending.push((value.toJSON as () => unknown).call(value));
+        continue;
+      } else if (Array.isArray(value)) {
+        text('[');
+        kinds.push(TEXT);
+        pending.push(']');
+        // Pushed last item first, so that the first is written first.
+        for (let index = value.length - 1; index >= 0; index--) {
+          const item: unknown = value[index];
+          kinds.push(VALUE);
+          pending.push(isWritten(item) ? item : null);
+          if (index > 0) {
+            kinds.push(TEXT);
+            pending.push(',');
+          }
+        }
+      } else {
+        text('{');
+        kinds.push(TEXT);
+        pending.push('}');
+        const members = Object.entries(value).filter(([, item]) => isWritten(item));
+        for (let index = members.length - 1; index >= 0; index--) {
+          const [key, item] = members[index] as [string, unknown];
+          kinds.push(VALUE, TEXT);
+          pending.push(item, `${index === 0 ? '' : ','}${JSON.stringify(key)}:`);
+        }
+      }
+    }
+    if (turn.bytes >= sliceBytes || turn.values >= SLICE_VALUES) {
+      flush();
+      // The driver's next turn comes after the renewal, which was asked for first.
+      yield;
+    }
   }
-  chunks.push('{');
-  let first = true;
-  for (const [key, item] of Object.entries(value)) {
-    if (!isWritten(item)) continue;
-    chunks.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
-    first = false;
-    yield* write(item, chunks, written, writing);
-  }
-  chunks.push('}');
+  flush();
 }
 
 /** What JSON.stringify writes as a member: not undefined, a function or a symbol. */

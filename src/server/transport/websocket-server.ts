@@ -38,12 +38,6 @@ const CLOSE_CODES: Readonly<Record<string, number>> = {
 };
 const GOING_AWAY = 1001;
 /**
- * A socket with no operation running and none started for this long is closed (1000): an open socket costs a
- * connection slot of HTTP_MAX_CONNECTIONS whatever it does, and pings do not count as use. Clients open a socket
- * again when they next need one (graphql-ws's lazy client does so by itself).
- */
-const IDLE_SOCKET_MS = 60_000;
-/**
  * Each socket's messages other than the work they ask for (ping, pong, complete…): a bucket of MESSAGE_BURST that
  * refills MESSAGE_RATE a second. A socket over it is closed with 4429, since such messages cost the server work
  * but no token of the caller's. Every `subscribe` also pays the caller's operation token before any work.
@@ -62,6 +56,12 @@ export interface GraphQLWebSocketOptions {
   readonly maxPayloadBytes: number;
   /** How often the server pings each socket; one that does not answer within the same time is cut. */
   readonly heartbeatMs: number;
+  /**
+   * A socket with no operation running and none started for this long is closed (1000): an open socket costs a
+   * connection slot of HTTP_MAX_CONNECTIONS whatever it does, and pings do not count as use. Clients open a socket
+   * again when they next need one (graphql-ws's lazy client does so by itself).
+   */
+  readonly idleMs: number;
   /** With trusted documents, a socket too runs only the manifest's operations. */
   readonly trustedDocuments: PersistedManifest | undefined;
   /** The rate limit's charge of one operation, taken before the socket does any work on it (none: no rate limit). */
@@ -367,7 +367,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         }),
     };
     const keepAlive = keepSocketAlive(socket, options.heartbeatMs);
-    const idle = closeWhenUnused(socket, () => states.get(socket)?.operations ?? 0);
+    const idle = closeWhenUnused(socket, options.idleMs, () => states.get(socket)?.operations ?? 0);
     const closed = protocolServer.opened(protocolSocket, {
       socket,
       request,
@@ -465,17 +465,17 @@ function carriesDocument(data: string): boolean {
 }
 
 /**
- * Closes the socket once it has had no operation for IDLE_SOCKET_MS, counted from its opening or its last
- * operation's end; `operations` says how many run now.
+ * Closes the socket once it has had no operation for `idleMs`, counted from its opening or its last operation's
+ * end; `operations` says how many run now.
  */
-function closeWhenUnused(socket: WebSocket, operations: () => number): { stop(): void } {
+function closeWhenUnused(socket: WebSocket, idleMs: number, operations: () => number): { stop(): void } {
   let usedAt = performance.now();
   const timer = setInterval(
     () => {
       if (operations() > 0) usedAt = performance.now();
-      else if (performance.now() - usedAt >= IDLE_SOCKET_MS) socket.close(1000, 'Idle: no operation for a minute');
+      else if (performance.now() - usedAt >= idleMs) socket.close(1000, `Idle: no operation for ${idleMs / 1_000} s`);
     },
-    Math.min(IDLE_SOCKET_MS / 4, 15_000),
+    Math.min(idleMs / 4, 15_000),
   );
   timer.unref();
   return { stop: () => clearInterval(timer) };
