@@ -122,7 +122,7 @@ export function renderDataset(main, code) {
         { class: 'facts' },
         titleIsCode ? fact('officialTitle', t('officialTitle'), official, 'mono wrap') : null,
         titleIsCode ? fact('descriptiveTitle', t('descriptiveTitle'), descriptive) : null,
-        fact('code', t('code'), dataset.code, 'mono wrap'),
+        titleIsCode ? null : fact('code', t('code'), dataset.code, 'mono wrap'),
         fact('group', t('colGroup'), tOf('groups', dataset.group)),
         fact('agency', t('colAgency'), language === 'th' ? dataset.agencyName : dataset.agencyNameEn),
         fact('apiUrl', t('apiUrl'), `${dataset.method} ${dataset.apiUrl}`, 'mono wrap'),
@@ -149,6 +149,7 @@ export function renderDataset(main, code) {
       /** @type {Column[]} */
       const columns = fields.map((field) => ({ ...field, types: field.types.map(String) }));
       const recordCount = data.dataset.recordCount ?? 0;
+      showSimulatedNotice();
       const label = (/** @type {string} */ column) => columnLabel(column, names);
       // The reader's first view, unless the address gave one: the chart's measure and categories, and the latest
       // year when the chart is not by year (adding up years would count the same schools several times).
