@@ -133,8 +133,8 @@ describe.each([
     const { body } = await upstream.stack().execute(TypedByYear);
     expect(body.errors).toBeUndefined();
     const typed = body.data?.typedRecords.odsCountTeacherByYear;
-    expect(typed?.aggregate.map((group) => group.academicYear)).toEqual(['2565', '2566', '2567']);
-    expect(typed?.aggregate[1]).toEqual({ academicYear: '2566', total: 900_634, count: 1 });
+    expect(typed?.aggregate?.map((group) => group.academicYear)).toEqual(['2565', '2566', '2567']);
+    expect(typed?.aggregate?.[1]).toEqual({ academicYear: '2566', total: 900_634, count: 1 });
     expect(typed?.rows?.totalCount).toBe(8);
     expect(typed?.rows?.nodes[1]).toEqual({ academicYear: '2566', male: 308_620, female: 592_014, total: 900_634 });
   });
