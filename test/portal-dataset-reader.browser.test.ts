@@ -17,7 +17,7 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
   it('steers the chart (measure, grouping, a comparison of years), and the share link restores that view', async () => {
     const { origin, newContext, pageErrors } = portal();
     const { page, context } = await newContext('en-GB');
-    await page.goto(`${origin}/portal/#/datasets/${TEACHERS_BY_JURISDICTION}`);
+    await page.goto(`${origin}/portal/datasets/${TEACHERS_BY_JURISDICTION}`);
     await page.locator('.chart .bars li').first().waitFor();
     // The default: the total by jurisdiction, for the latest year only (a filter the reader sees and can remove).
     await expect.poll(() => page.getByLabel('Measure').inputValue()).toBe('TOTAL');
@@ -35,9 +35,9 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
     expect(url.pathname).toBe(`/portal/datasets/${TEACHERS_BY_JURISDICTION}`);
     expect(url.searchParams.get('measure')).toBe('FEMALE');
     expect(url.searchParams.get('compare')).toBe('ACADEMIC_YEAR');
-    // The same view from the link (through the old-style address until the server serves the path itself).
+    // The same view from the link, opened afresh.
     const again = await context.newPage();
-    await again.goto(`${origin}/portal/?${url.searchParams.toString()}#/datasets/${TEACHERS_BY_JURISDICTION}`);
+    await again.goto(share);
     await again.locator('.chart.compare .legend li').first().waitFor();
     expect(await again.getByLabel('Measure').inputValue()).toBe('FEMALE');
     expect(await again.locator('.chart.compare .legend li').allInnerTexts()).toEqual(legend);
@@ -65,7 +65,7 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
   it('copies a curl command that works as pasted, with the page filters', async () => {
     const { origin, newContext } = portal();
     const { page, context } = await newContext('th-TH');
-    await page.goto(`${origin}/portal/#/datasets/${TEACHERS_BY_JURISDICTION}`);
+    await page.goto(`${origin}/portal/datasets/${TEACHERS_BY_JURISDICTION}`);
     await page.locator('.explorer-table tbody tr').first().waitFor();
     const curl = await page.locator('.code-panel pre').innerText();
     expect(curl).toContain(`${origin}/graphql`);
@@ -103,7 +103,7 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
         });
       } else await route.continue();
     });
-    await page.goto(`${origin}/portal/#/datasets/${TEACHERS_BY_JURISDICTION}`);
+    await page.goto(`${origin}/portal/datasets/${TEACHERS_BY_JURISDICTION}`);
     await page.locator('main .alert', { hasText: 'ต้นทางไม่ตอบ' }).first().waitFor();
     expect(await page.locator('.facts dd[data-fact=code]').innerText()).toBe(TEACHERS_BY_JURISDICTION);
     expect(await page.locator('main h1').innerText()).toBe('จำนวนครูจำแนกตามสังกัด');

@@ -53,7 +53,7 @@ async function everyDatasetDraws(portal: PortalBrowser, upstream: string): Promi
     const combination = contexts[(index + (upstream === 'other' ? 1 : 0)) % contexts.length];
     if (combination === undefined) throw new Error('no combination');
     const { page, language, width } = combination;
-    await page.goto(`${origin}/portal/#/datasets/${dataset.code}`);
+    await page.goto(`${origin}/portal/datasets/${dataset.code}`);
     const { bars, rows, width: pageWidth } = await drawn(page);
     if (bars === 0 || rows === 0) problems.push(`${dataset.code}: ${bars} bars, ${rows} rows`);
     if (pageWidth > VIEWPORTS[width].width) problems.push(`${dataset.code} ${width}: ${pageWidth} px wide`);
@@ -80,7 +80,7 @@ async function everyDatasetDraws(portal: PortalBrowser, upstream: string): Promi
 async function oneProvinceAsCsv(portal: PortalBrowser, locale: string, viewport: { width: number; height: number }) {
   const { origin, newContext, stack, pageErrors } = portal;
   const { page, context } = await newContext(locale, viewport);
-  await page.goto(`${origin}/portal/#/datasets/${BY_PROVINCE}`);
+  await page.goto(`${origin}/portal/datasets/${BY_PROVINCE}`);
   await drawn(page);
   const province = page.locator('select[name^="quick-"]').filter({ has: page.locator(`option[value="${PROVINCE}"]`) });
   const column = (await province.getAttribute('name'))?.slice('quick-'.length) ?? '';
