@@ -34,6 +34,7 @@ export {
   type ReportedDrift,
 } from './shape-drift.js';
 export { FIELD_NAMES, fallbackName, nameKeys, type NamedKeys } from './field-names.js';
+export { nextTurn } from './turns.js';
 export { liveKeysOf, type LiveKeys } from './live-keys.js';
 export {
   SHAPES_FILE,

@@ -36,6 +36,8 @@ type Documents = {
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ClientReviewDocument,
     "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": typeof types.ClientSummaryDocument,
+    "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n": typeof types.DownloadCountDocument,
+    "\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n": typeof types.DownloadRecordsDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
     "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
@@ -107,6 +109,8 @@ const documents: Documents = {
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ClientReviewDocument,
     "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": types.ClientSummaryDocument,
+    "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n": types.DownloadCountDocument,
+    "\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n": types.DownloadRecordsDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
     "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
@@ -258,6 +262,14 @@ export function graphql(source: "\n  mutation ClientReview($input: ReviewUseRequ
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"): (typeof documents)["\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n"): (typeof documents)["\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
