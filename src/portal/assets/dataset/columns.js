@@ -35,6 +35,11 @@ const GROUP_WORDS = /** @type {const} */ ({
   GRADUATES: /graduate|ผู้สำเร็จ|จบ/i,
 });
 
+/** Whether a column names or numbers things (a code, an id) rather than measuring them. @param {Column} column */
+export function isIdentifier(column) {
+  return IDENTIFIER_NAME.test(column.name);
+}
+
 /** @param {Column} column */
 function isNumeric(column) {
   return column.types.includes('NUMBER') || column.numericStrings;

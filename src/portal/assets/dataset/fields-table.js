@@ -3,6 +3,7 @@
 import { formatNumber, t, tOf } from '../i18n.js';
 import { h } from '../dom.js';
 import { table } from '../ui.js';
+import { isIdentifier } from './columns.js';
 
 /** @param {import('../pages/dataset.js').Page} page */
 export function fieldsTable(page) {
@@ -20,7 +21,9 @@ export function fieldsTable(page) {
         ].join(''),
         formatNumber(column.distinctCount),
         column.examples.map((example) => (typeof example === 'string' ? example : JSON.stringify(example))).join(', '),
-        column.min === null || column.max === null ? '' : `${formatNumber(column.min)} – ${formatNumber(column.max)}`,
+        column.min === null || column.max === null || isIdentifier(column)
+          ? ''
+          : `${formatNumber(column.min)} – ${formatNumber(column.max)}`,
       ]),
       { hideCaption: true, stack: true },
     ),
