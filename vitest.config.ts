@@ -33,6 +33,7 @@ const BUILD_SUITES = [
   'test/erasure-files.test.ts',
   'test/transports-table.test.ts',
   'test/pipeline-order.test.ts',
+  'test/downloads.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

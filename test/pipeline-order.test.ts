@@ -28,6 +28,7 @@ describe('the pipeline', () => {
       'multipart-subscriptions',
       'graphiql',
       'portal',
+      'downloads',
       'request-decompression',
       'request-shape',
       'batch-limit',

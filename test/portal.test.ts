@@ -20,7 +20,19 @@ describe('the portal served at /portal/', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self'");
-    expect(await page.text()).toContain('<script type="module" src="app.js"></script>');
+    expect(await page.text()).toContain('<script type="module" src="/portal/app.js"></script>');
+  });
+
+  it('answers each page address with the page, which routes it in the browser', async () => {
+    const index = await (await get(stack().app, '/portal/')).text();
+    for (const path of ['/portal/datasets/ODS_COUNT_TEACHER_BY_YEAR', '/portal/developer', '/portal/operator']) {
+      const page = await get(stack().app, path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(await page.text(), path).toBe(index);
+    }
+    expect((await get(stack().app, '/portal/datasets/../../package.json')).status).toBe(404);
+    expect((await get(stack().app, '/portal/nowhere')).status).toBe(404);
   });
 
   it('serves its modules with an ETag, compressed when asked, and 304 for a copy the browser holds', async () => {
@@ -40,7 +52,8 @@ describe('the portal served at /portal/', () => {
     expect(((await shapes.json()) as { datasets: unknown[] }).datasets).toHaveLength(13);
     for (const path of [
       '/portal/tsconfig.json',
-      '/portal/types.d.ts',
+      '/portal/gql/operations.d.ts',
+      '/portal/dom-types.d.ts',
       '/portal/../package.json',
       '/portal/%2e%2e/config.ts',
     ]) {

@@ -28,6 +28,8 @@ import { useMetrics } from './observability/use-metrics.js';
 import { useOperationLimits } from './operations/use-operation-limits.js';
 import { useOperationLog } from './observability/use-operation-log.js';
 import { usePortal } from './pages/use-portal.js';
+import { useDownloads } from '../downloads/use-downloads.js';
+import { errorResponse } from './answers/error-answer.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -176,7 +178,8 @@ export function createApp(deps: AppDependencies): App {
   // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
   // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
   //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
-  // - graphiql and portal before the stages that read a GraphQL request, where yoga's own GraphiQL would answer.
+  // - graphiql, portal and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
+  //   answer: they answer their own paths and pay the rate limit themselves.
   // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
   //   and the shape before anything counts the operations in it.
   // - metrics and tracing before readiness and the operation stages, so they see every refusal those make.
@@ -203,6 +206,18 @@ export function createApp(deps: AppDependencies): App {
       ? []
       : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
     ...(http.portal ? [stage('portal', usePortal())] : []),
+    stage(
+      'downloads',
+      useDownloads({
+        ...deps,
+        callers,
+        pay: rateLimit?.payForSocketOperation,
+        refuse: errorResponse,
+        maxBytes: limits.maxResponseBytes,
+        maxRows: http.downloadMaxRows,
+        staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,
+      }),
+    ),
     stage('request-decompression', useRequestDecompression(limits.maxBodyBytes)),
     stage('request-shape', useRequestShape()),
     stage('batch-limit', useBatchLimit(limits.maxBatch)),

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { startOtherStack, type OtherStack } from './other-stack.js';
 import { listen, startStack, type Stack, type StackOptions } from './stack.js';
 
 /** Every page of the portal in Thai and English, at phone and desktop widths. */
@@ -32,6 +33,22 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
+/** axe-core's findings of the given impacts over the page as it is now. */
+async function axeFindings(page: Page, impacts: readonly string[]): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact !== null && impacts.includes(violation.impact))
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+}
+
 export interface PortalBrowser {
   readonly stack: Stack;
   readonly origin: string;
@@ -45,20 +62,28 @@ export interface PortalBrowser {
   ) => Promise<{ context: BrowserContext; page: Page }>;
   /** axe-core over the page as it is now; its serious and critical findings. */
   readonly seriousFindings: (page: Page) => Promise<string[]>;
+  /** axe-core over the page as it is now; its findings of moderate impact and above. */
+  readonly moderateFindings: (page: Page) => Promise<string[]>;
 }
 
 /**
  * A stack listening on a loopback port and headless Chromium, started in beforeAll and closed in afterAll, for the
  * portal's browser suites: each file has its own, so the suites can run side by side.
  */
-export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowser {
+export function usePortalBrowser(
+  options: StackOptions = {},
+  /** 'other': the server reads the second upstream (other-upstream.ts), whose records have other keys. */
+  upstream: 'simulator' | 'other' = 'simulator',
+): () => PortalBrowser {
   let stack: Stack | undefined;
+  let other: OtherStack | undefined;
   let server: Awaited<ReturnType<typeof listen>> | undefined;
   let browser: Browser | undefined;
   let portal: PortalBrowser | undefined;
 
   beforeAll(async () => {
-    stack = await startStack(options);
+    if (upstream === 'other') other = await startOtherStack(options);
+    stack = other?.stack ?? (await startStack(options));
     server = await listen(stack.app);
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
@@ -86,27 +111,15 @@ export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowse
         watch(page);
         return { context, page };
       },
-      seriousFindings: async (page) => {
-        // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
-        await page.evaluate(AXE_SOURCE);
-        const violations = await page.evaluate(async () => {
-          const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-          return (await axe.run()).violations;
-        });
-        return violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-          );
-      },
+      seriousFindings: (page) => axeFindings(page, ['serious', 'critical']),
+      moderateFindings: (page) => axeFindings(page, ['moderate', 'serious', 'critical']),
     };
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await stack?.close();
+    await (other ?? stack)?.close();
   });
 
   return () => {

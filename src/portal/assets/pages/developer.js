@@ -1,6 +1,6 @@
 // Developers: register (the key shown once), sign in with a key, ask for use of a summary, watch each request's
 // status change live, rotate the key, see their quota and history, delete the registration.
-import { endpointNumber, graphql, subscribe } from '../api.js';
+import { endpointNumber, graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, t, tOf } from '../i18n.js';
 import { credential, forget, keep, remembered } from '../session.js';
@@ -19,33 +19,132 @@ import {
   table,
 } from '../ui.js';
 
-/** @typedef {Omit<import('../types').UseRequest, 'client'>} UseRequest */
+/** @import * as Ops from '../gql/operations' */
+/** @typedef {Ops.DeveloperRequestFieldsFragment} UseRequest */
+/**
+ * @template Data, Variables
+ * @typedef {import('../api.js').Operation<Data, Variables>} Operation
+ */
 
-const REQUEST_FIELDS = `id status statusLabel purpose note createdAt updatedAt
-  endpoint { name title subject apiUrl }
-  history { from to actor at note }`;
+const REQUEST_FIELDS = /* GraphQL */ `
+  fragment DeveloperRequestFields on UseRequest {
+    id
+    status
+    statusLabel
+    purpose
+    note
+    createdAt
+    updatedAt
+    endpoint {
+      name
+      title
+      subject
+      apiUrl
+    }
+    history {
+      from
+      to
+      actor
+      at
+      note
+    }
+  }
+`;
 
-const ACCOUNT = `query DeveloperAccount {
-  me { id name contactEmail createdAt disabledAt rateLimitPoints history { kind actor detail at } }
-  summaryEndpoints { name title subject apiUrl status statusLabel }
-  myUseRequests { ${REQUEST_FIELDS} }
-}`;
+/** @type {Operation<Ops.DeveloperAccountQuery, Ops.DeveloperAccountQueryVariables>} */
+const ACCOUNT = operation(/* GraphQL */ `
+  query DeveloperAccount {
+    me {
+      id
+      name
+      contactEmail
+      createdAt
+      disabledAt
+      rateLimitPoints
+      history {
+        kind
+        actor
+        detail
+        at
+      }
+    }
+    summaryEndpoints {
+      name
+      title
+      subject
+      apiUrl
+      status
+      statusLabel
+    }
+    myUseRequests {
+      ...DeveloperRequestFields
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
 
-const REGISTER = `mutation Register($input: RegisterClientInput!) {
-  registerClient(input: $input) { apiKey client { id name } }
-}`;
+/** @type {Operation<Ops.SignInQuery, Ops.SignInQueryVariables>} */
+const SIGN_IN = operation(/* GraphQL */ `
+  query SignIn {
+    me {
+      id
+    }
+  }
+`);
 
-const ASK = `mutation AskForUse($input: RequestEndpointUseInput!) {
-  requestEndpointUse(input: $input) { useRequest { ${REQUEST_FIELDS} } }
-}`;
+/** @type {Operation<Ops.RegisterMutation, Ops.RegisterMutationVariables>} */
+const REGISTER = operation(/* GraphQL */ `
+  mutation Register($input: RegisterClientInput!) {
+    registerClient(input: $input) {
+      apiKey
+      client {
+        id
+        name
+      }
+    }
+  }
+`);
 
-const ROTATE = `mutation RotateKey($input: RotateApiKeyInput) {
-  rotateApiKey(input: $input) { apiKey previousKeysExpireAt }
-}`;
+/** @type {Operation<Ops.AskForUseMutation, Ops.AskForUseMutationVariables>} */
+const ASK = operation(/* GraphQL */ `
+  mutation AskForUse($input: RequestEndpointUseInput!) {
+    requestEndpointUse(input: $input) {
+      useRequest {
+        ...DeveloperRequestFields
+      }
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
 
-const DELETE = `mutation DeleteRegistration { deleteMyRegistration { deletedAt } }`;
+/** @type {Operation<Ops.RotateKeyMutation, Ops.RotateKeyMutationVariables>} */
+const ROTATE = operation(/* GraphQL */ `
+  mutation RotateKey($input: RotateApiKeyInput) {
+    rotateApiKey(input: $input) {
+      apiKey
+      previousKeysExpireAt
+    }
+  }
+`);
 
-const CHANGES = `subscription MyRequestChanges { useRequestChanged { ${REQUEST_FIELDS} } }`;
+/** @type {Operation<Ops.DeleteRegistrationMutation, Ops.DeleteRegistrationMutationVariables>} */
+const DELETE = operation(/* GraphQL */ `
+  mutation DeleteRegistration {
+    deleteMyRegistration {
+      deletedAt
+    }
+  }
+`);
+
+/** @type {Operation<Ops.MyRequestChangesSubscription, Ops.MyRequestChangesSubscriptionVariables>} */
+const CHANGES = operation(/* GraphQL */ `
+  subscription MyRequestChanges {
+    useRequestChanged {
+      ...DeveloperRequestFields
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
 
 /** Statuses from which the client may ask (again). */
 const ASKABLE = new Set(['NOT_REQUESTED', 'REJECTED', 'REVOKED']);
@@ -74,7 +173,6 @@ export function renderDeveloper(main) {
           t('registerHeading'),
           form(
             async () => {
-              /** @type {{ registerClient: { apiKey: string } }} */
               const { registerClient } = await graphql(REGISTER, {
                 input: {
                   name: /** @type {HTMLInputElement} */ (name).value,
@@ -102,7 +200,7 @@ export function renderDeveloper(main) {
             async () => {
               const secret = /** @type {HTMLInputElement} */ (key).value.trim();
               // Checked before it is kept: a mistyped key is refused here, not on every later request.
-              await graphql('query SignIn { me { id } }', {}, secret);
+              await graphql(SIGN_IN, {}, secret);
               keep('client', secret, rememberSignIn.checked);
               await signedIn();
             },
@@ -119,13 +217,7 @@ export function renderDeveloper(main) {
     const token = credential('client');
     if (token === undefined) return signedOut();
     replace(view, h('p', { role: 'status' }, t('loading')));
-    /**
-     * @type {{
-     *   me: (import('../types').Client & { history: import('../types').ClientEvent[] }) | null,
-     *   summaryEndpoints: import('../types').SummaryEndpoint[],
-     *   myUseRequests: UseRequest[],
-     * }}
-     */
+    /** @type {Ops.DeveloperAccountQuery} */
     let data;
     try {
       data = await graphql(ACCOUNT, {}, token);
@@ -184,7 +276,6 @@ export function renderDeveloper(main) {
           ask,
           form(
             async () => {
-              /** @type {{ requestEndpointUse: { useRequest: UseRequest } }} */
               const { requestEndpointUse } = await graphql(
                 ASK,
                 {
@@ -233,7 +324,6 @@ export function renderDeveloper(main) {
       const confirm = actionButton(
         t('deleteConfirm'),
         async () => {
-          /** @type {{ deleteMyRegistration: { deletedAt: string } }} */
           const { deleteMyRegistration } = await graphql(DELETE, {}, credential('client'));
           forget('client');
           signedOut(
@@ -294,7 +384,6 @@ export function renderDeveloper(main) {
         actionButton(
           t('rotate'),
           async () => {
-            /** @type {{ rotateApiKey: { apiKey: string, previousKeysExpireAt: string } }} */
             const { rotateApiKey } = await graphql(
               ROTATE,
               { input: { graceS: Number(/** @type {HTMLSelectElement} */ (grace).value) } },
@@ -345,7 +434,7 @@ export function renderDeveloper(main) {
       subscribe(CHANGES, {
         token: credential('client'),
         onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-        onNext: (/** @type {{ useRequestChanged: UseRequest }} */ { useRequestChanged }) => {
+        onNext: ({ useRequestChanged }) => {
           const request = useRequestChanged;
           requests.set(request.endpoint.name, request);
           updaters.get(request.endpoint.name)?.(request);

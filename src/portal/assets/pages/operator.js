@@ -1,7 +1,7 @@
 // Operators: sign in with an operator token; the pending requests, oldest first and paged by the API, to approve or
 // reject with a note; the directory of clients (searched and paged by the API) with their requests and usage, to
 // disable, set a quota for, or erase on a PDPA request.
-import { graphql, subscribe } from '../api.js';
+import { graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, t } from '../i18n.js';
 import { credential, forget, keep } from '../session.js';
@@ -12,39 +12,198 @@ const PAGE_SIZE = 10;
 /** Days of usage a client card sums up. */
 const USAGE_DAYS = 30;
 
-/** @typedef {import('../types').UseRequest} UseRequest */
-/** @typedef {import('../types').Client} Client */
-/** @typedef {import('../types').DirectoryClient} DirectoryClient */
-/** @template T @typedef {import('../types').Connection<T>} Connection */
+/** @import * as Ops from '../gql/operations' */
+/** @typedef {Ops.OperatorQueueQuery['useRequestsPage']} QueuePage */
+/** @typedef {QueuePage['edges'][number]['node']} UseRequest */
+/** @typedef {Ops.OperatorClientFieldsFragment} Client */
+/** @typedef {Ops.OperatorClientsQuery['clients']} DirectoryPage */
+/** @typedef {DirectoryPage['edges'][number]['node']} DirectoryClient */
+/**
+ * @template Data, Variables
+ * @typedef {import('../api.js').Operation<Data, Variables>} Operation
+ */
 
-const CLIENT_FIELDS = 'id name contactEmail createdAt disabledAt rateLimitPoints';
-const QUEUE = `query OperatorQueue($first: Int!, $after: String) {
-  useRequestsPage(status: PENDING, order: OLDEST_FIRST, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { node { id status statusLabel purpose note createdAt updatedAt
-      endpoint { name title subject }
-      client { ${CLIENT_FIELDS} } } }
+const CLIENT_FIELDS = /* GraphQL */ `
+  fragment OperatorClientFields on Client {
+    id
+    name
+    contactEmail
+    createdAt
+    disabledAt
+    rateLimitPoints
   }
-}`;
-const DIRECTORY = `query OperatorClients($search: String, $first: Int!, $after: String) {
-  clients(search: $search, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { node { ${CLIENT_FIELDS}
-      useRequests { id status statusLabel endpoint { name title subject } }
-      usage(days: ${USAGE_DAYS}) { day operations }
-      summaryReads(first: 1) { totalCount edges { node { at endpoint { name title subject } } } } } }
+`;
+
+/** @type {Operation<Ops.OperatorQueueQuery, Ops.OperatorQueueQueryVariables>} */
+const QUEUE = operation(/* GraphQL */ `
+  query OperatorQueue($first: Int!, $after: String) {
+    useRequestsPage(status: PENDING, order: OLDEST_FIRST, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          id
+          status
+          statusLabel
+          purpose
+          note
+          createdAt
+          updatedAt
+          endpoint {
+            name
+            title
+            subject
+          }
+          client {
+            ...OperatorClientFields
+          }
+        }
+      }
+    }
   }
-}`;
-const VIEWER = 'query OperatorSignIn { viewer { kind name } }';
-const ERASE = `mutation Erase($input: EraseClientInput!) { eraseClient(input: $input) { clientId deletedAt } }`;
-const REVIEW = `mutation Review($input: ReviewUseRequestInput!) { reviewUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
-const REVOKE = `mutation Revoke($input: RevokeUseRequestInput!) { revokeUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
-const DISABLE = `mutation Disable($input: ClientIdInput!) { disableClient(input: $input) { client { ${CLIENT_FIELDS} } } }`;
-const ENABLE = `mutation Enable($input: ClientIdInput!) { enableClient(input: $input) { client { ${CLIENT_FIELDS} } } }`;
-const QUOTA = `mutation Quota($input: SetClientQuotaInput!) { setClientQuota(input: $input) { client { ${CLIENT_FIELDS} } } }`;
-const CHANGES = 'subscription OperatorChanges { useRequestChanged { id status } }';
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorClientsQuery, Ops.OperatorClientsQueryVariables>} */
+const DIRECTORY = operation(/* GraphQL */ `
+  query OperatorClients($search: String, $first: Int!, $after: String, $usageDays: Int) {
+    clients(search: $search, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          ...OperatorClientFields
+          useRequests {
+            id
+            status
+            statusLabel
+            endpoint {
+              name
+              title
+              subject
+            }
+          }
+          usage(days: $usageDays) {
+            day
+            operations
+          }
+          summaryReads(first: 1) {
+            totalCount
+            edges {
+              node {
+                at
+                endpoint {
+                  name
+                  title
+                  subject
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorSignInQuery, Ops.OperatorSignInQueryVariables>} */
+const VIEWER = operation(/* GraphQL */ `
+  query OperatorSignIn {
+    viewer {
+      kind
+      name
+    }
+  }
+`);
+
+/** @type {Operation<Ops.EraseMutation, Ops.EraseMutationVariables>} */
+const ERASE = operation(/* GraphQL */ `
+  mutation Erase($input: EraseClientInput!) {
+    eraseClient(input: $input) {
+      clientId
+      deletedAt
+    }
+  }
+`);
+
+/** @type {Operation<Ops.ReviewMutation, Ops.ReviewMutationVariables>} */
+const REVIEW = operation(/* GraphQL */ `
+  mutation Review($input: ReviewUseRequestInput!) {
+    reviewUseRequest(input: $input) {
+      useRequest {
+        id
+        status
+        statusLabel
+      }
+    }
+  }
+`);
+
+/** @type {Operation<Ops.RevokeMutation, Ops.RevokeMutationVariables>} */
+const REVOKE = operation(/* GraphQL */ `
+  mutation Revoke($input: RevokeUseRequestInput!) {
+    revokeUseRequest(input: $input) {
+      useRequest {
+        id
+        status
+        statusLabel
+      }
+    }
+  }
+`);
+
+/** @type {Operation<Ops.DisableMutation, Ops.DisableMutationVariables>} */
+const DISABLE = operation(/* GraphQL */ `
+  mutation Disable($input: ClientIdInput!) {
+    disableClient(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.EnableMutation, Ops.EnableMutationVariables>} */
+const ENABLE = operation(/* GraphQL */ `
+  mutation Enable($input: ClientIdInput!) {
+    enableClient(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.QuotaMutation, Ops.QuotaMutationVariables>} */
+const QUOTA = operation(/* GraphQL */ `
+  mutation Quota($input: SetClientQuotaInput!) {
+    setClientQuota(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorChangesSubscription, Ops.OperatorChangesSubscriptionVariables>} */
+const CHANGES = operation(/* GraphQL */ `
+  subscription OperatorChanges {
+    useRequestChanged {
+      id
+      status
+    }
+  }
+`);
 
 const endpointTitle = summaryTitle;
 
@@ -68,7 +227,6 @@ export function renderOperator(main) {
           async () => {
             const secret = /** @type {HTMLInputElement} */ (token).value.trim();
             // A wrong token is refused with UNAUTHENTICATED; a client key is a caller, but not an operator.
-            /** @type {{ viewer: { kind: string } }} */
             const { viewer } = await graphql(VIEWER, {}, secret);
             if (viewer.kind !== 'OPERATOR') throw new Error(t('notAnOperator'));
             keep('operator', secret, remember.checked);
@@ -95,9 +253,9 @@ export function renderOperator(main) {
     const queueCursors = [null];
     /** @type {(string | null)[]} */
     const clientCursors = [null];
-    /** @type {Connection<UseRequest> | undefined} */
+    /** @type {QueuePage | undefined} */
     let pending;
-    /** @type {Connection<DirectoryClient> | undefined} */
+    /** @type {DirectoryPage | undefined} */
     let directory;
     /** @type {Map<string, string>} notes being written, by request id */
     const drafts = new Map();
@@ -108,7 +266,6 @@ export function renderOperator(main) {
 
     const loadQueue = async () => {
       try {
-        /** @type {{ useRequestsPage: Connection<UseRequest> }} */
         const data = await graphql(QUEUE, { first: PAGE_SIZE, after: queueCursors.at(-1) ?? null }, token);
         pending = data.useRequestsPage;
       } catch (error) {
@@ -125,10 +282,14 @@ export function renderOperator(main) {
 
     const loadClients = async () => {
       try {
-        /** @type {{ clients: Connection<DirectoryClient> }} */
         const data = await graphql(
           DIRECTORY,
-          { search: searchText.trim() || null, first: PAGE_SIZE, after: clientCursors.at(-1) ?? null },
+          {
+            search: searchText.trim() || null,
+            first: PAGE_SIZE,
+            after: clientCursors.at(-1) ?? null,
+            usageDays: USAGE_DAYS,
+          },
           token,
         );
         directory = data.clients;
@@ -149,7 +310,7 @@ export function renderOperator(main) {
      * Previous and next buttons over a cursor stack, and where this page is in the whole list.
      * @param {string} label
      * @param {(string | null)[]} cursors
-     * @param {Connection<unknown>} connection
+     * @param {{ totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null } }} connection
      * @param {() => Promise<void>} reload
      */
     const pager = (label, cursors, connection, reload) => {
@@ -223,7 +384,6 @@ export function renderOperator(main) {
       });
       const errors = h('div', {});
       const decide = (/** @type {'APPROVE' | 'REJECT'} */ decision) => async () => {
-        /** @type {{ reviewUseRequest: { useRequest: { statusLabel: string } } }} */
         const { reviewUseRequest } = await graphql(
           REVIEW,
           {
@@ -387,9 +547,9 @@ export function renderOperator(main) {
           actionButton(
             client.disabledAt ? t('enable') : t('disable'),
             async () => {
-              /** @type {{ enableClient?: { client: Client }, disableClient?: { client: Client } }} */
-              const result = await graphql(client.disabledAt ? ENABLE : DISABLE, { input }, token);
-              if ((result.enableClient ?? result.disableClient) !== undefined) await loadClients();
+              if (client.disabledAt) await graphql(ENABLE, { input }, token);
+              else await graphql(DISABLE, { input }, token);
+              await loadClients();
             },
             errors,
           ),
@@ -398,7 +558,6 @@ export function renderOperator(main) {
             t('setQuota'),
             async () => {
               const value = /** @type {HTMLInputElement} */ (quota).value;
-              /** @type {{ setClientQuota: { client: Client } }} */
               await graphql(
                 QUOTA,
                 { input: { id: client.id, rateLimitPoints: value === '' ? null : Number(value) } },
@@ -473,7 +632,6 @@ export function renderOperator(main) {
     );
     // Named operators (ADMIN_TOKENS) see their name: the one the audit trail records for their decisions.
     void (async () => {
-      /** @type {{ viewer: { name: string | null } }} */
       const { viewer } = await graphql(VIEWER, {}, token);
       if (viewer.name !== null) who.textContent = t('signedInOperatorAs', { name: viewer.name });
     })().catch(() => undefined);
