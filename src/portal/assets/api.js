@@ -1,8 +1,11 @@
 // The portal's only way to the server: the public GraphQL endpoint, as any client calls it. Credentials go in the
 // Authorization header, never in a URL.
-import { language } from './i18n.js';
+import { language, t } from './i18n.js';
 
 export const GRAPHQL_PATH = '/graphql';
+
+/** What the portal calls a request that never got an answer (fetch's own TypeError says "Failed to fetch"). */
+export const NETWORK_ERROR = 'NETWORK_ERROR';
 
 /** A GraphQL error answer, with the first error's code. */
 export class ApiError extends Error {
@@ -39,14 +42,23 @@ export let simulated = false;
  * @param {string} query
  * @param {Record<string, unknown>} [variables]
  * @param {string} [token]
+ * @param {{ onResponse?: (response: Response) => void }} [options] `onResponse` sees the answer's headers
  * @returns {Promise<Data>}
  */
-export async function graphql(query, variables = {}, token) {
-  const response = await fetch(GRAPHQL_PATH, {
-    method: 'POST',
-    headers: headers(token, 'application/graphql-response+json, application/json'),
-    body: JSON.stringify({ query, variables }),
-  });
+export async function graphql(query, variables = {}, token, options = {}) {
+  /** @type {Response} */
+  let response;
+  try {
+    response = await fetch(GRAPHQL_PATH, {
+      method: 'POST',
+      headers: headers(token, 'application/graphql-response+json, application/json'),
+      body: JSON.stringify({ query, variables }),
+    });
+  } catch {
+    // The browser's message ("Failed to fetch", "NetworkError when…") is in its own words and language.
+    throw new ApiError(t('networkError'), NETWORK_ERROR);
+  }
+  options.onResponse?.(response);
   if (response.headers.get('x-upstream-simulated') === 'true') simulated = true;
   /** @type {{ data?: Data, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
   let body;
@@ -55,12 +67,12 @@ export async function graphql(query, variables = {}, token) {
     const json = await response.json();
     body = /** @type {typeof body} */ (json);
   } catch {
-    throw new ApiError(`HTTP ${response.status}`, undefined);
+    throw new ApiError(t('httpError', { status: response.status }), undefined);
   }
   if (body.extensions?.upstream === 'simulated') simulated = true;
   const [first] = body.errors ?? [];
   if (first !== undefined) throw new ApiError(first.message, first.extensions?.code);
-  if (body.data === undefined) throw new ApiError(`HTTP ${response.status}`, undefined);
+  if (body.data === undefined) throw new ApiError(t('httpError', { status: response.status }), undefined);
   return body.data;
 }
 
