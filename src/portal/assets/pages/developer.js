@@ -133,7 +133,7 @@ export function renderDeveloper(main) {
               );
               replace(
                 view,
-                keyOnce(registerClient.apiKey),
+                keyOnce(registerClient.apiKey, 2),
                 requestSnippets({ label: t('tryKey'), query: VIEWER_QUERY, key: () => registerClient.apiKey }),
                 h('p', {}, next),
               );
@@ -417,10 +417,9 @@ export function renderDeveloper(main) {
           h(
             'dd',
             { 'data-quota': quota?.quota ?? me.rateLimitPoints ?? '' },
+            // Every answer that spent a budget states it; one that states none was not limited.
             quota === undefined
-              ? me.rateLimitPoints === null
-                ? t('quotaDefault')
-                : t('quotaPerWindow', { quota: formatNumber(me.rateLimitPoints), window: '' })
+              ? t('quotaNone')
               : [
                   t('quotaPerWindow', { quota: formatNumber(quota.quota), window: formatWindow(quota.windowS) }),
                   ' ',

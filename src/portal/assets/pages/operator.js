@@ -82,6 +82,34 @@ function refusal(error) {
   return error;
 }
 
+const FOCUSABLE = 'button, input, textarea, select, a[href], [tabindex]';
+
+/**
+ * Where the focus is in `container`: the element marked with data-focus-key around it (a card, a notice, a table)
+ * and its place among that element's focusable parts. Returns what puts it back on the same part after a redraw, as
+ * a refresh (a request arriving, a decision made elsewhere) must not take the focus away from the operator.
+ * @param {HTMLElement} container
+ * @returns {() => void}
+ */
+function rememberFocus(container) {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !container.contains(active)) return () => undefined;
+  const marked = active.closest('[data-focus-key]');
+  if (!(marked instanceof HTMLElement)) return () => undefined;
+  const key = marked.dataset['focusKey'] ?? '';
+  const parts = (/** @type {HTMLElement} */ element) =>
+    [element, ...element.querySelectorAll(FOCUSABLE)].filter((part) => part.matches(FOCUSABLE));
+  const index = parts(marked).indexOf(active);
+  return () => {
+    const again = [...container.querySelectorAll('[data-focus-key]')].find(
+      (element) => element instanceof HTMLElement && element.dataset['focusKey'] === key,
+    );
+    if (!(again instanceof HTMLElement)) return;
+    const part = parts(again)[index] ?? again;
+    if (part instanceof HTMLElement) part.focus();
+  };
+}
+
 /** @param {HTMLElement} main */
 export function renderOperator(main) {
   /** @type {(() => void) | undefined} */
@@ -263,7 +291,9 @@ export function renderOperator(main) {
         return;
       }
       const heading = t('queueHeading', { count: pending.totalCount });
-      const notice = queueNotice === '' ? null : h('p', { class: 'notice', tabindex: '-1' }, queueNotice);
+      const notice =
+        queueNotice === '' ? null : h('p', { class: 'notice', tabindex: '-1', 'data-focus-key': 'queue' }, queueNotice);
+      const restoreFocus = rememberFocus(queue);
       replace(
         queue,
         section(
@@ -280,7 +310,7 @@ export function renderOperator(main) {
           pager(t('queuePages'), queueCursors, pending, loadQueue),
         ),
       );
-      if (focusAfterDecision < 0) return;
+      if (focusAfterDecision < 0) return restoreFocus();
       // Focus stays where the operator was: on the request that moved up into the decided one's place, or on what
       // was decided when the queue is empty.
       const headings = [...queue.querySelectorAll('[data-request] h3')];
@@ -323,8 +353,8 @@ export function renderOperator(main) {
       };
       return h(
         'article',
-        { class: 'card', 'data-request': request.id },
-        h('h3', {}, request.client.name, ' → ', endpointTitle(request.endpoint)),
+        { class: 'card', 'data-request': request.id, 'data-focus-key': `request:${request.id}` },
+        h('h3', { tabindex: '-1' }, request.client.name, ' → ', endpointTitle(request.endpoint)),
         h(
           'dl',
           { class: 'facts' },
@@ -399,7 +429,6 @@ export function renderOperator(main) {
               onclick: () => {
                 usageSort = { key: column, descending: sorted ? !descending : column !== 'name' };
                 drawUsage();
-                /** @type {HTMLElement | null} */ (usage.querySelector(`button[data-sort="${column}"]`))?.focus();
               },
             },
             label,
@@ -408,6 +437,7 @@ export function renderOperator(main) {
         );
       };
       const captionId = uid('usage');
+      const restoreFocus = rememberFocus(usage);
       replace(
         usage,
         section(
@@ -417,7 +447,13 @@ export function renderOperator(main) {
             ? h('p', {}, t('noClients'))
             : h(
                 'div',
-                { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
+                {
+                  class: 'table-wrap',
+                  tabindex: '0',
+                  role: 'region',
+                  'aria-labelledby': captionId,
+                  'data-focus-key': 'usage',
+                },
                 h(
                   'table',
                   { class: 'usage-by-client' },
@@ -465,6 +501,7 @@ export function renderOperator(main) {
               ),
         ),
       );
+      restoreFocus();
     };
 
     const drawDecisions = () => {
@@ -510,7 +547,11 @@ export function renderOperator(main) {
                 h(
                   'table',
                   { class: 'decisions' },
-                  h('caption', { id: captionId, class: 'visually-hidden' }, t('decisionsHeading')),
+                  h(
+                    'caption',
+                    { id: captionId, class: 'visually-hidden' },
+                    t('decisionsCaption', { count: shown.length }),
+                  ),
                   h(
                     'thead',
                     {},
@@ -546,7 +587,11 @@ export function renderOperator(main) {
 
     const drawClients = () => {
       if (directory === undefined) return;
-      const notice = clientsNotice === '' ? null : h('p', { class: 'notice', tabindex: '-1' }, clientsNotice);
+      const notice =
+        clientsNotice === ''
+          ? null
+          : h('p', { class: 'notice', tabindex: '-1', 'data-focus-key': 'clients' }, clientsNotice);
+      const restoreFocus = rememberFocus(clients);
       replace(
         clients,
         notice,
@@ -560,7 +605,7 @@ export function renderOperator(main) {
             ),
         pager(t('clientsPages'), clientCursors, directory, loadClients),
       );
-      if (focusClient === undefined) return;
+      if (focusClient === undefined) return restoreFocus();
       const card = focusClient === '' ? null : clients.querySelector(`[data-client="${focusClient}"] h3`);
       focusClient = undefined;
       const target = card ?? notice;
@@ -666,10 +711,10 @@ export function renderOperator(main) {
       });
       return h(
         'article',
-        { class: 'card', 'data-client': client.id },
+        { class: 'card', 'data-client': client.id, 'data-focus-key': `client:${client.id}` },
         h(
           'h3',
-          {},
+          { tabindex: '-1' },
           client.name,
           ' ',
           h(
@@ -849,8 +894,10 @@ export function renderOperator(main) {
     stopLive = subscribe(CHANGES, {
       token,
       onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-      // A new request, or a decision made elsewhere: read the queue again (the event has no client fields to merge).
-      onNext: () => void load(),
+      // A new request, or a decision made elsewhere: read the queue and the overview again (the event has no client
+      // fields to merge). The directory is read again after the operator's own actions only, so that a note being
+      // written on a card (a revocation's, a quota) is not redrawn away.
+      onNext: () => void Promise.all([loadQueue(), loadOverview()]),
     });
   };
 
