@@ -31,6 +31,21 @@ const config: CodegenConfig = {
       config: { useTypeImports: true, enumsAsTypes: true, scalars },
       presetConfig: { fragmentMasking: false },
     },
+    // The portal's operations (src/portal/assets/, plain ES modules in the browser, no build step): their answer and
+    // variables types only, which the modules' JSDoc names, so a schema change that breaks an operation breaks
+    // `npm run typecheck` (or this command), not the page. The documents stay in the modules, marked /* GraphQL */.
+    'src/portal/assets/gql/operations.d.ts': {
+      documents: ['src/portal/assets/**/*.js'],
+      plugins: ['typescript-operations'],
+      config: {
+        enumType: 'string-literal',
+        scalars,
+        preResolveTypes: true,
+        skipTypename: true,
+        avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
+        useTypeImports: true,
+      },
+    },
     // Apollo Client's possibleTypes and graphcache's keys, from the schema (scripts/codegen/client-cache.ts).
     'client/cache-config.ts': {
       plugins: ['./scripts/codegen/client-cache.ts'],

@@ -12,6 +12,7 @@ export default tseslint.config(
       'test/clients/relay/__generated__/',
       'client/gql/',
       'client/cache-config.ts',
+      'src/portal/assets/gql/',
       'test-results/',
       'schema/',
     ],

@@ -74,7 +74,7 @@ async function ask(stack: Stack, key: string, endpointId: number): Promise<strin
 async function openAs(
   page: Page,
   origin: string,
-  hash: string,
+  path: string,
   language: 'th' | 'en',
   storage: Record<string, string>,
   remembered = false,
@@ -89,7 +89,7 @@ async function openAs(
     },
     [language, storage, remembered] as const,
   );
-  await page.goto(`${origin}/portal/?${Date.now()}${hash}`);
+  await page.goto(`${origin}/portal${path}?load=${Date.now()}`);
   await page.locator('main h1').waitFor();
   await page.locator('main [role=status]:text-matches("กำลังโหลด|Loading")').waitFor({ state: 'detached' });
 }
@@ -103,7 +103,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     const { context, page } = await newContext('th-TH', VIEWPORTS.phone);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 
-    await page.goto(`${origin}/portal/#/developer`);
+    await page.goto(`${origin}/portal/developer`);
     const signedOutFindings = await axeFindings(page);
     await page.getByLabel('ชื่อแอปพลิเคชัน').fill('แอปทดลองคำขอพร้อมใช้');
     await page.getByLabel('อีเมลติดต่อ').fill('snippet@example.org');
@@ -181,7 +181,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     const { stack, origin, newContext, pageErrors } = portal();
     const key = await register(stack, 'Remembered key app');
     const { context, page } = await newContext('en-GB');
-    await openAs(page, origin, '#/developer', 'en', { 'portal.clientKey': key }, true);
+    await openAs(page, origin, '/developer', 'en', { 'portal.clientKey': key }, true);
     await page.getByText('Signed in as Remembered key app').waitFor();
 
     // The network drops: the page says so in its own words, keeps the key, and tries again on request.
@@ -197,7 +197,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     // The server answers 503 with no GraphQL body: the same.
     await page.route('**/graphql', (route) => route.fulfill({ status: 503, body: 'busy', contentType: 'text/plain' }));
     await page.reload();
-    await page.getByText('The server could not answer (HTTP 503)').waitFor();
+    await page.getByText('The server gave an unexpected answer (HTTP 503)').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('portal.clientKey'))).toBe(key);
     await page.unroute('**/graphql');
 
@@ -232,7 +232,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     );
 
     const { context, page } = await newContext('en-GB');
-    await page.goto(`${origin}/portal/#/operator`);
+    await page.goto(`${origin}/portal/operator`);
     // A wrong token gets the portal's own words, not "Unknown API key" or a lesson on the Authorization header.
     await page.getByLabel('Operator token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -346,12 +346,12 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
             language === 'th' ? 'th-TH' : 'en-GB',
             viewport,
           );
-          await openAs(page, origin, '#/developer', language, { 'portal.clientKey': key });
+          await openAs(page, origin, '/developer', language, { 'portal.clientKey': key });
           await page.locator('figure.usage').waitFor();
           if (width === 'desktop')
             findings.push(...(await axeFindings(page)).map((f) => `developer ${language}: ${f}`));
           await shot(page, `developer-${language}-${width}`);
-          await openAs(page, origin, '#/operator', language, { 'portal.operatorToken': OFFICER.token });
+          await openAs(page, origin, '/operator', language, { 'portal.operatorToken': OFFICER.token });
           await page.locator('tr[data-decision]').first().waitFor();
           if (width === 'desktop') findings.push(...(await axeFindings(page)).map((f) => `operator ${language}: ${f}`));
           await shot(page, `operator-${language}-${width}`);

@@ -20,7 +20,7 @@ describe('the portal served at /portal/', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self'");
-    expect(await page.text()).toContain('<script type="module" src="app.js"></script>');
+    expect(await page.text()).toContain('<script type="module" src="/portal/app.js"></script>');
   });
 
   it('serves its modules with an ETag, compressed when asked, and 304 for a copy the browser holds', async () => {
@@ -40,7 +40,8 @@ describe('the portal served at /portal/', () => {
     expect(((await shapes.json()) as { datasets: unknown[] }).datasets).toHaveLength(13);
     for (const path of [
       '/portal/tsconfig.json',
-      '/portal/types.d.ts',
+      '/portal/gql/operations.d.ts',
+      '/portal/dom-types.d.ts',
       '/portal/../package.json',
       '/portal/%2e%2e/config.ts',
     ]) {

@@ -32,6 +32,22 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
+/** axe-core's findings of the given impacts over the page as it is now. */
+async function axeFindings(page: Page, impacts: readonly string[]): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact !== null && impacts.includes(violation.impact))
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+}
+
 export interface PortalBrowser {
   readonly stack: Stack;
   readonly origin: string;
@@ -45,6 +61,8 @@ export interface PortalBrowser {
   ) => Promise<{ context: BrowserContext; page: Page }>;
   /** axe-core over the page as it is now; its serious and critical findings. */
   readonly seriousFindings: (page: Page) => Promise<string[]>;
+  /** axe-core over the page as it is now; its findings of moderate impact and above. */
+  readonly moderateFindings: (page: Page) => Promise<string[]>;
 }
 
 /**
@@ -86,20 +104,8 @@ export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowse
         watch(page);
         return { context, page };
       },
-      seriousFindings: async (page) => {
-        // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
-        await page.evaluate(AXE_SOURCE);
-        const violations = await page.evaluate(async () => {
-          const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-          return (await axe.run()).violations;
-        });
-        return violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-          );
-      },
+      seriousFindings: (page) => axeFindings(page, ['serious', 'critical']),
+      moderateFindings: (page) => axeFindings(page, ['moderate', 'serious', 'critical']),
     };
   });
 

@@ -4,9 +4,6 @@ import { language, t } from './i18n.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
-/** What the portal calls a request that never got an answer (fetch's own TypeError says "Failed to fetch"). */
-export const NETWORK_ERROR = 'NETWORK_ERROR';
-
 /** A GraphQL error answer, with the first error's code. */
 export class ApiError extends Error {
   /**
@@ -19,7 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-/** @typedef {{ message: string, extensions?: { code?: string } }} GraphQLError */
+/** @typedef {{ message: string, path?: (string | number)[], extensions?: { code?: string } }} GraphQLError */
 
 /**
  * @param {string | undefined} token
@@ -36,52 +33,105 @@ function headers(token, accept) {
 export let simulated = false;
 
 /**
- * Runs one operation; resolves with its data (of the shape its selection asks for: the caller names it), rejects
- * with an ApiError carrying the first error's code.
- * @template [Data=unknown]
- * @param {string} query
- * @param {Record<string, unknown>} [variables]
+ * A GraphQL document as the portal sends it (plain text, marked with a GraphQL comment so `npm run codegen` finds
+ * it) and, for the type check only, the types of its answer and its variables, which codegen writes to
+ * gql/operations.d.ts from schema/schema.graphql. A module declares each document with both, for example
+ * `@type Operation<Ops.PortalCatalogueQuery, Ops.PortalCatalogueQueryVariables>` on
+ * `const CATALOGUE = operation(...)`, so a schema change that breaks a document fails codegen, and one that
+ * changes its types fails `npm run typecheck`, not the page.
+ * @template Data
+ * @template Variables
+ * @typedef {string & { readonly __answer?: Data, readonly __variables?: Variables }} Operation
+ */
+
+/**
+ * Marks a document's text as an Operation; its types come from the declaration it is assigned to.
+ * @param {string} text
+ * @returns {Operation<any, any>}
+ */
+export function operation(text) {
+  return text;
+}
+
+/** What the browser's fetch says when the network failed ("Failed to fetch"), in the reader's language. */
+export class NetworkError extends ApiError {
+  constructor() {
+    super(t('networkFailed'), 'NETWORK_ERROR');
+  }
+}
+
+/** `onResponse` sees the answer's headers (its RateLimit fields, for one) before its body is read. */
+/** @typedef {{ onResponse?: (response: Response) => void }} AnswerOptions */
+
+/**
+ * Runs one operation; resolves with its data, rejects with an ApiError carrying the first error's code (a
+ * NetworkError when no answer came).
+ * @template Data
+ * @template Variables
+ * @param {Operation<Data, Variables>} query
+ * @param {Variables} [variables]
  * @param {string} [token]
- * @param {{ onResponse?: (response: Response) => void }} [options] `onResponse` sees the answer's headers
+ * @param {AnswerOptions} [options]
  * @returns {Promise<Data>}
  */
-export async function graphql(query, variables = {}, token, options = {}) {
+export async function graphql(query, variables, token, options) {
+  const { data, errors } = await graphqlPartial(query, variables, token, options);
+  const [first] = errors;
+  if (first !== undefined) throw first;
+  return data;
+}
+
+/**
+ * Runs one operation and keeps what it answered beside its errors, so a page shows the fields that worked when
+ * one failed (GraphQL nulls a failed field and names its path). Rejects only when nothing came back.
+ * @template Data
+ * @template Variables
+ * @param {Operation<Data, Variables>} query
+ * @param {Variables} [variables]
+ * @param {string} [token]
+ * @param {AnswerOptions} [options]
+ * @returns {Promise<{ data: Data, errors: (ApiError & { path?: readonly (string | number)[] })[] }>}
+ */
+export async function graphqlPartial(query, variables, token, options = {}) {
   /** @type {Response} */
   let response;
   try {
     response = await fetch(GRAPHQL_PATH, {
       method: 'POST',
       headers: headers(token, 'application/graphql-response+json, application/json'),
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query, variables: variables ?? {} }),
     });
   } catch {
-    // The browser's message ("Failed to fetch", "NetworkError when…") is in its own words and language.
-    throw new ApiError(t('networkError'), NETWORK_ERROR);
+    throw new NetworkError();
   }
   options.onResponse?.(response);
   if (response.headers.get('x-upstream-simulated') === 'true') simulated = true;
-  /** @type {{ data?: Data, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
+  /** @type {{ data?: Data | null, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
   let body;
   try {
     /** @type {unknown} */
     const json = await response.json();
     body = /** @type {typeof body} */ (json);
   } catch {
-    throw new ApiError(t('httpError', { status: response.status }), undefined);
+    throw new ApiError(t('httpFailed', { status: response.status }), undefined);
   }
   if (body.extensions?.upstream === 'simulated') simulated = true;
-  const [first] = body.errors ?? [];
-  if (first !== undefined) throw new ApiError(first.message, first.extensions?.code);
-  if (body.data === undefined) throw new ApiError(t('httpError', { status: response.status }), undefined);
-  return body.data;
+  const errors = (body.errors ?? []).map((error) =>
+    Object.assign(new ApiError(error.message, error.extensions?.code), { path: error.path }),
+  );
+  if (body.data === undefined || body.data === null) {
+    throw errors[0] ?? new ApiError(t('httpFailed', { status: response.status }), undefined);
+  }
+  return { data: body.data, errors };
 }
 
 /**
  * A subscription over GraphQL over SSE (one POST stream, "distinct connections"), reconnected after a drop with
  * a growing pause. `onState` hears 'live' and 'down'. Returns a function that ends it.
  * @template Data
- * @param {string} query
- * @param {{ token?: string, variables?: Record<string, unknown>, onNext: (data: Data) => void, onState?: (state: 'live' | 'down') => void }} options
+ * @template Variables
+ * @param {Operation<Data, Variables>} query
+ * @param {{ token?: string, variables?: Variables, onNext: (data: Data) => void, onState?: (state: 'live' | 'down') => void }} options
  * @returns {() => void}
  */
 export function subscribe(query, options) {

@@ -1,12 +1,14 @@
 // Builds the page with DOM calls only. Text is always a text node, never parsed as markup: a client's name, a
 // purpose or an operator's note cannot become an element or a script, whatever it contains.
 
+/** @typedef {import('./dom-types').Child} Child */
+
 /**
  * An element: `h('button', { type: 'button', onclick: f, class: 'primary' }, 'Save')`.
  * Properties starting with "on" become listeners; `null`, `undefined` and `false` attributes are left out.
  * @param {string} tag
  * @param {Record<string, string | number | boolean | null | undefined | Function>} [attributes]
- * @param {...import('./types').Child} children
+ * @param {...Child} children
  * @returns {HTMLElement}
  */
 export function h(tag, attributes = {}, ...children) {
@@ -29,7 +31,7 @@ export function h(tag, attributes = {}, ...children) {
 
 /**
  * @param {Element} parent
- * @param {import('./types').Child[]} children
+ * @param {Child[]} children
  */
 export function append(parent, children) {
   for (const child of children) {
@@ -42,7 +44,7 @@ export function append(parent, children) {
 /**
  * Replaces what `parent` holds.
  * @param {Element} parent
- * @param {...import('./types').Child} children
+ * @param {...Child} children
  */
 export function replace(parent, ...children) {
   parent.replaceChildren();

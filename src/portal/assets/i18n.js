@@ -18,6 +18,8 @@ const MESSAGES = {
     simulated: 'ข้อมูลจำลอง: เซิร์ฟเวอร์นี้ใช้แหล่งข้อมูลจำลอง ไม่ใช่สถิติจริง',
     loading: 'กำลังโหลด…',
     failed: 'โหลดไม่สำเร็จ',
+    networkFailed: 'ติดต่อเซิร์ฟเวอร์ไม่ได้ ตรวจสอบการเชื่อมต่ออินเทอร์เน็ตแล้วลองอีกครั้ง',
+    httpFailed: 'เซิร์ฟเวอร์ตอบกลับไม่ถูกต้อง (HTTP {status}) ลองอีกครั้งภายหลัง',
     retry: 'ลองอีกครั้ง',
     notFound: 'ไม่พบหน้านี้',
     // Catalogue
@@ -25,6 +27,12 @@ const MESSAGES = {
     catalogueIntro:
       'ข้อมูลสถิติการศึกษาแบบเปิดของกระทรวงศึกษาธิการ ผ่าน GraphQL API เดียว: ชุดข้อมูล 13 ชุดที่ทุกคนอ่านได้ และข้อมูลสรุป 4 รายการที่ต้องขอใช้งานก่อน',
     datasetsHeading: 'ชุดข้อมูล ({count})',
+    datasetsTable: 'ตารางรายการชุดข้อมูล',
+    summariesTable: 'ตารางรายการข้อมูลสรุป',
+    searchDatasets: 'ค้นหาชุดข้อมูล',
+    searchDatasetsHelp: 'ชื่อภาษาไทยหรืออังกฤษ รหัส หรือลำดับ',
+    datasetsShown: 'แสดง {shown} จาก {total} ชุดข้อมูล',
+    noDatasetMatches: 'ไม่พบชุดข้อมูลที่ตรงกับการค้นหา',
     summariesHeading: 'ข้อมูลสรุป ({count}) ต้องขอใช้งาน',
     summariesIntro: 'ลงทะเบียนและขอใช้งานได้ที่หน้านักพัฒนา เมื่อผู้ดูแลอนุมัติแล้วจึงอ่านข้อมูลได้',
     colNo: 'ลำดับ',
@@ -42,34 +50,8 @@ const MESSAGES = {
     groups: { TEACHERS: 'ครู', STUDENTS: 'นักเรียน', SCHOOLS: 'สถานศึกษา', GRADUATES: 'ผู้สำเร็จการศึกษา' },
     // Dataset
     backToCatalogue: 'กลับไปที่รายการชุดข้อมูล',
-    about: 'เกี่ยวกับชุดข้อมูล',
-    code: 'รหัส',
-    apiUrl: 'ที่อยู่ต้นทาง',
-    method: 'วิธีเรียก',
-    version: 'รุ่นข้อมูล',
-    changedAt: 'เปลี่ยนล่าสุด',
-    recordCount: 'จำนวนระเบียน',
     liveNote: 'รุ่นข้อมูลปรับให้อัตโนมัติเมื่อต้นทางเปลี่ยน',
     datasetChangedAnnounce: 'ชุดข้อมูลนี้เปลี่ยนแล้ว: รุ่น {version}',
-    reloadData: 'โหลดข้อมูลใหม่',
-    fieldsHeading: 'เขตข้อมูล',
-    fieldsIntro: 'จาก schema/shapes.json: ชื่อในแบบมีชนิด (typedRecords), ชนิด และคีย์เดิมของต้นทาง',
-    colLabel: 'ความหมาย',
-    colName: 'ชื่อฟิลด์ GraphQL',
-    colType: 'ชนิด',
-    colKey: 'คีย์ต้นทาง',
-    types: { string: 'ข้อความ', number: 'ตัวเลข', boolean: 'จริง/เท็จ' },
-    nullable: '(อาจว่าง)',
-    chartHeading: 'แผนภูมิ',
-    chartByYear: '{measure}ตามปีการศึกษา',
-    chartByCategory: '{measure}ตาม{category}',
-    chartByCategoryYear: '{measure}ตาม{category} ปีการศึกษา {year}',
-    chartTop: '(แสดง {count} อันดับแรก)',
-    noChart: 'ชุดข้อมูลนี้ไม่มีปีหรือหมวดหมู่กับจำนวนที่จะแสดงเป็นแผนภูมิ',
-    previewHeading: 'ตัวอย่างระเบียน',
-    previewCaption: '{shown} ระเบียนแรกจากทั้งหมด {total}',
-    queryHeading: 'คำค้นที่ใช้แสดงหน้านี้',
-    openInGraphiql: 'เปิดใน GraphiQL',
     // Developers
     developerTitle: 'นักพัฒนา',
     developerIntro: 'ลงทะเบียนแอปพลิเคชันเพื่อรับ API key แล้วขอใช้งานข้อมูลสรุป สถานะคำขอจะปรับให้ทันทีเมื่อผู้ดูแลพิจารณา',
@@ -173,8 +155,6 @@ const MESSAGES = {
     quotaPlaceholder: 'ว่าง = ค่าเริ่มต้น',
     requestsOf: 'คำขอของ {client}',
     // The developer's and the operator's pages (issue 35)
-    networkError: 'ติดต่อเซิร์ฟเวอร์ไม่ได้ ตรวจการเชื่อมต่ออินเทอร์เน็ตแล้วลองอีกครั้ง',
-    httpError: 'เซิร์ฟเวอร์ตอบไม่ได้ (HTTP {status}) ลองอีกครั้งภายหลัง',
     wrongKey: 'API key ไม่ถูกต้อง ตรวจว่าคัดลอกครบทั้งหมด (ขึ้นต้นด้วย tegk_)',
     keyRefused: 'เซิร์ฟเวอร์ไม่รับ API key นี้แล้ว (อาจถูกเปลี่ยนหรือลบการลงทะเบียน) เข้าสู่ระบบด้วย key ปัจจุบัน',
     endpointNumber: 'endpoint หมายเลข {number}',
@@ -250,12 +230,20 @@ const MESSAGES = {
     simulated: 'Simulated data: this server reads a simulated upstream, not real statistics',
     loading: 'Loading…',
     failed: 'Could not load',
+    networkFailed: 'Could not reach the server. Check your internet connection and try again.',
+    httpFailed: 'The server gave an unexpected answer (HTTP {status}). Try again later.',
     retry: 'Try again',
     notFound: 'No such page',
     catalogueTitle: 'Datasets and summaries',
     catalogueIntro:
       "Thailand's education open-data statistics through one GraphQL API: 13 datasets anyone may read, and 4 summaries whose use must be requested first.",
     datasetsHeading: 'Datasets ({count})',
+    datasetsTable: 'List of datasets',
+    summariesTable: 'List of summaries',
+    searchDatasets: 'Search the datasets',
+    searchDatasetsHelp: 'A Thai or English title, a code or a number',
+    datasetsShown: '{shown} of {total} datasets shown',
+    noDatasetMatches: 'No dataset matches the search',
     summariesHeading: 'Summaries ({count}): request for use',
     summariesIntro: 'Register and ask for use on the Developers page; once an operator approves, the data can be read.',
     colNo: 'No.',
@@ -272,34 +260,8 @@ const MESSAGES = {
     subjects: { SCHOOLS: 'Schools', PERSONNEL: 'Education personnel', STUDENTS: 'Students', GRADUATES: 'Graduates' },
     groups: { TEACHERS: 'Teachers', STUDENTS: 'Students', SCHOOLS: 'Schools', GRADUATES: 'Graduates' },
     backToCatalogue: 'Back to the datasets',
-    about: 'About this dataset',
-    code: 'Code',
-    apiUrl: 'Upstream address',
-    method: 'Method',
-    version: 'Version',
-    changedAt: 'Last change',
-    recordCount: 'Records',
     liveNote: 'The version updates by itself when the upstream changes',
     datasetChangedAnnounce: 'This dataset changed: version {version}',
-    reloadData: 'Load the new data',
-    fieldsHeading: 'Fields',
-    fieldsIntro: 'From schema/shapes.json: the typed name (typedRecords), the type and the upstream key',
-    colLabel: 'Meaning',
-    colName: 'GraphQL field',
-    colType: 'Type',
-    colKey: 'Upstream key',
-    types: { string: 'text', number: 'number', boolean: 'true/false' },
-    nullable: '(may be empty)',
-    chartHeading: 'Chart',
-    chartByYear: '{measure} by academic year',
-    chartByCategory: '{measure} by {category}',
-    chartByCategoryYear: '{measure} by {category}, academic year {year}',
-    chartTop: '(largest {count} shown)',
-    noChart: 'This dataset has no year or category with a count to chart',
-    previewHeading: 'First records',
-    previewCaption: 'The first {shown} of {total} records',
-    queryHeading: 'The query behind this page',
-    openInGraphiql: 'Open in GraphiQL',
     developerTitle: 'Developers',
     developerIntro:
       'Register your application to receive an API key, then ask for use of the summaries. Each request shows its status as soon as an operator decides.',
@@ -407,8 +369,6 @@ const MESSAGES = {
     quotaPlaceholder: 'empty = default',
     requestsOf: 'Requests of {client}',
     // The developer's and the operator's pages (issue 35)
-    networkError: 'Could not reach the server: check the connection and try again',
-    httpError: 'The server could not answer (HTTP {status}); try again later',
     wrongKey: 'Wrong API key: check that it was copied whole (it starts with tegk_)',
     keyRefused:
       'The server no longer accepts this API key (it was rotated, or the registration deleted): sign in with your current key',
@@ -479,55 +439,6 @@ const MESSAGES = {
   },
 };
 
-/** Readable names of the upstream keys, by GraphQL field name; other fields show their name split into words. */
-const FIELD_LABELS = {
-  th: {
-    academicYear: 'ปีการศึกษา',
-    female: 'หญิง',
-    male: 'ชาย',
-    total: 'จำนวนรวม',
-    eduLevel: 'ระดับการศึกษา',
-    major: 'สาขาวิชา',
-    jurisdictionAbbr: 'ชื่อย่อสังกัด',
-    jurisdictionCode: 'รหัสสังกัด',
-    jurisdictionName: 'สังกัด',
-    schoolCount: 'จำนวนสถานศึกษา',
-    classLevel: 'ชั้นปี',
-    districtCode: 'รหัสอำเภอ',
-    districtName: 'อำเภอ/เขต',
-    provinceCode: 'รหัสจังหวัด',
-    provinceName: 'จังหวัด',
-    subdistrictCode: 'รหัสตำบล',
-    subdistrictName: 'ตำบล/แขวง',
-    checkStatus: 'สถานะการตรวจสอบ',
-    dupWithJurisdictionName: 'สังกัดที่ซ้ำซ้อน',
-    semester: 'ภาคเรียน',
-    studentCount: 'จำนวนนักเรียน',
-    classroomTotal: 'จำนวนห้องเรียน',
-    schoolCode: 'รหัสสถานศึกษา',
-    schoolName: 'ชื่อสถานศึกษา',
-    schoolSize: 'ขนาดสถานศึกษา',
-    studentTotal: 'จำนวนนักเรียน',
-    teacherTotal: 'จำนวนครู',
-    classroomCount: 'จำนวนห้องเรียน',
-    teacherCount: 'จำนวนครู',
-    disabilityType: 'ประเภทความพิการ',
-    gender: 'เพศ',
-    personType: 'ประเภทบุคลากร',
-  },
-  en: {
-    academicYear: 'Academic year',
-    eduLevel: 'Education level',
-    jurisdictionAbbr: 'Jurisdiction (short)',
-    jurisdictionName: 'Jurisdiction',
-    classLevel: 'Year level',
-    districtName: 'District',
-    provinceName: 'Province',
-    subdistrictName: 'Sub-district',
-    dupWithJurisdictionName: 'Duplicated with jurisdiction',
-  },
-};
-
 /** @returns {Language} */
 function initialLanguage() {
   const chosen = localStorage.getItem(STORAGE_KEY);
@@ -548,6 +459,15 @@ export let language = initialLanguage();
 export function setLanguage(next) {
   language = next;
   localStorage.setItem(STORAGE_KEY, next);
+}
+
+/**
+ * Adds a page's own words, loaded with the page's module, so a visitor of another page never downloads them.
+ * @param {{ th: Record<string, unknown>, en: Record<string, unknown> }} messages
+ */
+export function addMessages(messages) {
+  Object.assign(MESSAGES.th, messages.th);
+  Object.assign(MESSAGES.en, messages.en);
 }
 
 /**
@@ -572,14 +492,6 @@ export function tOf(table, key) {
     table
   ];
   return entries?.[key] ?? key;
-}
-
-/** A readable name for a typed field. @param {string} name */
-export function fieldLabel(name) {
-  const labels = /** @type {Record<string, string>} */ (FIELD_LABELS[language]);
-  if (labels[name] !== undefined) return labels[name];
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** @param {number} value */

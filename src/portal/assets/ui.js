@@ -100,7 +100,7 @@ export function keyOnce(secret, level = 3) {
 /**
  * A section with a heading of the given level.
  * @param {string} title
- * @param {...import('./types').Child} children
+ * @param {...import('./dom.js').Child} children
  */
 export function section(title, ...children) {
   const id = uid('section');
@@ -142,7 +142,7 @@ export function actionButton(label, action, errors, attributes = {}) {
 /**
  * A form whose submit runs `action` (no page load; the browser's own validation first).
  * @param {(form: HTMLFormElement) => Promise<void>} action
- * @param {...import('./types').Child} children
+ * @param {...import('./dom.js').Child} children
  */
 export function form(action, ...children) {
   const errors = h('div', { class: 'errors' });
@@ -177,7 +177,7 @@ export function form(action, ...children) {
  * cells and rows. With `stack`, each row becomes a block of labelled cells on a phone instead of scrolling sideways.
  * @param {string} caption
  * @param {string[]} heads
- * @param {import('./types').Child[][]} rows
+ * @param {import('./dom.js').Child[][]} rows
  * @param {{ hideCaption?: boolean, stack?: boolean }} [options]
  */
 export function table(caption, heads, rows, options = {}) {
@@ -209,5 +209,36 @@ export function table(caption, heads, rows, options = {}) {
         ),
       ),
     ),
+  );
+}
+
+/** The first characters of a content hash, enough to tell versions apart. @param {string | null} version */
+export function shortVersion(version) {
+  return version === null ? t('notWatched') : version.slice(0, 10);
+}
+
+/**
+ * A button that copies a text, saying so in `state` (a status element beside it); where the clipboard is refused
+ * (plain http, an old browser) it selects the text of the focused field for Ctrl-C instead.
+ * @param {() => string} text
+ * @param {HTMLElement} state
+ * @param {string} label
+ * @param {string} done
+ */
+export function copyButton(text, state, label, done) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(text());
+          state.textContent = done;
+        } catch {
+          state.textContent = '';
+        }
+      },
+    },
+    label,
   );
 }

@@ -1,19 +1,59 @@
 // The catalogue: the 13 datasets (each version updated live) and the 4 summaries with the reader's status.
-import { graphql, subscribe } from '../api.js';
+import { graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, language, t, tOf } from '../i18n.js';
+import { datasetPath, portalPath } from '../routes.js';
 import { showSimulatedNotice } from '../shell.js';
-import { alertBox, announce, section, statusBadge, summaryTitle, table } from '../ui.js';
+import { alertBox, announce, checkbox, field, section, shortVersion, statusBadge, summaryTitle, table } from '../ui.js';
 import { credential } from '../session.js';
 
-const CATALOGUE = `query PortalCatalogue {
-  datasets { no code title titleEn group agency agencyName agencyNameEn version changedAt }
-  summaryEndpoints { name title subject version apiUrl status statusLabel }
-}`;
+/** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables } from '../gql/operations' */
 
-const CHANGES = `subscription PortalDatasetChanges {
-  datasetChanged { version changedAt dataset { code } }
-}`;
+/** @type {import('../api.js').Operation<PortalCatalogueQuery, PortalCatalogueQueryVariables>} */
+const CATALOGUE = operation(/* GraphQL */ `
+  query PortalCatalogue {
+    datasets {
+      no
+      code
+      title
+      titleEn
+      group
+      agency
+      agencyName
+      agencyNameEn
+      version
+      changedAt
+    }
+    summaryEndpoints {
+      name
+      title
+      subject
+      version
+      apiUrl
+      status
+      statusLabel
+    }
+  }
+`);
+
+/** @type {import('../api.js').Operation<PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables>} */
+const CHANGES = operation(/* GraphQL */ `
+  subscription PortalDatasetChanges {
+    datasetChanged {
+      version
+      changedAt
+      dataset {
+        code
+      }
+    }
+  }
+`);
+
+/** The catalogue groups, in the order the filters show them. */
+const GROUPS = /** @type {const} */ (['TEACHERS', 'STUDENTS', 'SCHOOLS', 'GRADUATES']);
+
+/** Text for a search to match: lower case, Thai and English alike. @param {string} text */
+const fold = (text) => text.toLocaleLowerCase().normalize('NFC');
 
 /** @param {HTMLElement} main */
 export function renderCatalogue(main) {
@@ -21,63 +61,128 @@ export function renderCatalogue(main) {
   replace(main, h('h1', {}, t('catalogueTitle')), h('p', { class: 'lead' }, t('catalogueIntro')), body);
   /** @type {Map<string, { version: HTMLElement, changed: HTMLElement }>} */
   const cells = new Map();
+  // The search and the groups chosen live in the address (?q=…&group=…), so a filtered list can be shared.
+  const params = new URLSearchParams(location.search);
+  const search = /** @type {HTMLInputElement} */ (
+    h('input', { type: 'search', name: 'q', value: params.get('q') ?? '', autocomplete: 'off' })
+  );
+  const chosenGroups = new Set(params.getAll('group'));
+  const boxes = GROUPS.map((group) => {
+    const box = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'checkbox', name: 'group', value: group, checked: chosenGroups.has(group) })
+    );
+    return { group, box };
+  });
   const load = async () => {
     try {
       // The reader's own status when signed in as a developer; anonymous otherwise.
-      /** @typedef {{ datasets: import('../types').DatasetSummary[], summaryEndpoints: import('../types').SummaryEndpoint[] }} Catalogue */
-      /** @type {(token?: string) => Promise<Catalogue>} */
-      const read = (token) => graphql(CATALOGUE, {}, token);
+      const read = (/** @type {string | undefined} */ token = undefined) => graphql(CATALOGUE, {}, token);
       const data = await read(credential('client')).catch(() => read());
       showSimulatedNotice();
-      const rows = data.datasets.map((dataset) => {
+      const datasets = data.datasets.map((dataset) => {
         const version = h('span', { class: 'mono' }, shortVersion(dataset.version));
         const changed = h('span', {}, formatDateTime(dataset.changedAt));
         cells.set(dataset.code, { version, changed });
-        return [
-          String(dataset.no),
-          h('a', { href: `#/datasets/${dataset.code}` }, language === 'th' ? dataset.title : dataset.titleEn),
-          tOf('groups', dataset.group),
-          language === 'th' ? dataset.agencyName : dataset.agencyNameEn,
-          version,
-          changed,
-        ];
+        const title = language === 'th' ? dataset.title : dataset.titleEn;
+        // No. 13's official title is its code: its English rendering is searched and shown beside it.
+        const described = dataset.title === dataset.code ? dataset.titleEn : undefined;
+        return {
+          dataset,
+          text: fold(
+            [dataset.no, dataset.code, dataset.title, dataset.titleEn, tOf('groups', dataset.group)].join(' '),
+          ),
+          cells: [
+            String(dataset.no),
+            h(
+              'span',
+              { class: described === undefined ? null : 'wrap' },
+              h('a', { href: datasetPath(dataset.code) }, title),
+              described === undefined || described === title ? null : h('span', { class: 'help' }, ` · ${described}`),
+            ),
+            tOf('groups', dataset.group),
+            language === 'th' ? dataset.agencyName : dataset.agencyNameEn,
+            version,
+            changed,
+          ],
+        };
       });
+      const listSlot = h('div', {});
+      const count = h('p', { role: 'status', class: 'help' });
+      const drawList = () => {
+        const words = fold(search.value)
+          .split(/\s+/)
+          .filter((word) => word !== '');
+        const groups = new Set(boxes.filter(({ box }) => box.checked).map(({ group }) => group));
+        const shown = datasets.filter(
+          (row) =>
+            (groups.size === 0 || groups.has(row.dataset.group)) && words.every((word) => row.text.includes(word)),
+        );
+        count.textContent = t('datasetsShown', { shown: shown.length, total: datasets.length });
+        replace(
+          listSlot,
+          shown.length === 0
+            ? h('p', {}, t('noDatasetMatches'))
+            : table(
+                t('datasetsTable'),
+                [t('colNo'), t('colTitle'), t('colGroup'), t('colAgency'), t('colVersion'), t('colChanged')],
+                shown.map((row) => row.cells),
+                { hideCaption: true, stack: true },
+              ),
+        );
+        const next = new URLSearchParams();
+        if (search.value.trim() !== '') next.set('q', search.value.trim());
+        for (const group of groups) next.append('group', group);
+        const query = next.toString();
+        history.replaceState(history.state, '', `${location.pathname}${query === '' ? '' : `?${query}`}`);
+      };
+      search.addEventListener('input', drawList);
+      for (const { box } of boxes) box.addEventListener('change', drawList);
       const summaries = data.summaryEndpoints.map((endpoint) => [
         summaryTitle(endpoint),
         h('span', { class: 'mono' }, endpoint.name),
         statusBadge(endpoint.status, endpoint.statusLabel),
-        h('a', { href: '#/developer' }, t('askForUse')),
+        h('a', { href: portalPath('/developer') }, t('askForUse')),
       ]);
       replace(
         body,
         section(
-          t('datasetsHeading', { count: rows.length }),
-          table(
-            t('datasetsHeading', { count: rows.length }),
-            [t('colNo'), t('colTitle'), t('colGroup'), t('colAgency'), t('colVersion'), t('colChanged')],
-            rows,
-            { hideCaption: true, stack: true },
+          t('datasetsHeading', { count: datasets.length }),
+          h(
+            'form',
+            {
+              class: 'catalogue-search',
+              role: 'search',
+              onsubmit: (/** @type {Event} */ event) => event.preventDefault(),
+            },
+            field(t('searchDatasets'), search, t('searchDatasetsHelp')),
           ),
+          h(
+            'fieldset',
+            { class: 'group-filters' },
+            h('legend', {}, t('colGroup')),
+            boxes.map(({ group, box }) => checkbox(tOf('groups', group), box)),
+          ),
+          count,
+          listSlot,
           h('p', { class: 'help' }, t('liveNote')),
         ),
         section(
           t('summariesHeading', { count: summaries.length }),
           h('p', {}, t('summariesIntro')),
-          table(
-            t('summariesHeading', { count: summaries.length }),
-            [t('colSubject'), t('colEndpoint'), t('colStatus'), t('askForUse')],
-            summaries,
-            { hideCaption: true, stack: true },
-          ),
+          table(t('summariesTable'), [t('colSubject'), t('colEndpoint'), t('colStatus'), t('askForUse')], summaries, {
+            hideCaption: true,
+            stack: true,
+          }),
         ),
       );
+      drawList();
     } catch (error) {
       replace(body, alertBox(error), h('button', { type: 'button', onclick: load }, t('retry')));
     }
   };
   void load();
   return subscribe(CHANGES, {
-    onNext: (/** @type {{ datasetChanged: import('../types').DatasetChange }} */ { datasetChanged }) => {
+    onNext: ({ datasetChanged }) => {
       const cell = cells.get(datasetChanged.dataset.code);
       if (cell === undefined) return;
       cell.version.textContent = shortVersion(datasetChanged.version);
@@ -85,9 +190,4 @@ export function renderCatalogue(main) {
       announce(t('datasetChangedAnnounce', { version: shortVersion(datasetChanged.version) }));
     },
   });
-}
-
-/** The first characters of a content hash, enough to tell versions apart. @param {string | null} version */
-export function shortVersion(version) {
-  return version === null ? t('notWatched') : version.slice(0, 10);
 }

@@ -1,235 +1,225 @@
-// One dataset: what it is, its fields (schema/shapes.json), a chart and its first records (typed records), the
-// query that produced them with a link to GraphiQL, and its version, updated live.
-import { graphiqlLink, graphql, subscribe } from '../api.js';
-import { barChart } from '../chart.js';
+// One dataset: what it is, a chart the reader steers, a table explorer (filters, order, pages, downloads), its
+// columns, and a ready-to-run request. Everything is drawn from what the upstream answers, through the records
+// engine (Dataset.fields, aggregate, records): the page works whatever the upstream's record keys are. The view
+// (filters, order, chart) lives in the address, so a link restores it.
+import '../dataset/messages.js';
+import { ApiError, graphqlPartial, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { fieldLabel, formatDateTime, formatNumber, language, t, tOf } from '../i18n.js';
+import { formatDateTime, language, t, tOf } from '../i18n.js';
+import { datasetPath, portalPath } from '../routes.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
-import { alertBox, announce, section, table } from '../ui.js';
-import { shortVersion } from './catalogue.js';
+import { alertBox, announce, section, shortVersion } from '../ui.js';
+import { defaultGroupBy, defaultMeasure, yearColumn } from '../dataset/columns.js';
+import { ABOUT, COLUMNS, VERSION } from '../dataset/documents.js';
+import { columnLabel, typedNames } from '../dataset/labels.js';
+import { chartPanel } from '../dataset/chart-panel.js';
+import { explorer } from '../dataset/explorer.js';
+import { codePanel } from '../dataset/code-panel.js';
+import { fieldsTable } from '../dataset/fields-table.js';
+import { readView, viewParams } from '../dataset/view.js';
 
-const PREVIEW_ROWS = 10;
-const MOST_BARS = 15;
+/** @typedef {import('../dataset/columns.js').Column} Column */
+/** @typedef {import('../dataset/view.js').View} View */
+/** @typedef {NonNullable<import('../gql/operations').DatasetAboutQuery['dataset']>} About */
 
-/** @typedef {import('../types').Shape} Shape */
-/** @typedef {import('../types').Row} Row */
 /**
+ * What the parts of the page share: the dataset, its columns, the view and a way to change it.
  * @typedef {{
- *   dataset: import('../types').DatasetSummary,
- *   typedRecords: Record<string, { rows: { totalCount: number, nodes: Row[] }, chart?: Row[] | null }>
- * }} DatasetPage
+ *   code: import('../gql/operations').DatasetCode,
+ *   about: About | undefined,
+ *   columns: Column[],
+ *   recordCount: number,
+ *   label: (column: string) => string,
+ *   view: () => View,
+ *   setView: (next: View) => void,
+ * }} Page
  */
 
-/** @type {Promise<Shape[]> | undefined} */
-let shapes;
-/** The shapes the typed schema was built from, shipped beside the portal. */
-function loadShapes() {
-  shapes ??= fetch('shapes.json').then(async (response) => {
-    if (!response.ok) throw new Error(`shapes.json: HTTP ${response.status}`);
-    /** @type {unknown} */
-    const file = await response.json();
-    return /** @type {{ datasets: Shape[] }} */ (file).datasets;
-  });
-  return shapes;
-}
-
-/** The typedRecords field of a dataset: its code in camelCase (ODS_COUNT_TEACHER_BY_YEAR → odsCountTeacherByYear). @param {string} code */
-function typedField(code) {
-  return code.toLowerCase().replace(/_([a-z0-9])/g, (_, /** @type {string} */ letter) => letter.toUpperCase());
-}
-
-/**
- * What to chart: a count (`total` when there is one, else the first number field) by academic year, or by a
- * category (jurisdiction, province) for the latest year when the dataset is "by" that category.
- * @param {Shape} shape
- * @returns {{ measure: string, groupBy: string[], category?: string } | undefined}
- */
-function chartPlan(shape) {
-  const names = shape.fields.map((field) => field.name);
-  const numbers = shape.fields.filter((field) => field.type === 'number').map((field) => field.name);
-  const measure = numbers.includes('total') ? 'total' : numbers[0];
-  if (measure === undefined) return undefined;
-  const year = names.includes('academicYear') ? 'academicYear' : undefined;
-  const category = ['jurisdictionName', 'provinceName'].find((name) => names.includes(name));
-  if (category !== undefined && (shape.code.includes('JURISDICTION') || year === undefined)) {
-    return { measure, groupBy: year === undefined ? [category] : [year, category], category };
-  }
-  if (year !== undefined) return { measure, groupBy: [year] };
-  return undefined;
-}
-
-/**
- * The one operation behind the page, as a developer would write it.
- * @param {Shape} shape
- * @param {ReturnType<typeof chartPlan>} plan
- */
-function pageQuery(shape, plan) {
-  const fields = shape.fields.map((field) => field.name).join(' ');
-  const chart =
-    plan === undefined
-      ? ''
-      : `
-      chart: aggregate(groupBy: [${plan.groupBy.join(', ')}], sum: [${plan.measure}]) {
-        ${plan.groupBy.join(' ')} ${plan.measure}
-      }`;
-  return `query DatasetPage {
-  dataset(code: ${shape.code}) {
-    no title titleEn group agencyName agencyNameEn method apiUrl version changedAt
-  }
-  typedRecords {
-    ${typedField(shape.code)} {
-      rows(first: ${PREVIEW_ROWS}) {
-        totalCount
-        nodes { ${fields} }
-      }${chart}
-    }
-  }
-}`;
-}
+/** Staff-type columns: summing over them adds non-teaching staff to teachers (dataset 13). */
+const STAFF_TYPE = /person.?type|staff.?type|ประเภทบุคลากร/i;
 
 /**
  * @param {HTMLElement} main
  * @param {string} code
  */
 export function renderDataset(main, code) {
-  const body = h('div', {}, h('p', { role: 'status' }, t('loading')));
-  const heading = h('h1', {}, code);
-  replace(main, h('p', {}, h('a', { href: '#/' }, `← ${t('backToCatalogue')}`)), heading, body);
+  // The route took a code of letters, digits and _; the API refuses one that is not a DatasetCode.
+  const datasetCode = /** @type {import('../gql/operations').DatasetCode} */ (code);
+  let view = readView(new URLSearchParams(location.search));
+  const viewGiven = location.search !== '';
+  const heading = h('h1', { class: 'dataset-title' }, code);
+  const subtitle = h('div', {});
+  const aboutBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  const chartBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  const rowsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  const fieldsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  const codeBody = h('div', {});
   const version = h('span', { class: 'mono' });
   const changed = h('span', {});
   const changeNote = h('div', {});
-  const load = async () => {
+  replace(
+    main,
+    h('p', {}, h('a', { href: portalPath('/') }, `← ${t('backToCatalogue')}`)),
+    heading,
+    subtitle,
+    section(t('about'), aboutBody, changeNote),
+    section(t('chartHeading'), chartBody),
+    section(t('rowsHeading'), rowsBody),
+    section(t('codeHeading'), codeBody),
+    section(t('fieldsHeading'), fieldsBody),
+  );
+
+  /** @type {About | undefined} */
+  let about;
+  /** @type {(() => void)[]} */
+  const onViewChange = [];
+
+  const loadAbout = async () => {
     try {
-      const shape = (await loadShapes()).find((candidate) => candidate.code === code);
-      if (shape === undefined) {
-        replace(main, h('h1', {}, t('notFound')), h('p', {}, h('a', { href: '#/' }, t('backToCatalogue'))));
+      const { data, errors } = await graphqlPartial(ABOUT, { code: datasetCode });
+      showSimulatedNotice();
+      about = data.dataset;
+      drawAbout(data.dataset, errors);
+    } catch (error) {
+      // A code that is not a dataset's: the API refuses it before reading anything.
+      if (
+        error instanceof ApiError &&
+        (error.code === 'GRAPHQL_VALIDATION_FAILED' || error.code === 'BAD_USER_INPUT')
+      ) {
+        replace(main, h('h1', {}, t('notFound')), h('p', {}, h('a', { href: portalPath('/') }, t('backToCatalogue'))));
         return;
       }
-      const plan = chartPlan(shape);
-      const query = pageQuery(shape, plan);
-      /** @type {DatasetPage} */
-      const data = await graphql(query);
-      showSimulatedNotice();
-      const { dataset } = data;
-      const records = data.typedRecords[typedField(code)];
-      if (records === undefined) throw new Error(code);
-      const title = language === 'th' ? dataset.title : dataset.titleEn;
-      heading.textContent = title;
-      document.title = `${title} · ${t('brand')}`;
-      version.textContent = shortVersion(dataset.version);
-      changed.textContent = formatDateTime(dataset.changedAt);
-      replace(changeNote);
-      replace(
-        body,
-        section(
-          t('about'),
-          h(
-            'dl',
-            { class: 'facts' },
-            h('dt', {}, t('code')),
-            h('dd', { class: 'mono' }, code),
-            h('dt', {}, t('colGroup')),
-            h('dd', {}, tOf('groups', dataset.group)),
-            h('dt', {}, t('colAgency')),
-            h('dd', {}, language === 'th' ? dataset.agencyName : dataset.agencyNameEn),
-            h('dt', {}, t('apiUrl')),
-            h('dd', { class: 'mono wrap' }, `${dataset.method} ${dataset.apiUrl}`),
-            h('dt', {}, t('recordCount')),
-            h('dd', {}, formatNumber(records.rows.totalCount)),
-            h('dt', {}, t('version')),
-            h('dd', {}, version),
-            h('dt', {}, t('changedAt')),
-            h('dd', {}, changed),
-          ),
-          h('p', { class: 'help' }, t('liveNote')),
-          changeNote,
-        ),
-        section(t('chartHeading'), chartOf(plan, records.chart)),
-        section(
-          t('previewHeading'),
-          table(
-            t('previewCaption', { shown: records.rows.nodes.length, total: formatNumber(records.rows.totalCount) }),
-            shape.fields.map((field) => fieldLabel(field.name)),
-            records.rows.nodes.map((row) => shape.fields.map((field) => cell(row[field.name]))),
-          ),
-        ),
-        section(
-          t('fieldsHeading'),
-          h('p', { class: 'help' }, t('fieldsIntro')),
-          table(
-            t('fieldsHeading'),
-            [t('colLabel'), t('colName'), t('colType'), t('colKey')],
-            shape.fields.map((field) => [
-              fieldLabel(field.name),
-              h('code', {}, field.name),
-              `${tOf('types', field.type)}${field.nullable ? ` ${t('nullable')}` : ''}`,
-              h('code', {}, field.key),
-            ]),
-            { hideCaption: true, stack: true },
-          ),
-        ),
-        section(
-          t('queryHeading'),
-          h('pre', { class: 'code', tabindex: '0', 'aria-label': t('queryHeading') }, h('code', {}, query)),
-          h('p', {}, h('a', { class: 'button', href: graphiqlLink(query) }, t('openInGraphiql'))),
-        ),
-      );
-    } catch (error) {
-      replace(body, alertBox(error), h('button', { type: 'button', onclick: load }, t('retry')));
+      replace(aboutBody, alertBox(error), h('button', { type: 'button', onclick: loadAbout }, t('retry')));
     }
   };
-  void load().then(focusHeading);
-  return subscribe(
-    `subscription DatasetVersion($codes: [DatasetCode!]) {
-  datasetChanged(codes: $codes) { version changedAt recordCount }
-}`,
-    {
-      variables: { codes: [code] },
-      onNext: (/** @type {{ datasetChanged: import('../types').DatasetChange }} */ { datasetChanged }) => {
-        version.textContent = shortVersion(datasetChanged.version);
-        changed.textContent = formatDateTime(datasetChanged.changedAt);
-        const message = t('datasetChangedAnnounce', { version: shortVersion(datasetChanged.version) });
-        replace(
-          changeNote,
-          h('p', { class: 'notice' }, message, ' ', h('button', { type: 'button', onclick: load }, t('reloadData'))),
-        );
-        announce(message);
-      },
-    },
-  );
-}
 
-/** @param {string | number | null | undefined} value */
-function cell(value) {
-  if (typeof value === 'number') return h('span', { class: 'number' }, formatNumber(value));
-  return value ?? '';
+  /**
+   * @param {About} dataset
+   * @param {Error[]} errors of fields that failed while the others answered
+   */
+  const drawAbout = (dataset, errors) => {
+    const official = dataset.title;
+    const title = language === 'th' ? dataset.title : dataset.titleEn;
+    // The catalogue's official title of No. 13 is its code: keep it, and say beside it what the dataset is.
+    const titleIsCode = official === dataset.code;
+    const descriptive = titleIsCode ? (language === 'th' ? t('descriptive13') : dataset.titleEn) : undefined;
+    heading.textContent = titleIsCode ? official : title;
+    heading.classList.toggle('code-title', titleIsCode);
+    document.title = `${descriptive ?? title} · ${t('brand')}`;
+    replace(subtitle, descriptive === undefined ? null : h('p', { class: 'subtitle', lang: language }, descriptive));
+    version.textContent = shortVersion(dataset.version);
+    changed.textContent = formatDateTime(dataset.changedAt);
+    const fact = (
+      /** @type {string} */ name,
+      /** @type {string} */ term,
+      /** @type {import('../dom.js').Child} */ value,
+      className = '',
+    ) => [h('dt', {}, term), h('dd', { class: className || null, 'data-fact': name }, value)];
+    replace(
+      aboutBody,
+      h(
+        'dl',
+        { class: 'facts' },
+        titleIsCode ? fact('officialTitle', t('officialTitle'), official, 'mono wrap') : null,
+        titleIsCode ? fact('descriptiveTitle', t('descriptiveTitle'), descriptive) : null,
+        fact('code', t('code'), dataset.code, 'mono wrap'),
+        fact('group', t('colGroup'), tOf('groups', dataset.group)),
+        fact('agency', t('colAgency'), language === 'th' ? dataset.agencyName : dataset.agencyNameEn),
+        fact('apiUrl', t('apiUrl'), `${dataset.method} ${dataset.apiUrl}`, 'mono wrap'),
+        fact('version', t('version'), version),
+        fact('changedAt', t('changedAt'), changed),
+      ),
+      titleIsCode && dataset.group !== 'TEACHERS'
+        ? h('p', { class: 'help' }, t('groupFiledUnder', { group: tOf('groups', dataset.group) }))
+        : null,
+      h('p', { class: 'help' }, t('liveNote')),
+      errors.length === 0
+        ? null
+        : h('p', { class: 'alert' }, t('partFailed', { what: errors.map((error) => error.message).join(' · ') })),
+    );
+  };
+
+  /** @param {Promise<void>} aboutLoaded the dataset's group names its default measure */
+  const loadColumns = async (aboutLoaded) => {
+    try {
+      await aboutLoaded;
+      const [{ data }, names] = await Promise.all([graphqlPartial(COLUMNS, { code: datasetCode }), typedNames(code)]);
+      const fields = data.dataset.fields;
+      if (fields === null || fields === undefined || fields.length === 0) throw new Error(t('noChart'));
+      /** @type {Column[]} */
+      const columns = fields.map((field) => ({ ...field, types: field.types.map(String) }));
+      const recordCount = data.dataset.recordCount ?? 0;
+      const label = (/** @type {string} */ column) => columnLabel(column, names);
+      // The reader's first view, unless the address gave one: the chart's measure and categories, and the latest
+      // year when the chart is not by year (adding up years would count the same schools several times).
+      if (!viewGiven) {
+        const by = defaultGroupBy(columns, code);
+        const year = columns.find((column) => column.name === yearColumn(columns));
+        const where = new Map(view.where);
+        if (year !== undefined && year.name !== by && year.max !== null) where.set(year.name, [String(year.max)]);
+        view = { ...view, where, measure: defaultMeasure(columns, recordCount, about?.group ?? ''), by };
+      }
+      /** @type {Page} */
+      const page = {
+        code: datasetCode,
+        get about() {
+          return about;
+        },
+        columns,
+        recordCount,
+        label,
+        view: () => view,
+        setView: (next) => {
+          view = next;
+          history.replaceState(history.state, '', datasetPath(code, viewParams(view)));
+          for (const redraw of onViewChange) redraw();
+        },
+      };
+      const staffType = columns.find((column) => STAFF_TYPE.test(column.name));
+      const chart = chartPanel(page, { staffType: staffType?.name });
+      const table = explorer(page, { quick: [yearColumn(columns), provinceColumn(columns), staffType?.name] });
+      const snippets = codePanel(page);
+      onViewChange.push(chart.redraw, table.redraw, snippets.redraw);
+      replace(chartBody, chart.element);
+      replace(rowsBody, table.element);
+      replace(codeBody, snippets.element);
+      replace(fieldsBody, fieldsTable(page));
+      if (!viewGiven) history.replaceState(history.state, '', datasetPath(code, viewParams(view)));
+    } catch (error) {
+      for (const body of [chartBody, rowsBody, fieldsBody]) {
+        replace(body, alertBox(error), h('button', { type: 'button', onclick: reload }, t('retry')));
+      }
+    }
+  };
+
+  const reload = () => {
+    onViewChange.length = 0;
+    replace(changeNote);
+    const aboutLoaded = loadAbout();
+    return Promise.all([aboutLoaded, loadColumns(aboutLoaded)]);
+  };
+
+  void reload().then(focusHeading);
+  return subscribe(VERSION, {
+    variables: { codes: [datasetCode] },
+    onNext: ({ datasetChanged }) => {
+      version.textContent = shortVersion(datasetChanged.version);
+      changed.textContent = formatDateTime(datasetChanged.changedAt);
+      const message = t('datasetChangedAnnounce', { version: shortVersion(datasetChanged.version) });
+      replace(
+        changeNote,
+        h('p', { class: 'notice' }, message, ' ', h('button', { type: 'button', onclick: reload }, t('reloadData'))),
+      );
+      announce(message);
+    },
+  });
 }
 
 /**
- * @param {ReturnType<typeof chartPlan>} plan
- * @param {Row[] | null | undefined} groups
+ * The column of province names, if any: the one named so in English or Thai, a name rather than a code.
+ * @param {Column[]} columns
  */
-function chartOf(plan, groups) {
-  if (plan === undefined || groups === null || groups === undefined) return h('p', {}, t('noChart'));
-  const measure = fieldLabel(plan.measure);
-  if (plan.category === undefined) {
-    const bars = groups.map((group) => ({
-      label: String(group[plan.groupBy[0] ?? '']),
-      value: Number(group[plan.measure] ?? 0),
-    }));
-    return barChart(t('chartByYear', { measure }), bars);
-  }
-  const category = plan.category;
-  const years = groups.map((group) => group.academicYear).filter((year) => year !== undefined && year !== null);
-  const latest = years.length === 0 ? undefined : years.reduce((a, b) => (a > b ? a : b));
-  const chosen = groups
-    .filter((group) => latest === undefined || group.academicYear === latest)
-    .map((group) => ({ label: String(group[category] ?? '–'), value: Number(group[plan.measure] ?? 0) }))
-    .sort((a, b) => b.value - a.value);
-  const caption =
-    latest === undefined
-      ? t('chartByCategory', { measure, category: fieldLabel(category) })
-      : t('chartByCategoryYear', { measure, category: fieldLabel(category), year: latest });
-  const top = chosen.slice(0, MOST_BARS);
-  return barChart(chosen.length > MOST_BARS ? `${caption} ${t('chartTop', { count: MOST_BARS })}` : caption, top);
+function provinceColumn(columns) {
+  const named = columns.filter((column) => /prov|จังหวัด/i.test(column.name));
+  return (named.find((column) => !/code|รหัส/i.test(column.name)) ?? named[0])?.name;
 }

@@ -1,7 +1,7 @@
 // Developers: register (the key shown once), sign in with a key, ask for use of a summary, watch each request's
 // status change live, copy a ready-to-run request for each summary, see their usage over time and their quota,
 // rotate the key, see their history, delete the registration.
-import { ApiError, graphql, subscribe } from '../api.js';
+import { ApiError, graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, formatNumber, t, tOf } from '../i18n.js';
 import { credential, forget, keep, remembered } from '../session.js';
@@ -22,25 +22,153 @@ import {
 import { requestSnippets } from '../snippets.js';
 import { usageFigure } from '../usage-chart.js';
 
-/** @typedef {Omit<import('../types').UseRequest, 'client'>} UseRequest */
-
-const REQUEST_FIELDS = `id status statusLabel purpose note createdAt updatedAt
-  endpoint { name title subject apiUrl }
-  history { from to actor at note }`;
+/** @import * as Ops from '../gql/operations' */
+/** @typedef {Ops.DeveloperRequestFieldsFragment} UseRequest */
+/**
+ * @template Data, Variables
+ * @typedef {import('../api.js').Operation<Data, Variables>} Operation
+ */
 
 /** Days of usage the page draws. */
 const USAGE_DAYS = 30;
 
-const ACCOUNT = `query DeveloperAccount {
-  me {
-    id name contactEmail createdAt disabledAt rateLimitPoints
-    history { kind actor detail at }
-    usage(days: ${USAGE_DAYS}) { day operations }
-    summaryReads(first: 5) { totalCount edges { node { at endpoint { endpointId title subject } } } }
+const REQUEST_FIELDS = /* GraphQL */ `
+  fragment DeveloperRequestFields on UseRequest {
+    id
+    status
+    statusLabel
+    purpose
+    note
+    createdAt
+    updatedAt
+    endpoint {
+      name
+      title
+      subject
+      apiUrl
+    }
+    history {
+      from
+      to
+      actor
+      at
+      note
+    }
   }
-  summaryEndpoints { endpointId name title subject apiUrl status statusLabel }
-  myUseRequests { ${REQUEST_FIELDS} }
-}`;
+`;
+
+/** @type {Operation<Ops.DeveloperAccountQuery, Ops.DeveloperAccountQueryVariables>} */
+const ACCOUNT = operation(/* GraphQL */ `
+  query DeveloperAccount($usageDays: Int!) {
+    me {
+      id
+      name
+      contactEmail
+      createdAt
+      disabledAt
+      rateLimitPoints
+      history {
+        kind
+        actor
+        detail
+        at
+      }
+      usage(days: $usageDays) {
+        day
+        operations
+      }
+      summaryReads(first: 1) {
+        totalCount
+        edges {
+          node {
+            at
+            endpoint {
+              endpointId
+              title
+              subject
+            }
+          }
+        }
+      }
+    }
+    summaryEndpoints {
+      endpointId
+      name
+      title
+      subject
+      apiUrl
+      status
+      statusLabel
+    }
+    myUseRequests {
+      ...DeveloperRequestFields
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
+
+/** @type {Operation<Ops.SignInQuery, Ops.SignInQueryVariables>} */
+const SIGN_IN = operation(/* GraphQL */ `
+  query SignIn {
+    me {
+      id
+    }
+  }
+`);
+
+/** @type {Operation<Ops.RegisterMutation, Ops.RegisterMutationVariables>} */
+const REGISTER = operation(/* GraphQL */ `
+  mutation Register($input: RegisterClientInput!) {
+    registerClient(input: $input) {
+      apiKey
+      client {
+        id
+        name
+      }
+    }
+  }
+`);
+
+/** @type {Operation<Ops.AskForUseMutation, Ops.AskForUseMutationVariables>} */
+const ASK = operation(/* GraphQL */ `
+  mutation AskForUse($input: RequestEndpointUseInput!) {
+    requestEndpointUse(input: $input) {
+      useRequest {
+        ...DeveloperRequestFields
+      }
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
+
+/** @type {Operation<Ops.RotateKeyMutation, Ops.RotateKeyMutationVariables>} */
+const ROTATE = operation(/* GraphQL */ `
+  mutation RotateKey($input: RotateApiKeyInput) {
+    rotateApiKey(input: $input) {
+      apiKey
+      previousKeysExpireAt
+    }
+  }
+`);
+
+/** @type {Operation<Ops.DeleteRegistrationMutation, Ops.DeleteRegistrationMutationVariables>} */
+const DELETE = operation(/* GraphQL */ `
+  mutation DeleteRegistration {
+    deleteMyRegistration {
+      deletedAt
+    }
+  }
+`);
+
+/** @type {Operation<Ops.MyRequestChangesSubscription, Ops.MyRequestChangesSubscriptionVariables>} */
+const CHANGES = operation(/* GraphQL */ `
+  subscription MyRequestChanges {
+    useRequestChanged {
+      ...DeveloperRequestFields
+    }
+  }
+  ${REQUEST_FIELDS}
+`);
 
 /** What a client runs to read a summary: the one document each card's snippets send. @param {number} endpointId */
 export const summaryQuery = (endpointId) =>
@@ -67,22 +195,6 @@ export function quotaFrom(policy, state) {
 
 /** The first request to try with a new key: who the server takes it to be. */
 const VIEWER_QUERY = 'query { viewer { kind name } }';
-
-const REGISTER = `mutation Register($input: RegisterClientInput!) {
-  registerClient(input: $input) { apiKey client { id name } }
-}`;
-
-const ASK = `mutation AskForUse($input: RequestEndpointUseInput!) {
-  requestEndpointUse(input: $input) { useRequest { ${REQUEST_FIELDS} } }
-}`;
-
-const ROTATE = `mutation RotateKey($input: RotateApiKeyInput) {
-  rotateApiKey(input: $input) { apiKey previousKeysExpireAt }
-}`;
-
-const DELETE = `mutation DeleteRegistration { deleteMyRegistration { deletedAt } }`;
-
-const CHANGES = `subscription MyRequestChanges { useRequestChanged { ${REQUEST_FIELDS} } }`;
 
 /** A rate-limit window for the reader: "60 s", "1 h". @param {number} seconds */
 function formatWindow(seconds) {
@@ -118,7 +230,6 @@ export function renderDeveloper(main) {
           t('registerHeading'),
           form(
             async () => {
-              /** @type {{ registerClient: { apiKey: string } }} */
               const { registerClient } = await graphql(REGISTER, {
                 input: {
                   name: /** @type {HTMLInputElement} */ (name).value,
@@ -152,7 +263,7 @@ export function renderDeveloper(main) {
               const secret = /** @type {HTMLInputElement} */ (key).value.trim();
               // Checked before it is kept: a mistyped key is refused here, not on every later request.
               try {
-                await graphql('query SignIn { me { id } }', {}, secret);
+                await graphql(SIGN_IN, {}, secret);
               } catch (error) {
                 // The API's words are about the Authorization header, which the reader never wrote.
                 throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' ? new Error(t('wrongKey')) : error;
@@ -173,22 +284,12 @@ export function renderDeveloper(main) {
     const token = credential('client');
     if (token === undefined) return signedOut();
     replace(view, h('p', { role: 'status' }, t('loading')));
-    /**
-     * @type {{
-     *   me: (import('../types').Client & {
-     *     history: import('../types').ClientEvent[],
-     *     usage: { day: string, operations: number }[],
-     *     summaryReads: { totalCount: number, edges: { node: { at: string, endpoint: { endpointId: number, title: string, subject: string } } }[] },
-     *   }) | null,
-     *   summaryEndpoints: (import('../types').SummaryEndpoint & { endpointId: number })[],
-     *   myUseRequests: UseRequest[],
-     * }}
-     */
+    /** @type {Ops.DeveloperAccountQuery} */
     let data;
     /** @type {ReturnType<typeof quotaFrom>} */
     let quota;
     try {
-      data = await graphql(ACCOUNT, {}, token, {
+      data = await graphql(ACCOUNT, { usageDays: USAGE_DAYS }, token, {
         onResponse: (response) =>
           (quota = quotaFrom(response.headers.get('ratelimit-policy'), response.headers.get('ratelimit'))),
       });
@@ -272,7 +373,6 @@ export function renderDeveloper(main) {
           ask,
           form(
             async () => {
-              /** @type {{ requestEndpointUse: { useRequest: UseRequest } }} */
               const { requestEndpointUse } = await graphql(
                 ASK,
                 {
@@ -326,7 +426,6 @@ export function renderDeveloper(main) {
       const confirm = actionButton(
         t('deleteConfirm'),
         async () => {
-          /** @type {{ deleteMyRegistration: { deletedAt: string } }} */
           const { deleteMyRegistration } = await graphql(DELETE, {}, credential('client'));
           forget('client');
           signedOut(
@@ -387,7 +486,6 @@ export function renderDeveloper(main) {
         actionButton(
           t('rotate'),
           async () => {
-            /** @type {{ rotateApiKey: { apiKey: string, previousKeysExpireAt: string } }} */
             const { rotateApiKey } = await graphql(
               ROTATE,
               { input: { graceS: Number(/** @type {HTMLSelectElement} */ (grace).value) } },
@@ -472,7 +570,7 @@ export function renderDeveloper(main) {
       subscribe(CHANGES, {
         token: credential('client'),
         onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-        onNext: (/** @type {{ useRequestChanged: UseRequest }} */ { useRequestChanged }) => {
+        onNext: ({ useRequestChanged }) => {
           const request = useRequestChanged;
           requests.set(request.endpoint.name, request);
           updaters.get(request.endpoint.name)?.(request);

@@ -2,7 +2,7 @@
 // reject with a note; usage per client over time, sortable; the history of decisions (who decided what, when, with
 // which note); the directory of clients (searched and paged by the API) with their requests and usage, to disable
 // or revoke (each confirmed, with a note), set a quota for, or erase on a PDPA request.
-import { ApiError, graphql, subscribe } from '../api.js';
+import { ApiError, graphql, operation, subscribe } from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { formatDateTime, formatNumber, t, tOf } from '../i18n.js';
 import { credential, forget, keep } from '../session.js';
@@ -14,59 +14,260 @@ const PAGE_SIZE = 10;
 /** Days of usage a client card sums up. */
 const USAGE_DAYS = 30;
 
-/** @typedef {import('../types').UseRequest} UseRequest */
-/** @typedef {import('../types').Client} Client */
-/** @typedef {import('../types').DirectoryClient} DirectoryClient */
-/** @template T @typedef {import('../types').Connection<T>} Connection */
+/** @import * as Ops from '../gql/operations' */
+/** @typedef {Ops.OperatorQueueQuery['useRequestsPage']} QueuePage */
+/** @typedef {QueuePage['edges'][number]['node']} UseRequest */
+/** @typedef {Ops.OperatorClientFieldsFragment} Client */
+/** @typedef {Ops.OperatorClientsQuery['clients']} DirectoryPage */
+/** @typedef {DirectoryPage['edges'][number]['node']} DirectoryClient */
+/**
+ * @template Data, Variables
+ * @typedef {import('../api.js').Operation<Data, Variables>} Operation
+ */
 
-const CLIENT_FIELDS = 'id name contactEmail createdAt disabledAt rateLimitPoints';
-const QUEUE = `query OperatorQueue($first: Int!, $after: String) {
-  useRequestsPage(status: PENDING, order: OLDEST_FIRST, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { node { id status statusLabel purpose note createdAt updatedAt
-      endpoint { name title subject }
-      client { ${CLIENT_FIELDS} } } }
+const CLIENT_FIELDS = /* GraphQL */ `
+  fragment OperatorClientFields on Client {
+    id
+    name
+    contactEmail
+    createdAt
+    disabledAt
+    rateLimitPoints
   }
-}`;
-const DIRECTORY = `query OperatorClients($search: String, $first: Int!, $after: String) {
-  clients(search: $search, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { node { ${CLIENT_FIELDS}
-      useRequests { id status statusLabel endpoint { name title subject } }
-      usage(days: ${USAGE_DAYS}) { day operations }
-      summaryReads(first: 1) { totalCount edges { node { at endpoint { name title subject } } } } } }
+`;
+
+/** @type {Operation<Ops.OperatorQueueQuery, Ops.OperatorQueueQueryVariables>} */
+const QUEUE = operation(/* GraphQL */ `
+  query OperatorQueue($first: Int!, $after: String) {
+    useRequestsPage(status: PENDING, order: OLDEST_FIRST, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          id
+          status
+          statusLabel
+          purpose
+          note
+          createdAt
+          updatedAt
+          endpoint {
+            name
+            title
+            subject
+          }
+          client {
+            ...OperatorClientFields
+          }
+        }
+      }
+    }
   }
-}`;
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorClientsQuery, Ops.OperatorClientsQueryVariables>} */
+const DIRECTORY = operation(/* GraphQL */ `
+  query OperatorClients($search: String, $first: Int!, $after: String, $usageDays: Int) {
+    clients(search: $search, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          ...OperatorClientFields
+          useRequests {
+            id
+            status
+            statusLabel
+            endpoint {
+              name
+              title
+              subject
+            }
+          }
+          usage(days: $usageDays) {
+            day
+            operations
+          }
+          summaryReads(first: 1) {
+            totalCount
+            edges {
+              node {
+                at
+                endpoint {
+                  name
+                  title
+                  subject
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorSignInQuery, Ops.OperatorSignInQueryVariables>} */
+const VIEWER = operation(/* GraphQL */ `
+  query OperatorSignIn {
+    viewer {
+      kind
+      name
+    }
+  }
+`);
+
+/** @type {Operation<Ops.EraseMutation, Ops.EraseMutationVariables>} */
+const ERASE = operation(/* GraphQL */ `
+  mutation Erase($input: EraseClientInput!) {
+    eraseClient(input: $input) {
+      clientId
+      deletedAt
+    }
+  }
+`);
+
+/** @type {Operation<Ops.ReviewMutation, Ops.ReviewMutationVariables>} */
+const REVIEW = operation(/* GraphQL */ `
+  mutation Review($input: ReviewUseRequestInput!) {
+    reviewUseRequest(input: $input) {
+      useRequest {
+        id
+        status
+        statusLabel
+      }
+    }
+  }
+`);
+
+/** @type {Operation<Ops.RevokeMutation, Ops.RevokeMutationVariables>} */
+const REVOKE = operation(/* GraphQL */ `
+  mutation Revoke($input: RevokeUseRequestInput!) {
+    revokeUseRequest(input: $input) {
+      useRequest {
+        id
+        status
+        statusLabel
+      }
+    }
+  }
+`);
+
+/** @type {Operation<Ops.DisableMutation, Ops.DisableMutationVariables>} */
+const DISABLE = operation(/* GraphQL */ `
+  mutation Disable($input: ClientIdInput!) {
+    disableClient(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.EnableMutation, Ops.EnableMutationVariables>} */
+const ENABLE = operation(/* GraphQL */ `
+  mutation Enable($input: ClientIdInput!) {
+    enableClient(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.QuotaMutation, Ops.QuotaMutationVariables>} */
+const QUOTA = operation(/* GraphQL */ `
+  mutation Quota($input: SetClientQuotaInput!) {
+    setClientQuota(input: $input) {
+      client {
+        ...OperatorClientFields
+      }
+    }
+  }
+  ${CLIENT_FIELDS}
+`);
+
+/** @type {Operation<Ops.OperatorChangesSubscription, Ops.OperatorChangesSubscriptionVariables>} */
+const CHANGES = operation(/* GraphQL */ `
+  subscription OperatorChanges {
+    useRequestChanged {
+      id
+      status
+    }
+  }
+`);
+
 /** Clients the usage table and the decision history read: the newest this many. */
 const OVERVIEW_CLIENTS = 100;
 /** Requests whose decisions the history reads: the latest changed this many. */
 const OVERVIEW_REQUESTS = 100;
 /** Decisions the history shows. */
 const DECISIONS_SHOWN = 30;
-const OVERVIEW = `query OperatorOverview($clients: Int!, $requests: Int!) {
-  clients(first: $clients) {
-    totalCount
-    edges { node { id name disabledAt
-      usage(days: ${USAGE_DAYS}) { day operations }
-      summaryReads(first: 1) { totalCount edges { node { at } } }
-      history { kind actor detail note at } } }
-  }
-  useRequestsPage(order: NEWEST_FIRST, first: $requests) {
-    edges { node { id endpoint { endpointId title subject } client { id name } history { from to actor at note } } }
-  }
-}`;
-const VIEWER = 'query OperatorSignIn { viewer { kind name } }';
-const ERASE = `mutation Erase($input: EraseClientInput!) { eraseClient(input: $input) { clientId deletedAt } }`;
-const REVIEW = `mutation Review($input: ReviewUseRequestInput!) { reviewUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
-const REVOKE = `mutation Revoke($input: RevokeUseRequestInput!) { revokeUseRequest(input: $input) { useRequest { id status statusLabel } } }`;
-const DISABLE = `mutation Disable($input: ClientIdInput!) { disableClient(input: $input) { client { ${CLIENT_FIELDS} } } }`;
 /** Client events that are an operator's decision (the others are the client's own). */
 const DECIDED_EVENTS = new Set(['DISABLED', 'ENABLED', 'QUOTA_SET', 'DELETED']);
-const ENABLE = `mutation Enable($input: ClientIdInput!) { enableClient(input: $input) { client { ${CLIENT_FIELDS} } } }`;
-const QUOTA = `mutation Quota($input: SetClientQuotaInput!) { setClientQuota(input: $input) { client { ${CLIENT_FIELDS} } } }`;
-const CHANGES = 'subscription OperatorChanges { useRequestChanged { id status } }';
+
+/** @type {Operation<Ops.OperatorOverviewQuery, Ops.OperatorOverviewQueryVariables>} */
+const OVERVIEW = operation(/* GraphQL */ `
+  query OperatorOverview($clients: Int!, $requests: Int!, $usageDays: Int!) {
+    clients(first: $clients) {
+      totalCount
+      edges {
+        node {
+          id
+          name
+          disabledAt
+          usage(days: $usageDays) {
+            day
+            operations
+          }
+          summaryReads(first: 1) {
+            totalCount
+          }
+          history {
+            kind
+            actor
+            detail
+            note
+            at
+          }
+        }
+      }
+    }
+    useRequestsPage(order: NEWEST_FIRST, first: $requests) {
+      edges {
+        node {
+          id
+          endpoint {
+            endpointId
+            title
+            subject
+          }
+          client {
+            id
+            name
+          }
+          history {
+            from
+            to
+            actor
+            at
+            note
+          }
+        }
+      }
+    }
+  }
+`);
 
 const endpointTitle = summaryTitle;
 
@@ -130,7 +331,7 @@ export function renderOperator(main) {
           async () => {
             const secret = /** @type {HTMLInputElement} */ (token).value.trim();
             // A wrong token is refused with UNAUTHENTICATED; a client key is a caller, but not an operator.
-            /** @type {{ viewer: { kind: string } }} */
+            /** @type {Ops.OperatorSignInQuery} */
             let answer;
             try {
               answer = await graphql(VIEWER, {}, secret);
@@ -165,11 +366,11 @@ export function renderOperator(main) {
     const queueCursors = [null];
     /** @type {(string | null)[]} */
     const clientCursors = [null];
-    /** @type {Connection<UseRequest> | undefined} */
+    /** @type {QueuePage | undefined} */
     let pending;
-    /** @type {Connection<DirectoryClient> | undefined} */
+    /** @type {DirectoryPage | undefined} */
     let directory;
-    /** @type {OverviewData | undefined} */
+    /** @type {Ops.OperatorOverviewQuery | undefined} */
     let overview;
     /** @type {Map<string, string>} notes being written, by request id */
     const drafts = new Map();
@@ -191,7 +392,6 @@ export function renderOperator(main) {
 
     const loadQueue = async () => {
       try {
-        /** @type {{ useRequestsPage: Connection<UseRequest> }} */
         const data = await graphql(QUEUE, { first: PAGE_SIZE, after: queueCursors.at(-1) ?? null }, token);
         pending = data.useRequestsPage;
       } catch (error) {
@@ -208,10 +408,14 @@ export function renderOperator(main) {
 
     const loadClients = async () => {
       try {
-        /** @type {{ clients: Connection<DirectoryClient> }} */
         const data = await graphql(
           DIRECTORY,
-          { search: searchText.trim() || null, first: PAGE_SIZE, after: clientCursors.at(-1) ?? null },
+          {
+            search: searchText.trim() || null,
+            first: PAGE_SIZE,
+            after: clientCursors.at(-1) ?? null,
+            usageDays: USAGE_DAYS,
+          },
           token,
         );
         directory = data.clients;
@@ -228,7 +432,11 @@ export function renderOperator(main) {
 
     const loadOverview = async () => {
       try {
-        overview = await graphql(OVERVIEW, { clients: OVERVIEW_CLIENTS, requests: OVERVIEW_REQUESTS }, token);
+        overview = await graphql(
+          OVERVIEW,
+          { clients: OVERVIEW_CLIENTS, requests: OVERVIEW_REQUESTS, usageDays: USAGE_DAYS },
+          token,
+        );
       } catch (error) {
         if (refusedToken(error)) return;
         replace(usage, alertBox(error));
@@ -245,7 +453,7 @@ export function renderOperator(main) {
      * Previous and next buttons over a cursor stack, and where this page is in the whole list.
      * @param {string} label
      * @param {(string | null)[]} cursors
-     * @param {Connection<unknown>} connection
+     * @param {{ totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null } }} connection
      * @param {() => Promise<void>} reload
      */
     const pager = (label, cursors, connection, reload) => {
@@ -333,7 +541,6 @@ export function renderOperator(main) {
       });
       const errors = h('div', {});
       const decide = (/** @type {'APPROVE' | 'REJECT'} */ decision) => async () => {
-        /** @type {{ reviewUseRequest: { useRequest: { statusLabel: string } } }} */
         const { reviewUseRequest } = await graphql(
           REVIEW,
           {
@@ -685,7 +892,6 @@ export function renderOperator(main) {
       const eraseNote = h('input', { maxlength: 2000, autocomplete: 'off' });
       const eraseForm = form(
         async () => {
-          /** @type {{ eraseClient: { deletedAt: string } }} */
           const { eraseClient } = await graphql(
             ERASE,
             { input: { id: client.id, note: /** @type {HTMLInputElement} */ (eraseNote).value.trim() || null } },
@@ -884,7 +1090,6 @@ export function renderOperator(main) {
     );
     // Named operators (ADMIN_TOKENS) see their name: the one the audit trail records for their decisions.
     void (async () => {
-      /** @type {{ viewer: { name: string | null } }} */
       const { viewer } = await graphql(VIEWER, {}, token);
       if (viewer.name !== null) who.textContent = t('signedInOperatorAs', { name: viewer.name });
     })().catch(() => undefined);
@@ -912,17 +1117,3 @@ export function renderOperator(main) {
  *   week: number, reads: number, active: string }} UsageRow
  */
 /** @typedef {{ at: string, actor: string, what: string, client: string, subject: string, note: string }} Decision */
-/**
- * @typedef {{
- *   clients: { totalCount: number, edges: { node: {
- *     id: string, name: string, disabledAt: string | null,
- *     usage: { day: string, operations: number }[],
- *     summaryReads: { totalCount: number },
- *     history: { kind: string, actor: string, detail: string | null, note: string | null, at: string }[],
- *   } }[] },
- *   useRequestsPage: { edges: { node: {
- *     id: string, endpoint: { endpointId: number, title: string, subject: string }, client: { id: string, name: string },
- *     history: import('../types').UseRequestEvent[],
- *   } }[] },
- * }} OverviewData
- */

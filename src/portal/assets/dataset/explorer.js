@@ -1,0 +1,473 @@
+// The table explorer: every record, a page at a time, filtered by the values of any column (chosen from the values
+// the data holds, read with `aggregate`), ordered by any column, with the filtered records as CSV, JSON and XLSX
+// downloads. The chart follows the same filters: both read the page's view.
+import { graphql } from '../api.js';
+import { h, replace, uid } from '../dom.js';
+import { formatNumber, t } from '../i18n.js';
+import { alertBox, field } from '../ui.js';
+import { measures, valueText } from './columns.js';
+import { ROWS, VALUES } from './documents.js';
+import { downloadPath, recordFilters, recordOrder } from './view.js';
+
+/** Records per page of the table. */
+const PAGE_SIZE = 20;
+/** A column with more values than this is filtered by typing a value rather than choosing from a list. */
+const MOST_CHOICES = 1_000;
+
+/** @typedef {import('../pages/dataset.js').Page} Page */
+/** @typedef {import('./columns.js').Column} Column */
+
+/**
+ * @param {Page} page
+ * @param {{ quick: (string | undefined)[] }} options columns offered as a select of their own (year, province…)
+ */
+export function explorer(page, options) {
+  const { columns } = page;
+  const quantities = new Set(measures(columns).map((column) => column.name));
+  /** @type {Map<string, Promise<string[]>>} */
+  const valueLists = new Map();
+  /** Cursors of the pages before this one and of this one (null: the first). */
+  /** @type {(string | null)[]} */
+  let cursors = [null];
+  let generation = 0;
+
+  /** Every value of a column, from the data (aggregate groups), largest year first. @param {Column} column */
+  const valuesOf = (column) => {
+    let list = valueLists.get(column.name);
+    if (list === undefined) {
+      list = graphql(VALUES, { code: page.code, column: [column.name] }).then((data) => {
+        const values = (data.dataset.aggregate ?? [])
+          .map((group) => group[column.name])
+          .filter((value) => value !== null && value !== undefined)
+          .map(valueText);
+        return column.min !== null && column.max !== null && /^\d{4}$/.test(String(column.max))
+          ? values.reverse()
+          : values;
+      });
+      list.catch(() => valueLists.delete(column.name));
+      valueLists.set(column.name, list);
+    }
+    return list;
+  };
+
+  /** @param {string} column @param {string[] | undefined} values */
+  const setFilter = (column, values) => {
+    const view = page.view();
+    const where = new Map(view.where);
+    if (values === undefined || values.length === 0) where.delete(column);
+    else where.set(column, values);
+    page.setView({ ...view, where });
+  };
+
+  // Selects of their own for the columns readers filter by most (their province, a year, a staff type).
+  const quickColumns = /** @type {Column[]} */ (
+    [...new Set(options.quick)]
+      .map((name) => columns.find((column) => column.name === name))
+      .filter((column) => column !== undefined && column.distinctCount <= MOST_CHOICES)
+  );
+  const quickSelects = quickColumns.map((column) => {
+    const select = /** @type {HTMLSelectElement} */ (
+      h('select', {
+        name: `quick-${column.name}`,
+        onchange: () => setFilter(column.name, select.value === '' ? undefined : [select.value]),
+      })
+    );
+    return { column, select, element: field(page.label(column.name), select) };
+  });
+  const fillQuick = async () => {
+    const view = page.view();
+    for (const { column, select } of quickSelects) {
+      const chosen = view.where.get(column.name);
+      const values = await valuesOf(column).catch(() => /** @type {string[]} */ ([]));
+      replace(
+        select,
+        h('option', { value: '', selected: chosen === undefined }, t('anyValue')),
+        chosen !== undefined && chosen.length > 1
+          ? h('option', { value: chosen[0] ?? '', selected: true, disabled: true }, chosen.join(', '))
+          : null,
+        [...new Set([...values, ...(chosen ?? [])])].map((value) =>
+          h('option', { value, selected: chosen?.length === 1 && chosen[0] === value }, value),
+        ),
+      );
+    }
+  };
+
+  // Any column: choose it, then one of its values (or type one where there are too many to list).
+  const columnSelect = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { name: 'filter-column' },
+      columns.map((column) => h('option', { value: column.name }, page.label(column.name))),
+    )
+  );
+  const valueSlot = h('div', { class: 'value-slot' });
+  /** @type {() => string} */
+  let currentValue = () => '';
+  const drawValueControl = async () => {
+    const column = columns.find((candidate) => candidate.name === columnSelect.value);
+    if (column === undefined) return;
+    if (column.distinctCount > MOST_CHOICES) {
+      const listId = uid('examples');
+      const input = /** @type {HTMLInputElement} */ (h('input', { name: 'filter-value', list: listId }));
+      currentValue = () => input.value.trim();
+      replace(
+        valueSlot,
+        field(
+          t('filterValue'),
+          input,
+          t('filterValueTyped', { examples: column.examples.slice(0, 3).map(String).join(', ') }),
+        ),
+        h(
+          'datalist',
+          { id: listId },
+          column.examples.map((example) => h('option', { value: String(example) })),
+        ),
+      );
+      return;
+    }
+    const select = /** @type {HTMLSelectElement} */ (h('select', { name: 'filter-value' }));
+    select.append(h('option', { value: '' }, t('valuesLoading')));
+    currentValue = () => select.value;
+    replace(valueSlot, field(t('filterValue'), select, t('filterValueHelp')));
+    const values = await valuesOf(column).catch(() => column.examples.map(String));
+    if (columnSelect.value !== column.name) return;
+    replace(
+      select,
+      values.map((value) => h('option', { value }, value)),
+    );
+  };
+  columnSelect.addEventListener('change', () => void drawValueControl());
+  const addFilter = () => {
+    const value = currentValue();
+    if (value === '') return;
+    const existing = page.view().where.get(columnSelect.value) ?? [];
+    if (!existing.includes(value)) setFilter(columnSelect.value, [...existing, value]);
+  };
+
+  // The order, also from the column headers; a phone shows each row as a block without them.
+  const sortSelect = /** @type {HTMLSelectElement} */ (
+    h('select', {
+      name: 'sort',
+      onchange: () => {
+        const value = sortSelect.value;
+        const descending = value.startsWith('-');
+        page.setView({
+          ...page.view(),
+          sort: value === '' ? undefined : { field: descending ? value.slice(1) : value, descending },
+        });
+      },
+    })
+  );
+  const fillSort = () => {
+    const sort = page.view().sort;
+    const current = sort === undefined ? '' : `${sort.descending ? '-' : ''}${sort.field}`;
+    replace(
+      sortSelect,
+      h('option', { value: '', selected: current === '' }, t('upstreamOrder')),
+      columns.flatMap((column) => [
+        h(
+          'option',
+          { value: column.name, selected: current === column.name },
+          `${page.label(column.name)} ↑ ${t('sortedAscending')}`,
+        ),
+        h(
+          'option',
+          { value: `-${column.name}`, selected: current === `-${column.name}` },
+          `${page.label(column.name)} ↓ ${t('sortedDescending')}`,
+        ),
+      ]),
+    );
+  };
+
+  const chips = h('div', { class: 'chips' });
+  const drawChips = () => {
+    const view = page.view();
+    const entries = [...view.where].flatMap(([column, values]) => values.map((value) => ({ column, value })));
+    replace(
+      chips,
+      entries.length === 0
+        ? h('p', { class: 'help' }, t('noFilters'))
+        : h(
+            'ul',
+            { class: 'chip-list' },
+            entries.map(({ column, value }) =>
+              h(
+                'li',
+                {},
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'chip',
+                    'aria-label': t('removeFilter', { column: page.label(column), value }),
+                    onclick: () =>
+                      setFilter(
+                        column,
+                        (page.view().where.get(column) ?? []).filter((other) => other !== value),
+                      ),
+                  },
+                  `${page.label(column)}: ${value}`,
+                  h('span', { 'aria-hidden': 'true' }, ' ×'),
+                ),
+              ),
+            ),
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                { type: 'button', class: 'link-button', onclick: () => page.setView({ ...view, where: new Map() }) },
+                t('clearFilters'),
+              ),
+            ),
+          ),
+    );
+  };
+
+  const downloads = h('div', { class: 'downloads' });
+  const drawDownloads = (/** @type {number | undefined} */ count) => {
+    const view = page.view();
+    replace(
+      downloads,
+      h('h3', {}, t('downloadsHeading')),
+      h(
+        'ul',
+        { class: 'download-list' },
+        /** @type {const} */ ([
+          ['csv', 'downloadCsv'],
+          ['json', 'downloadJson'],
+          ['xlsx', 'downloadXlsx'],
+        ]).map(([format, label]) =>
+          h(
+            'li',
+            {},
+            h(
+              'a',
+              { href: downloadPath(page.code, format, view), download: '', 'data-format': format, class: 'button' },
+              t(label),
+            ),
+          ),
+        ),
+      ),
+      count === undefined ? null : h('p', { class: 'help' }, t('downloadHelp', { count: formatNumber(count) })),
+    );
+  };
+
+  const tableSlot = h('div', {});
+  const pager = h('div', {});
+  const drawRows = async () => {
+    const mine = ++generation;
+    const view = page.view();
+    const after = cursors.at(-1) ?? null;
+    try {
+      const data = await graphql(ROWS, {
+        code: page.code,
+        first: PAGE_SIZE,
+        after,
+        where: recordFilters(view),
+        orderBy: recordOrder(view),
+      });
+      if (mine !== generation) return;
+      const records = data.dataset.records;
+      if (records === null || records === undefined) throw new Error(t('rowsNone'));
+      const from = (cursors.length - 1) * PAGE_SIZE + 1;
+      const to = from + records.edges.length - 1;
+      drawDownloads(records.totalCount);
+      replace(
+        tableSlot,
+        records.totalCount === 0
+          ? h('p', { role: 'status' }, t('rowsNone'))
+          : rowsTable(
+              t('rowsCaption', {
+                from: formatNumber(from),
+                to: formatNumber(to),
+                total: formatNumber(records.totalCount),
+              }),
+              records.edges.map((edge) => edge.node),
+            ),
+      );
+      replace(
+        pager,
+        records.totalCount <= PAGE_SIZE
+          ? null
+          : h(
+              'nav',
+              { class: 'pager', 'aria-label': t('rowsPager') },
+              h(
+                'button',
+                {
+                  type: 'button',
+                  disabled: cursors.length === 1,
+                  onclick: () => {
+                    cursors = cursors.slice(0, -1);
+                    void drawRows();
+                  },
+                },
+                t('previousRows'),
+              ),
+              h(
+                'span',
+                {},
+                t('rowsCaption', {
+                  from: formatNumber(from),
+                  to: formatNumber(to),
+                  total: formatNumber(records.totalCount),
+                }),
+              ),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  disabled: !records.pageInfo.hasNextPage,
+                  onclick: () => {
+                    cursors = [...cursors, records.pageInfo.endCursor];
+                    void drawRows();
+                  },
+                },
+                t('nextRows'),
+              ),
+            ),
+      );
+    } catch (error) {
+      if (mine !== generation) return;
+      replace(tableSlot, alertBox(error));
+      replace(pager);
+    }
+  };
+
+  /**
+   * @param {string} caption
+   * @param {Record<string, unknown>[]} nodes
+   */
+  const rowsTable = (caption, nodes) => {
+    const view = page.view();
+    return h(
+      'div',
+      { class: 'table-wrap stack explorer-table', tabindex: '0', role: 'region', 'aria-label': caption },
+      h(
+        'table',
+        {},
+        h('caption', {}, caption),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            columns.map((column) => {
+              const sorted = view.sort?.field === column.name ? view.sort : undefined;
+              return h(
+                'th',
+                {
+                  scope: 'col',
+                  'aria-sort': sorted === undefined ? null : sorted.descending ? 'descending' : 'ascending',
+                },
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'sort',
+                    title: t('sortBy', { column: page.label(column.name) }),
+                    onclick: () => {
+                      // Ascending, then descending, then the upstream's order.
+                      const next =
+                        sorted === undefined
+                          ? { field: column.name, descending: false }
+                          : sorted.descending
+                            ? undefined
+                            : { field: column.name, descending: true };
+                      page.setView({ ...page.view(), sort: next });
+                    },
+                  },
+                  page.label(column.name),
+                  h(
+                    'span',
+                    { class: 'sort-mark', 'aria-hidden': 'true' },
+                    sorted === undefined ? ' ↕' : sorted.descending ? ' ↓' : ' ↑',
+                  ),
+                ),
+              );
+            }),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          nodes.map((node) =>
+            h(
+              'tr',
+              {},
+              columns.map((column) =>
+                h(
+                  'td',
+                  {
+                    'data-label': page.label(column.name),
+                    class: quantities.has(column.name) ? 'number' : null,
+                  },
+                  cellText(node[column.name], quantities.has(column.name)),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  };
+
+  const filtersId = uid('filters');
+  const element = h(
+    'div',
+    { class: 'explorer' },
+    h(
+      'div',
+      { class: 'filters', role: 'group', 'aria-labelledby': filtersId },
+      h('h3', { id: filtersId }, t('filtersHeading')),
+      quickSelects.length === 0
+        ? null
+        : h(
+            'div',
+            { class: 'controls' },
+            quickSelects.map((quick) => quick.element),
+          ),
+      h(
+        'div',
+        { class: 'controls' },
+        field(t('filterColumn'), columnSelect),
+        valueSlot,
+        h('button', { type: 'button', class: 'add-filter', onclick: addFilter }, t('addFilter')),
+      ),
+      chips,
+    ),
+    h('div', { class: 'controls' }, field(t('sortField'), sortSelect)),
+    downloads,
+    tableSlot,
+    pager,
+  );
+  const redraw = () => {
+    cursors = [null];
+    drawChips();
+    fillSort();
+    drawDownloads(undefined);
+    void fillQuick();
+    void drawRows();
+  };
+  // The first column a reader filters by most often is offered first.
+  const first = quickColumns[0];
+  if (first !== undefined) columnSelect.value = first.name;
+  void drawValueControl();
+  redraw();
+  return { element, redraw };
+}
+
+/**
+ * A cell: numbers of measure columns grouped in the reader's language, everything else as the upstream wrote it.
+ * @param {unknown} value
+ * @param {boolean} quantity
+ */
+function cellText(value, quantity) {
+  if (value === null || value === undefined) return '';
+  if (quantity && (typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)))) {
+    return formatNumber(Number(value));
+  }
+  return valueText(value);
+}
