@@ -348,6 +348,21 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
         `mutation { reviewUseRequest(input: { id: "${approved}", decision: APPROVE, note: "ใช้ได้" }) { useRequest { id } } }`,
         OFFICER.token,
       );
+      // A second client, busier, rejected once and then disabled with a note: several decisions to show.
+      const other = await register(stack, 'Provincial dashboard');
+      const rejected = await ask(stack, other, 86);
+      for (let i = 0; i < 12; i += 1) await gql(stack, '{ me { id } }', other);
+      await gql(
+        stack,
+        `mutation { reviewUseRequest(input: { id: "${rejected}", decision: REJECT, note: "Purpose unclear: say which reports" }) { useRequest { id } } }`,
+        OFFICER.token,
+      );
+      const otherId = (await gql<{ me: { id: string } }>(stack, '{ me { id } }', other)).me.id;
+      await gql(
+        stack,
+        `mutation { disableClient(input: { id: "${otherId}", note: "Too many requests at night" }) { client { id } } }`,
+        TEST_ADMIN_TOKEN,
+      );
       const findings: string[] = [];
       for (const language of ['th', 'en'] as const)
         for (const [width, viewport] of Object.entries(VIEWPORTS)) {

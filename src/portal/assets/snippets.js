@@ -1,6 +1,7 @@
 // A ready-to-run request in the languages app developers use: curl, JavaScript, Python, Kotlin and Swift, each
 // complete (address, headers, body), so that what is copied runs as pasted. The key is shown shortened on the page
-// and copied whole: a screen share or a screenshot does not leak it.
+// and copied whole: a screen share or a screenshot does not leak it (the page says so once, where it shows them:
+// t('snippetKeyHelp')).
 import { GRAPHQL_PATH } from './api.js';
 import { h, replace, uid } from './dom.js';
 import { t } from './i18n.js';
@@ -35,11 +36,12 @@ export function snippet(lang, { url, body, key }) {
   const auth = key === undefined ? null : `Bearer ${key}`;
   switch (lang) {
     case 'curl':
+      // The body over several lines (JSON allows it between tokens, the shell inside single quotes), to be read.
       return [
         `curl -sS ${shellQuoted(url)} \\`,
         `  -H 'Content-Type: application/json' \\`,
         ...(auth === null ? [] : [`  -H ${shellQuoted(`Authorization: ${auth}`)} \\`]),
-        `  --data-raw ${shellQuoted(body)}`,
+        `  --data-raw ${shellQuoted(JSON.stringify(JSON.parse(body), null, 2))}`,
       ].join('\n');
     case 'javascript':
       return [
@@ -168,6 +170,5 @@ export function requestSnippets({ label, query, variables = {}, key = () => unde
     h('div', { class: 'snippet-tabs', role: 'group', 'aria-label': t('snippetLanguage') }, buttons),
     h('pre', { class: 'code', tabindex: '0' }, code),
     h('div', { class: 'snippet-actions' }, copy, copyState),
-    key() === undefined ? null : h('p', { class: 'help' }, t('snippetKeyHelp')),
   );
 }

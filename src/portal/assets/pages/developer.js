@@ -246,6 +246,7 @@ export function renderDeveloper(main) {
                 view,
                 keyOnce(registerClient.apiKey, 2),
                 requestSnippets({ label: t('tryKey'), query: VIEWER_QUERY, key: () => registerClient.apiKey }),
+                h('p', { class: 'help' }, t('snippetKeyHelp')),
                 h('p', {}, next),
               );
               next.focus();
@@ -478,7 +479,12 @@ export function renderDeveloper(main) {
           t('signOut'),
         ),
       ),
-      section(t('requestsHeading'), liveState, h('div', { class: 'cards' }, cards)),
+      section(
+        t('requestsHeading'),
+        liveState,
+        h('p', { class: 'help' }, t('snippetKeyHelp')),
+        h('div', { class: 'cards wide-cards' }, cards),
+      ),
       section(
         t('rotateHeading'),
         h('p', {}, t('rotateHelp')),
