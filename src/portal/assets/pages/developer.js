@@ -171,7 +171,7 @@ const CHANGES = operation(/* GraphQL */ `
 `);
 
 /** What a client runs to read a summary: the one document each card's snippets send. @param {number} endpointId */
-export const summaryQuery = (endpointId) =>
+const summaryQuery = (endpointId) =>
   `query { summaryEndpoint(endpointId: ${endpointId}) { endpointId name status payload } }`;
 
 /**
@@ -180,7 +180,7 @@ export const summaryQuery = (endpointId) =>
  * @param {string | null} state the RateLimit field
  * @returns {{ quota: number, windowS: number, remaining: number | undefined, own: boolean } | undefined}
  */
-export function quotaFrom(policy, state) {
+function quotaFrom(policy, state) {
   const member = /"(client|default)";q=(\d+);w=(\d+)/.exec(policy ?? '');
   if (member === null) return undefined;
   const [, name, quota, windowS] = member;
