@@ -31,6 +31,7 @@ const BUILD_SUITES = [
   'test/hardening-amplification.test.ts',
   'test/schema-attacks.test.ts',
   'test/erasure-files.test.ts',
+  'test/downloads.test.ts',
 ];
 
 export default defineConfig({

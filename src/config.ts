@@ -552,6 +552,12 @@ export const SETTINGS = {
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
     portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
+    downloadMaxRows: setting(
+      'DOWNLOAD_MAX_ROWS',
+      integer(1, 1_048_575),
+      200_000,
+      'Records one file download (GET /datasets/<CODE>.csv, .json, .xlsx) may hold at most; more is RESPONSE_TOO_LARGE (413). Its bytes are bounded by RESPONSE_MAX_MB too.',
+    ),
     // Personal data under the PDPA: kept in the logs as long as the log store keeps them (docs/operators/runbooks).
     accessLogClientAddress: setting(
       'ACCESS_LOG_CLIENT_ADDRESS',

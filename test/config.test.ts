@@ -87,6 +87,7 @@ describe('loadConfig', () => {
           graphiql: true,
           introspection: true,
           portal: true,
+          downloadMaxRows: 200_000,
           accessLogClientAddress: 'full',
           accessLogUserAgent: true,
         },

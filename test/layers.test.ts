@@ -11,6 +11,8 @@ const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,
   cli: 5,
   server: 4,
+  // HTTP features over the GraphQL layer's parts (callers, budgets), which the server wires in.
+  downloads: 3.5,
   graphql: 3,
   portal: 3,
   http: 2,

@@ -61,8 +61,13 @@ describe('the columns a dataset page charts and filters by', () => {
       count('TEACHER_TOTAL', false),
     ];
     expect(defaultMeasure(columns, 500, 'SCHOOLS')).toBe(ROW_COUNT);
-    // The same keys in another upstream's spelling.
-    const other = columns.map((c) => ({ ...c, name: c.name.toLowerCase(), numericStrings: c.types[0] === 'NUMBER' }));
+    // The same keys in another upstream's spelling, the code and the counts written as numbers in text.
+    const other = columns.map((c) => ({
+      ...c,
+      name: c.name.toLowerCase(),
+      types: ['STRING'],
+      numericStrings: c.types[0] === 'NUMBER' || c.name === 'SCHOOL_CODE',
+    }));
     expect(defaultMeasure(other, 500, 'SCHOOLS')).toBe(ROW_COUNT);
   });
 

@@ -43,6 +43,7 @@ describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () =
       ['catalogue', '#/'],
       ['dataset-teachers-by-year', '#/datasets/ODS_COUNT_TEACHER_BY_YEAR'],
       ['dataset-schools-by-jurisdiction', '#/datasets/ODS_COUNT_SCHOOL_BY_JURISDICTION'],
+      ['dataset-13-teachers-by-school', '#/datasets/ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER'],
       ['developer-signed-out', '#/developer'],
       ['developer', '#/developer'],
       ['operator-signed-out', '#/operator'],

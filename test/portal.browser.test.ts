@@ -149,7 +149,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     const { context, page } = await newContext('en-GB');
     const code = 'ODS_COUNT_TEACHER_BY_YEAR';
     await stack.live.watcher.check();
-    await page.goto(`${origin}/portal/#/datasets/${code}`);
+    await page.goto(`${origin}/portal/datasets/${code}`);
     await page.locator('.chart .bars li').first().waitFor();
     const version = page.locator('.facts dd[data-fact=version]');
     const before = await version.innerText();

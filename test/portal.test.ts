@@ -23,6 +23,18 @@ describe('the portal served at /portal/', () => {
     expect(await page.text()).toContain('<script type="module" src="/portal/app.js"></script>');
   });
 
+  it('answers each page address with the page, which routes it in the browser', async () => {
+    const index = await (await get(stack().app, '/portal/')).text();
+    for (const path of ['/portal/datasets/ODS_COUNT_TEACHER_BY_YEAR', '/portal/developer', '/portal/operator']) {
+      const page = await get(stack().app, path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(await page.text(), path).toBe(index);
+    }
+    expect((await get(stack().app, '/portal/datasets/../../package.json')).status).toBe(404);
+    expect((await get(stack().app, '/portal/nowhere')).status).toBe(404);
+  });
+
   it('serves its modules with an ETag, compressed when asked, and 304 for a copy the browser holds', async () => {
     const module = await get(stack().app, '/portal/app.js', { headers: { 'accept-encoding': 'br' } });
     expect(module.status).toBe(200);

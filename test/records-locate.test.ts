@@ -47,6 +47,26 @@ describe('finding the records', () => {
     expect(located(payload)).toEqual({ path: 'body.list.entries', size: 2 });
   });
 
+  it('takes the records, not a column list beside them, whatever their sizes', () => {
+    const fields = [
+      { name: 'ACADEMIC_YEAR', type: 'int' },
+      { name: 'TOTAL', type: 'text' },
+      { name: 'MALE', type: 'text' },
+    ];
+    expect(located({ meta: { fields }, payload: rows })).toEqual({ path: 'payload', size: 2 });
+    expect(
+      located({ fields: fields.map(({ name, type }) => ({ Name: name, DataType: type })), features: rows }).path,
+    ).toBe('features');
+    expect(located({ meta: { fields }, payload: [rows[0]] })).toEqual({ path: 'payload', size: 1 });
+    expect(located({ meta: { fields }, payload: [] })).toEqual({ path: 'payload', size: 0 });
+    // Records that happen to have a name and a type are records when nothing else is there.
+    expect(located({ meta: { fields } })).toEqual({ path: 'meta.fields', size: 3 });
+  });
+
+  it('takes an empty array of objects as no records when nothing else holds any', () => {
+    expect(located({ success: true, payload: [] })).toEqual({ path: 'payload', size: 0 });
+  });
+
   it('skips envelope keys that hold no array of objects', () => {
     expect(located({ data: 'none', result: [1, 2], payload: rows }).path).toBe('payload');
   });

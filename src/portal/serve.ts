@@ -40,6 +40,9 @@ export const PORTAL_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+/** The portal's page addresses under PORTAL_PATH, which src/portal/assets/app.js routes: each answers index.html. */
+const PAGE_ROUTES = /^\/(datasets\/[A-Za-z0-9_]+|developer|operator)\/?$/;
+
 // Files change only with a deployment, and their ETags with them: a reload costs a 304 and a new deployment is seen at once.
 const CACHE_CONTROL = 'no-cache';
 
@@ -91,7 +94,11 @@ export async function createPortalFiles(): Promise<PortalFiles> {
   return {
     async answer(request, pathname) {
       if (pathname === PORTAL_PATH) return redirect(`${PORTAL_PATH}/`);
-      const name = pathname === `${PORTAL_PATH}/` ? 'index.html' : pathname.slice(PORTAL_PATH.length + 1);
+      // The portal's pages have addresses of their own (the browser routes them): each is the one page.
+      const name =
+        pathname === `${PORTAL_PATH}/` || PAGE_ROUTES.test(pathname.slice(PORTAL_PATH.length))
+          ? 'index.html'
+          : pathname.slice(PORTAL_PATH.length + 1);
       const asset = assets.get(name);
       if (asset === undefined) return plain(404, 'Not found');
       if (request.method !== 'GET' && request.method !== 'HEAD') {

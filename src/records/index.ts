@@ -1,5 +1,5 @@
 /** The records engine: querying the records of a dataset payload of unknown shape. No GraphQL, no HTTP. */
-export { recordsView, type RecordsView } from './view.js';
+export { recordsView, type RecordSequence, type RecordsView } from './view.js';
 export { AnswerBudget } from './answer-budget.js';
 export * from './limits.js';
 export { RecordsError } from './errors.js';
@@ -34,6 +34,8 @@ export {
   type ReportedDrift,
 } from './shape-drift.js';
 export { FIELD_NAMES, fallbackName, nameKeys, type NamedKeys } from './field-names.js';
+export { nextTurn } from './turns.js';
+export { liveKeysOf, type LiveKeys } from './live-keys.js';
 export {
   SHAPES_FILE,
   datasetShape,

@@ -57,10 +57,35 @@ function envelopeKeys(object: JsonObject): string[] {
   return ENVELOPE_KEYS.flatMap((name) => keyLike(object, name) ?? []);
 }
 
+/** Member names that name a column in a column list such as `{"name":"TOTAL","type":"int"}`, and that give its type. */
+const COLUMN_NAME_KEYS = ['name', 'id', 'field', 'key', 'column', 'fieldname', 'field_name', 'column_name'];
+const COLUMN_TYPE_KEYS = ['type', 'datatype', 'data_type', 'fieldtype', 'field_type'];
+
+function hasTextMember(object: JsonObject, names: readonly string[]): boolean {
+  return names.some((name) => {
+    const key = keyLike(object, name);
+    return key !== undefined && typeof object[key] === 'string';
+  });
+}
+
+/**
+ * Whether an array of objects describes columns rather than holding records: every object names a column and its
+ * type (CKAN's `fields`, ArcGIS's `fields`, many portals' `meta.columns`). Such a list often sits beside the
+ * records and, for an answer of one record or none, is the larger array.
+ */
+function isColumnList(array: readonly JsonObject[]): boolean {
+  return (
+    array.length > 0 &&
+    array.every((object) => hasTextMember(object, COLUMN_NAME_KEYS) && hasTextMember(object, COLUMN_TYPE_KEYS))
+  );
+}
+
 /**
  * The records of a body: the body itself when it is an array of objects; else the array of objects under the
- * shallowest envelope key (an empty one counts: it is a query that matched nothing); else the largest non-empty
- * array of objects anywhere within MAX_SEARCH_DEPTH keys (the first such at equal length). Throws NOT_TABULAR.
+ * shallowest envelope key (an empty one counts: it is a query that matched nothing); else, among the arrays of
+ * objects anywhere within MAX_SEARCH_DEPTH keys, the largest non-empty one that is not a column list (the first
+ * such at equal length), else the shallowest empty one (a query that matched nothing beside a column list), else the
+ * largest column list. Throws NOT_TABULAR.
  */
 export function locateRecords(body: unknown): LocatedRecords {
   if (isRecordArray(body)) return { path: '', records: body };
@@ -69,12 +94,18 @@ export function locateRecords(body: unknown): LocatedRecords {
       if (isRecordArray(child)) return { path: path.join('.'), records: child };
     }
     let largest: LocatedRecords | undefined;
+    let empty: LocatedRecords | undefined;
+    let columns: LocatedRecords | undefined;
     for (const { path, child } of walk(body, Object.keys)) {
-      if (isRecordArray(child) && child.length > (largest?.records.length ?? 0)) {
-        largest = { path: path.join('.'), records: child };
-      }
+      if (!isRecordArray(child)) continue;
+      const found = { path: path.join('.'), records: child };
+      if (child.length === 0) empty ??= found;
+      else if (isColumnList(child)) {
+        if (child.length > (columns?.records.length ?? 0)) columns = found;
+      } else if (child.length > (largest?.records.length ?? 0)) largest = found;
     }
-    if (largest) return largest;
+    const located = largest ?? empty ?? columns;
+    if (located) return located;
   }
   throw new RecordsError(
     CODE.NOT_TABULAR,

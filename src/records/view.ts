@@ -49,6 +49,11 @@ export interface RecordsView {
   /** Counts and sums per group of the records that pass `where`. */
   aggregate(args: AggregateArgs): JsonObject[];
   /**
+   * Every record that passes `where`, in `orderBy` order, unpaged: for a download, which writes them a slice at a
+   * time. The records themselves (do not change them), checked as `page` checks its arguments.
+   */
+  matches(args?: Pick<RecordsQuery, 'where' | 'orderBy'>): RecordSequence;
+  /**
    * Builds what count, page or aggregate with these arguments will need (inferred fields, columns, their
    * indexes, ranks and texts) one piece per turn of the event loop (turns.ts), then resolves in a turn of its
    * own, so that the call that follows only filters, sorts and pages; when everything is built and the answer is
@@ -56,6 +61,13 @@ export interface RecordsView {
    * before any record is read. The calls work without it, doing the same work at once.
    */
   prepare(query?: RecordsQuery): Promise<void>;
+}
+
+/** The records a query matched, in its order, read by position. */
+export interface RecordSequence {
+  readonly length: number;
+  /** The record at a position from 0 to length − 1. */
+  record(position: number): JsonObject;
 }
 
 /** An operation's arguments, checked, with every field known. */
@@ -354,6 +366,16 @@ class View implements RecordsView {
         endCursor: edges.at(-1)?.cursor ?? null,
       },
       totalCount: rows.length,
+    };
+  }
+
+  matches(args: Pick<RecordsQuery, 'where' | 'orderBy'> = {}): RecordSequence {
+    const { table } = this;
+    const plan = this.plan(args);
+    const rows = table.sequence(bindWhere(plan.where, table.columnOf), bindOrder(plan.order, table.columnOf));
+    return {
+      length: rows.length,
+      record: (position) => table.record(rows[position] ?? -1),
     };
   }
 

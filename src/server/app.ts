@@ -28,6 +28,8 @@ import { useMetrics } from './plugins/use-metrics.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
 import { usePortal } from './plugins/use-portal.js';
+import { useDownloads } from '../downloads/use-downloads.js';
+import { errorResponse } from './error-answer.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -193,6 +195,15 @@ export function createApp(deps: AppDependencies): App {
         useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
         ...(graphiqlPage === undefined ? [] : [useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
         ...(http.portal ? [usePortal()] : []),
+        useDownloads({
+          ...deps,
+          callers,
+          pay: rateLimit?.payForSocketOperation,
+          refuse: errorResponse,
+          maxBytes: limits.maxResponseBytes,
+          maxRows: http.downloadMaxRows,
+          staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,
+        }),
         useRequestDecompression(limits.maxBodyBytes),
         useRequestShape(),
         useBatchLimit(limits.maxBatch),

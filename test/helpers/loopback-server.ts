@@ -9,9 +9,9 @@ export interface LoopbackServer {
   readonly close: () => Promise<void>;
 }
 
-/** Puts `server` on a loopback port of its own (port 0), once it listens. */
-export async function listenOnLoopback(server: Server): Promise<LoopbackServer> {
-  server.listen(0, '127.0.0.1');
+/** Puts `server` on a loopback port of its own (port 0 unless given), once it listens. */
+export async function listenOnLoopback(server: Server, port = 0): Promise<LoopbackServer> {
+  server.listen(port, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { startOtherStack, type OtherStack } from './other-stack.js';
 import { listen, startStack, type Stack, type StackOptions } from './stack.js';
 
 /** Every page of the portal in Thai and English, at phone and desktop widths. */
@@ -69,14 +70,20 @@ export interface PortalBrowser {
  * A stack listening on a loopback port and headless Chromium, started in beforeAll and closed in afterAll, for the
  * portal's browser suites: each file has its own, so the suites can run side by side.
  */
-export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowser {
+export function usePortalBrowser(
+  options: StackOptions = {},
+  /** 'other': the server reads the second upstream (other-upstream.ts), whose records have other keys. */
+  upstream: 'simulator' | 'other' = 'simulator',
+): () => PortalBrowser {
   let stack: Stack | undefined;
+  let other: OtherStack | undefined;
   let server: Awaited<ReturnType<typeof listen>> | undefined;
   let browser: Browser | undefined;
   let portal: PortalBrowser | undefined;
 
   beforeAll(async () => {
-    stack = await startStack(options);
+    if (upstream === 'other') other = await startOtherStack(options);
+    stack = other?.stack ?? (await startStack(options));
     server = await listen(stack.app);
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
@@ -112,7 +119,7 @@ export function usePortalBrowser(options: StackOptions = {}): () => PortalBrowse
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await stack?.close();
+    await (other ?? stack)?.close();
   });
 
   return () => {

@@ -16,15 +16,16 @@ import { DATASETS, type DatasetEntry } from '../../catalogue.js';
 import type { JsonObject } from '../../json.js';
 import {
   DEFAULT_PAGE_SIZE,
+  liveKeysOf,
   MAX_PAGE_SIZE,
   numericValue,
   readShapesFile,
   recordsView,
   type DatasetShape,
+  type LiveKeys,
   type RecordFilter,
   type RecordOrder,
   type RecordShape,
-  type RecordsQuery,
   type RecordsView,
   type ShapeFieldEntry,
   type SortDirection as SortDirectionValue,
@@ -119,7 +120,8 @@ function typedFields(shape: DatasetShape, t: PothosSchemaTypes.ObjectFieldBuilde
           type: SCALARS[field.type],
           nullable: true,
           description: fieldDescription(field),
-          resolve: (row) => read(row[field.key]),
+          // The key itself, else (only in a row of drifted records) the live key that carries it.
+          resolve: (row) => read(Object.hasOwn(row, field.key) ? row[field.key] : renamedValue(row, field.key)),
         }),
       ];
     }),
@@ -140,33 +142,72 @@ function whereOf(shape: DatasetShape, where: WhereShape | null | undefined): Rec
   });
 }
 
+/**
+ * The rows answered from records whose keys drifted from the shape, with the live key of each typed key they lack
+ * (live-keys.ts): their typed fields read those. Rows of records that match the shape are never here.
+ */
+const renamedKeys = new WeakMap<JsonObject, ReadonlyMap<string, string>>();
+
+function renamedValue(row: JsonObject, key: string): unknown {
+  const live = renamedKeys.get(row)?.get(key);
+  return live === undefined ? undefined : row[live];
+}
+
+/** Marks the rows of an answer made from drifted records, so that their typed fields read the live keys. */
+function marked<Row extends JsonObject>(rows: readonly Row[], keys: LiveKeys): void {
+  if (keys.renamed.size === 0) return;
+  for (const row of rows) renamedKeys.set(row, keys.renamed);
+}
+
+/**
+ * The engine's arguments for typed ones, in the live keys: a sort, group or sum on a key the records no longer have
+ * is left out (its field answers null); a condition on one stays, and is refused naming the fields there are.
+ */
+interface EngineQuery {
+  readonly where: readonly RecordFilter[];
+  readonly orderBy: readonly RecordOrder[];
+  readonly groupBy: readonly string[];
+  readonly sum: readonly string[];
+}
+
+function liveQuery(keys: LiveKeys, query: EngineQuery): EngineQuery {
+  if (!keys.drifted) return query;
+  const live = (field: string): string[] => {
+    const key = keys.key(field);
+    return key === undefined ? [] : [key];
+  };
+  return {
+    where: query.where.map((filter) => ({ ...filter, field: keys.key(filter.field) ?? filter.field })),
+    orderBy: query.orderBy.flatMap((order) => live(order.field).map((field) => ({ ...order, field }))),
+    groupBy: query.groupBy.flatMap(live),
+    sum: query.sum.flatMap(live),
+  };
+}
+
 function expectedShape(shape: DatasetShape): RecordShape {
   return { recordsPath: shape.recordsPath, keys: shape.fields };
 }
 
 /**
  * The records view of a read, as the untyped fields make it (the same version, so the same view, indexes and
- * cursors), with the drift of an unfiltered payload's keys from the checked-in shape recorded in the response.
+ * cursors), its fields inferred, with the drift of an unfiltered payload's keys from the checked-in shape recorded
+ * in the response, and the live key of each typed one.
  */
 async function typedView(
   read: PayloadRead,
   shape: DatasetShape,
   query: JsonObject | null | undefined,
-  needs: RecordsQuery,
   context: Context,
-): Promise<RecordsView> {
+): Promise<{ view: RecordsView; keys: LiveKeys }> {
   const queryString = canonicalQueryString(query);
   const view = recordsView(read.value, `${shape.code}?${queryString}#${read.version}`);
-  try {
-    await view.prepare(needs);
-  } finally {
-    // Only the whole dataset says which keys the upstream has: a filtered one may lack keys its records lack.
-    if (queryString === '') {
-      const drift = context.shapeDrift.check(shape.code, read.version, expectedShape(shape), () => view.shape());
-      if (drift !== undefined) context.freshness.recordShapeDrift(shape.code, drift);
-    }
+  await view.prepare();
+  // Only the whole dataset says which keys the upstream has: a filtered one may lack keys its records lack.
+  if (queryString === '') {
+    const drift = context.shapeDrift.check(shape.code, read.version, expectedShape(shape), () => view.shape());
+    if (drift !== undefined) context.freshness.recordShapeDrift(shape.code, drift);
   }
-  return view;
+  return { view, keys: liveKeysOf(view, shape.fields) };
 }
 
 /**
@@ -306,13 +347,24 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
           loadDataset,
           async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
             const args = given as RowsArgs;
-            const where = whereOf(shape, args.where);
             const orderBy: RecordOrder[] = (args.orderBy ?? []).map((order) => ({
               field: order.field,
               direction: order.direction ?? null,
             }));
-            const view = await typedView(read, shape, args.query, { where, orderBy }, context);
-            return budgetOf(context).charge(view.page({ where, orderBy, first: args.first, after: args.after }));
+            const { view, keys } = await typedView(read, shape, args.query, context);
+            const { where, orderBy: order } = liveQuery(keys, {
+              where: whereOf(shape, args.where),
+              orderBy,
+              groupBy: [],
+              sum: [],
+            });
+            await view.prepare({ where, orderBy: order });
+            const page = view.page({ where, orderBy: order, first: args.first, after: args.after });
+            marked(
+              page.edges.map((edge) => edge.node),
+              keys,
+            );
+            return budgetOf(context).charge(page);
           },
         ),
       });
@@ -334,9 +386,18 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
           loadDataset,
           async (read, _entry: DatasetEntry, given: ArgsShape, context) => {
             const args = given as AggregateArgs;
-            const query = { where: whereOf(shape, args.where), groupBy: args.groupBy ?? [], sum: args.sum ?? [] };
-            const view = await typedView(read, shape, args.query, query, context);
-            return budgetOf(context).charge(view.aggregate(query));
+            const { view, keys } = await typedView(read, shape, args.query, context);
+            const { where, groupBy, sum } = liveQuery(keys, {
+              where: whereOf(shape, args.where),
+              orderBy: [],
+              groupBy: args.groupBy ?? [],
+              sum: args.sum ?? [],
+            });
+            const query = { where, groupBy, sum };
+            await view.prepare(query);
+            const groups = view.aggregate(query);
+            marked(groups, keys);
+            return budgetOf(context).charge(groups);
           },
         ),
       });

@@ -84,7 +84,7 @@ function skipToMain(event) {
 function legacyHashRoute() {
   const hash = location.hash;
   if (!hash.startsWith('#/')) return undefined;
-  return portalPath(hash.slice(1));
+  return `${portalPath(hash.slice(1))}${location.search}`;
 }
 
 async function route() {

@@ -48,6 +48,10 @@ const MESSAGES = {
     askForUse: 'ขอใช้งาน',
     subjects: { SCHOOLS: 'สถานศึกษา', PERSONNEL: 'บุคลากร', STUDENTS: 'นักเรียน', GRADUATES: 'ผู้สำเร็จการศึกษา' },
     groups: { TEACHERS: 'ครู', STUDENTS: 'นักเรียน', SCHOOLS: 'สถานศึกษา', GRADUATES: 'ผู้สำเร็จการศึกษา' },
+    // A Thai rendering of a dataset whose official title is its code, shown beside it.
+    descriptiveTitles: {
+      ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER: 'จำนวนครูและบุคลากรจำแนกตามโรงเรียน จังหวัด ประเภทบุคลากร และเพศ',
+    },
     // Dataset
     backToCatalogue: 'กลับไปที่รายการชุดข้อมูล',
     liveNote: 'รุ่นข้อมูลปรับให้อัตโนมัติเมื่อต้นทางเปลี่ยน',

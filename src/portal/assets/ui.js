@@ -242,3 +242,12 @@ export function copyButton(text, state, label, done) {
     label,
   );
 }
+
+/**
+ * What a dataset whose official title is its code (No. 13) is, in the reader's language: the catalogue's English
+ * rendering, or our Thai one.
+ * @param {{ code: string, titleEn: string }} dataset
+ */
+export function descriptiveTitle(dataset) {
+  return language === 'th' ? tOf('descriptiveTitles', dataset.code) : dataset.titleEn;
+}

@@ -47,7 +47,7 @@ export interface RateLimitOptions {
  * else that reaches execution unpaid is charged there, as a last resort.
  */
 /** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
-export type SocketOperationPayment = (request: Request, req: IncomingMessage) => Promise<void>;
+export type SocketOperationPayment = (request: Request, req: IncomingMessage | undefined) => Promise<void>;
 
 /**
  * The rate limit: a yoga plugin, and the same charge for a WebSocket's operations, taken before any work on them.

@@ -8,7 +8,7 @@ import { h, replace, uid } from '../dom.js';
 import { language, t, tOf } from '../i18n.js';
 import { datasetPath } from '../routes.js';
 import { alertBox, copyButton, field } from '../ui.js';
-import { dimensions, isYear, measures, ROW_COUNT, valueText } from './columns.js';
+import { dimensions, isYear, measures, oneThingPerRecord, ROW_COUNT, valueText } from './columns.js';
 import { CHART } from './documents.js';
 import { recordFilters, viewParams } from './view.js';
 
@@ -49,7 +49,7 @@ export function chartPanel(page, options) {
 
   const measureLabel = (/** @type {string | undefined} */ measure) =>
     measure === undefined || measure === ROW_COUNT
-      ? page.recordCount > 0 && countsThings(page)
+      ? oneThingPerRecord(page.columns, page.recordCount)
         ? t('rowCountOf', { group: tOf('groupNouns', page.about?.group ?? '') })
         : t('rowCount')
       : page.label(measure);
@@ -261,17 +261,6 @@ export function chartPanel(page, options) {
   );
   void redraw();
   return { element, redraw: () => void redraw() };
-}
-
-/**
- * Whether each record is one thing of the dataset's kind (a school, in the school statistics), so that counting
- * records counts them.
- * @param {Page} page
- */
-function countsThings(page) {
-  return page.columns.some(
-    (column) => column.distinctCount === page.recordCount && !column.types.includes('NUMBER') && !column.numericStrings,
-  );
 }
 
 /**

@@ -22,7 +22,7 @@ export function codePanel(page) {
   const codeId = uid('snippet');
   const code = h('code', {});
   const pre = h('pre', { class: 'code', tabindex: '0', id: codeId, 'aria-label': t('codeHeading') }, code);
-  const intro = h('p', {});
+  const intro = h('p', { class: 'wrap' });
   const status = h('span', { class: 'copy-state', role: 'status' });
   const graphiql = h('a', { class: 'button' }, t('openInGraphiql'));
   const redraw = () => {

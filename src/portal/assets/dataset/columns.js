@@ -87,11 +87,26 @@ export function defaultMeasure(columns, recordCount, group) {
   const words = GROUP_WORDS[/** @type {keyof typeof GROUP_WORDS} */ (group)];
   const named = words === undefined ? undefined : candidates.find((column) => words.test(column.name));
   if (named !== undefined) return named.name;
-  const oneThingPerRecord = columns.some(
-    (column) => !isNumeric(column) && recordCount > 1 && column.distinctCount === recordCount,
-  );
-  if (oneThingPerRecord) return ROW_COUNT;
+  if (oneThingPerRecord(columns, recordCount)) return ROW_COUNT;
   return candidates[0]?.name ?? ROW_COUNT;
+}
+
+/**
+ * Whether each record is one thing (a school in the school statistics): a name or a code, numbers written as text
+ * included, has as many values as there are records. Counting records then counts those things.
+ * @param {readonly Column[]} columns
+ * @param {number} recordCount
+ */
+export function oneThingPerRecord(columns, recordCount) {
+  return (
+    recordCount > 1 &&
+    columns.some(
+      (column) =>
+        (!isNumeric(column) || IDENTIFIER_NAME.test(column.name)) &&
+        !isYear(column) &&
+        column.distinctCount === recordCount,
+    )
+  );
 }
 
 /**

@@ -106,7 +106,6 @@ addMessages({
       'ตัวเลขนี้รวมบุคลากรทุกประเภทใน{column} ({count} ประเภท รวมบุคลากรที่ไม่ใช่ครูผู้สอน) เลือกประเภทด้านล่างเพื่อนับเฉพาะครู',
     staffTypesFiltered: 'นับเฉพาะ{column}: {values}',
     groupFiledUnder: 'แคตตาล็อกต้นทางจัดชุดข้อมูลนี้ไว้ในกลุ่ม "{group}" แม้จะนับครูและบุคลากร เราคงกลุ่มตามแคตตาล็อก',
-    descriptive13: 'จำนวนครูและบุคลากรจำแนกตามโรงเรียน จังหวัด ประเภทบุคลากร และเพศ',
   },
   en: {
     about: 'About this dataset',
@@ -209,6 +208,5 @@ addMessages({
     staffTypesFiltered: 'Counting only {column}: {values}',
     groupFiledUnder:
       'The upstream catalogue files this dataset under "{group}" although it counts teachers and staff; we keep the catalogue\'s grouping.',
-    descriptive13: 'Teacher and staff counts by school, province, person type and gender',
   },
 });

@@ -21,6 +21,14 @@ import { ROW_COUNT } from './columns.js';
 
 const WHERE = 'where.';
 
+/**
+ * Whether an address gives a view (any of the parameters above), rather than leaving the page to choose one.
+ * @param {URLSearchParams} params
+ */
+export function givesView(params) {
+  return [...params.keys()].some((key) => key.startsWith(WHERE) || ['sort', 'measure', 'by', 'compare'].includes(key));
+}
+
 /** @param {URLSearchParams} params @returns {View} */
 export function readView(params) {
   /** @type {Map<string, string[]>} */

@@ -4,7 +4,18 @@ import { h, replace } from '../dom.js';
 import { formatDateTime, language, t, tOf } from '../i18n.js';
 import { datasetPath, portalPath } from '../routes.js';
 import { showSimulatedNotice } from '../shell.js';
-import { alertBox, announce, checkbox, field, section, shortVersion, statusBadge, summaryTitle, table } from '../ui.js';
+import {
+  alertBox,
+  announce,
+  checkbox,
+  descriptiveTitle,
+  field,
+  section,
+  shortVersion,
+  statusBadge,
+  summaryTitle,
+  table,
+} from '../ui.js';
 import { credential } from '../session.js';
 
 /** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables } from '../gql/operations' */
@@ -83,13 +94,15 @@ export function renderCatalogue(main) {
         const version = h('span', { class: 'mono' }, shortVersion(dataset.version));
         const changed = h('span', {}, formatDateTime(dataset.changedAt));
         cells.set(dataset.code, { version, changed });
-        const title = language === 'th' ? dataset.title : dataset.titleEn;
-        // No. 13's official title is its code: its English rendering is searched and shown beside it.
-        const described = dataset.title === dataset.code ? dataset.titleEn : undefined;
+        // No. 13's official title is its code, in both languages: what it is is searched and shown beside it.
+        const described = dataset.title === dataset.code ? descriptiveTitle(dataset) : undefined;
+        const title = described !== undefined || language === 'th' ? dataset.title : dataset.titleEn;
         return {
           dataset,
           text: fold(
-            [dataset.no, dataset.code, dataset.title, dataset.titleEn, tOf('groups', dataset.group)].join(' '),
+            [dataset.no, dataset.code, dataset.title, dataset.titleEn, described, tOf('groups', dataset.group)].join(
+              ' ',
+            ),
           ),
           cells: [
             String(dataset.no),

@@ -8,7 +8,7 @@ import { h, replace } from '../dom.js';
 import { formatDateTime, language, t, tOf } from '../i18n.js';
 import { datasetPath, portalPath } from '../routes.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
-import { alertBox, announce, section, shortVersion } from '../ui.js';
+import { alertBox, announce, descriptiveTitle, section, shortVersion } from '../ui.js';
 import { defaultGroupBy, defaultMeasure, yearColumn } from '../dataset/columns.js';
 import { ABOUT, COLUMNS, VERSION } from '../dataset/documents.js';
 import { columnLabel, typedNames } from '../dataset/labels.js';
@@ -16,7 +16,7 @@ import { chartPanel } from '../dataset/chart-panel.js';
 import { explorer } from '../dataset/explorer.js';
 import { codePanel } from '../dataset/code-panel.js';
 import { fieldsTable } from '../dataset/fields-table.js';
-import { readView, viewParams } from '../dataset/view.js';
+import { givesView, readView, viewParams } from '../dataset/view.js';
 
 /** @typedef {import('../dataset/columns.js').Column} Column */
 /** @typedef {import('../dataset/view.js').View} View */
@@ -46,7 +46,7 @@ export function renderDataset(main, code) {
   // The route took a code of letters, digits and _; the API refuses one that is not a DatasetCode.
   const datasetCode = /** @type {import('../gql/operations').DatasetCode} */ (code);
   let view = readView(new URLSearchParams(location.search));
-  const viewGiven = location.search !== '';
+  const viewGiven = givesView(new URLSearchParams(location.search));
   const heading = h('h1', { class: 'dataset-title' }, code);
   const subtitle = h('div', {});
   const aboutBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
@@ -102,7 +102,7 @@ export function renderDataset(main, code) {
     const title = language === 'th' ? dataset.title : dataset.titleEn;
     // The catalogue's official title of No. 13 is its code: keep it, and say beside it what the dataset is.
     const titleIsCode = official === dataset.code;
-    const descriptive = titleIsCode ? (language === 'th' ? t('descriptive13') : dataset.titleEn) : undefined;
+    const descriptive = titleIsCode ? descriptiveTitle(dataset) : undefined;
     heading.textContent = titleIsCode ? official : title;
     heading.classList.toggle('code-title', titleIsCode);
     document.title = `${descriptive ?? title} · ${t('brand')}`;
@@ -122,7 +122,7 @@ export function renderDataset(main, code) {
         { class: 'facts' },
         titleIsCode ? fact('officialTitle', t('officialTitle'), official, 'mono wrap') : null,
         titleIsCode ? fact('descriptiveTitle', t('descriptiveTitle'), descriptive) : null,
-        fact('code', t('code'), dataset.code, 'mono wrap'),
+        titleIsCode ? null : fact('code', t('code'), dataset.code, 'mono wrap'),
         fact('group', t('colGroup'), tOf('groups', dataset.group)),
         fact('agency', t('colAgency'), language === 'th' ? dataset.agencyName : dataset.agencyNameEn),
         fact('apiUrl', t('apiUrl'), `${dataset.method} ${dataset.apiUrl}`, 'mono wrap'),
@@ -143,12 +143,17 @@ export function renderDataset(main, code) {
   const loadColumns = async (aboutLoaded) => {
     try {
       await aboutLoaded;
-      const [{ data }, names] = await Promise.all([graphqlPartial(COLUMNS, { code: datasetCode }), typedNames(code)]);
+      const [{ data, errors }, names] = await Promise.all([
+        graphqlPartial(COLUMNS, { code: datasetCode }),
+        typedNames(code),
+      ]);
       const fields = data.dataset.fields;
-      if (fields === null || fields === undefined || fields.length === 0) throw new Error(t('noChart'));
+      // The upstream's own reason when it failed; "nothing to chart" when it answered no records.
+      if (fields === null || fields === undefined || fields.length === 0) throw errors[0] ?? new Error(t('noChart'));
       /** @type {Column[]} */
       const columns = fields.map((field) => ({ ...field, types: field.types.map(String) }));
       const recordCount = data.dataset.recordCount ?? 0;
+      showSimulatedNotice();
       const label = (/** @type {string} */ column) => columnLabel(column, names);
       // The reader's first view, unless the address gave one: the chart's measure and categories, and the latest
       // year when the chart is not by year (adding up years would count the same schools several times).

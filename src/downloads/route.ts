@@ -1,0 +1,28 @@
+/**
+ * Where the downloads are: GET /datasets/<CODE>.csv, .json or .xlsx. The server checks every request's path
+ * against it without loading the writers.
+ */
+import { findDataset, type DatasetCode } from '../catalogue.js';
+
+export const DOWNLOADS_PATH = '/datasets/';
+
+export const DOWNLOAD_FORMATS = ['csv', 'json', 'xlsx'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** Whether a request path is under the downloads' (a known file or not). */
+export function isDownloadPath(pathname: string): boolean {
+  return pathname.startsWith(DOWNLOADS_PATH);
+}
+
+/** The dataset and format a download path names, or undefined for an unknown code or format. */
+export function downloadTarget(pathname: string): { code: DatasetCode; format: DownloadFormat } | undefined {
+  const match = /^\/datasets\/([A-Z0-9_]+)\.([a-z]+)$/.exec(pathname);
+  const code = match?.[1] === undefined ? undefined : findDataset(match[1])?.code;
+  const format = DOWNLOAD_FORMATS.find((known) => known === match?.[2]);
+  return code === undefined || format === undefined ? undefined : { code, format };
+}
+
+/** The path of a dataset's file. */
+export function downloadPath(code: DatasetCode, format: DownloadFormat): string {
+  return `${DOWNLOADS_PATH}${code}.${format}`;
+}

@@ -1,0 +1,199 @@
+/**
+ * GET /datasets/<CODE>.csv, .json and .xlsx: a dataset's records as a file, filtered and sorted by the query string
+ * (parameters.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
+ * GraphQL query applies here, from the same parts:
+ *
+ * - pay before work: the caller's rate-limit token (the one an operation pays) is taken when the request arrives,
+ *   before its parameters are read; a bad key is 401, an empty bucket 429 with Retry-After;
+ * - the caller's budget of upstream fetches is spent on cache misses only, and the payload comes through the
+ *   upstream cache and its single flight, so a thousand downloads of one dataset make one upstream call;
+ * - the records view (its indexes, matches and orders) is the one the GraphQL fields of that payload use;
+ * - bounded: at most DOWNLOAD_MAX_ROWS records, and no file estimated larger than RESPONSE_MAX_MB (413
+ *   RESPONSE_TOO_LARGE, before a byte is written);
+ * - cached by HTTP: a strong ETag of what the file is made from (the payload's version, the format and the
+ *   parameters), a matching If-None-Match answered 304 before anything is written, and Cache-Control from the
+ *   payload's freshness, public for anonymous callers;
+ * - refusals are written by the server's one writer (error-answer.ts, given as `refuse`): JSON, Thai unless the
+ *   request asks for English, a registry code.
+ *
+ * CSV, JSON and XLSX are written a slice at a time as the client reads them; CSV and JSON compressed when it
+ * accepts gzip or brotli (XLSX is a zip already).
+ */
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { AccessService } from '../access/model.js';
+import { CodedError, type ErrorDetails } from '../errors/coded-error.js';
+import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
+import { fetchBudgetOf, type FetchBudgets } from '../graphql/fetch-budgets.js';
+import type { RequestCallers } from '../graphql/request-callers.js';
+import { spentBudgetsOf } from '../graphql/spent-budgets.js';
+import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
+import { compressStream, negotiate } from '../http/content-encoding.js';
+import { recordsView } from '../records/index.js';
+import type { UpstreamSource } from '../upstream/source.js';
+import { DownloadError } from './errors.js';
+import { downloadParameters } from './parameters.js';
+import { downloadTarget, isDownloadPath, type DownloadFormat } from './route.js';
+import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
+
+/** A refusal as the server's writer takes it (server/error-answer.ts's Refusal). */
+export interface DownloadRefusal {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message?: string;
+  readonly details?: ErrorDetails;
+}
+
+export interface DownloadsOptions {
+  readonly source: UpstreamSource;
+  readonly callers: RequestCallers;
+  /** Takes one operation's rate-limit token for the request (and authenticates it); none without a rate limit. */
+  readonly pay: ((request: Request, req: IncomingMessage | undefined) => Promise<void>) | undefined;
+  readonly fetchBudgets: FetchBudgets | undefined;
+  readonly access: Pick<AccessService, 'countOperation'>;
+  /** The server's one writer of refusals. */
+  readonly refuse: (fetchAPI: { Response: typeof Response }, request: Request, refusal: DownloadRefusal) => Response;
+  /** RESPONSE_MAX_MB: the largest file, estimated from the payload before it is written. */
+  readonly maxBytes: number;
+  /** DOWNLOAD_MAX_ROWS. */
+  readonly maxRows: number;
+  readonly staleWhileRevalidateS: number;
+  readonly now: () => number;
+}
+
+const CONTENT_TYPES: Readonly<Record<DownloadFormat, string>> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  json: 'application/json; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** The HTTP status of a refused download, for the codes whose declaration has none. */
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  BAD_USER_INPUT: 400,
+  NOT_FOUND: 404,
+  UNAUTHENTICATED: 401,
+  RESPONSE_TOO_LARGE: 413,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_HTTP_ERROR: 502,
+  UPSTREAM_BAD_RESPONSE: 502,
+  NOT_TABULAR: 502,
+  SERVER_BUSY: 503,
+};
+
+/** The yoga plugin that answers the downloads' paths; place it where the portal's is, before the GraphQL hooks. */
+export function useDownloads(options: DownloadsOptions): Plugin {
+  return {
+    onRequest(payload) {
+      const { pathname } = payload.url;
+      if (!isDownloadPath(pathname)) return;
+      const { request, fetchAPI } = payload;
+      const { req } = payload.serverContext as { req?: IncomingMessage };
+      return answer(options, request, req, payload.url).then(
+        (response) => payload.endResponse(response),
+        (error: unknown) => {
+          const refusal = refusalOf(error);
+          if (refusal === undefined) throw error;
+          payload.endResponse(options.refuse(fetchAPI, request, refusal));
+        },
+      );
+    },
+  };
+}
+
+async function answer(
+  options: DownloadsOptions,
+  request: Request,
+  req: IncomingMessage | undefined,
+  url: URL,
+): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    throw new DownloadError(
+      CODE.BAD_REQUEST,
+      `${request.method} is not allowed here: files are read with GET`,
+      {},
+      405,
+    );
+  }
+  const target = downloadTarget(url.pathname);
+  if (target === undefined) {
+    throw new DownloadError(
+      CODE.NOT_FOUND,
+      `no such file: ${url.pathname.slice(0, 120)}; a dataset's files are /datasets/<DATASET_CODE>.csv, .json and .xlsx`,
+      {},
+      404,
+    );
+  }
+  // Pay before work: the token is taken before the parameters are read.
+  await options.pay?.(request, req);
+  const { caller, ip } = await options.callers.of(request, req);
+  const parameters = downloadParameters(url.searchParams);
+  if (caller.kind === 'client') options.access.countOperation(caller.client.id);
+
+  const budget = fetchBudgetOf(options.fetchBudgets, caller, ip, spentBudgetsOf(request));
+  const read = await options.source.readDataset(target.code, parameters.queryString, budget);
+  const view = recordsView(read.value, `${target.code}?${parameters.queryString}#${read.version}`);
+  const query = { where: parameters.where, orderBy: parameters.orderBy };
+  await view.prepare(query);
+  const records = view.matches(query);
+  const estimatedBytes = view.size === 0 ? 0 : (read.bytes * records.length) / view.size;
+  if (records.length > options.maxRows || estimatedBytes > options.maxBytes) {
+    throw new DownloadError(
+      CODE.RESPONSE_TOO_LARGE,
+      `this file would hold ${records.length} records (about ${Math.round(estimatedBytes / 1_048_576)} MB); a download ` +
+        `holds at most ${options.maxRows} records and ${Math.round(options.maxBytes / 1_048_576)} MB: narrow it with ` +
+        'where.<column>=<value>',
+      { maxBytes: options.maxBytes, maxRows: options.maxRows },
+      413,
+    );
+  }
+
+  const anonymous = caller.kind === 'anonymous';
+  const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}`);
+  const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
+  const encoding = target.format === 'xlsx' ? undefined : negotiate(request.headers.get('accept-encoding'));
+  const headers = new Headers({
+    'content-type': CONTENT_TYPES[target.format],
+    'content-disposition': `attachment; filename="${target.code}.${target.format}"`,
+    etag,
+    'cache-control': anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache',
+    vary: 'accept-encoding, authorization',
+    'x-records-count': String(records.length),
+  });
+  if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+
+  const columns = columnsOf(records);
+  if (target.format === 'xlsx') {
+    const { xlsxSlices } = await import('./xlsx.js');
+    return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31))), { status: 200, headers });
+  }
+  const slices = target.format === 'csv' ? csvSlices(records, columns) : jsonSlices(records);
+  const stream = sliceStream(slices);
+  if (encoding === undefined) return new Response(stream, { status: 200, headers });
+  headers.set('content-encoding', encoding);
+  return new Response(compressStream(stream, encoding), { status: 200, headers });
+}
+
+/** The refusal of an expected failure (a coded error of any layer, or the rate limit's and the key check's). */
+function refusalOf(error: unknown): DownloadRefusal | undefined {
+  if (error instanceof CodedError) {
+    const { code, details, httpStatus } = error as CodedError;
+    return { status: httpStatus ?? STATUS[code] ?? 400, code, message: error.message, details };
+  }
+  if (error instanceof GraphQLError) {
+    const code = error.extensions['code'];
+    if (typeof code !== 'string' || !Object.hasOwn(ERRORS, code)) return undefined;
+    const known = code as ErrorCode;
+    const http = error.extensions['http'];
+    const retryAfterS = error.extensions['retryAfterS'];
+    return {
+      status: http?.status ?? (ERRORS[known] as ErrorDeclaration).status ?? STATUS[known] ?? 400,
+      code: known,
+      message: error.message,
+      details: typeof retryAfterS === 'number' ? { retryAfterS } : {},
+    };
+  }
+  return undefined;
+}
