@@ -40,14 +40,6 @@ async function axeFindings(page: Page): Promise<string[]> {
     );
 }
 
-/**
- * Loads the developer page afresh, as a reload would: by its hash address, which the portal redirects in the browser
- * (the server serves /portal/ and its files, not yet every path-style address a reload would ask for).
- */
-async function reopen(page: Page, origin: string, path = '/developer'): Promise<void> {
-  await page.goto(`${origin}/portal/?load=${Date.now()}#${path}`);
-}
-
 async function shot(page: Page, name: string): Promise<void> {
   if (!TOUR) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -97,8 +89,7 @@ async function openAs(
     },
     [language, storage, remembered] as const,
   );
-  // The hash address (redirected to the path-style one in the browser): the server serves /portal/ itself.
-  await page.goto(`${origin}/portal/?load=${Date.now()}#${path}`);
+  await page.goto(`${origin}/portal${path}?load=${Date.now()}`);
   await page.locator('main h1').waitFor();
   await page.locator('main [role=status]:text-matches("กำลังโหลด|Loading")').waitFor({ state: 'detached' });
 }
@@ -112,7 +103,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     const { context, page } = await newContext('th-TH', VIEWPORTS.phone);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 
-    await page.goto(`${origin}/portal/#/developer`);
+    await page.goto(`${origin}/portal/developer`);
     const signedOutFindings = await axeFindings(page);
     await page.getByLabel('ชื่อแอปพลิเคชัน').fill('แอปทดลองคำขอพร้อมใช้');
     await page.getByLabel('อีเมลติดต่อ').fill('snippet@example.org');
@@ -164,7 +155,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     expect(answer.data.summaryEndpoint.payload).not.toBeNull();
 
     // After a reload the page shows the usage so far (today's column) and the quota the answers state.
-    await reopen(page, origin);
+    await page.reload();
     const usage = page.locator('figure.usage');
     await usage.waitFor();
     const totals = await usage.locator('.usage-totals').innerText();
@@ -195,7 +186,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
 
     // The network drops: the page says so in its own words, keeps the key, and tries again on request.
     await page.route('**/graphql', (route) => route.abort('internetdisconnected'));
-    await reopen(page, origin);
+    await page.reload();
     await page.getByText('Could not reach the server').waitFor();
     expect(await page.content()).not.toContain('Failed to fetch');
     expect(await page.evaluate(() => localStorage.getItem('portal.clientKey'))).toBe(key);
@@ -205,7 +196,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
 
     // The server answers 503 with no GraphQL body: the same.
     await page.route('**/graphql', (route) => route.fulfill({ status: 503, body: 'busy', contentType: 'text/plain' }));
-    await reopen(page, origin);
+    await page.reload();
     await page.getByText('The server gave an unexpected answer (HTTP 503)').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('portal.clientKey'))).toBe(key);
     await page.unroute('**/graphql');
@@ -213,13 +204,13 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     // In Thai too, "Failed to fetch" is not what the reader sees.
     await page.evaluate(() => localStorage.setItem('portal.language', 'th'));
     await page.route('**/graphql', (route) => route.abort('internetdisconnected'));
-    await reopen(page, origin);
+    await page.reload();
     await page.getByText('ติดต่อเซิร์ฟเวอร์ไม่ได้').waitFor();
     await page.unroute('**/graphql');
 
     // Only the server refusing the key (UNAUTHENTICATED: rotated away, deleted) forgets it.
     await gql(stack, 'mutation { deleteMyRegistration { deletedAt } }', key);
-    await reopen(page, origin);
+    await page.reload();
     await page.getByText('เซิร์ฟเวอร์ไม่รับ API key นี้แล้ว').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('portal.clientKey'))).toBeNull();
     await context.close();
@@ -241,7 +232,7 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     );
 
     const { context, page } = await newContext('en-GB');
-    await page.goto(`${origin}/portal/#/operator`);
+    await page.goto(`${origin}/portal/operator`);
     // A wrong token gets the portal's own words, not "Unknown API key" or a lesson on the Authorization header.
     await page.getByLabel('Operator token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -95,8 +95,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     await client.getByLabel('Quota (operations per window)').fill('1234');
     await client.getByRole('button', { name: 'Set quota' }).click();
     await expect.poll(() => op.locator('[data-client] input[type=number]').first().inputValue()).toBe('1234');
-    // Loaded afresh by its hash address (the server serves /portal/, which redirects it in the browser).
-    await dev.goto(`${origin}/portal/?again#/developer`);
+    await dev.reload();
     await dev.locator('[data-quota="1234"]').waitFor();
 
     // The decision is the named operator's in the audit trail.
