@@ -211,11 +211,6 @@ async function readEvents(body, onNext) {
   }
 }
 
-/** The upstream number of a summary endpoint: the last segment of its apiUrl. @param {string} apiUrl */
-export function endpointNumber(apiUrl) {
-  return Number(apiUrl.slice(apiUrl.lastIndexOf('/') + 1));
-}
-
 /** Where GraphiQL opens with `query` in its editor. @param {string} query */
 export function graphiqlLink(query) {
   return `${GRAPHQL_PATH}?query=${encodeURIComponent(query)}`;
