@@ -717,6 +717,7 @@ describe.each(stores)('access store on $name', (store) => {
         { name: '0002_key_life_cycle' },
         { name: '0003_key_first_use' },
         { name: '0004_client_usage' },
+        { name: '0005_client_event_notes' },
       ]);
     });
   });

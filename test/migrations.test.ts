@@ -17,7 +17,13 @@ const defaults = loadConfig({});
 if (!defaults.ok) throw new Error(defaults.problems.join('; '));
 const { database: postgres, keys } = defaults.config;
 
-const KNOWN = ['0001_request_for_use', '0002_key_life_cycle', '0003_key_first_use', '0004_client_usage'];
+const KNOWN = [
+  '0001_request_for_use',
+  '0002_key_life_cycle',
+  '0003_key_first_use',
+  '0004_client_usage',
+  '0005_client_event_notes',
+];
 // What a newer release would have done: expanded the schema (a new table) and recorded its migration.
 const NEWER = '0003_from_a_newer_release';
 
@@ -112,7 +118,7 @@ describe.each(STORES)('migrations on $name', ({ fresh }) => {
     it('is refused without migrating, naming the missing migrations and the command', async () => {
       const opening = openDatabase({ databaseUrl: store.url(), postgres, migrate: false });
       await expect(opening).rejects.toThrow(
-        /schema is behind this release.*0001_request_for_use, 0002_key_life_cycle, 0003_key_first_use, 0004_client_usage/,
+        /schema is behind this release.*0001_request_for_use, 0002_key_life_cycle, 0003_key_first_use, 0004_client_usage, 0005_client_event_notes/,
       );
       await expect(opening).rejects.toThrow(/npm run migrate \(node dist\/cli\/migrate\.js\)/);
       const cause = await opening.catch((error: Error) => error.cause);
@@ -192,7 +198,7 @@ describe.each(STORES)('migrations on $name', ({ fresh }) => {
       const url = store.url();
       const refused = (downTo: string) => openDatabase({ databaseUrl: url, postgres, migrate: { downTo } });
       await expect(refused('0003_no_such')).rejects.toThrow(
-        /0003_no_such is not a migration of this release \(0001_request_for_use, .*0004_client_usage\)/,
+        /0003_no_such is not a migration of this release \(0001_request_for_use, .*0005_client_event_notes\)/,
       );
       await applyNewerRelease(url);
       await expect(refused('0003_key_first_use')).rejects.toThrow(
@@ -330,7 +336,7 @@ describe('the built operator commands with the store’s settings only (as a com
     expect(await rollback.exited(), rollback.output()).toBe(0);
     expect(jsonLines(rollback.stdout()).at(-1)).toMatchObject({
       msg: 'store rolled back to 0003_key_first_use',
-      rolledBack: ['0004_client_usage'],
+      rolledBack: ['0005_client_event_notes', '0004_client_usage'],
     });
     expect(await previousRelease()).toBeUndefined();
 
@@ -340,6 +346,8 @@ describe('the built operator commands with the store’s settings only (as a com
     // And forward again with this release.
     const forward = spawnNode('src/cli/migrate.ts', [], env);
     expect(await forward.exited()).toBe(0);
-    expect(jsonLines(forward.stdout()).at(-1)).toMatchObject({ applied: ['0004_client_usage'] });
+    expect(jsonLines(forward.stdout()).at(-1)).toMatchObject({
+      applied: ['0004_client_usage', '0005_client_event_notes'],
+    });
   });
 });

@@ -155,10 +155,25 @@ describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
     const client = await newClient('Erase Me App', 'erase-me@example.org');
     await send(
       stack(),
-      'mutation ($id: ID!) { disableClient(input: { id: $id }) { client { id } } }',
+      'mutation ($id: ID!) { disableClient(input: { id: $id, note: "Abuse report 7 about Erase Me App" }) { client { id } } }',
       { id: client.id },
       OPERATOR,
     );
+    // The note is the operator's why, in the client's audit trail (and erased with the client, below).
+    const history = await send(
+      stack(),
+      'query ($id: ID!) { node(id: $id) { ... on Client { history { kind note } } } }',
+      { id: client.id },
+      OPERATOR,
+    );
+    expect(history.body.data).toMatchObject({
+      node: {
+        history: [
+          { kind: 'REGISTERED', note: null },
+          { kind: 'DISABLED', note: 'Abuse report 7 about Erase Me App' },
+        ],
+      },
+    });
     expect((await send(stack(), DIRECTORY, { disabled: true }, OPERATOR)).body.data).toMatchObject({
       clients: { totalCount: 1, edges: [{ node: { name: 'Erase Me App' } }] },
     });
@@ -177,6 +192,7 @@ describe.each(TEST_STORES)('the operator pages (%s)', (store) => {
     const access = stack().access;
     const events = await access.clientEvents([client.id]);
     expect(events.at(-1)).toMatchObject({ kind: 'DELETED', actor: 'operator:somchai', detail: 'PDPA ticket 42' });
+    expect(events.find((event) => event.kind === 'DISABLED')).toMatchObject({ note: null });
     expect(codesOf((await send(stack(), ERASE, { id: client.id }, OPERATOR)).body)).toEqual(['NOT_FOUND']);
   });
 

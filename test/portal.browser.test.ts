@@ -96,7 +96,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     await client.getByRole('button', { name: 'Set quota' }).click();
     await expect.poll(() => op.locator('[data-client] input[type=number]').first().inputValue()).toBe('1234');
     await dev.reload();
-    await dev.getByText('1234', { exact: true }).waitFor();
+    await dev.locator('[data-quota="1234"]').waitFor();
 
     // The decision is the named operator's in the audit trail.
     const history = (await (
@@ -127,6 +127,7 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     await op.getByText('Clients found: 1').waitFor();
     const lostCard = op.locator('[data-client]').filter({ hasText: 'Lost key app' });
     await lostCard.getByRole('button', { name: 'Disable' }).click();
+    await lostCard.getByRole('button', { name: 'Yes, disable' }).click();
     await lostCard.getByText('disabled', { exact: true }).waitFor();
     await lostCard.getByRole('button', { name: 'Erase on request (PDPA)…' }).click();
     await lostCard.getByLabel('Grounds (e.g. a ticket number)').fill('PDPA letter 2569/17');

@@ -36,21 +36,23 @@ export async function recordClientEvent(
   actor: string,
   detail: string | null,
   at: string,
+  note: string | null = null,
 ): Promise<void> {
-  await trx.insertInto('client_events').values({ client_id: clientId, kind, actor, detail, at }).execute();
+  await trx.insertInto('client_events').values({ client_id: clientId, kind, actor, detail, note, at }).execute();
 }
 
 export async function setClientDisabled(
   store: AccessStore,
-  input: { clientId: string; disabled: boolean; actor: string },
+  input: { clientId: string; disabled: boolean; actor: string; note?: string | null },
 ): Promise<ClientRecord> {
+  const note = validNote(input.note ?? null);
   return store.db.transaction().execute(async (trx) => {
     const row = await liveClient(store, trx, input.clientId);
     if ((row.disabled_at !== null) === input.disabled) return toClient(row);
     const at = store.now().toISOString();
     const disabledAt = input.disabled ? at : null;
     await trx.updateTable('clients').set({ disabled_at: disabledAt }).where('id', '=', row.id).execute();
-    await recordClientEvent(trx, row.id, input.disabled ? 'DISABLED' : 'ENABLED', input.actor, null, at);
+    await recordClientEvent(trx, row.id, input.disabled ? 'DISABLED' : 'ENABLED', input.actor, null, at, note);
     return toClient({ ...row, disabled_at: disabledAt });
   });
 }
@@ -130,6 +132,7 @@ async function eraseClientRows(
   // The operator's notes go too: they are written about the client and may name it.
   await trx.updateTable('use_request_events').set({ note: null }).where('request_id', 'in', requests).execute();
   await trx.updateTable('use_requests').set({ purpose: '', note: null }).where('client_id', '=', clientId).execute();
+  await trx.updateTable('client_events').set({ note: null }).where('client_id', '=', clientId).execute();
   await recordClientEvent(trx, clientId, 'DELETED', actor, detail, at);
   return true;
 }
@@ -175,7 +178,7 @@ export async function clientEvents(store: AccessStore, clientIds: readonly strin
   if (clientIds.length === 0) return [];
   const rows = await store.db
     .selectFrom('client_events')
-    .select(['client_id', 'kind', 'actor', 'detail', 'at'])
+    .select(['client_id', 'kind', 'actor', 'detail', 'note', 'at'])
     .where('client_id', 'in', [...new Set(clientIds)])
     .orderBy('seq')
     .execute();
@@ -184,6 +187,7 @@ export async function clientEvents(store: AccessStore, clientIds: readonly strin
     kind: row.kind,
     actor: row.actor,
     detail: row.detail,
+    note: row.note,
     at: toDate(row.at),
   }));
 }

@@ -212,6 +212,22 @@ function clientUsage(dialect: Dialect): Migration {
 }
 
 /**
+ * A note on a client's events, as requests for use have on theirs: why the operator disabled or enabled it. Written
+ * by the operator about the client, so erased with it (clients.ts). Expand-only: one nullable column.
+ */
+function clientEventNotes(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('client_events').addColumn('note', 'text').execute();
+    },
+    // Loses the notes on disabling and enabling.
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('client_events').dropColumn('note').execute();
+    },
+  };
+}
+
+/**
  * The migrations in code (no folder to ship or find at run time), in the order they apply.
  *
  * Each is written expand-then-contract, so the release before it still runs on the schema it leaves: a migration
@@ -233,6 +249,7 @@ export function accessMigrations(dialect: Dialect): MigrationProvider {
         '0002_key_life_cycle': keyLifeCycle(dialect),
         '0003_key_first_use': keyFirstUse(dialect),
         '0004_client_usage': clientUsage(dialect),
+        '0005_client_event_notes': clientEventNotes(),
       }),
   };
 }

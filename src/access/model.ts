@@ -29,6 +29,8 @@ export interface ClientEventRecord {
   readonly kind: ClientEventKind;
   readonly actor: string;
   readonly detail: string | null;
+  /** Why, as the operator wrote it; null when none was given, and after the client's erasure. */
+  readonly note: string | null;
   readonly at: Date;
 }
 
@@ -135,7 +137,12 @@ export interface AccessService {
     graceS: number;
   }): Promise<{ apiKey: string; previousKeysExpireAt: Date }>;
   /** Operator only; NOT_FOUND for an unknown or deleted client. Disabling twice (or enabling twice) changes nothing. */
-  setClientDisabled(input: { clientId: string; disabled: boolean; actor: string }): Promise<ClientRecord>;
+  setClientDisabled(input: {
+    clientId: string;
+    disabled: boolean;
+    actor: string;
+    note?: string | null;
+  }): Promise<ClientRecord>;
   /** Operator only; points 1..MAX_QUOTA_POINTS or null for the global quota; NOT_FOUND for an unknown or deleted client. */
   setClientQuota(input: { clientId: string; rateLimitPoints: number | null; actor: string }): Promise<ClientRecord>;
   /**

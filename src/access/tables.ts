@@ -42,6 +42,8 @@ export interface ClientEventsTable {
   actor: string;
   /** Facts without personal data: a quota, when keys in grace expire. */
   detail: string | null;
+  /** Why, as the operator wrote it (disabling, enabling); erased with the client. */
+  note: ColumnType<string | null, string | null | undefined, string | null>;
   at: Timestamp;
 }
 

@@ -30,6 +30,11 @@ export const ClientEvent = builder.objectRef<ClientEventRecord>('ClientEvent').i
       description: 'Who did it: client:<id>, operator:<name> (ADMIN_TOKENS), operator (ADMIN_TOKEN) or operator:cli.',
     }),
     detail: t.exposeString('detail', { nullable: true, description: 'Facts about it, e.g. rateLimitPoints=6000.' }),
+    note: t.exposeString('note', {
+      nullable: true,
+      description:
+        "หมายเหตุ: why, as the operator wrote it when disabling or enabling the client; null when none was given, and after the client's erasure.",
+    }),
     at: t.expose('at', { type: 'DateTime', description: 'When.' }),
   }),
 });
@@ -130,8 +135,14 @@ const DeleteMyRegistrationPayload = builder.objectRef<{ deletedAt: Date }>('Dele
 });
 
 const ClientIdInput = builder.inputType('ClientIdInput', {
-  description: 'Which client.',
-  fields: (t) => ({ id: t.id({ required: true, description: 'The client id.' }) }),
+  description: 'Which client, and why.',
+  fields: (t) => ({
+    id: t.id({ required: true, description: 'The client id.' }),
+    note: t.string({
+      description:
+        "Why, for the client's audit trail (ClientEvent.note), up to 2000 characters; erased with the client. Optional.",
+    }),
+  }),
 });
 
 const SetClientQuotaInput = builder.inputType('SetClientQuotaInput', {
@@ -202,7 +213,12 @@ builder.mutationFields((t) => ({
     description: "ระงับ: refuse the client's keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.",
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
     resolve: (_root, { input }, { caller, access }) =>
-      access.setClientDisabled({ clientId: String(input.id), disabled: true, actor: operatorActor(caller) }),
+      access.setClientDisabled({
+        clientId: String(input.id),
+        disabled: true,
+        actor: operatorActor(caller),
+        note: input.note ?? null,
+      }),
   }),
   enableClient: t.authField({
     authScopes: { operator: true },
@@ -210,7 +226,12 @@ builder.mutationFields((t) => ({
     description: 'Serve a disabled client again. Operator only.',
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
     resolve: (_root, { input }, { caller, access }) =>
-      access.setClientDisabled({ clientId: String(input.id), disabled: false, actor: operatorActor(caller) }),
+      access.setClientDisabled({
+        clientId: String(input.id),
+        disabled: false,
+        actor: operatorActor(caller),
+        note: input.note ?? null,
+      }),
   }),
   setClientQuota: t.authField({
     authScopes: { operator: true },

@@ -60,6 +60,9 @@ export class NetworkError extends ApiError {
   }
 }
 
+/** `onResponse` sees the answer's headers (its RateLimit fields, for one) before its body is read. */
+/** @typedef {{ onResponse?: (response: Response) => void }} AnswerOptions */
+
 /**
  * Runs one operation; resolves with its data, rejects with an ApiError carrying the first error's code (a
  * NetworkError when no answer came).
@@ -68,10 +71,11 @@ export class NetworkError extends ApiError {
  * @param {Operation<Data, Variables>} query
  * @param {Variables} [variables]
  * @param {string} [token]
+ * @param {AnswerOptions} [options]
  * @returns {Promise<Data>}
  */
-export async function graphql(query, variables, token) {
-  const { data, errors } = await graphqlPartial(query, variables, token);
+export async function graphql(query, variables, token, options) {
+  const { data, errors } = await graphqlPartial(query, variables, token, options);
   const [first] = errors;
   if (first !== undefined) throw first;
   return data;
@@ -85,9 +89,10 @@ export async function graphql(query, variables, token) {
  * @param {Operation<Data, Variables>} query
  * @param {Variables} [variables]
  * @param {string} [token]
+ * @param {AnswerOptions} [options]
  * @returns {Promise<{ data: Data, errors: (ApiError & { path?: readonly (string | number)[] })[] }>}
  */
-export async function graphqlPartial(query, variables, token) {
+export async function graphqlPartial(query, variables, token, options = {}) {
   /** @type {Response} */
   let response;
   try {
@@ -99,6 +104,7 @@ export async function graphqlPartial(query, variables, token) {
   } catch {
     throw new NetworkError();
   }
+  options.onResponse?.(response);
   if (response.headers.get('x-upstream-simulated') === 'true') simulated = true;
   /** @type {{ data?: Data | null, errors?: GraphQLError[], extensions?: { upstream?: string } }} */
   let body;
@@ -203,11 +209,6 @@ async function readEvents(body, onNext) {
       boundary = buffer.indexOf('\n\n');
     }
   }
-}
-
-/** The upstream number of a summary endpoint: the last segment of its apiUrl. @param {string} apiUrl */
-export function endpointNumber(apiUrl) {
-  return Number(apiUrl.slice(apiUrl.lastIndexOf('/') + 1));
 }
 
 /** Where GraphiQL opens with `query` in its editor. @param {string} query */

@@ -57,8 +57,9 @@ export function statusBadge(status, label) {
 /**
  * A secret shown once (a new API key), with a copy button and what to do with it.
  * @param {string} secret
+ * @param {2 | 3} [level] its heading's level: 2 where it is the page's only content under the h1, 3 in a section
  */
-export function keyOnce(secret) {
+export function keyOnce(secret, level = 3) {
   const copyState = h('span', { class: 'copy-state', role: 'status' });
   const value = h('input', {
     class: 'secret',
@@ -88,7 +89,7 @@ export function keyOnce(secret) {
   return h(
     'div',
     { class: 'key-once', role: 'group', 'aria-labelledby': 'key-once-heading' },
-    h('h3', { id: 'key-once-heading' }, t('keyOnceHeading')),
+    h(`h${level}`, { id: 'key-once-heading' }, t('keyOnceHeading')),
     h('div', { class: 'key-row' }, value, copy, copyState),
     h('p', {}, t('keyOnceHelp')),
     h('pre', { class: 'code' }, h('code', {}, 'Authorization: Bearer <API key>')),

@@ -26,10 +26,12 @@ export type ClientEventKind =
   /** ลงทะเบียน: it registered. */
   | 'REGISTERED';
 
-/** Which client. */
+/** Which client, and why. */
 export type ClientIdInput = {
   /** The client id. */
   id: string | number;
+  /** Why, for the client's audit trail (ClientEvent.note), up to 2000 characters; erased with the client. Optional. */
+  note?: string | null | undefined;
 };
 
 /** กลุ่มข้อมูล: the group under which the upstream catalogue files a dataset. */
@@ -231,42 +233,15 @@ export type DatasetAboutQueryVariables = Exact<{
   code: DatasetCode;
 }>;
 
-export type DatasetAboutQuery = {
-  dataset: {
-    no: number;
-    code: DatasetCode;
-    title: string;
-    titleEn: string;
-    group: DataGroup;
-    agency: Agency;
-    agencyName: string;
-    agencyNameEn: string;
-    method: HttpMethod;
-    apiUrl: string;
-    version: string | null;
-    changedAt: string | null;
-  };
-};
+
+export type DatasetAboutQuery = { dataset: { no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, method: HttpMethod, apiUrl: string, version: string | null, changedAt: string | null } };
 
 export type DatasetColumnsQueryVariables = Exact<{
   code: DatasetCode;
 }>;
 
-export type DatasetColumnsQuery = {
-  dataset: {
-    recordCount: number | null;
-    fields: Array<{
-      name: string;
-      types: Array<RecordValueType>;
-      numericStrings: boolean;
-      distinctCount: number;
-      examples: Array<unknown>;
-      min: number | null;
-      max: number | null;
-      nullable: boolean;
-    }> | null;
-  };
-};
+
+export type DatasetColumnsQuery = { dataset: { recordCount: number | null, fields: Array<{ name: string, types: Array<RecordValueType>, numericStrings: boolean, distinctCount: number, examples: Array<unknown>, min: number | null, max: number | null, nullable: boolean }> | null } };
 
 export type DatasetChartQueryVariables = Exact<{
   code: DatasetCode;
@@ -274,6 +249,7 @@ export type DatasetChartQueryVariables = Exact<{
   sum: Array<string> | string;
   where?: Array<RecordFilter> | RecordFilter | null | undefined;
 }>;
+
 
 export type DatasetChartQuery = { dataset: { aggregate: Array<Record<string, unknown>> | null } };
 
@@ -285,20 +261,14 @@ export type DatasetRowsQueryVariables = Exact<{
   orderBy?: Array<RecordOrder> | RecordOrder | null | undefined;
 }>;
 
-export type DatasetRowsQuery = {
-  dataset: {
-    records: {
-      totalCount: number;
-      pageInfo: { hasNextPage: boolean; endCursor: string | null };
-      edges: Array<{ node: Record<string, unknown> }>;
-    } | null;
-  };
-};
+
+export type DatasetRowsQuery = { dataset: { records: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: Record<string, unknown> }> } | null } };
 
 export type DatasetValuesQueryVariables = Exact<{
   code: DatasetCode;
   column: Array<string> | string;
 }>;
+
 
 export type DatasetValuesQuery = { dataset: { aggregate: Array<Record<string, unknown>> | null } };
 
@@ -306,88 +276,30 @@ export type DatasetVersionSubscriptionVariables = Exact<{
   codes?: Array<DatasetCode> | DatasetCode | null | undefined;
 }>;
 
-export type DatasetVersionSubscription = {
-  datasetChanged: { version: string; changedAt: string; recordCount: number };
-};
 
-export type PortalCatalogueQueryVariables = Exact<{ [key: string]: never }>;
+export type DatasetVersionSubscription = { datasetChanged: { version: string, changedAt: string, recordCount: number } };
 
-export type PortalCatalogueQuery = {
-  datasets: Array<{
-    no: number;
-    code: DatasetCode;
-    title: string;
-    titleEn: string;
-    group: DataGroup;
-    agency: Agency;
-    agencyName: string;
-    agencyNameEn: string;
-    version: string | null;
-    changedAt: string | null;
-  }>;
-  summaryEndpoints: Array<{
-    name: string;
-    title: string;
-    subject: SummarySubject;
-    version: number;
-    apiUrl: string;
-    status: UseRequestStatus;
-    statusLabel: string;
-  }>;
-};
+export type PortalCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
-export type PortalDatasetChangesSubscriptionVariables = Exact<{ [key: string]: never }>;
 
-export type PortalDatasetChangesSubscription = {
-  datasetChanged: { version: string; changedAt: string; dataset: { code: DatasetCode } };
-};
+export type PortalCatalogueQuery = { datasets: Array<{ no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, version: string | null, changedAt: string | null }>, summaryEndpoints: Array<{ name: string, title: string, subject: SummarySubject, version: number, apiUrl: string, status: UseRequestStatus, statusLabel: string }> };
 
-export type DeveloperRequestFieldsFragment = {
-  id: string;
-  status: UseRequestStatus;
-  statusLabel: string;
-  purpose: string;
-  note: string | null;
-  createdAt: string;
-  updatedAt: string;
-  endpoint: { name: string; title: string; subject: SummarySubject; apiUrl: string };
-  history: Array<{ from: UseRequestStatus; to: UseRequestStatus; actor: string; at: string; note: string | null }>;
-};
+export type PortalDatasetChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
-export type DeveloperAccountQueryVariables = Exact<{ [key: string]: never }>;
 
-export type DeveloperAccountQuery = {
-  me: {
-    id: string;
-    name: string;
-    contactEmail: string;
-    createdAt: string;
-    disabledAt: string | null;
-    rateLimitPoints: number | null;
-    history: Array<{ kind: ClientEventKind; actor: string; detail: string | null; at: string }>;
-  } | null;
-  summaryEndpoints: Array<{
-    name: string;
-    title: string;
-    subject: SummarySubject;
-    apiUrl: string;
-    status: UseRequestStatus;
-    statusLabel: string;
-  }>;
-  myUseRequests: Array<{
-    id: string;
-    status: UseRequestStatus;
-    statusLabel: string;
-    purpose: string;
-    note: string | null;
-    createdAt: string;
-    updatedAt: string;
-    endpoint: { name: string; title: string; subject: SummarySubject; apiUrl: string };
-    history: Array<{ from: UseRequestStatus; to: UseRequestStatus; actor: string; at: string; note: string | null }>;
-  }>;
-};
+export type PortalDatasetChangesSubscription = { datasetChanged: { version: string, changedAt: string, dataset: { code: DatasetCode } } };
 
-export type SignInQueryVariables = Exact<{ [key: string]: never }>;
+export type DeveloperRequestFieldsFragment = { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> };
+
+export type DeveloperAccountQueryVariables = Exact<{
+  usageDays: number;
+}>;
+
+
+export type DeveloperAccountQuery = { me: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null, history: Array<{ kind: ClientEventKind, actor: string, detail: string | null, at: string }>, usage: Array<{ day: string, operations: number }>, summaryReads: { totalCount: number, edges: Array<{ node: { at: string, endpoint: { endpointId: number, title: string, subject: SummarySubject } } }> } } | null, summaryEndpoints: Array<{ endpointId: number, name: string, title: string, subject: SummarySubject, apiUrl: string, status: UseRequestStatus, statusLabel: string }>, myUseRequests: Array<{ id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> }> };
+
+export type SignInQueryVariables = Exact<{ [key: string]: never; }>;
+
 
 export type SignInQuery = { me: { id: string } | null };
 
@@ -395,94 +307,42 @@ export type RegisterMutationVariables = Exact<{
   input: RegisterClientInput;
 }>;
 
-export type RegisterMutation = { registerClient: { apiKey: string; client: { id: string; name: string } } };
+
+export type RegisterMutation = { registerClient: { apiKey: string, client: { id: string, name: string } } };
 
 export type AskForUseMutationVariables = Exact<{
   input: RequestEndpointUseInput;
 }>;
 
-export type AskForUseMutation = {
-  requestEndpointUse: {
-    useRequest: {
-      id: string;
-      status: UseRequestStatus;
-      statusLabel: string;
-      purpose: string;
-      note: string | null;
-      createdAt: string;
-      updatedAt: string;
-      endpoint: { name: string; title: string; subject: SummarySubject; apiUrl: string };
-      history: Array<{ from: UseRequestStatus; to: UseRequestStatus; actor: string; at: string; note: string | null }>;
-    };
-  };
-};
+
+export type AskForUseMutation = { requestEndpointUse: { useRequest: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } } };
 
 export type RotateKeyMutationVariables = Exact<{
   input?: RotateApiKeyInput | null | undefined;
 }>;
 
-export type RotateKeyMutation = { rotateApiKey: { apiKey: string; previousKeysExpireAt: string } };
 
-export type DeleteRegistrationMutationVariables = Exact<{ [key: string]: never }>;
+export type RotateKeyMutation = { rotateApiKey: { apiKey: string, previousKeysExpireAt: string } };
+
+export type DeleteRegistrationMutationVariables = Exact<{ [key: string]: never; }>;
+
 
 export type DeleteRegistrationMutation = { deleteMyRegistration: { deletedAt: string } };
 
-export type MyRequestChangesSubscriptionVariables = Exact<{ [key: string]: never }>;
+export type MyRequestChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
-export type MyRequestChangesSubscription = {
-  useRequestChanged: {
-    id: string;
-    status: UseRequestStatus;
-    statusLabel: string;
-    purpose: string;
-    note: string | null;
-    createdAt: string;
-    updatedAt: string;
-    endpoint: { name: string; title: string; subject: SummarySubject; apiUrl: string };
-    history: Array<{ from: UseRequestStatus; to: UseRequestStatus; actor: string; at: string; note: string | null }>;
-  };
-};
 
-export type OperatorClientFieldsFragment = {
-  id: string;
-  name: string;
-  contactEmail: string;
-  createdAt: string;
-  disabledAt: string | null;
-  rateLimitPoints: number | null;
-};
+export type MyRequestChangesSubscription = { useRequestChanged: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } };
+
+export type OperatorClientFieldsFragment = { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null };
 
 export type OperatorQueueQueryVariables = Exact<{
   first: number;
   after?: string | null | undefined;
 }>;
 
-export type OperatorQueueQuery = {
-  useRequestsPage: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: Array<{
-      node: {
-        id: string;
-        status: UseRequestStatus;
-        statusLabel: string;
-        purpose: string;
-        note: string | null;
-        createdAt: string;
-        updatedAt: string;
-        endpoint: { name: string; title: string; subject: SummarySubject };
-        client: {
-          id: string;
-          name: string;
-          contactEmail: string;
-          createdAt: string;
-          disabledAt: string | null;
-          rateLimitPoints: number | null;
-        };
-      };
-    }>;
-  };
-};
+
+export type OperatorQueueQuery = { useRequestsPage: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject }, client: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null } } }> } };
 
 export type OperatorClientsQueryVariables = Exact<{
   search?: string | null | undefined;
@@ -491,111 +351,66 @@ export type OperatorClientsQueryVariables = Exact<{
   usageDays?: number | null | undefined;
 }>;
 
-export type OperatorClientsQuery = {
-  clients: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: Array<{
-      node: {
-        id: string;
-        name: string;
-        contactEmail: string;
-        createdAt: string;
-        disabledAt: string | null;
-        rateLimitPoints: number | null;
-        useRequests: Array<{
-          id: string;
-          status: UseRequestStatus;
-          statusLabel: string;
-          endpoint: { name: string; title: string; subject: SummarySubject };
-        }>;
-        usage: Array<{ day: string; operations: number }>;
-        summaryReads: {
-          totalCount: number;
-          edges: Array<{ node: { at: string; endpoint: { name: string; title: string; subject: SummarySubject } } }>;
-        };
-      };
-    }>;
-  };
-};
 
-export type OperatorSignInQueryVariables = Exact<{ [key: string]: never }>;
+export type OperatorClientsQuery = { clients: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null, useRequests: Array<{ id: string, status: UseRequestStatus, statusLabel: string, endpoint: { name: string, title: string, subject: SummarySubject } }>, usage: Array<{ day: string, operations: number }>, summaryReads: { totalCount: number, edges: Array<{ node: { at: string, endpoint: { name: string, title: string, subject: SummarySubject } } }> } } }> } };
 
-export type OperatorSignInQuery = { viewer: { kind: ViewerKind; name: string | null } };
+export type OperatorSignInQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OperatorSignInQuery = { viewer: { kind: ViewerKind, name: string | null } };
 
 export type EraseMutationVariables = Exact<{
   input: EraseClientInput;
 }>;
 
-export type EraseMutation = { eraseClient: { clientId: string; deletedAt: string } };
+
+export type EraseMutation = { eraseClient: { clientId: string, deletedAt: string } };
 
 export type ReviewMutationVariables = Exact<{
   input: ReviewUseRequestInput;
 }>;
 
-export type ReviewMutation = {
-  reviewUseRequest: { useRequest: { id: string; status: UseRequestStatus; statusLabel: string } };
-};
+
+export type ReviewMutation = { reviewUseRequest: { useRequest: { id: string, status: UseRequestStatus, statusLabel: string } } };
 
 export type RevokeMutationVariables = Exact<{
   input: RevokeUseRequestInput;
 }>;
 
-export type RevokeMutation = {
-  revokeUseRequest: { useRequest: { id: string; status: UseRequestStatus; statusLabel: string } };
-};
+
+export type RevokeMutation = { revokeUseRequest: { useRequest: { id: string, status: UseRequestStatus, statusLabel: string } } };
 
 export type DisableMutationVariables = Exact<{
   input: ClientIdInput;
 }>;
 
-export type DisableMutation = {
-  disableClient: {
-    client: {
-      id: string;
-      name: string;
-      contactEmail: string;
-      createdAt: string;
-      disabledAt: string | null;
-      rateLimitPoints: number | null;
-    };
-  };
-};
+
+export type DisableMutation = { disableClient: { client: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null } } };
 
 export type EnableMutationVariables = Exact<{
   input: ClientIdInput;
 }>;
 
-export type EnableMutation = {
-  enableClient: {
-    client: {
-      id: string;
-      name: string;
-      contactEmail: string;
-      createdAt: string;
-      disabledAt: string | null;
-      rateLimitPoints: number | null;
-    };
-  };
-};
+
+export type EnableMutation = { enableClient: { client: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null } } };
 
 export type QuotaMutationVariables = Exact<{
   input: SetClientQuotaInput;
 }>;
 
-export type QuotaMutation = {
-  setClientQuota: {
-    client: {
-      id: string;
-      name: string;
-      contactEmail: string;
-      createdAt: string;
-      disabledAt: string | null;
-      rateLimitPoints: number | null;
-    };
-  };
-};
 
-export type OperatorChangesSubscriptionVariables = Exact<{ [key: string]: never }>;
+export type QuotaMutation = { setClientQuota: { client: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null } } };
 
-export type OperatorChangesSubscription = { useRequestChanged: { id: string; status: UseRequestStatus } };
+export type OperatorChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OperatorChangesSubscription = { useRequestChanged: { id: string, status: UseRequestStatus } };
+
+export type OperatorOverviewQueryVariables = Exact<{
+  clients: number;
+  requests: number;
+  usageDays: number;
+}>;
+
+
+export type OperatorOverviewQuery = { clients: { totalCount: number, edges: Array<{ node: { id: string, name: string, disabledAt: string | null, usage: Array<{ day: string, operations: number }>, summaryReads: { totalCount: number }, history: Array<{ kind: ClientEventKind, actor: string, detail: string | null, note: string | null, at: string }> } }> }, useRequestsPage: { edges: Array<{ node: { id: string, endpoint: { endpointId: number, title: string, subject: SummarySubject }, client: { id: string, name: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } }> } };

@@ -1,8 +1,9 @@
 // Developers: register (the key shown once), sign in with a key, ask for use of a summary, watch each request's
-// status change live, rotate the key, see their quota and history, delete the registration.
-import { endpointNumber, graphql, operation, subscribe } from '../api.js';
+// status change live, copy a ready-to-run request for each summary, see their usage over time and their quota,
+// rotate the key, see their history, delete the registration.
+import { ApiError, graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, t, tOf } from '../i18n.js';
+import { formatDateTime, formatNumber, t, tOf } from '../i18n.js';
 import { credential, forget, keep, remembered } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import {
@@ -18,6 +19,8 @@ import {
   summaryTitle,
   table,
 } from '../ui.js';
+import { requestSnippets } from '../snippets.js';
+import { usageFigure } from '../usage-chart.js';
 
 /** @import * as Ops from '../gql/operations' */
 /** @typedef {Ops.DeveloperRequestFieldsFragment} UseRequest */
@@ -25,6 +28,9 @@ import {
  * @template Data, Variables
  * @typedef {import('../api.js').Operation<Data, Variables>} Operation
  */
+
+/** Days of usage the page draws. */
+const USAGE_DAYS = 30;
 
 const REQUEST_FIELDS = /* GraphQL */ `
   fragment DeveloperRequestFields on UseRequest {
@@ -53,7 +59,7 @@ const REQUEST_FIELDS = /* GraphQL */ `
 
 /** @type {Operation<Ops.DeveloperAccountQuery, Ops.DeveloperAccountQueryVariables>} */
 const ACCOUNT = operation(/* GraphQL */ `
-  query DeveloperAccount {
+  query DeveloperAccount($usageDays: Int!) {
     me {
       id
       name
@@ -67,8 +73,26 @@ const ACCOUNT = operation(/* GraphQL */ `
         detail
         at
       }
+      usage(days: $usageDays) {
+        day
+        operations
+      }
+      summaryReads(first: 1) {
+        totalCount
+        edges {
+          node {
+            at
+            endpoint {
+              endpointId
+              title
+              subject
+            }
+          }
+        }
+      }
     }
     summaryEndpoints {
+      endpointId
       name
       title
       subject
@@ -146,6 +170,39 @@ const CHANGES = operation(/* GraphQL */ `
   ${REQUEST_FIELDS}
 `);
 
+/** What a client runs to read a summary: the one document each card's snippets send. @param {number} endpointId */
+const summaryQuery = (endpointId) =>
+  `query { summaryEndpoint(endpointId: ${endpointId}) { endpointId name status payload } }`;
+
+/**
+ * The client's quota as its answers' RateLimit fields state it: `"client";q=6000;w=60` (its own) or `"default";…`.
+ * @param {string | null} policy the RateLimit-Policy field
+ * @param {string | null} state the RateLimit field
+ * @returns {{ quota: number, windowS: number, remaining: number | undefined, own: boolean } | undefined}
+ */
+function quotaFrom(policy, state) {
+  const member = /"(client|default)";q=(\d+);w=(\d+)/.exec(policy ?? '');
+  if (member === null) return undefined;
+  const [, name, quota, windowS] = member;
+  const left = new RegExp(`"${name}";r=(\\d+)`).exec(state ?? '');
+  return {
+    quota: Number(quota),
+    windowS: Number(windowS),
+    remaining: left === null ? undefined : Number(left[1]),
+    own: name === 'client',
+  };
+}
+
+/** The first request to try with a new key: who the server takes it to be. */
+const VIEWER_QUERY = 'query { viewer { kind name } }';
+
+/** A rate-limit window for the reader: "60 s", "1 h". @param {number} seconds */
+function formatWindow(seconds) {
+  if (seconds % 3600 === 0) return t('windowHours', { hours: seconds / 3600 });
+  if (seconds % 60 === 0 && seconds >= 60) return t('windowMinutes', { minutes: seconds / 60 });
+  return t('windowSeconds', { seconds });
+}
+
 /** Statuses from which the client may ask (again). */
 const ASKABLE = new Set(['NOT_REQUESTED', 'REJECTED', 'REVOKED']);
 
@@ -185,7 +242,13 @@ export function renderDeveloper(main) {
                 { type: 'button', class: 'primary', onclick: () => void signedIn() },
                 t('continue'),
               );
-              replace(view, keyOnce(registerClient.apiKey), h('p', {}, next));
+              replace(
+                view,
+                keyOnce(registerClient.apiKey, 2),
+                requestSnippets({ label: t('tryKey'), query: VIEWER_QUERY, key: () => registerClient.apiKey }),
+                h('p', { class: 'help' }, t('snippetKeyHelp')),
+                h('p', {}, next),
+              );
               next.focus();
             },
             field(t('appName'), name),
@@ -200,7 +263,12 @@ export function renderDeveloper(main) {
             async () => {
               const secret = /** @type {HTMLInputElement} */ (key).value.trim();
               // Checked before it is kept: a mistyped key is refused here, not on every later request.
-              await graphql(SIGN_IN, {}, secret);
+              try {
+                await graphql(SIGN_IN, {}, secret);
+              } catch (error) {
+                // The API's words are about the Authorization header, which the reader never wrote.
+                throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' ? new Error(t('wrongKey')) : error;
+              }
               keep('client', secret, rememberSignIn.checked);
               await signedIn();
             },
@@ -219,16 +287,46 @@ export function renderDeveloper(main) {
     replace(view, h('p', { role: 'status' }, t('loading')));
     /** @type {Ops.DeveloperAccountQuery} */
     let data;
+    /** @type {ReturnType<typeof quotaFrom>} */
+    let quota;
     try {
-      data = await graphql(ACCOUNT, {}, token);
+      data = await graphql(ACCOUNT, { usageDays: USAGE_DAYS }, token, {
+        onResponse: (response) =>
+          (quota = quotaFrom(response.headers.get('ratelimit-policy'), response.headers.get('ratelimit'))),
+      });
     } catch (error) {
-      forget('client');
-      return signedOut(alertBox(error));
+      // Only the server saying the key is not (or no longer) a key forgets it: a dropped connection, a busy or
+      // restarting server, a rate limit or a disabled registration leave it for the next attempt.
+      if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') {
+        forget('client');
+        return signedOut(h('p', { class: 'alert', role: 'alert' }, t('keyRefused')));
+      }
+      return replace(
+        view,
+        alertBox(error),
+        h(
+          'p',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'primary', onclick: () => void signedIn() }, t('retry')),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                forget('client');
+                signedOut();
+              },
+            },
+            t('signOut'),
+          ),
+        ),
+      );
     }
     showSimulatedNotice();
     if (data.me === null) {
       forget('client');
-      return signedOut();
+      return signedOut(h('p', { class: 'alert', role: 'alert' }, t('keyRefused')));
     }
     const { me } = data;
     /** @type {Map<string, UseRequest>} latest request per endpoint name */
@@ -280,7 +378,7 @@ export function renderDeveloper(main) {
                 ASK,
                 {
                   input: {
-                    endpointId: endpointNumber(endpoint.apiUrl),
+                    endpointId: endpoint.endpointId,
                     purpose: /** @type {HTMLTextAreaElement} */ (purpose).value,
                   },
                 },
@@ -302,9 +400,14 @@ export function renderDeveloper(main) {
         'article',
         { class: 'card', 'data-endpoint': endpoint.name },
         h('h3', {}, summaryTitle(endpoint), ' ', h('span', { class: 'mono muted' }, endpoint.name)),
-        h('p', {}, `${t('colStatus')}: `, badge),
+        h('p', {}, `${t('colStatus')}: `, badge, ' · ', t('endpointNumber', { number: endpoint.endpointId })),
         details,
         ask,
+        requestSnippets({
+          label: t('snippetHeading', { number: endpoint.endpointId }),
+          query: summaryQuery(endpoint.endpointId),
+          key: () => credential('client'),
+        }),
       );
     });
 
@@ -376,7 +479,12 @@ export function renderDeveloper(main) {
           t('signOut'),
         ),
       ),
-      section(t('requestsHeading'), liveState, h('div', { class: 'cards' }, cards)),
+      section(
+        t('requestsHeading'),
+        liveState,
+        h('p', { class: 'help' }, t('snippetKeyHelp')),
+        h('div', { class: 'cards wide-cards' }, cards),
+      ),
       section(
         t('rotateHeading'),
         h('p', {}, t('rotateHelp')),
@@ -405,17 +513,51 @@ export function renderDeveloper(main) {
         rotated,
       ),
       section(
-        t('quotaHeading'),
+        t('usageHeading'),
         h(
           'dl',
           { class: 'facts' },
           h('dt', {}, t('quota')),
-          h('dd', {}, me.rateLimitPoints === null ? t('quotaDefault') : String(me.rateLimitPoints)),
+          h(
+            'dd',
+            { 'data-quota': quota?.quota ?? me.rateLimitPoints ?? '' },
+            // Every answer that spent a budget states it; one that states none was not limited.
+            quota === undefined
+              ? t('quotaNone')
+              : [
+                  t('quotaPerWindow', { quota: formatNumber(quota.quota), window: formatWindow(quota.windowS) }),
+                  ' ',
+                  h('span', { class: 'muted' }, quota.own ? t('quotaOwn') : t('quotaServerDefault')),
+                ],
+          ),
+          quota?.remaining === undefined
+            ? null
+            : [h('dt', {}, t('quotaRemaining')), h('dd', {}, formatNumber(quota.remaining))],
+          h('dt', {}, t('summaryReads')),
+          h(
+            'dd',
+            {},
+            formatNumber(me.summaryReads.totalCount),
+            me.summaryReads.edges[0] === undefined
+              ? null
+              : [
+                  ' · ',
+                  t('lastRead', {
+                    endpoint: summaryTitle(me.summaryReads.edges[0].node.endpoint),
+                    at: formatDateTime(me.summaryReads.edges[0].node.at),
+                  }),
+                ],
+          ),
           h('dt', {}, t('registeredAt')),
           h('dd', {}, formatDateTime(me.createdAt)),
         ),
+        usageFigure(t('usageCaption', { days: USAGE_DAYS }), me.usage, USAGE_DAYS),
+        h('p', { class: 'help' }, t('usageHelp')),
+      ),
+      section(
+        t('historyHeading'),
         table(
-          t('historyHeading'),
+          t('historyCaption'),
           [t('colWhen'), t('colWhat'), t('colWho'), t('colDetail')],
           me.history.map((event) => [
             formatDateTime(event.at),
@@ -423,7 +565,7 @@ export function renderDeveloper(main) {
             event.actor,
             event.detail ?? '',
           ]),
-          { stack: true },
+          { stack: true, hideCaption: true },
         ),
       ),
       section(t('deleteHeading'), h('p', {}, t('deleteHelp')), deleteArea, deleteErrors),

@@ -1,12 +1,14 @@
 // Operators: sign in with an operator token; the pending requests, oldest first and paged by the API, to approve or
-// reject with a note; the directory of clients (searched and paged by the API) with their requests and usage, to
-// disable, set a quota for, or erase on a PDPA request.
-import { graphql, operation, subscribe } from '../api.js';
-import { h, replace } from '../dom.js';
-import { formatDateTime, t } from '../i18n.js';
+// reject with a note; usage per client over time, sortable; the history of decisions (who decided what, when, with
+// which note); the directory of clients (searched and paged by the API) with their requests and usage, to disable
+// or revoke (each confirmed, with a note), set a quota for, or erase on a PDPA request.
+import { ApiError, graphql, operation, subscribe } from '../api.js';
+import { h, replace, uid } from '../dom.js';
+import { formatDateTime, formatNumber, t, tOf } from '../i18n.js';
 import { credential, forget, keep } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import { actionButton, alertBox, announce, checkbox, field, form, section, statusBadge, summaryTitle } from '../ui.js';
+import { everyDay, formatDay, usageColumns } from '../usage-chart.js';
 
 const PAGE_SIZE = 10;
 /** Days of usage a client card sums up. */
@@ -205,7 +207,109 @@ const CHANGES = operation(/* GraphQL */ `
   }
 `);
 
+/** Clients the usage table and the decision history read: the newest this many. */
+const OVERVIEW_CLIENTS = 100;
+/** Requests whose decisions the history reads: the latest changed this many. */
+const OVERVIEW_REQUESTS = 100;
+/** Decisions the history shows. */
+const DECISIONS_SHOWN = 30;
+/** Client events that are an operator's decision (the others are the client's own). */
+const DECIDED_EVENTS = new Set(['DISABLED', 'ENABLED', 'QUOTA_SET', 'DELETED']);
+
+/** @type {Operation<Ops.OperatorOverviewQuery, Ops.OperatorOverviewQueryVariables>} */
+const OVERVIEW = operation(/* GraphQL */ `
+  query OperatorOverview($clients: Int!, $requests: Int!, $usageDays: Int!) {
+    clients(first: $clients) {
+      totalCount
+      edges {
+        node {
+          id
+          name
+          disabledAt
+          usage(days: $usageDays) {
+            day
+            operations
+          }
+          summaryReads(first: 1) {
+            totalCount
+          }
+          history {
+            kind
+            actor
+            detail
+            note
+            at
+          }
+        }
+      }
+    }
+    useRequestsPage(order: NEWEST_FIRST, first: $requests) {
+      edges {
+        node {
+          id
+          endpoint {
+            endpointId
+            title
+            subject
+          }
+          client {
+            id
+            name
+          }
+          history {
+            from
+            to
+            actor
+            at
+            note
+          }
+        }
+      }
+    }
+  }
+`);
+
 const endpointTitle = summaryTitle;
+
+/**
+ * The portal's own words for a refused operator token: the API's message is about the Authorization header (in
+ * Thai) or says "Unknown API key", neither of which helps someone who pasted a token.
+ * @param {unknown} error
+ */
+function refusal(error) {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'UNAUTHENTICATED') return new Error(t('wrongOperatorToken'));
+  if (error.code === 'FORBIDDEN') return new Error(t('notAnOperator'));
+  return error;
+}
+
+const FOCUSABLE = 'button, input, textarea, select, a[href], [tabindex]';
+
+/**
+ * Where the focus is in `container`: the element marked with data-focus-key around it (a card, a notice, a table)
+ * and its place among that element's focusable parts. Returns what puts it back on the same part after a redraw, as
+ * a refresh (a request arriving, a decision made elsewhere) must not take the focus away from the operator.
+ * @param {HTMLElement} container
+ * @returns {() => void}
+ */
+function rememberFocus(container) {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !container.contains(active)) return () => undefined;
+  const marked = active.closest('[data-focus-key]');
+  if (!(marked instanceof HTMLElement)) return () => undefined;
+  const key = marked.dataset['focusKey'] ?? '';
+  const parts = (/** @type {HTMLElement} */ element) =>
+    [element, ...element.querySelectorAll(FOCUSABLE)].filter((part) => part.matches(FOCUSABLE));
+  const index = parts(marked).indexOf(active);
+  return () => {
+    const again = [...container.querySelectorAll('[data-focus-key]')].find(
+      (element) => element instanceof HTMLElement && element.dataset['focusKey'] === key,
+    );
+    if (!(again instanceof HTMLElement)) return;
+    const part = parts(again)[index] ?? again;
+    if (part instanceof HTMLElement) part.focus();
+  };
+}
 
 /** @param {HTMLElement} main */
 export function renderOperator(main) {
@@ -227,7 +331,14 @@ export function renderOperator(main) {
           async () => {
             const secret = /** @type {HTMLInputElement} */ (token).value.trim();
             // A wrong token is refused with UNAUTHENTICATED; a client key is a caller, but not an operator.
-            const { viewer } = await graphql(VIEWER, {}, secret);
+            /** @type {Ops.OperatorSignInQuery} */
+            let answer;
+            try {
+              answer = await graphql(VIEWER, {}, secret);
+            } catch (error) {
+              throw refusal(error);
+            }
+            const { viewer } = answer;
             if (viewer.kind !== 'OPERATOR') throw new Error(t('notAnOperator'));
             keep('operator', secret, remember.checked);
             void signedIn();
@@ -245,6 +356,8 @@ export function renderOperator(main) {
     if (token === undefined) return signedOut();
     const queue = h('div', {});
     const clients = h('div', {});
+    const usage = h('div', {});
+    const decisions = h('div', {});
     const liveState = h('p', { class: 'help', role: 'status' });
     const who = h('p', {}, t('signedInOperator'));
     let searchText = '';
@@ -257,8 +370,21 @@ export function renderOperator(main) {
     let pending;
     /** @type {DirectoryPage | undefined} */
     let directory;
+    /** @type {Ops.OperatorOverviewQuery | undefined} */
+    let overview;
     /** @type {Map<string, string>} notes being written, by request id */
     const drafts = new Map();
+    /** What the last approve or reject did, shown above the queue until the next one. */
+    let queueNotice = '';
+    /** The place in the queue of the request just decided: its successor there gets the focus. */
+    let focusAfterDecision = -1;
+    /** What the last action on a client did (revoked, disabled, erased…), shown above the directory. */
+    let clientsNotice = '';
+    /** After an action on a client: the client whose card gets the focus, or '' for the notice. */
+    /** @type {string | undefined} */
+    let focusClient;
+    /** @type {{ key: UsageSortKey, descending: boolean }} */
+    let usageSort = { key: 'total', descending: true };
 
     /** Refusals of the token send the operator back to sign in; anything else is shown where it happened. */
     const refusedToken = (/** @type {unknown} */ error) =>
@@ -271,7 +397,7 @@ export function renderOperator(main) {
       } catch (error) {
         if (refusedToken(error)) {
           forget('operator');
-          return signedOut(alertBox(error));
+          return signedOut(alertBox(refusal(error)));
         }
         replace(queue, alertBox(error));
         return;
@@ -296,7 +422,7 @@ export function renderOperator(main) {
       } catch (error) {
         if (refusedToken(error)) {
           forget('operator');
-          return signedOut(alertBox(error));
+          return signedOut(alertBox(refusal(error)));
         }
         replace(clients, alertBox(error));
         return;
@@ -304,7 +430,24 @@ export function renderOperator(main) {
       drawClients();
     };
 
-    const load = () => Promise.all([loadQueue(), loadClients()]);
+    const loadOverview = async () => {
+      try {
+        overview = await graphql(
+          OVERVIEW,
+          { clients: OVERVIEW_CLIENTS, requests: OVERVIEW_REQUESTS, usageDays: USAGE_DAYS },
+          token,
+        );
+      } catch (error) {
+        if (refusedToken(error)) return;
+        replace(usage, alertBox(error));
+        replace(decisions);
+        return;
+      }
+      drawUsage();
+      drawDecisions();
+    };
+
+    const load = () => Promise.all([loadQueue(), loadClients(), loadOverview()]);
 
     /**
      * Previous and next buttons over a cursor stack, and where this page is in the whole list.
@@ -356,11 +499,15 @@ export function renderOperator(main) {
         return;
       }
       const heading = t('queueHeading', { count: pending.totalCount });
+      const notice =
+        queueNotice === '' ? null : h('p', { class: 'notice', tabindex: '-1', 'data-focus-key': 'queue' }, queueNotice);
+      const restoreFocus = rememberFocus(queue);
       replace(
         queue,
         section(
           heading,
           h('p', { class: 'help' }, t('queueIntro')),
+          notice,
           pending.edges.length === 0
             ? h('p', {}, t('queueEmpty'))
             : h(
@@ -368,9 +515,19 @@ export function renderOperator(main) {
                 { class: 'cards' },
                 pending.edges.map((edge) => requestCard(edge.node)),
               ),
-          pager(heading, queueCursors, pending, loadQueue),
+          pager(t('queuePages'), queueCursors, pending, loadQueue),
         ),
       );
+      if (focusAfterDecision < 0) return restoreFocus();
+      // Focus stays where the operator was: on the request that moved up into the decided one's place, or on what
+      // was decided when the queue is empty.
+      const headings = [...queue.querySelectorAll('[data-request] h3')];
+      const next = headings[Math.min(focusAfterDecision, headings.length - 1)] ?? notice;
+      focusAfterDecision = -1;
+      if (next instanceof HTMLElement) {
+        next.tabIndex = -1;
+        next.focus();
+      }
     };
 
     const requestCard = (/** @type {UseRequest} */ request) => {
@@ -391,20 +548,20 @@ export function renderOperator(main) {
           },
           token,
         );
-        announce(
-          t('decided', {
-            client: request.client.name,
-            endpoint: endpointTitle(request.endpoint),
-            status: reviewUseRequest.useRequest.statusLabel,
-          }),
-        );
+        drafts.delete(request.id);
+        queueNotice = t('decided', {
+          client: request.client.name,
+          endpoint: endpointTitle(request.endpoint),
+          status: reviewUseRequest.useRequest.statusLabel,
+        });
+        announce(queueNotice);
+        focusAfterDecision = Math.max(0, pending?.edges.findIndex((edge) => edge.node.id === request.id) ?? 0);
         await load();
-        main.querySelector('h2')?.focus();
       };
       return h(
         'article',
-        { class: 'card', 'data-request': request.id },
-        h('h3', {}, request.client.name, ' → ', endpointTitle(request.endpoint)),
+        { class: 'card', 'data-request': request.id, 'data-focus-key': `request:${request.id}` },
+        h('h3', { tabindex: '-1' }, request.client.name, ' → ', endpointTitle(request.endpoint)),
         h(
           'dl',
           { class: 'facts' },
@@ -434,10 +591,217 @@ export function renderOperator(main) {
       );
     };
 
+    /** @returns {UsageRow[]} */
+    const usageRows = () =>
+      (overview?.clients.edges ?? []).map(({ node }) => {
+        const days = everyDay(node.usage, USAGE_DAYS);
+        const active = days.filter((day) => day.operations > 0).at(-1)?.day ?? '';
+        return {
+          id: node.id,
+          name: node.name,
+          disabled: node.disabledAt !== null,
+          days,
+          total: days.reduce((sum, day) => sum + day.operations, 0),
+          week: days.slice(-7).reduce((sum, day) => sum + day.operations, 0),
+          reads: node.summaryReads.totalCount,
+          active,
+        };
+      });
+
+    const drawUsage = () => {
+      if (overview === undefined) return;
+      const { key, descending } = usageSort;
+      const rows = usageRows().sort((a, b) => {
+        const order =
+          key === 'name'
+            ? a.name.localeCompare(b.name)
+            : key === 'active'
+              ? a.active.localeCompare(b.active)
+              : a[key] - b[key];
+        return (descending ? -order : order) || a.name.localeCompare(b.name);
+      });
+      /** @param {UsageSortKey | null} column @param {string} label */
+      const head = (column, label) => {
+        if (column === null) return h('th', { scope: 'col' }, label);
+        const sorted = column === key;
+        return h(
+          'th',
+          { scope: 'col', 'aria-sort': sorted ? (descending ? 'descending' : 'ascending') : null },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'sort',
+              'data-sort': column,
+              onclick: () => {
+                usageSort = { key: column, descending: sorted ? !descending : column !== 'name' };
+                drawUsage();
+              },
+            },
+            label,
+            h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, sorted ? (descending ? ' ▼' : ' ▲') : ' ↕'),
+          ),
+        );
+      };
+      const captionId = uid('usage');
+      const restoreFocus = rememberFocus(usage);
+      replace(
+        usage,
+        section(
+          t('usageByClientHeading'),
+          h('p', { class: 'help' }, t('usageByClientIntro', { days: USAGE_DAYS, clients: OVERVIEW_CLIENTS })),
+          rows.length === 0
+            ? h('p', {}, t('noClients'))
+            : h(
+                'div',
+                {
+                  class: 'table-wrap',
+                  tabindex: '0',
+                  role: 'region',
+                  'aria-labelledby': captionId,
+                  'data-focus-key': 'usage',
+                },
+                h(
+                  'table',
+                  { class: 'usage-by-client' },
+                  h(
+                    'caption',
+                    { id: captionId, class: 'visually-hidden' },
+                    t('usageByClientCaption', { days: USAGE_DAYS }),
+                  ),
+                  h(
+                    'thead',
+                    {},
+                    h(
+                      'tr',
+                      {},
+                      head('name', t('client')),
+                      head(null, t('colPerDay', { days: USAGE_DAYS })),
+                      head('total', t('colOperationsDays', { days: USAGE_DAYS })),
+                      head('week', t('colOperationsDays', { days: 7 })),
+                      head('reads', t('summaryReads')),
+                      head('active', t('colLastActive')),
+                    ),
+                  ),
+                  h(
+                    'tbody',
+                    {},
+                    rows.map((row) =>
+                      h(
+                        'tr',
+                        { 'data-usage-client': row.id },
+                        h(
+                          'th',
+                          { scope: 'row' },
+                          row.name,
+                          row.disabled ? [' ', h('span', { class: 'badge status-rejected' }, t('disabled'))] : null,
+                        ),
+                        h('td', { class: 'spark' }, usageColumns(row.days, { width: 120, height: 24 })),
+                        h('td', { class: 'number' }, formatNumber(row.total)),
+                        h('td', { class: 'number' }, formatNumber(row.week)),
+                        h('td', { class: 'number' }, formatNumber(row.reads)),
+                        h('td', {}, row.active === '' ? '—' : formatDay(row.active)),
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+        ),
+      );
+      restoreFocus();
+    };
+
+    const drawDecisions = () => {
+      if (overview === undefined) return;
+      /** @type {Decision[]} */
+      const all = [];
+      for (const { node } of overview.useRequestsPage.edges)
+        for (const event of node.history)
+          if (event.actor.startsWith('operator'))
+            all.push({
+              at: event.at,
+              actor: event.actor,
+              what: `${tOf('statusNames', event.from)} → ${tOf('statusNames', event.to)}`,
+              client: node.client.name,
+              subject: endpointTitle(node.endpoint),
+              note: event.note ?? '',
+            });
+      for (const { node } of overview.clients.edges)
+        for (const event of node.history)
+          if (event.actor.startsWith('operator') && DECIDED_EVENTS.has(event.kind))
+            all.push({
+              at: event.at,
+              actor: event.actor,
+              what:
+                event.detail === null ? tOf('events', event.kind) : `${tOf('events', event.kind)} (${event.detail})`,
+              client: node.name,
+              subject: '',
+              note: event.note ?? '',
+            });
+      const shown = all.sort((a, b) => b.at.localeCompare(a.at)).slice(0, DECISIONS_SHOWN);
+      const heads = [t('colWhen'), t('colWho'), t('colDecision'), t('client'), t('endpoint'), t('colNote')];
+      const captionId = uid('decisions');
+      replace(
+        decisions,
+        section(
+          t('decisionsHeading'),
+          h('p', { class: 'help' }, t('decisionsIntro', { count: DECISIONS_SHOWN })),
+          shown.length === 0
+            ? h('p', {}, t('noDecisions'))
+            : h(
+                'div',
+                { class: 'table-wrap stack', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
+                h(
+                  'table',
+                  { class: 'decisions' },
+                  h(
+                    'caption',
+                    { id: captionId, class: 'visually-hidden' },
+                    t('decisionsCaption', { count: shown.length }),
+                  ),
+                  h(
+                    'thead',
+                    {},
+                    h(
+                      'tr',
+                      {},
+                      heads.map((head) => h('th', { scope: 'col' }, head)),
+                    ),
+                  ),
+                  h(
+                    'tbody',
+                    {},
+                    shown.map((decision) =>
+                      h(
+                        'tr',
+                        { 'data-decision': '' },
+                        [
+                          formatDateTime(decision.at),
+                          h('span', { class: 'mono' }, decision.actor),
+                          decision.what,
+                          decision.client || t('erasedClient'),
+                          decision.subject,
+                          decision.note,
+                        ].map((cell, index) => h('td', { 'data-label': heads[index] }, cell)),
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+        ),
+      );
+    };
+
     const drawClients = () => {
       if (directory === undefined) return;
+      const notice =
+        clientsNotice === ''
+          ? null
+          : h('p', { class: 'notice', tabindex: '-1', 'data-focus-key': 'clients' }, clientsNotice);
+      const restoreFocus = rememberFocus(clients);
       replace(
         clients,
+        notice,
         h('p', { role: 'status' }, t('clientsFound', { count: directory.totalCount })),
         directory.edges.length === 0
           ? h('p', {}, t('noClients'))
@@ -446,26 +810,97 @@ export function renderOperator(main) {
               { class: 'cards' },
               directory.edges.map((edge) => clientCard(edge.node)),
             ),
-        pager(t('clientsHeading'), clientCursors, directory, loadClients),
+        pager(t('clientsPages'), clientCursors, directory, loadClients),
       );
+      if (focusClient === undefined) return restoreFocus();
+      const card = focusClient === '' ? null : clients.querySelector(`[data-client="${focusClient}"] h3`);
+      focusClient = undefined;
+      const target = card ?? notice;
+      if (target instanceof HTMLElement) {
+        target.tabIndex = -1;
+        target.focus();
+      }
+    };
+
+    /**
+     * After an action on a client: say what happened above the directory, read everything again, and put the focus
+     * back on the client's card (or on the message, when the card is gone).
+     * @param {string} message
+     * @param {string} clientId '' when the client left the directory
+     */
+    const afterClientAction = async (message, clientId) => {
+      clientsNotice = message;
+      announce(message);
+      focusClient = clientId;
+      await load();
+    };
+
+    /**
+     * An action that asks first: the opener shows a question, a note for the audit trail and the confirming button
+     * in `area`; Cancel puts everything back and the focus on the opener.
+     * @param {{ label: string, question: string, confirm: string, area: HTMLElement, errors: HTMLElement, run: (note: string | null) => Promise<void>, attributes?: Record<string, string> }} options
+     */
+    const confirmedAction = ({ label, question, confirm, area, errors, run, attributes = {} }) => {
+      const opener = h(
+        'button',
+        {
+          type: 'button',
+          ...attributes,
+          'aria-expanded': 'false',
+          onclick: () => {
+            const note = h('textarea', { rows: 2, maxlength: 2000 });
+            const close = () => {
+              replace(area);
+              opener.setAttribute('aria-expanded', 'false');
+              opener.focus();
+            };
+            replace(
+              area,
+              h(
+                'div',
+                { class: 'confirm', role: 'group', 'aria-label': question },
+                h('p', {}, h('strong', {}, question)),
+                field(t('decisionNote'), note, t('decisionNoteHelp')),
+                h(
+                  'div',
+                  { class: 'actions' },
+                  actionButton(
+                    confirm,
+                    () => run(/** @type {HTMLTextAreaElement} */ (note).value.trim() || null),
+                    errors,
+                    { class: 'danger' },
+                  ),
+                  h('button', { type: 'button', onclick: close }, t('cancel')),
+                ),
+              ),
+            );
+            opener.setAttribute('aria-expanded', 'true');
+            note.focus();
+          },
+        },
+        label,
+      );
+      return opener;
     };
 
     const clientCard = (/** @type {DirectoryClient} */ client) => {
       const requests = client.useRequests;
       const errors = h('div', {});
+      const confirmArea = h('div', {});
       const operations = client.usage.reduce((sum, day) => sum + day.operations, 0);
       const lastRead = client.summaryReads.edges[0]?.node;
       const eraseNote = h('input', { maxlength: 2000, autocomplete: 'off' });
       const eraseForm = form(
         async () => {
-          await graphql(
+          const { eraseClient } = await graphql(
             ERASE,
             { input: { id: client.id, note: /** @type {HTMLInputElement} */ (eraseNote).value.trim() || null } },
             token,
           );
-          announce(t('erased', { client: client.name }));
-          await load();
-          focusHeading();
+          await afterClientAction(
+            t('erasedAt', { client: client.name, at: formatDateTime(eraseClient.deletedAt) }),
+            '',
+          );
         },
         h('p', { class: 'help' }, t('eraseWarning')),
         field(t('eraseGrounds'), eraseNote, t('eraseGroundsHelp')),
@@ -480,13 +915,12 @@ export function renderOperator(main) {
         value: client.rateLimitPoints ?? '',
         placeholder: t('quotaPlaceholder'),
       });
-      const input = { id: client.id };
       return h(
         'article',
-        { class: 'card', 'data-client': client.id },
+        { class: 'card', 'data-client': client.id, 'data-focus-key': `client:${client.id}` },
         h(
           'h3',
-          {},
+          { tabindex: '-1' },
           client.name,
           ' ',
           h(
@@ -516,7 +950,7 @@ export function renderOperator(main) {
           ? null
           : h(
               'ul',
-              { class: 'requests', 'aria-label': t('requestsOf') },
+              { class: 'requests', 'aria-label': t('requestsOf', { client: client.name }) },
               requests.map((request) =>
                 h(
                   'li',
@@ -527,15 +961,24 @@ export function renderOperator(main) {
                   request.status === 'APPROVED'
                     ? [
                         ' ',
-                        actionButton(
-                          t('revoke'),
-                          async () => {
-                            await graphql(REVOKE, { input: { id: request.id, note: null } }, token);
-                            await load();
-                          },
+                        confirmedAction({
+                          label: t('revoke'),
+                          question: t('revokeQuestion', {
+                            client: client.name,
+                            endpoint: endpointTitle(request.endpoint),
+                          }),
+                          confirm: t('revokeConfirm'),
+                          area: confirmArea,
                           errors,
-                          { class: 'small danger-outline' },
-                        ),
+                          attributes: { class: 'small danger-outline', 'data-revoke': request.id },
+                          run: async (note) => {
+                            await graphql(REVOKE, { input: { id: request.id, note } }, token);
+                            await afterClientAction(
+                              t('revoked', { client: client.name, endpoint: endpointTitle(request.endpoint) }),
+                              client.id,
+                            );
+                          },
+                        }),
                       ]
                     : null,
                 ),
@@ -544,15 +987,27 @@ export function renderOperator(main) {
         h(
           'div',
           { class: 'actions' },
-          actionButton(
-            client.disabledAt ? t('enable') : t('disable'),
-            async () => {
-              if (client.disabledAt) await graphql(ENABLE, { input }, token);
-              else await graphql(DISABLE, { input }, token);
-              await loadClients();
-            },
-            errors,
-          ),
+          client.disabledAt
+            ? actionButton(
+                t('enable'),
+                async () => {
+                  await graphql(ENABLE, { input: { id: client.id } }, token);
+                  await afterClientAction(t('enabledNotice', { client: client.name }), client.id);
+                },
+                errors,
+              )
+            : confirmedAction({
+                label: t('disable'),
+                question: t('disableQuestion', { client: client.name }),
+                confirm: t('disableConfirm'),
+                area: confirmArea,
+                errors,
+                attributes: { class: 'danger-outline' },
+                run: async (note) => {
+                  await graphql(DISABLE, { input: { id: client.id, note } }, token);
+                  await afterClientAction(t('disabledNotice', { client: client.name }), client.id);
+                },
+              }),
           h('span', { class: 'inline-field' }, field(t('quota'), quota)),
           actionButton(
             t('setQuota'),
@@ -563,7 +1018,7 @@ export function renderOperator(main) {
                 { input: { id: client.id, rateLimitPoints: value === '' ? null : Number(value) } },
                 token,
               );
-              await loadClients();
+              await afterClientAction(t('quotaSetNotice', { client: client.name }), client.id);
             },
             errors,
           ),
@@ -585,6 +1040,7 @@ export function renderOperator(main) {
             t('erase'),
           ),
         ),
+        confirmArea,
         eraseForm,
         errors,
       );
@@ -611,6 +1067,8 @@ export function renderOperator(main) {
       ),
       liveState,
       queue,
+      usage,
+      decisions,
       section(
         t('clientsHeading'),
         h('p', { class: 'help' }, t('clientsIntro')),
@@ -641,8 +1099,10 @@ export function renderOperator(main) {
     stopLive = subscribe(CHANGES, {
       token,
       onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-      // A new request, or a decision made elsewhere: read the queue again (the event has no client fields to merge).
-      onNext: () => void load(),
+      // A new request, or a decision made elsewhere: read the queue and the overview again (the event has no client
+      // fields to merge). The directory is read again after the operator's own actions only, so that a note being
+      // written on a card (a revocation's, a quota) is not redrawn away.
+      onNext: () => void Promise.all([loadQueue(), loadOverview()]),
     });
   };
 
@@ -650,3 +1110,10 @@ export function renderOperator(main) {
   else void signedIn();
   return () => stopLive?.();
 }
+
+/** @typedef {'name' | 'total' | 'week' | 'reads' | 'active'} UsageSortKey */
+/**
+ * @typedef {{ id: string, name: string, disabled: boolean, days: { day: string, operations: number }[], total: number,
+ *   week: number, reads: number, active: string }} UsageRow
+ */
+/** @typedef {{ at: string, actor: string, what: string, client: string, subject: string, note: string }} Decision */
