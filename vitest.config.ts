@@ -32,6 +32,7 @@ const BUILD_SUITES = [
   'test/schema-attacks.test.ts',
   'test/erasure-files.test.ts',
   'test/downloads.test.ts',
+  'test/catalogue-harvest.test.ts',
 ];
 
 export default defineConfig({

@@ -9,6 +9,7 @@ import { etagOf, matchesEtag } from '../http/caching.js';
 import { compressOnce, negotiate, type Encoding } from '../http/content-encoding.js';
 import { CODE_ROOT } from '../package-files.js';
 import { SHAPES_FILE } from '../records/shapes-file.js';
+import { datasetOfPage, datasetPageHtml, type DatasetPageFacts } from './dataset-page.js';
 import { PORTAL_PATH } from './route.js';
 
 /** The browser code, in src/portal/assets/, which `npm run build` copies to dist/portal/assets/. */
@@ -60,7 +61,7 @@ export interface PortalFiles {
 }
 
 /** The portal's files: the asset list read once, each file read and compressed on its first request, then kept. */
-export async function createPortalFiles(): Promise<PortalFiles> {
+export async function createPortalFiles(facts: DatasetPageFacts): Promise<PortalFiles> {
   const assets = new Map<string, Asset>();
   for (const name of await readdir(ASSETS, { recursive: true })) {
     const contentType = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
@@ -91,8 +92,27 @@ export async function createPortalFiles(): Promise<PortalFiles> {
   return {
     async answer(request, pathname) {
       if (pathname === PORTAL_PATH) return redirect(`${PORTAL_PATH}/`);
-      const name = pathname === `${PORTAL_PATH}/` ? 'index.html' : pathname.slice(PORTAL_PATH.length + 1);
+      const dataset = datasetOfPage(pathname);
+      const name =
+        pathname === `${PORTAL_PATH}/` || dataset !== undefined ? 'index.html' : pathname.slice(PORTAL_PATH.length + 1);
       const asset = assets.get(name);
+      if (dataset !== undefined && asset !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+        const html = await datasetPageHtml(
+          (await variant(name, asset, 'identity')).body.toString('utf8'),
+          dataset,
+          request,
+          facts,
+        );
+        return new Response(request.method === 'HEAD' ? null : html, {
+          status: 200,
+          headers: {
+            'content-type': asset.contentType,
+            'cache-control': CACHE_CONTROL,
+            'content-security-policy': PORTAL_CSP,
+            vary: 'accept-language',
+          },
+        });
+      }
       if (asset === undefined) return plain(404, 'Not found');
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return plain(405, 'Method not allowed', { allow: 'GET, HEAD' });

@@ -29,6 +29,8 @@ import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { useOperationLog } from './plugins/use-operation-log.js';
 import { usePortal } from './plugins/use-portal.js';
 import { useDownloads } from '../downloads/use-downloads.js';
+import { useHarvest } from '../harvest/use-harvest.js';
+import type { DatasetCode } from '../catalogue.js';
 import { errorResponse } from './error-answer.js';
 import {
   useAutomaticPersistedQueries,
@@ -155,11 +157,22 @@ export function createApp(deps: AppDependencies): App {
           graphiqlBytes: graphiqlPage === undefined ? undefined : graphiqlPageBytes(graphiqlPage),
           onRefusal: (kind) => metrics.rateLimited(kind),
         });
+  // The licence, contact and last change that catalogues, harvesters and the portal's pages publish.
+  const publishing = {
+    licence: { name: http.licenceName, url: http.licenceUrl },
+    contactEmail: http.contactEmail,
+    apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
+    modified: async (code: DatasetCode) => {
+      const seen = await deps.datasetVersions.get(code);
+      return seen === undefined ? undefined : new Date(seen.changedAt);
+    },
+  };
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     context: createContextFactory({
       ...deps,
       callers,
+      publishing,
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
     }),
@@ -194,7 +207,8 @@ export function createApp(deps: AppDependencies): App {
         ...(rateLimit === undefined ? [] : [rateLimit.plugin]),
         useMultipartSubscriptions(deps.heartbeatMs, deps.logger),
         ...(graphiqlPage === undefined ? [] : [useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
-        ...(http.portal ? [usePortal()] : []),
+        ...(http.portal ? [usePortal(publishing)] : []),
+        useHarvest(publishing),
         useDownloads({
           ...deps,
           callers,
