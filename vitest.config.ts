@@ -34,6 +34,7 @@ const BUILD_SUITES = [
   'test/transports-table.test.ts',
   'test/pipeline-order.test.ts',
   'test/downloads.test.ts',
+  'test/catalogue-harvest.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

@@ -278,6 +278,8 @@ describe('what the docs promise, the server does', () => {
       headers: { ...json, 'content-encoding': 'gzip', 'accept-language': 'en' },
       body: gzipSync(JSON.stringify({ query })),
     });
+    // A download: its Content-Disposition and X-Records-Count (docs/app-developers/downloads.md).
+    await send('/datasets/ODS_COUNT_TEACHER_BY_YEAR.csv');
     // Spends the address's budget (RATE_LIMIT_POINTS above) for a 429 and its Retry-After, with misses (a new
     // question each time): answers from the response cache cost a fraction of a token.
     let limited: Response | undefined;

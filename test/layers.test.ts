@@ -17,6 +17,7 @@ const RANKS: Readonly<Record<string, number>> = {
   portal: 3,
   http: 2,
   live: 2,
+  harvest: 2,
   // Below graphql/ and live/, which spend its budgets; its yoga plugins (rate-limit/yoga/) are ranked with server/.
   'rate-limit': 1.5,
   upstream: 1,
@@ -24,6 +25,7 @@ const RANKS: Readonly<Record<string, number>> = {
   records: 1,
   simulator: 1,
   'catalogue.ts': 0,
+  'catalogue-metadata.ts': 0,
   'config.ts': 0,
   config: 0,
   'json.ts': 0,

@@ -28,6 +28,7 @@ describe('the pipeline', () => {
       'multipart-subscriptions',
       'graphiql',
       'portal',
+      'harvest',
       'downloads',
       'request-decompression',
       'request-shape',

@@ -29,8 +29,12 @@ describe('the portal served at /portal/', () => {
       const page = await get(stack().app, path);
       expect(page.status, path).toBe(200);
       expect(page.headers.get('content-security-policy'), path).toContain("script-src 'self'");
-      expect(await page.text(), path).toBe(index);
+      // A dataset's page is the same page with its JSON-LD (test/catalogue-harvest.test.ts checks that).
+      const text = (await page.text()).replace(/\s*<script type="application\/ld\+json">.*?<\/script>/s, '');
+      if (path.includes('/datasets/')) expect(text, path).toContain('<script type="module" src="/portal/app.js">');
+      else expect(text, path).toBe(index);
     }
+    expect((await get(stack().app, '/portal/datasets/NOT_A_DATASET')).status).toBe(404);
     expect((await get(stack().app, '/portal/datasets/../../package.json')).status).toBe(404);
     expect((await get(stack().app, '/portal/nowhere')).status).toBe(404);
   });

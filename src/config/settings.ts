@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../package-files.js';
+import { DEFAULT_LICENCE } from '../catalogue-metadata.js';
 
 const fromPackage = (path: string): string => resolve(PACKAGE_ROOT, path);
 
@@ -552,6 +553,23 @@ export const SETTINGS = {
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
     portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
+    licenceName: setting(
+      'DATASET_LICENSE_NAME',
+      text(),
+      DEFAULT_LICENCE.name,
+      'The licence every dataset is published under, as catalogues, harvesters and the portal name it.',
+    ),
+    licenceUrl: setting(
+      'DATASET_LICENSE_URL',
+      httpUrl('https://data.go.th/pages/open-government-licence'),
+      DEFAULT_LICENCE.url,
+      "Where that licence's text is.",
+    ),
+    contactEmail: optional(
+      'DATASET_CONTACT_EMAIL',
+      z.email({ error: 'must be an e-mail address' }),
+      "Whom readers and harvesters write to about the data; unset: the agency's home page only.",
+    ),
     downloadMaxRows: setting(
       'DOWNLOAD_MAX_ROWS',
       integer(1, 1_048_575),

@@ -2,12 +2,12 @@
  * Where the downloads are: GET /datasets/<CODE>.csv, .json or .xlsx. The server checks every request's path
  * against it without loading the writers.
  */
+import { DOWNLOAD_FORMATS, type DownloadFormat } from '../catalogue-metadata.js';
 import { findDataset, type DatasetCode } from '../catalogue.js';
 
 export const DOWNLOADS_PATH = '/datasets/';
 
-export const DOWNLOAD_FORMATS = ['csv', 'json', 'xlsx'] as const;
-export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+export { DOWNLOAD_FORMATS, downloadPath, type DownloadFormat } from '../catalogue-metadata.js';
 
 /** Whether a request path is under the downloads' (a known file or not). */
 export function isDownloadPath(pathname: string): boolean {
@@ -20,9 +20,4 @@ export function downloadTarget(pathname: string): { code: DatasetCode; format: D
   const code = match?.[1] === undefined ? undefined : findDataset(match[1])?.code;
   const format = DOWNLOAD_FORMATS.find((known) => known === match?.[2]);
   return code === undefined || format === undefined ? undefined : { code, format };
-}
-
-/** The path of a dataset's file. */
-export function downloadPath(code: DatasetCode, format: DownloadFormat): string {
-  return `${DOWNLOADS_PATH}${code}.${format}`;
 }

@@ -62,6 +62,14 @@ export interface Context {
   readonly datasetVersions: DatasetVersions;
   /** Days of usage the store keeps (USAGE_RETENTION_DAYS): the most `Client.usage(days:)` may ask for. */
   readonly usageRetentionDays: number;
+  /** The licence and contact every dataset is published with (DATASET_LICENSE_*, DATASET_CONTACT_EMAIL). */
+  readonly publishing: Publishing;
+}
+
+/** The licence and contact every dataset is published with. */
+export interface Publishing {
+  readonly licence: { readonly name: string; readonly url: string };
+  readonly contactEmail: string | undefined;
 }
 
 export interface ContextDependencies {
@@ -86,6 +94,7 @@ export interface ContextDependencies {
   readonly callers: RequestCallers;
   /** Each caller's budget of cache misses sent to the upstream; unbounded when undefined. */
   readonly fetchBudgets?: FetchBudgets | undefined;
+  readonly publishing: Publishing;
 }
 
 /**
@@ -130,6 +139,7 @@ export function createContextFactory(deps: ContextDependencies) {
       live: deps.live,
       datasetVersions: deps.datasetVersions,
       usageRetentionDays: deps.usageRetentionDays,
+      publishing: deps.publishing,
     };
   };
 }

@@ -12,6 +12,7 @@ import { builder } from './builder.js';
 import './types/dataset.js';
 import './types/dataset-change.js';
 import './types/records.js';
+import './types/dataset-metadata.js';
 import './types/typed-records.js';
 import './types/summary-endpoint.js';
 import './types/client.js';

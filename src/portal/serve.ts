@@ -9,6 +9,7 @@ import { etagOf, matchesEtag } from '../http/caching.js';
 import { compressOnce, negotiate, type Encoding } from '../http/content-encoding.js';
 import { CODE_ROOT } from '../package-files.js';
 import { SHAPES_FILE } from '../records/shapes-file.js';
+import { datasetOfPage, datasetPageHtml, type DatasetPageFacts } from './dataset-page.js';
 import { PORTAL_PATH } from './route.js';
 
 /** The browser code, in src/portal/assets/, which `npm run build` copies to dist/portal/assets/. */
@@ -41,7 +42,8 @@ export const PORTAL_CSP = [
 ].join('; ');
 
 /** The portal's page addresses under PORTAL_PATH, which src/portal/assets/app.js routes: each answers index.html. */
-const PAGE_ROUTES = /^\/(datasets\/[A-Za-z0-9_]+|developer|operator)\/?$/;
+// A dataset's page is served only for a dataset of the catalogue (datasetOfPage), with its JSON-LD; any other is a 404.
+const PAGE_ROUTES = /^\/(developer|operator)\/?$/;
 
 // Files change only with a deployment, and their ETags with them: a reload costs a 304 and a new deployment is seen at once.
 const CACHE_CONTROL = 'no-cache';
@@ -63,7 +65,7 @@ export interface PortalFiles {
 }
 
 /** The portal's files: the asset list read once, each file read and compressed on its first request, then kept. */
-export async function createPortalFiles(): Promise<PortalFiles> {
+export async function createPortalFiles(facts: DatasetPageFacts): Promise<PortalFiles> {
   const assets = new Map<string, Asset>();
   for (const name of await readdir(ASSETS, { recursive: true })) {
     const contentType = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
@@ -94,12 +96,31 @@ export async function createPortalFiles(): Promise<PortalFiles> {
   return {
     async answer(request, pathname) {
       if (pathname === PORTAL_PATH) return redirect(`${PORTAL_PATH}/`);
-      // The portal's pages have addresses of their own (the browser routes them): each is the one page.
+      // The portal's pages have addresses of their own (the browser routes them): each is the one page, a dataset's
+      // with its JSON-LD.
+      const dataset = datasetOfPage(pathname);
       const name =
-        pathname === `${PORTAL_PATH}/` || PAGE_ROUTES.test(pathname.slice(PORTAL_PATH.length))
+        pathname === `${PORTAL_PATH}/` || dataset !== undefined || PAGE_ROUTES.test(pathname.slice(PORTAL_PATH.length))
           ? 'index.html'
           : pathname.slice(PORTAL_PATH.length + 1);
       const asset = assets.get(name);
+      if (dataset !== undefined && asset !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+        const html = await datasetPageHtml(
+          (await variant(name, asset, 'identity')).body.toString('utf8'),
+          dataset,
+          request,
+          facts,
+        );
+        return new Response(request.method === 'HEAD' ? null : html, {
+          status: 200,
+          headers: {
+            'content-type': asset.contentType,
+            'cache-control': CACHE_CONTROL,
+            'content-security-policy': PORTAL_CSP,
+            vary: 'accept-language',
+          },
+        });
+      }
       if (asset === undefined) return plain(404, 'Not found');
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return plain(405, 'Method not allowed', { allow: 'GET, HEAD' });

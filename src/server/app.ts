@@ -30,6 +30,8 @@ import { useOperationLog } from './observability/use-operation-log.js';
 import { usePortal } from './pages/use-portal.js';
 import { useDownloads } from '../downloads/use-downloads.js';
 import { errorResponse } from './answers/error-answer.js';
+import { useHarvest } from '../harvest/use-harvest.js';
+import type { DatasetCode } from '../catalogue.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -170,6 +172,16 @@ export function createApp(deps: AppDependencies): App {
           graphiqlBytes: graphiqlPage === undefined ? undefined : graphiqlPageBytes(graphiqlPage),
           onRefusal: (kind) => metrics.rateLimited(kind),
         });
+  // The licence, contact and last change that catalogues, harvesters and the portal's pages publish.
+  const publishing = {
+    licence: { name: http.licenceName, url: http.licenceUrl },
+    contactEmail: http.contactEmail,
+    apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
+    modified: async (code: DatasetCode) => {
+      const seen = await deps.datasetVersions.get(code);
+      return seen === undefined ? undefined : new Date(seen.changedAt);
+    },
+  };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/pipeline-order.test.ts pins it):
   // - request-id first: every answer, a refusal of any later stage included, carries the id its log lines carry.
@@ -178,7 +190,7 @@ export function createApp(deps: AppDependencies): App {
   // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
   // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
   //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
-  // - graphiql, portal and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
+  // - graphiql, portal, harvest and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
   //   answer: they answer their own paths and pay the rate limit themselves.
   // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
   //   and the shape before anything counts the operations in it.
@@ -205,7 +217,8 @@ export function createApp(deps: AppDependencies): App {
     ...(graphiqlPage === undefined
       ? []
       : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
-    ...(http.portal ? [stage('portal', usePortal())] : []),
+    ...(http.portal ? [stage('portal', usePortal(publishing))] : []),
+    stage('harvest', useHarvest(publishing)),
     stage(
       'downloads',
       useDownloads({
@@ -249,6 +262,7 @@ export function createApp(deps: AppDependencies): App {
     context: createContextFactory({
       ...deps,
       callers,
+      publishing,
       maxResponseBytes: limits.maxResponseBytes,
       maxNodeIds: limits.maxNodeIds,
     }),

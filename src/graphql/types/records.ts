@@ -65,7 +65,7 @@ export const RecordOrder = builder.inputType('RecordOrder', {
   }),
 });
 
-const RecordField = builder.objectRef<RecordFieldShape>('RecordField').implement({
+export const RecordField = builder.objectRef<RecordFieldShape>('RecordField').implement({
   description: 'A field inferred from the records: the upstream documents none, so they are read off the data.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The key, or a dotted path for a nested one.' }),

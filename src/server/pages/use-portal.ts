@@ -1,4 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
+import type { DatasetPageFacts } from '../../portal/dataset-page.js';
 import type { PortalFiles } from '../../portal/serve.js';
 import { isPortalPath } from '../../portal/route.js';
 
@@ -7,14 +8,14 @@ import { isPortalPath } from '../../portal/route.js';
  * they are asked for (portal/serve.ts), so the portal costs the GraphQL path one string comparison per request and
  * an idle server nothing.
  */
-export function usePortal(): Plugin {
+export function usePortal(facts: DatasetPageFacts): Plugin {
   let files: Promise<PortalFiles> | undefined;
   return {
     onRequest(payload) {
       const { pathname } = payload.url;
       if (!isPortalPath(pathname)) return;
       if (files === undefined) {
-        const loading = import('../../portal/serve.js').then(({ createPortalFiles }) => createPortalFiles());
+        const loading = import('../../portal/serve.js').then(({ createPortalFiles }) => createPortalFiles(facts));
         // A failure answers the requests that awaited it (500, by the error boundary); the next request tries again.
         loading.catch(() => files === loading && (files = undefined));
         files = loading;

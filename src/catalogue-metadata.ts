@@ -1,0 +1,158 @@
+/**
+ * What a reader of a dataset needs besides its records, and what harvesters (data.go.th's CKAN, search engines)
+ * read: the licence, the publishing agency and how to reach it, how often it changes, what its fields mean and in
+ * which unit, and what to beware of. Leaf facts, like the catalogue: the GraphQL fields, the DCAT catalogue, the
+ * CKAN actions and the portal's JSON-LD all read them here.
+ */
+import type { Agency, DatasetCode, DatasetEntry } from './catalogue.js';
+
+/** The licence every dataset is published under unless DATASET_LICENSE_URL and DATASET_LICENSE_NAME say otherwise. */
+export const DEFAULT_LICENCE = {
+  name: 'Open Government License - Thailand',
+  url: 'https://data.go.th/pages/open-government-licence',
+} as const;
+
+export interface Licence {
+  readonly name: string;
+  readonly url: string;
+}
+
+/** Each agency's home page, where its contact details are. */
+export const AGENCY_URLS: Readonly<Record<Agency, string>> = {
+  MOE: 'https://www.moe.go.th/',
+  OVEC: 'https://www.vec.go.th/',
+};
+
+/** How often the agencies publish: once per academic year (DCAT's frequency vocabulary). */
+export const UPDATE_FREQUENCY = {
+  code: 'ANNUAL',
+  uri: 'http://publications.europa.eu/resource/authority/frequency/ANNUAL',
+  th: 'ปีละครั้ง (ตามปีการศึกษา)',
+  en: 'Yearly (by academic year)',
+} as const;
+
+export interface FieldDefinition {
+  readonly label: string;
+  readonly labelEn: string;
+  /** What one value counts, in English (persons, schools…); undefined for a label or a code. */
+  readonly unit?: string;
+  readonly description?: string;
+}
+
+/**
+ * Definitions by the GraphQL name of a key (records/field-names.ts), so that a key and its Thai spelling
+ * (ACADEMIC_YEAR, ปีการศึกษา) share one.
+ */
+export const FIELD_DEFINITIONS: Readonly<Record<string, FieldDefinition>> = {
+  academicYear: {
+    label: 'ปีการศึกษา (พ.ศ.)',
+    labelEn: 'Academic year (Buddhist Era)',
+    unit: 'year B.E.',
+    description: 'A Buddhist-Era year: subtract 543 for the Common Era (2566 is 2023).',
+  },
+  semester: { label: 'ภาคเรียน', labelEn: 'Semester' },
+  male: { label: 'ชาย', labelEn: 'Male', unit: 'persons' },
+  female: { label: 'หญิง', labelEn: 'Female', unit: 'persons' },
+  total: { label: 'รวม', labelEn: 'Total', unit: 'persons' },
+  gender: { label: 'เพศ', labelEn: 'Gender' },
+  eduLevel: { label: 'ระดับการศึกษา', labelEn: 'Education level' },
+  classLevel: { label: 'ชั้นปี', labelEn: 'Year level' },
+  major: { label: 'สาขาวิชา', labelEn: 'Field of study' },
+  jurisdictionCode: { label: 'รหัสสังกัด', labelEn: 'Jurisdiction code' },
+  jurisdictionName: { label: 'สังกัด', labelEn: 'Jurisdiction' },
+  jurisdictionAbbr: { label: 'ตัวย่อสังกัด', labelEn: 'Jurisdiction (abbreviation)' },
+  dupWithJurisdictionName: { label: 'สังกัดที่ซ้ำซ้อน', labelEn: 'Jurisdiction duplicated with' },
+  checkStatus: { label: 'สถานะการตรวจสอบ', labelEn: 'Check status' },
+  provinceCode: { label: 'รหัสจังหวัด', labelEn: 'Province code' },
+  provinceName: { label: 'จังหวัด', labelEn: 'Province' },
+  districtCode: { label: 'รหัสอำเภอ', labelEn: 'District code' },
+  districtName: { label: 'อำเภอ', labelEn: 'District' },
+  subdistrictCode: { label: 'รหัสตำบล', labelEn: 'Sub-district code' },
+  subdistrictName: { label: 'ตำบล', labelEn: 'Sub-district' },
+  schoolCode: { label: 'รหัสสถานศึกษา', labelEn: 'School code' },
+  schoolName: { label: 'ชื่อสถานศึกษา', labelEn: 'School name' },
+  schoolSize: { label: 'ขนาดสถานศึกษา', labelEn: 'School size' },
+  schoolCount: { label: 'จำนวนสถานศึกษา', labelEn: 'Schools', unit: 'schools' },
+  institutionCount: { label: 'จำนวนสถานศึกษา', labelEn: 'Institutions', unit: 'institutions' },
+  studentCount: { label: 'จำนวนนักเรียน', labelEn: 'Students', unit: 'students' },
+  studentTotal: { label: 'จำนวนนักเรียนรวม', labelEn: 'Students in all', unit: 'students' },
+  teacherCount: { label: 'จำนวนครู', labelEn: 'Teachers', unit: 'teachers' },
+  teacherTotal: { label: 'จำนวนครูรวม', labelEn: 'Teachers in all', unit: 'teachers' },
+  classroomCount: { label: 'จำนวนห้องเรียน', labelEn: 'Classrooms', unit: 'classrooms' },
+  classroomTotal: { label: 'จำนวนห้องเรียนรวม', labelEn: 'Classrooms in all', unit: 'classrooms' },
+  graduateCount: { label: 'จำนวนผู้สำเร็จการศึกษา', labelEn: 'Graduates', unit: 'graduates' },
+  disabilityType: { label: 'ประเภทความพิการ', labelEn: 'Type of disability' },
+  personType: { label: 'ประเภทบุคลากร', labelEn: 'Personnel type' },
+};
+
+export interface Caveat {
+  readonly th: string;
+  readonly en: string;
+}
+
+const BUDDHIST_ERA: Caveat = {
+  th: 'ปีเป็นพุทธศักราช (พ.ศ.): ลบ 543 เพื่อเป็นคริสต์ศักราช (2566 คือ ค.ศ. 2023)',
+  en: 'Years are Buddhist Era (B.E.): subtract 543 for the Common Era (2566 is 2023).',
+};
+
+const UNDOCUMENTED: Caveat = {
+  th: 'บริการต้นทางไม่ได้ประกาศความหมายของเขตข้อมูล: คำอธิบายเขตข้อมูลมาจากชื่อเขตข้อมูลเท่านั้น',
+  en: "The upstream service does not document its record fields: field definitions are read from the fields' names.",
+};
+
+/** What to beware of, per dataset, beyond what holds for all of them. */
+const OWN_CAVEATS: Partial<Record<DatasetCode, readonly Caveat[]>> = {
+  ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER: [
+    {
+      th:
+        'ชุดข้อมูลนี้นับบุคลากรทุกประเภท (ครู และบุคลากรที่ไม่ใช่ครู เช่น เจ้าหน้าที่) รวมกันภายใต้ "ครู": ' +
+        'แยกตามประเภทบุคลากรก่อนนับเฉพาะครู และแคตตาล็อกต้นทางจัดไว้ในกลุ่มนักเรียน แม้จะนับครู',
+      en:
+        'This dataset sums every personnel type, non-teaching staff included, under "teachers": group by the ' +
+        'personnel type to count teachers alone. The upstream catalogue files it under students although it ' +
+        'counts staff; its official title is its code.',
+    },
+  ],
+  ODS_COUNT_SCHOOL_BY_PROV_DIST_SUBDIST: [
+    {
+      th: 'ครอบคลุมเฉพาะกรุงเทพมหานคร แม้ชื่อรหัสจะระบุจังหวัด อำเภอ ตำบล',
+      en: 'It covers Bangkok only, although its code names provinces, districts and sub-districts.',
+    },
+  ],
+  V10_DUPWITH: [
+    {
+      th: 'นับนักเรียนที่มีรายชื่อซ้ำซ้อนระหว่างสังกัด ไม่ใช่จำนวนนักเรียนทั้งหมด',
+      en: 'It counts students listed twice across jurisdictions, not all students.',
+    },
+  ],
+};
+
+/** A dataset's caveats: the Buddhist-Era years and undocumented fields of all, then its own. */
+export function caveatsOf(code: DatasetCode): readonly Caveat[] {
+  return [BUDDHIST_ERA, ...(OWN_CAVEATS[code] ?? []), UNDOCUMENTED];
+}
+
+/** Words harvesters index a dataset under, in Thai and English. */
+export function keywordsOf(dataset: DatasetEntry): string[] {
+  const byGroup: Readonly<Record<DatasetEntry['group'], readonly string[]>> = {
+    TEACHERS: ['ครู', 'teachers'],
+    STUDENTS: ['นักเรียน', 'students'],
+    SCHOOLS: ['สถานศึกษา', 'schools'],
+    GRADUATES: ['ผู้สำเร็จการศึกษา', 'graduates'],
+  };
+  return ['การศึกษา', 'education', 'สถิติ', 'statistics', ...byGroup[dataset.group]];
+}
+
+/** The English rendering readers see beside an official title that is only a code (dataset 13). */
+export function descriptiveTitle(dataset: DatasetEntry): string {
+  return dataset.title === dataset.code ? dataset.titleEn : dataset.title;
+}
+
+/** The formats a dataset is downloaded in (GET /datasets/<CODE>.<format>). */
+export const DOWNLOAD_FORMATS = ['csv', 'json', 'xlsx'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** The path of a dataset's file on this server. */
+export function downloadPath(code: DatasetCode, format: DownloadFormat): string {
+  return `/datasets/${code}.${format}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * One dataset's facts as catalogues describe it, made once per request from the catalogue, its metadata, the
+ * configured licence and contact, and the address the request reached (harvesters and search engines follow the
+ * links, so they are absolute).
+ */
+import { AGENCY_NAMES, AGENCY_NAMES_EN, type DatasetEntry } from '../catalogue.js';
+import {
+  AGENCY_URLS,
+  caveatsOf,
+  descriptiveTitle,
+  keywordsOf,
+  UPDATE_FREQUENCY,
+  type Caveat,
+  type Licence,
+} from '../catalogue-metadata.js';
+
+/** What the server's settings say of every dataset. */
+export interface PublishingFacts {
+  readonly licence: Licence;
+  readonly contactEmail: string | undefined;
+}
+
+export interface Distribution {
+  readonly format: 'CSV' | 'JSON' | 'XLSX';
+  readonly mediaType: string;
+  readonly url: string;
+}
+
+export interface DatasetFacts {
+  readonly entry: DatasetEntry;
+  readonly title: string;
+  readonly titleEn: string;
+  readonly description: string;
+  readonly descriptionEn: string;
+  readonly landingPage: string;
+  readonly publisher: { readonly name: string; readonly nameEn: string; readonly url: string };
+  readonly contactEmail: string | undefined;
+  readonly licence: Licence;
+  readonly keywords: readonly string[];
+  readonly caveats: readonly Caveat[];
+  readonly distributions: readonly Distribution[];
+  /** The upstream's own address of the records (JSON). */
+  readonly apiUrl: string | undefined;
+  /** When the server last saw the dataset change; undefined while it has not looked. */
+  readonly modified: Date | undefined;
+}
+
+const MEDIA_TYPES = {
+  CSV: 'text/csv',
+  JSON: 'application/json',
+  XLSX: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+export function datasetFacts(
+  entry: DatasetEntry,
+  origin: string,
+  publishing: PublishingFacts,
+  extra: { readonly apiUrl?: string; readonly modified?: Date } = {},
+): DatasetFacts {
+  const caveats = caveatsOf(entry.code);
+  const title = descriptiveTitle(entry);
+  return {
+    entry,
+    title,
+    titleEn: entry.titleEn,
+    description:
+      `${title}: ชุดข้อมูลที่ ${entry.no} ของบริการสถิติการศึกษาแบบเปิด จาก${AGENCY_NAMES[entry.agency]} ` +
+      `ปรับปรุง${UPDATE_FREQUENCY.th} ${caveats.map((caveat) => caveat.th).join(' ')}`,
+    descriptionEn:
+      `${entry.titleEn}: dataset ${entry.no} of the education open-data statistics service, published by the ` +
+      `${AGENCY_NAMES_EN[entry.agency]}, updated ${UPDATE_FREQUENCY.en.toLowerCase()}. ` +
+      caveats.map((caveat) => caveat.en).join(' '),
+    landingPage: `${origin}/portal/datasets/${entry.code}`,
+    publisher: {
+      name: AGENCY_NAMES[entry.agency],
+      nameEn: AGENCY_NAMES_EN[entry.agency],
+      url: AGENCY_URLS[entry.agency],
+    },
+    contactEmail: publishing.contactEmail,
+    licence: publishing.licence,
+    keywords: keywordsOf(entry),
+    caveats,
+    distributions: (['CSV', 'JSON', 'XLSX'] as const).map((format) => ({
+      format,
+      mediaType: MEDIA_TYPES[format],
+      url: `${origin}/datasets/${entry.code}.${format.toLowerCase()}`,
+    })),
+    apiUrl: extra.apiUrl,
+    modified: extra.modified,
+  };
+}

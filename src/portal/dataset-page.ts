@@ -1,0 +1,49 @@
+/**
+ * /portal/datasets/<CODE>: the portal's page (its index.html, whose scripts route to the dataset) with the dataset's
+ * schema.org `Dataset` in a `<script type="application/ld+json">`, so that a search engine reading the page without
+ * running it finds the dataset. The portal's CSP allows no inline script, but a JSON-LD block is data, never run.
+ * The page's relative links are made absolute: under /portal/datasets/ they would point one level too deep, and the
+ * CSP's `base-uri 'none'` allows no `<base>`.
+ */
+import { findDataset, type DatasetCode } from '../catalogue.js';
+import { datasetFacts, type PublishingFacts } from '../harvest/dataset-facts.js';
+import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
+import { negotiateLanguage } from '../http/language.js';
+import { PORTAL_PATH } from './route.js';
+
+const DATASET_PAGE = /^\/portal\/datasets\/([^/]+)$/;
+
+/** What the dataset pages publish beside the catalogue: the licence, the contact, and the last change seen. */
+export interface DatasetPageFacts extends PublishingFacts {
+  readonly apiUrl: (code: DatasetCode) => string;
+  readonly modified: (code: DatasetCode) => Promise<Date | undefined>;
+}
+
+/** The dataset a portal path names, or undefined when it is not a dataset page. */
+export function datasetOfPage(pathname: string): DatasetCode | undefined {
+  const code = DATASET_PAGE.exec(pathname)?.[1];
+  return code === undefined ? undefined : findDataset(decodeURIComponent(code))?.code;
+}
+
+/** index.html for one dataset: its links absolute, and the dataset's JSON-LD at the end of its head. */
+export async function datasetPageHtml(
+  indexHtml: string,
+  code: DatasetCode,
+  request: Request,
+  facts: DatasetPageFacts,
+): Promise<string> {
+  const entry = findDataset(code);
+  if (entry === undefined) return indexHtml;
+  const origin = new URL(request.url).origin;
+  const modified = await facts.modified(code).catch(() => undefined);
+  const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
+  const jsonLd = schemaOrgDataset(
+    datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), modified }),
+    language,
+  );
+  const absolute = indexHtml.replace(
+    /\b(href|src)="(?![a-z][a-z0-9+.-]*:|\/|#)([^"]*)"/gi,
+    (_match, attribute: string, target: string) => `${attribute}="${PORTAL_PATH}/${target}"`,
+  );
+  return absolute.replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
+}
