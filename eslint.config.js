@@ -21,7 +21,8 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        // eslint.config.js is in tsconfig.json's project (allowJs), so the project service finds it.
+        projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
     },
