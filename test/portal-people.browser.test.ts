@@ -104,6 +104,8 @@ describe.runIf(CHROMIUM_HERE)("the developer's and the operator's pages in a rea
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 
     await page.goto(`${origin}/portal/developer`);
+    // The page's module is loaded on its route: axe reads the page once it has drawn its heading.
+    await page.locator('main h1').waitFor();
     const signedOutFindings = await axeFindings(page);
     await page.getByLabel('ชื่อแอปพลิเคชัน').fill('แอปทดลองคำขอพร้อมใช้');
     await page.getByLabel('อีเมลติดต่อ').fill('snippet@example.org');
