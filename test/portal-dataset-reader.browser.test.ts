@@ -107,6 +107,12 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
     await page.locator('main .alert', { hasText: 'ต้นทางไม่ตอบ' }).first().waitFor();
     expect(await page.locator('.facts dd[data-fact=code]').innerText()).toBe(TEACHERS_BY_JURISDICTION);
     expect(await page.locator('main h1').innerText()).toBe('จำนวนครูจำแนกตามสังกัด');
+    // The catalogue's facts stay, the licence and the caveats among them (the API's metadata).
+    const licence = page.locator('.facts dd[data-fact=licence] a');
+    expect(await licence.innerText()).toBe('Open Government License - Thailand');
+    expect(await licence.getAttribute('href')).toBe('https://data.go.th/pages/open-government-licence');
+    expect(await page.locator('.facts dd[data-fact=source] a').getAttribute('href')).toMatch(/^https:\/\//);
+    expect(await page.locator('[data-fact=caveats] li').count()).toBeGreaterThan(0);
 
     // No network at all: the browser's "Failed to fetch" is said in Thai.
     await page.unroute('**/graphql');

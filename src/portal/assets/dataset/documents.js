@@ -28,6 +28,20 @@ export const ABOUT = operation(/* GraphQL */ `
       apiUrl
       version
       changedAt
+      lastFetched {
+        fetchedAt
+      }
+      metadata {
+        licence {
+          name
+          url
+        }
+        publisher
+        publisherUrl
+        updateFrequency
+        contactEmail
+        caveats
+      }
     }
   }
 `);

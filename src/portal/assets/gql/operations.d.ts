@@ -234,7 +234,7 @@ export type DatasetAboutQueryVariables = Exact<{
 }>;
 
 
-export type DatasetAboutQuery = { dataset: { no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, method: HttpMethod, apiUrl: string, version: string | null, changedAt: string | null } };
+export type DatasetAboutQuery = { dataset: { no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, method: HttpMethod, apiUrl: string, version: string | null, changedAt: string | null, lastFetched: { fetchedAt: string } | null, metadata: { publisher: string, publisherUrl: string, updateFrequency: string, contactEmail: string | null, caveats: Array<string>, licence: { name: string, url: string } } } };
 
 export type DatasetColumnsQueryVariables = Exact<{
   code: DatasetCode;

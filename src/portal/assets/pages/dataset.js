@@ -128,7 +128,29 @@ export function renderDataset(main, code) {
         fact('apiUrl', t('apiUrl'), `${dataset.method} ${dataset.apiUrl}`, 'mono wrap'),
         fact('version', t('version'), version),
         fact('changedAt', t('changedAt'), changed),
+        // What the server last fetched: known from the cache at once after a restart, before the watcher's first look.
+        dataset.lastFetched === null || dataset.lastFetched === undefined
+          ? null
+          : fact('lastFetched', t('lastFetched'), formatDateTime(dataset.lastFetched.fetchedAt)),
+        fact('licence', t('licence'), h('a', { href: dataset.metadata.licence.url }, dataset.metadata.licence.name)),
+        fact('source', t('source'), h('a', { href: dataset.metadata.publisherUrl }, dataset.metadata.publisher)),
+        fact('updateFrequency', t('updateFrequency'), dataset.metadata.updateFrequency),
+        dataset.metadata.contactEmail === null || dataset.metadata.contactEmail === undefined
+          ? null
+          : fact(
+              'contact',
+              t('contact'),
+              h('a', { href: `mailto:${dataset.metadata.contactEmail}` }, dataset.metadata.contactEmail),
+            ),
       ),
+      dataset.metadata.caveats.length === 0
+        ? null
+        : h(
+            'div',
+            { class: 'caveats', 'data-fact': 'caveats' },
+            h('h3', {}, t('caveats')),
+            h('ul', {}, ...dataset.metadata.caveats.map((caveat) => h('li', {}, caveat))),
+          ),
       titleIsCode && dataset.group !== 'TEACHERS'
         ? h('p', { class: 'help' }, t('groupFiledUnder', { group: tOf('groups', dataset.group) }))
         : null,
