@@ -107,8 +107,10 @@ export function renderDataset(main, code) {
     heading.classList.toggle('code-title', titleIsCode);
     document.title = `${descriptive ?? title} · ${t('brand')}`;
     replace(subtitle, descriptive === undefined ? null : h('p', { class: 'subtitle', lang: language }, descriptive));
+    // The watcher's content hash; what was last fetched before its first look is the "last fetched" fact below (its
+    // version is the upstream's ETag where it sends one, another kind of version, so it is not shown here).
     version.textContent = shortVersion(dataset.version);
-    changed.textContent = formatDateTime(dataset.changedAt);
+    changed.textContent = dataset.changedAt === null ? t('notWatched') : formatDateTime(dataset.changedAt);
     const fact = (
       /** @type {string} */ name,
       /** @type {string} */ term,
