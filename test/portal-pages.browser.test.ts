@@ -10,7 +10,7 @@ describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () =
   const portal = usePortalBrowser();
 
   it('shows every page in Thai and English (and at phone width on the visual tour), with no serious axe finding', async () => {
-    const { stack, origin, newContext, seriousFindings, moderateFindings, outside, pageErrors } = portal();
+    const { stack, origin, newContext, findingsByImpact, outside, pageErrors } = portal();
     // A client with a decided request and a pending one, so the signed-in pages show both.
     const registered = (await (
       await stack.post({
@@ -78,10 +78,11 @@ describe.runIf(CHROMIUM_HERE)('every page of the portal in a real browser', () =
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
           // Colours, names and roles do not change with the width: axe once per page and language.
           if (width === 'desktop') {
-            findings.push(...(await seriousFindings(page)).map((finding) => `${name} ${language}: ${finding}`));
+            const found = await findingsByImpact(page);
+            findings.push(...found.serious.map((finding) => `${name} ${language}: ${finding}`));
             // The catalogue and dataset pages hold to moderate findings too (landmarks, headings).
             if (name === 'catalogue' || name.startsWith('dataset'))
-              moderate.push(...(await moderateFindings(page)).map((finding) => `${name} ${language}: ${finding}`));
+              moderate.push(...found.moderate.map((finding) => `${name} ${language}: ${finding}`));
           }
           await screenshot(page, `${name}-${language}-${width}`);
         }

@@ -33,21 +33,22 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-/** axe-core's findings of the given impacts over the page as it is now. */
-async function axeFindings(page: Page, impacts: readonly string[]): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be refused).
-  await page.evaluate(AXE_SOURCE);
+/** axe-core's findings over the page as it is now, each with its impact: one run serves every level asked. */
+async function axeFindings(page: Page): Promise<{ impact: string | null; text: string }[]> {
+  // Evaluated through the DevTools protocol, which the page's script-src does not govern (an inline tag would be
+  // refused); once per document.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run()).violations;
   });
-  return violations
-    .filter((violation) => violation.impact !== null && impacts.includes(violation.impact))
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    );
+  return violations.map((violation) => ({
+    impact: violation.impact,
+    text: `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  }));
 }
+
+const SERIOUS = ['serious', 'critical'];
 
 export interface PortalBrowser {
   readonly stack: Stack;
@@ -62,8 +63,8 @@ export interface PortalBrowser {
   ) => Promise<{ context: BrowserContext; page: Page }>;
   /** axe-core over the page as it is now; its serious and critical findings. */
   readonly seriousFindings: (page: Page) => Promise<string[]>;
-  /** axe-core over the page as it is now; its findings of moderate impact and above. */
-  readonly moderateFindings: (page: Page) => Promise<string[]>;
+  /** axe-core over the page as it is now, once: its serious and critical findings, and the moderate ones. */
+  readonly findingsByImpact: (page: Page) => Promise<{ serious: string[]; moderate: string[] }>;
 }
 
 /**
@@ -111,8 +112,14 @@ export function usePortalBrowser(
         watch(page);
         return { context, page };
       },
-      seriousFindings: (page) => axeFindings(page, ['serious', 'critical']),
-      moderateFindings: (page) => axeFindings(page, ['moderate', 'serious', 'critical']),
+      seriousFindings: async (page) =>
+        (await axeFindings(page)).filter(({ impact }) => SERIOUS.includes(impact ?? '')).map(({ text }) => text),
+      findingsByImpact: async (page) => {
+        const findings = await axeFindings(page);
+        const of = (impacts: string[]): string[] =>
+          findings.filter(({ impact }) => impacts.includes(impact ?? '')).map(({ text }) => text);
+        return { serious: of(SERIOUS), moderate: of(['moderate']) };
+      },
     };
   });
 
