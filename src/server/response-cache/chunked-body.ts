@@ -1,21 +1,44 @@
 import { Readable } from 'node:stream';
 
+/** The chunks of each response made by chunkedResponse, so that a later hook reads them back without a stream. */
+const CHUNKS_OF = new WeakMap<Response, readonly Buffer[]>();
+
 /**
  * A response body as the Buffers it is made of. An answer that carries upstream bodies is made of their shared
- * texts (server/response-cache/sliced-json.ts) and its own text around them; passing the chunks on, rather than the body read
- * whole, keeps every answer from holding its own copy of those texts.
+ * texts (server/response-cache/sliced-json.ts) and its own text around them; passing the chunks on, rather than the
+ * body read whole, keeps every answer from holding its own copy of those texts. A response chunkedResponse made
+ * gives its chunks as they are; any other (yoga's answer, a string) is read once, whole, as one chunk: neither goes
+ * through a stream, which cost a cache miss more than its execution did.
  */
-export async function bodyChunks(response: Response): Promise<Buffer[]> {
-  const chunks: Buffer[] = [];
-  if (response.body === null) return chunks;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-  return chunks;
+export async function bodyChunks(response: Response): Promise<readonly Buffer[]> {
+  const known = CHUNKS_OF.get(response);
+  if (known !== undefined) return known;
+  const bytes: ArrayBuffer | ArrayBufferView = await response.arrayBuffer();
+  const whole = ArrayBuffer.isView(bytes)
+    ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : Buffer.from(bytes);
+  return whole.length === 0 ? [] : [whole];
 }
 
-/** A response body that sends `chunks` one after the other, each as it is (never copied). */
-export function chunkedBody(chunks: readonly Buffer[]): ReadableStream<Uint8Array> {
-  return Readable.from(chunks, { objectMode: false }) as unknown as ReadableStream<Uint8Array>;
+/**
+ * A response that sends `chunks` one after the other, each as it is (never copied). A single chunk is the body
+ * itself, which node:http writes without a stream between (nearly every answer is one).
+ */
+export function chunkedResponse(
+  fetchAPI: { readonly Response: typeof Response },
+  chunks: readonly Buffer[],
+  init: ResponseInit,
+): Response {
+  const [only] = chunks;
+  const body: BodyInit | null =
+    chunks.length === 0
+      ? null
+      : chunks.length === 1 && only !== undefined
+        ? (only as Uint8Array<ArrayBuffer>)
+        : (Readable.from(chunks, { objectMode: false }) as unknown as ReadableStream<Uint8Array>);
+  const response = new fetchAPI.Response(body, init);
+  CHUNKS_OF.set(response, chunks);
+  return response;
 }
 
 /** The bytes of `chunks` together. */

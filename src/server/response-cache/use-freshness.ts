@@ -5,7 +5,7 @@ import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
 import { answerHasErrors, answerHasWarnings } from './answer-errors.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { isPathOf } from '../../http/request-target.js';
-import { bodyChunks, chunkedBody } from './chunked-body.js';
+import { bodyChunks, chunkedResponse } from './chunked-body.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
 export interface HttpCachingPolicy {
@@ -102,7 +102,7 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
           setResponse(new fetchAPI.Response(null, { status: 304, headers }));
           return;
         }
-        setResponse(new fetchAPI.Response(chunkedBody(body), { status: response.status, headers }));
+        setResponse(chunkedResponse(fetchAPI, body, { status: response.status, headers }));
       };
       return withEtag();
     },

@@ -6,7 +6,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from './cache.js';
 import { requestKey } from './request-key.js';
-import { bodyChunks, chunkedBody } from './chunked-body.js';
+import { bodyChunks, chunkedResponse } from './chunked-body.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
@@ -127,9 +127,10 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       now,
       callerHeaders,
     });
-    // Chunks as a stream: each is sent as it is, so a shared one (a payload's text) is never copied per answer.
-    const body = rendered.body === undefined ? null : chunkedBody(rendered.body);
-    payload.setResponse(new fetchAPI.Response(body, { status: rendered.status, headers: rendered.headers }));
+    // Each chunk is sent as it is, so a shared one (a payload's text) is never copied per answer.
+    payload.setResponse(
+      chunkedResponse(fetchAPI, rendered.body ?? [], { status: rendered.status, headers: rendered.headers }),
+    );
   }
 }
 

@@ -3,7 +3,7 @@ import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga
 import { hasSharedText, knownAnswerSize } from '../../graphql/answer-size.js';
 import type { Context } from '../../graphql/context.js';
 import { existingLedgerOf } from '../../graphql/response-ledger.js';
-import { chunkedBody, chunksLength } from './chunked-body.js';
+import { chunkedResponse, chunksLength } from './chunked-body.js';
 import { joinedText, slicedJson, type AnswerChunks, type KnownValues } from './sliced-json.js';
 
 /** Answers larger than this are written a slice of this size at a time; smaller ones by one JSON.stringify. */
@@ -92,7 +92,7 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
         const chunks = placed(await response.text(), members);
         const headers = new fetchAPI.Headers(response.headers);
         headers.set('content-length', String(chunksLength(chunks)));
-        payload.setResponse(new fetchAPI.Response(chunkedBody(chunks), { status: response.status, headers }));
+        payload.setResponse(chunkedResponse(fetchAPI, chunks, { status: response.status, headers }));
       };
       return withChunks();
     },

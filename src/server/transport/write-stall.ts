@@ -12,17 +12,21 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 export function guardWriteStalls(listener: RequestListener, stallMs: number): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     let stall: NodeJS.Timeout | undefined;
-    const watch = (): void => {
-      if (stall !== undefined || response.destroyed) return;
-      stall = setTimeout(() => response.destroy(), stallMs).unref();
-    };
+    let listening = false;
     const clear = (): void => {
       clearTimeout(stall);
       stall = undefined;
     };
-    response.on('drain', clear);
-    response.once('finish', clear);
-    response.once('close', clear);
+    const watch = (): void => {
+      if (stall !== undefined || response.destroyed) return;
+      stall = setTimeout(() => response.destroy(), stallMs).unref();
+      // Listened for from the first wait on: nearly every answer fits the socket's buffers and never waits.
+      if (listening) return;
+      listening = true;
+      response.on('drain', clear);
+      response.once('finish', clear);
+      response.once('close', clear);
+    };
     const write = response.write.bind(response) as (...args: unknown[]) => boolean;
     const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
     response.write = ((...args: unknown[]): boolean => {
