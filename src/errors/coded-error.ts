@@ -28,3 +28,18 @@ export class CodedError<Code extends ErrorCode = ErrorCode> extends Error {
     this.httpStatus = httpStatus ?? declared.status;
   }
 }
+
+/**
+ * Makes an error with no stack trace captured: for the errors answered to a client (its bad input, a refusal, one
+ * rewritten in its language), whose stacks nobody reads and whose capture was most of their cost. One document can
+ * make hundreds of them (an alias each, ten operations a batch): 490 held the event loop 148 ms.
+ */
+export function withoutStackTrace<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from 'graphql-yoga';
-import { CodedError, type ErrorDetails } from '../errors/coded-error.js';
+import { CodedError, withoutStackTrace, type ErrorDetails } from '../errors/coded-error.js';
 import { retryAfterDetails } from '../rate-limit/errors.js';
 import { CODE, englishMessage, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
 
@@ -44,10 +44,12 @@ export function codedGraphQLError(
   > = {},
 ): GraphQLError {
   const { message, details, http, ...located } = options;
-  return createGraphQLError(englishMessage(code, details, message), {
-    ...located,
-    extensions: codedExtensions(code, details, http),
-  });
+  return withoutStackTrace(() =>
+    createGraphQLError(englishMessage(code, details, message), {
+      ...located,
+      extensions: codedExtensions(code, details, http),
+    }),
+  );
 }
 
 /**

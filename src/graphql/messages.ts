@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { withoutStackTrace } from '../errors/coded-error.js';
 import { USE_REQUEST_STATUS_LABELS, USE_REQUEST_STATUS_LABELS_EN, type UseRequestStatus } from '../catalogue.js';
 import { declarationOf, WARNINGS, type ErrorFacts, type ThaiMessage, type WarningCode } from '../errors/registry.js';
 import type { Language } from '../http/language.js';
@@ -51,14 +52,17 @@ export function localizedError(error: GraphQLError, language: Language): GraphQL
   if (!(error instanceof GraphQLError)) return error;
   const { message, detail } = localizedMessage(language, error.message, error.extensions);
   if (message === error.message) return error;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: detail === undefined ? error.extensions : { ...error.extensions, detail },
-  });
+  return withoutStackTrace(
+    () =>
+      new GraphQLError(message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        originalError: error.originalError,
+        extensions: detail === undefined ? error.extensions : { ...error.extensions, detail },
+      }),
+  );
 }
 
 /** A warning's message in `language`, from the registry: warnings are made here, never localised afterwards. */

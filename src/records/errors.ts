@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error.js';
+import { CodedError, withoutStackTrace } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
 import { RECORDS_LIMITS, type RecordsLimit } from './limits.js';
 
@@ -11,12 +11,12 @@ export class RecordsError extends CodedError {
 }
 
 export function badUserInput(message: string): RecordsError {
-  return new RecordsError(CODE.BAD_USER_INPUT, message);
+  return withoutStackTrace(() => new RecordsError(CODE.BAD_USER_INPUT, message));
 }
 
 /** BAD_USER_INPUT for an argument beyond one of the bounds (limits.ts), which `limit` and `max` name. */
 export function overLimit(limit: RecordsLimit, message: string): RecordsError {
-  return new RecordsError(CODE.BAD_USER_INPUT, message, { limit, max: RECORDS_LIMITS[limit] });
+  return withoutStackTrace(() => new RecordsError(CODE.BAD_USER_INPUT, message, { limit, max: RECORDS_LIMITS[limit] }));
 }
 
 /** How a client's text appears in a message: quoted, and cut short when long. */

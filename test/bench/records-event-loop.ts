@@ -336,10 +336,10 @@ export function pollHealth(origin: string): { stop(): Promise<number> } {
     while (running) {
       const started = performance.now();
       const answered = await fetch(`${origin}/health`).then(
-        (response) => response.arrayBuffer().then(() => response.ok),
-        () => false,
+        (response) => response.arrayBuffer().then(() => (response.ok ? 'ok' : `status ${response.status}`)),
+        (error: unknown) => String((error as { cause?: unknown }).cause ?? error),
       );
-      if (!answered) throw new Error('records event loop: /health did not answer');
+      if (answered !== 'ok') throw new Error(`records event loop: /health did not answer (${answered})`);
       slowest = Math.max(slowest, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
