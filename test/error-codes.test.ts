@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS_DOC, withErrorCodesTable } from '../scripts/docs-errors.js';
 import { CodedError } from '../src/errors/coded-error.js';
 import { CODE, ERROR_CODES, ERRORS, WARNING_CODES, WARNINGS, type ErrorDeclaration } from '../src/errors/registry.js';
-import { localizedMessage, warningMessage } from '../src/graphql/messages.js';
+import { codedGraphQLError } from '../src/graphql/errors.js';
+import { localizedError, localizedMessage, warningMessage } from '../src/graphql/messages.js';
+import { badUserInput } from '../src/records/errors.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
 // Facts of every kind a message may quote, so that each template is exercised with what it reads.
@@ -56,6 +58,20 @@ describe('the registry of error codes', () => {
     expect(declared.httpStatus).toBe(409);
     const written = new CodedError(CODE.BAD_USER_INPUT, 'purpose is empty', {}, 400);
     expect([written.message, written.httpStatus]).toEqual(['purpose is empty', 400]);
+  });
+
+  it('makes the errors answered to a client without a stack trace, and leaves the limit as it was', () => {
+    const limit = Error.stackTraceLimit;
+    const stackLines = (error: Error): number => (error.stack ?? '').split('\n').length;
+    // A client's bad input, the coded GraphQL error it becomes, and that error in Thai: hundreds a batch can make.
+    const bad = badUserInput('groupBy: no record has a field "x"');
+    const coded = codedGraphQLError(CODE.BAD_USER_INPUT, { message: bad.message });
+    const thai = localizedError(coded, 'th');
+    expect(thai).not.toBe(coded);
+    expect([bad, coded, thai].map(stackLines)).toEqual([1, 1, 1]);
+    expect(Error.stackTraceLimit).toBe(limit);
+    // What nobody answers keeps its stack.
+    expect(stackLines(new CodedError(CODE.UPSTREAM_UNAVAILABLE))).toBeGreaterThan(1);
   });
 
   it('is where every code is written: src/ names them as CODE.… (WARNING.…), never as a string', () => {
