@@ -103,23 +103,34 @@ export interface BudgetFigures {
   readonly residentPeakEightAddressesMb: number;
 }
 
+/** The status of a request whose connection the server closed before answering: a body over its limit may be
+ * refused (413, then closed) before it is all sent, and the client's write fails (EPIPE) before it reads the 413. */
+const CLOSED = 0;
+
 async function post(
   origin: string,
   body: unknown,
   accept = 'application/graphql-response+json',
   dispatcher?: Agent,
 ): Promise<{ status: number; text: string }> {
-  const response = await undiciFetch(`${origin}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept },
-    body: JSON.stringify(body),
-    ...(dispatcher === undefined ? {} : { dispatcher }),
-  });
-  return { status: response.status, text: await response.text() };
+  try {
+    const response = await undiciFetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify(body),
+      ...(dispatcher === undefined ? {} : { dispatcher }),
+    });
+    return { status: response.status, text: await response.text() };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    if (cause === 'EPIPE' || cause === 'ECONNRESET') return { status: CLOSED, text: '' };
+    throw error;
+  }
 }
 
 /** The codes in an answer's text, as the table shows them. */
 function refusalOf(status: number, text: string): string {
+  if (status === CLOSED) return 'closed before its answer was read (413)';
   const codes = new Set([...text.matchAll(/"code":"([A-Z_]+)"/g)].map((match) => match[1]));
   return codes.size === 0 ? `${status}` : `${status} ${[...codes].join(' ')}`;
 }
@@ -139,7 +150,7 @@ async function generatedCases(origin: string): Promise<Case[]> {
     while (low < high) {
       const copies = Math.ceil((low + high) / 2);
       const { status } = await post(origin, { query: target.document(copies) });
-      if (status === 400 || status === 413) high = copies - 1;
+      if (status === 400 || status === 413 || status === CLOSED) high = copies - 1;
       else low = copies;
     }
     if (low > 0)

@@ -339,7 +339,11 @@ export function pollHealth(origin: string): { stop(): Promise<number> } {
         (response) => response.arrayBuffer().then(() => (response.ok ? 'ok' : `status ${response.status}`)),
         (error: unknown) => String((error as { cause?: unknown }).cause ?? error),
       );
-      if (answered !== 'ok') throw new Error(`records event loop: /health did not answer (${answered})`);
+      if (answered !== 'ok') {
+        // A moment for a server that died to say why (its exit is reported by the bench) before this ends the run.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        throw new Error(`records event loop: /health did not answer (${answered})`);
+      }
       slowest = Math.max(slowest, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -185,6 +185,11 @@ async function startProcess(
   });
   child.stdout?.resume();
   child.stderr?.resume();
+  let stopping = false;
+  // A server that dies mid-run says why: its last lines (the bench otherwise only sees refused connections).
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`server exited (${code ?? signal}) during the run:\n${output.slice(-4_000)}`);
+  });
   return {
     origin: `http://127.0.0.1:${port}`,
     child,
@@ -194,6 +199,7 @@ async function startProcess(
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
     },
     async stop() {
+      stopping = true;
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
