@@ -97,6 +97,23 @@ describe('downloads from the simulator', () => {
     expect(names).toContain('สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน');
   });
 
+  it("answers a filter that matches nothing with the dataset's header row alone (CSV, XLSX) and an empty array (JSON)", async () => {
+    const csv = await get(stack(), '/datasets/ODS_COUNT_TEACHER_BY_JURISDICTION.csv?where.ACADEMIC_YEAR=1999');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('x-records-count')).toBe('0');
+    const rows = parseCsv((await csv.text()).replace(/^\uFEFF/, ''));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual(expect.arrayContaining(['ACADEMIC_YEAR', 'JURISDICTION_NAME', 'TOTAL']));
+    const xlsx = await get(stack(), '/datasets/ODS_COUNT_TEACHER_BY_JURISDICTION.xlsx?where.ACADEMIC_YEAR=1999');
+    const files = unzipSync(new Uint8Array(await xlsx.arrayBuffer()));
+    const sheetName = Object.keys(files).find((name) => /^xl\/worksheets\/sheet\d*\.xml$/.test(name)) ?? '';
+    const sheet = strFromU8(files[sheetName] ?? new Uint8Array());
+    expect(sheet).toContain('JURISDICTION_NAME');
+    expect(sheet.match(/<row /g)).toHaveLength(1);
+    const json = await get(stack(), '/datasets/ODS_COUNT_TEACHER_BY_JURISDICTION.json?where.ACADEMIC_YEAR=1999');
+    expect(await json.json()).toEqual([]);
+  });
+
   it('takes a repeated where as any of its values, sorts with sort=-<column>, as records(where:, orderBy:) does', async () => {
     const response = await get(
       stack(),

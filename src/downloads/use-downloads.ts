@@ -164,7 +164,8 @@ async function answer(
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
 
-  const columns = columnsOf(records);
+  // A file that matched nothing still names the dataset's columns, so that a reader sees what the filter looked in.
+  const columns = columnsOf(records.length > 0 ? records : view.matches());
   if (target.format === 'xlsx') {
     const { xlsxSlices } = await import('./xlsx.js');
     return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31))), { status: 200, headers });

@@ -51,7 +51,8 @@ export function jsonSlices(records: RecordSequence): Iterable<string> {
       for (let i = from; i < to; i++) parts.push(JSON.stringify(records.record(i)));
       return `${first ? '[\n' : ',\n'}${parts.join(',\n')}`;
     },
-    records.length === 0 ? '[]\n' : '\n]\n',
+    // The first slice opened the array, records or none.
+    records.length === 0 ? ']\n' : '\n]\n',
   );
 }
 
