@@ -48,7 +48,13 @@ async function axeFindings(page: Page): Promise<{ impact: string | null; text: s
   }));
 }
 
-const SERIOUS = ['serious', 'critical'];
+/** One axe-core run over the page: its serious and critical findings, and the moderate ones. */
+async function findingsByImpact(page: Page): Promise<{ serious: string[]; moderate: string[] }> {
+  const findings = await axeFindings(page);
+  const of = (impacts: readonly string[]): string[] =>
+    findings.filter(({ impact }) => impacts.includes(impact ?? '')).map(({ text }) => text);
+  return { serious: of(['serious', 'critical']), moderate: of(['moderate']) };
+}
 
 export interface PortalBrowser {
   readonly stack: Stack;
@@ -112,14 +118,8 @@ export function usePortalBrowser(
         watch(page);
         return { context, page };
       },
-      seriousFindings: async (page) =>
-        (await axeFindings(page)).filter(({ impact }) => SERIOUS.includes(impact ?? '')).map(({ text }) => text),
-      findingsByImpact: async (page) => {
-        const findings = await axeFindings(page);
-        const of = (impacts: string[]): string[] =>
-          findings.filter(({ impact }) => impacts.includes(impact ?? '')).map(({ text }) => text);
-        return { serious: of(SERIOUS), moderate: of(['moderate']) };
-      },
+      seriousFindings: async (page) => (await findingsByImpact(page)).serious,
+      findingsByImpact,
     };
   });
 

@@ -30,12 +30,9 @@ export function chunkedResponse(
   init: ResponseInit,
 ): Response {
   const [only] = chunks;
-  const body: BodyInit | null =
-    chunks.length === 0
-      ? null
-      : chunks.length === 1 && only !== undefined
-        ? (only as Uint8Array<ArrayBuffer>)
-        : (Readable.from(chunks, { objectMode: false }) as unknown as ReadableStream<Uint8Array>);
+  let body: BodyInit | null = null;
+  if (chunks.length > 1) body = Readable.from(chunks, { objectMode: false }) as unknown as ReadableStream<Uint8Array>;
+  else if (only !== undefined) body = only as Uint8Array<ArrayBuffer>;
   const response = new fetchAPI.Response(body, init);
   CHUNKS_OF.set(response, chunks);
   return response;
