@@ -47,6 +47,7 @@ describe('loadConfig', () => {
           staleIfErrorS: 86_400,
           maxMb: 256,
           responseMaxMb: 64,
+          responseMinUses: 2,
           sharedMaxMb: 192,
           redisUrl: undefined,
           redisKeyPrefix: undefined,

@@ -134,7 +134,7 @@ describe('change detection and datasetChanged over SSE', () => {
   });
 
   it('drops a stored answer that read the changed dataset, so the next request reads the new data', async () => {
-    const cached = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 } });
+    const cached = await startStack({ cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 }, responseCacheMinUses: 1 });
     const cachedServer = await listen(cached.app, { metrics: cached.metrics });
     try {
       await cached.live.watcher.check();

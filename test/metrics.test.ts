@@ -69,7 +69,7 @@ describe('/metrics', () => {
 });
 
 describe('/metrics under traffic it does not choose', () => {
-  const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 } });
+  const stack = useStack({ cache: { ttlS: 300, swrS: 3600, staleIfErrorS: 86_400 }, responseCacheMinUses: 1 });
   let server: { origin: string; close(): Promise<void> };
   beforeAll(async () => {
     server = await listen(stack().app);

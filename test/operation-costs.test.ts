@@ -37,6 +37,8 @@ function useCostStack(options: Pick<StackOptions, 'responseCacheMaxMb'> & { redi
         : { redisUrl: options.redisUrl, keyPrefix: `test-costs-${randomBytes(4).toString('hex')}:` }),
     },
     ...(options.responseCacheMaxMb === undefined ? {} : { responseCacheMaxMb: options.responseCacheMaxMb }),
+    // Stored on its first miss, so that one request primes it and each test counts one miss's tokens.
+    responseCacheMinUses: 1,
   });
 
   /** One anonymous GET of `query` from `ip` (the trusted proxy's X-Forwarded-For), as a phone's HTTP stack sends it. */

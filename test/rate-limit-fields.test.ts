@@ -28,6 +28,8 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
       authenticationFailures: { points: 2, windowS: 60 },
       upstreamFetches: { points: 1, windowS: 60 },
     },
+    // Stored on its first miss, so that one request primes it.
+    responseCacheMinUses: 1,
   });
 
   async function send(init: {

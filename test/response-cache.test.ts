@@ -189,18 +189,22 @@ describe('response cache: stored answers to anonymous queries, served before yog
       stack.simulator.resetRequests();
       const hitsBefore = counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"');
 
+      // The first miss is yoga's answer as it is; the second (RESPONSE_CACHE_MIN_USES 2) is stored and answered
+      // from the entry, as the hits after it are.
       const miss = await raw(cached.origin, request);
+      const storingMiss = await raw(cached.origin, request);
       const hit = await raw(cached.origin, request);
       const secondHit = await raw(cached.origin, request);
 
       expect(comparable(miss)).toEqual(comparable(expected));
+      expect(comparable(storingMiss)).toEqual(comparable(miss));
       expect(comparable(hit)).toEqual(comparable(miss));
       expect(comparable(secondHit)).toEqual(comparable(miss));
       if (acceptEncoding !== undefined) expect(hit.headers['content-encoding']).toBe(acceptEncoding.split(',')[0]);
       expect(Number(hit.headers['content-length'])).toBe(hit.body.length);
       expect(hit.headers['vary']).toContain('accept-encoding');
       // Every answer has its own request id; an acceptable one offered by the caller is kept.
-      expect(new Set([miss, hit, secondHit].map((answer) => answer.headers['x-request-id'])).size).toBe(3);
+      expect(new Set([miss, storingMiss, hit, secondHit].map((answer) => answer.headers['x-request-id'])).size).toBe(4);
       const offered = await raw(cached.origin, {
         ...request,
         headers: { ...request.headers, 'x-request-id': 'trace-42' },
@@ -330,16 +334,18 @@ describe('response cache: stored answers to anonymous queries, served before yog
   it('counts and logs a hit as the operation it answers', async () => {
     const request = postOf(WarmPayload, { code: 'ODS_COUNT_TEACHER_BY_YEAR' satisfies DatasetCode });
     const before = await metricsText();
+    // Two misses, the second stored (RESPONSE_CACHE_MIN_USES 2), then a hit.
+    await raw(cached.origin, request);
     await raw(cached.origin, request);
     const hit = await raw(cached.origin, request);
     const after = await metricsText();
     const moved = (name: string, ...labels: string[]): number =>
       counter(after, name, ...labels) - counter(before, name, ...labels);
     expect(moved('graphql_response_cache_total', 'result="hit"')).toBe(1);
-    expect(moved('graphql_envelop_request', 'operationName="WarmPayload"')).toBe(2);
-    expect(moved('graphql_yoga_http_duration_count', 'method="POST"', 'statusCode="200"')).toBe(2);
-    expect(moved('graphql_operation_duration_seconds_count', 'operation="WarmPayload"', 'kind="query"')).toBe(2);
-    expect(moved('http_requests_total', 'method="POST"', 'status="200"')).toBe(2);
+    expect(moved('graphql_envelop_request', 'operationName="WarmPayload"')).toBe(3);
+    expect(moved('graphql_yoga_http_duration_count', 'method="POST"', 'statusCode="200"')).toBe(3);
+    expect(moved('graphql_operation_duration_seconds_count', 'operation="WarmPayload"', 'kind="query"')).toBe(3);
+    expect(moved('http_requests_total', 'method="POST"', 'status="200"')).toBe(3);
     // One line per request, the access line, whichever path answered it.
     const lines = await vi.waitFor(() => {
       const found = stack.logLines.filter((candidate) => candidate['requestId'] === hit.headers['x-request-id']);
@@ -355,6 +361,23 @@ describe('response cache: stored answers to anonymous queries, served before yog
       responseCache: 'hit',
     });
     expect(lines[0]).not.toHaveProperty('errorCodes');
+  });
+
+  it('stores an answer on its second miss: a query sent once (a nonce, variables of its own) is never stored', async () => {
+    const count = async (result: string): Promise<number> =>
+      counter(await metricsText(), 'graphql_response_cache_total', `result="${result}"`);
+    const storedBefore = await count('stored');
+    const once = Array.from({ length: 20 }, (_, index) => postOf(CountOtherMajors, { other: `sent-once-${index}` }));
+    for (const request of once) expect((await raw(cached.origin, request)).status).toBe(200);
+    expect(await count('stored')).toBe(storedBefore);
+    // The same query again: its second miss is stored, and the third request is a hit.
+    const [again] = once;
+    if (again === undefined) throw new Error('no request');
+    const hitsBefore = await count('hit');
+    await raw(cached.origin, again);
+    expect(await count('stored')).toBe(storedBefore + 1);
+    await raw(cached.origin, again);
+    expect(await count('hit')).toBe(hitsBefore + 1);
   });
 
   it('stops serving an answer once its upstream payload may have changed, and serves the revised data', async () => {
@@ -398,7 +421,12 @@ describe('response cache: the byte bound counts what each entry holds, not just 
     // Each answer is a few dozen bytes, but each entry holds about a kilobyte (see ENTRY_OVERHEAD_BYTES): counted by
     // bodies alone, a quarter of a megabyte would keep over 5,000 of them and hold several MB. (A quarter, not a
     // whole one, so that filling it takes a few hundred requests rather than a thousand.)
-    const stack = await startStack({ cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 }, responseCacheMaxMb: 0.25 });
+    // Stored on the first miss, so that each request stores one.
+    const stack = await startStack({
+      cache: { ttlS: TTL_S, swrS: 0, staleIfErrorS: 0 },
+      responseCacheMaxMb: 0.25,
+      responseCacheMinUses: 1,
+    });
     const server = await listen(stack.app);
     try {
       // About 190 entries fit; ten at a time, so the order of storing (and of eviction) is the order of asking.

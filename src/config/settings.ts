@@ -375,6 +375,12 @@ export const SETTINGS = {
       64,
       'Bound on the cache of answers to anonymous queries; 0 turns it off.',
     ),
+    responseMinUses: setting(
+      'RESPONSE_CACHE_MIN_USES',
+      integer(1, 100),
+      2,
+      "How many misses of one anonymous query it takes before its answer is stored, as nginx's proxy_cache_min_uses: at 2, a query sent once (variables that change with every request) costs no store and evicts no answer that is asked again.",
+    ),
     sharedMaxMb: setting(
       'UPSTREAM_SHARED_CACHE_MAX_MB',
       integer(1, 1_048_576),

@@ -286,7 +286,11 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
   const responseCache =
     config.cache.responseMaxMb === 0
       ? undefined
-      : new ResponseCache({ maxBytes: config.cache.responseMaxMb * 1024 * 1024, now });
+      : new ResponseCache({
+          maxBytes: config.cache.responseMaxMb * 1024 * 1024,
+          minUses: config.cache.responseMinUses,
+          now,
+        });
   // Subscriptions, the watcher's records and the event bus.
   const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);
   const datasetVersions = redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisKey('live:'));

@@ -154,6 +154,8 @@ export interface StackOptions {
   apqMaxMb?: number;
   /** The response cache's bound in MB (0: off); the app's default unless given. */
   responseCacheMaxMb?: number;
+  /** RESPONSE_CACHE_MIN_USES: the app's default (2) unless given; 1 when one request should prime the cache. */
+  responseCacheMinUses?: number;
   /**
    * The Accept-Language that `execute` and `post` send unless told otherwise: none (so Thai) unless given. Suites
    * that check the English wording of messages ask for English, as a client would.
@@ -293,6 +295,7 @@ function testConfig(
       maxMb: cache.maxMb ?? 64,
       sharedMaxMb: cache.sharedMaxMb ?? base.cache.sharedMaxMb,
       responseMaxMb: options.responseCacheMaxMb ?? base.cache.responseMaxMb,
+      responseMinUses: options.responseCacheMinUses ?? base.cache.responseMinUses,
       redisUrl,
       lockLeaseMs: cache.lockLeaseMs ?? base.cache.lockLeaseMs,
     },

@@ -65,7 +65,7 @@ describe('useWarnings with the response cache', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const cache = new ResponseCache({ maxBytes: 1024 * 1024, now: Date.now });
+  const cache = new ResponseCache({ maxBytes: 1024 * 1024, minUses: 1, now: Date.now });
   const metrics = createMetrics(new OperationNames({ limit: 10 }), buildInfo());
   const get = async (warnings: number) => {
     const response = await fetch(

@@ -185,26 +185,46 @@ export class StoredResponse {
 export interface ResponseCacheOptions {
   /** Bound on the bytes of stored bodies, identity and encoded together. */
   readonly maxBytes: number;
+  /** How many misses of one key it takes before its answer is stored (RESPONSE_CACHE_MIN_USES). */
+  readonly minUses: number;
   /** The clock, in ms since the epoch: the upstream source's, since entries expire with its payloads. */
   readonly now: () => number;
 }
 
 /**
+ * The keys whose misses the cache remembers without storing their answers: at 100-odd bytes a key, about 2 MB.
+ * A key pushed out of it by newer ones starts counting again, as nginx's proxy_cache_min_uses forgets a key
+ * once it is inactive.
+ */
+export const COUNTED_MISS_KEYS = 16_384;
+
+/** A request the hot path could not answer from the cache, and whether its answer may be stored (minUses). */
+export interface CacheCandidate extends KeyedRequest {
+  readonly admitted: boolean;
+}
+
+/**
  * Serialised answers to anonymous queries, by request key (see request-key.ts), least recently used out first
- * within `maxBytes`. An entry expires when the first upstream payload it was made from stops being fresh, which is
+ * within `maxBytes`. An answer is stored on its key's `minUses`-th miss: a query sent once (variables that change
+ * with every request, a nonce) then costs no store and evicts nothing that is asked again. An entry expires when the first upstream payload it was made from stops being fresh, which is
  * the earliest the upstream entry can change: so a stored answer is never older than the data a miss would read.
  * When the watcher sees a dataset change sooner, every entry that read it is dropped at once (`dropDatasets`).
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, StoredResponse>;
+  private readonly minUses: number;
   // The keys of the entries that read each dataset; kept in step with the entries by lru-cache's dispose.
   private readonly byDataset = new Map<DatasetCode, Set<string>>();
   // Set by the hot path for a request it could not answer, read by the plugin when yoga's answer is ready.
-  private readonly candidates = new WeakMap<IncomingMessage, KeyedRequest>();
+  private readonly candidates = new WeakMap<IncomingMessage, CacheCandidate>();
+  // The misses of keys not yet stored, counted up to minUses; undefined when every miss is stored.
+  private readonly missCounts: LRUCache<string, number> | undefined;
   readonly now: () => number;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now;
+    this.missCounts = options.minUses > 1 ? new LRUCache({ max: COUNTED_MISS_KEYS }) : undefined;
+    this.minUses = options.minUses;
     this.entries = new LRUCache({
       maxSize: options.maxBytes,
       sizeCalculation: (entry, key) => entry.size + key.length,
@@ -234,6 +254,7 @@ export class ResponseCache {
       if (this.entries.peek(key) === encoded) this.entries.set(key, encoded);
     });
     this.entries.set(key, entry);
+    this.missCounts?.delete(key);
     if (this.entries.peek(key) === entry) {
       for (const dataset of entry.datasets) {
         let keys = this.byDataset.get(dataset);
@@ -254,12 +275,22 @@ export class ResponseCache {
     return dropped;
   }
 
-  /** Marks a request the hot path could not answer from the cache, so that yoga's answer to it may be stored. */
-  markCandidate(request: IncomingMessage, candidate: KeyedRequest): void {
-    this.candidates.set(request, candidate);
+  /**
+   * Marks a request the hot path could not answer from the cache, and counts the miss: yoga's answer to it may be
+   * stored once its key has missed `minUses` times. Every later miss of the key is admitted too (a burst of the
+   * same query on a cold cache stores as it did before), until the key is stored or pushed out of the count.
+   */
+  markCandidate(request: IncomingMessage, keyed: KeyedRequest): void {
+    let admitted = true;
+    if (this.missCounts !== undefined) {
+      const misses = Math.min((this.missCounts.get(keyed.key) ?? 0) + 1, this.minUses);
+      this.missCounts.set(keyed.key, misses);
+      admitted = misses >= this.minUses;
+    }
+    this.candidates.set(request, { ...keyed, admitted });
   }
 
-  candidate(request: IncomingMessage): KeyedRequest | undefined {
+  candidate(request: IncomingMessage): CacheCandidate | undefined {
     return this.candidates.get(request);
   }
 

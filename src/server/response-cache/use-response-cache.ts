@@ -43,9 +43,10 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       if (candidate.method === 'POST' && isJsonPost(request)) {
         // Yoga's JSON parser hands on the body's object unchecked as well; its shape is checked after parsing.
         setRequestParser(() => candidate.parameters as GraphQLParams);
-        executedKeys.set(request, candidate.key);
+        if (candidate.admitted) executedKeys.set(request, candidate.key);
         return;
       }
+      if (!candidate.admitted) return;
       // Otherwise the key of what yoga parsed must agree with the hot path's: a request that the two read
       // differently (a crafted Host or target, a parameter yoga takes another way) is answered but never stored.
       return {
@@ -57,6 +58,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       };
     },
     onExecute({ args }) {
+      // Only an answer that may be stored needs its operation looked at.
+      if (!executedKeys.has(args.contextValue.request)) return;
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined);
       return {
         onExecuteDone({ result }) {
