@@ -1,3 +1,4 @@
+import { GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import type { OperationLimits } from '../../src/config.js';
@@ -28,7 +29,7 @@ let resolved = 0;
 // limits against the real schema, with its costs.
 const yoga = createYoga({
   schema: createSchema({
-    typeDefs: 'type Query { node: Node } type Node { id: ID, name: String, code: String, child: Node }',
+    typeDefs: 'type Query { node(key: Int): Node } type Node { id: ID, name: String, code: String, child: Node }',
     resolvers: {
       Query: {
         node: () => {
@@ -48,11 +49,15 @@ interface Answer {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-async function run(query: string): Promise<{ status: number; answer: Answer }> {
-  const response = await yoga.fetch('http://yoga/graphql', {
+async function run(
+  query: string,
+  variables?: Record<string, unknown>,
+  on: typeof yoga = yoga,
+): Promise<{ status: number; answer: Answer }> {
+  const response = await on.fetch('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, variables }),
   });
   return { status: response.status, answer: (await response.json()) as Answer };
 }
@@ -97,4 +102,45 @@ describe('useOperationLimits', () => {
       expect(resolved).toBe(0);
     },
   );
+
+  it('prices a document whose cost no variable changes once, but never from variables that do not fit', async () => {
+    const query = `query Costly($key: Int) {
+      node(key: $key) { id name code child { id name code } } n2: node { id name code child { id name code } }
+    }`;
+    // Variables that do not fit cost nothing (execution refuses them): that 0 is not the document's price after.
+    const unfit = await run(query, { key: 'not a number' });
+    expect(unfit.answer.errors?.[0]?.extensions?.['limit']).toBeUndefined();
+    for (const key of [1, 2]) {
+      const { status, answer } = await run(query, { key });
+      expect(status).toBe(400);
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ limit: 'cost', cost: 16, maxCost: 12 });
+    }
+  });
+
+  it('prices a field whose cost reads its arguments again for each request', async () => {
+    // A list priced by how many it is asked for, as records pages are (graphql/cost.ts).
+    const Item = new GraphQLObjectType({ name: 'Item', fields: { id: { type: GraphQLString } } });
+    const pricedYoga = createYoga({
+      schema: new GraphQLSchema({
+        query: new GraphQLObjectType({
+          name: 'Query',
+          fields: {
+            items: {
+              type: new GraphQLList(Item),
+              args: { first: { type: GraphQLInt } },
+              extensions: { complexity: (args: { first?: number }) => args.first ?? 1 },
+              resolve: (_root, args: { first?: number }) =>
+                Array.from({ length: args.first ?? 1 }, (_, index) => ({ id: String(index) })),
+            },
+          },
+        }),
+      }),
+      plugins: useOperationLimits(limits).map(([, plugin]) => plugin),
+      logging: false,
+    });
+    const query = 'query Items($first: Int) { items(first: $first) { id } }';
+    const statuses = [];
+    for (const first of [1, 100, 2]) statuses.push((await run(query, { first }, pricedYoga)).status);
+    expect(statuses).toEqual([200, 400, 200]);
+  });
 });

@@ -9,6 +9,7 @@ import type { OperationLimits } from '../../config.js';
 import type { PayloadSizes } from '../../graphql/payload-sizes.js';
 import { CODE } from '../../errors/registry.js';
 import { fieldComparisons, measureDocument } from './document-bounds.js';
+import { costTraits } from './cost-traits.js';
 
 /** Which limit refused an operation, in `extensions.limit` beside the code GRAPHQL_VALIDATION_FAILED. */
 export type LimitName =
@@ -122,9 +123,31 @@ function tagTokens(_context: ValidationContext | null, error: GraphQLError): voi
 
 /**
  * Refuses a valid operation whose cost is over `maxCost`: the cost of the operation that will run, plus what
- * its payload fields weigh by the size of the bodies they return (PayloadSizes.surcharge).
+ * its payload fields weigh by the size of the bodies they return (PayloadSizes.surcharge). A document whose cost no
+ * variable can change is priced once per operation name (cost-traits.ts); one that selects no field priced by
+ * body has no surcharge.
  */
 function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): Plugin {
+  // Only costs worked out from variables that fit: with variables that do not, the cost is 0 (execution refuses
+  // them), which must not become the price of the document for the requests after.
+  const fixedCosts = new WeakMap<DocumentNode, Map<string | undefined, number>>();
+  const baseCost = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operationName: string | undefined,
+    variables: Record<string, unknown>,
+  ): number => {
+    if (!costTraits(schema, document).fixedByVariables)
+      return operationCost(schema, document, operationName, variables) ?? 0;
+    let costs = fixedCosts.get(document);
+    const known = costs?.get(operationName);
+    if (known !== undefined) return known;
+    const cost = operationCost(schema, document, operationName, variables);
+    if (cost === undefined) return 0;
+    if (costs === undefined) fixedCosts.set(document, (costs = new Map<string | undefined, number>()));
+    costs.set(operationName, cost);
+    return cost;
+  };
   return {
     onValidate({ params: { schema, documentAST }, context }) {
       return ({ valid, result, setResult }) => {
@@ -138,9 +161,10 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
           request?.operationName ?? undefined,
           request?.variables ?? {},
         ];
-        const cost =
-          operationCost(schema as GraphQLSchema, document, operationName, variables) +
-          (payloadSizes?.surcharge(schema as GraphQLSchema, document, operationName, variables) ?? 0);
+        const surcharge = costTraits(schema as GraphQLSchema, document).selectsBodies
+          ? (payloadSizes?.surcharge(schema as GraphQLSchema, document, operationName, variables) ?? 0)
+          : 0;
+        const cost = baseCost(schema as GraphQLSchema, document, operationName, variables) + surcharge;
         if (cost > maxCost) {
           setResult([
             ...result,
@@ -152,12 +176,13 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
   };
 }
 
+/** The operation's cost; undefined when its variables do not fit (execution refuses them and runs nothing). */
 function operationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | undefined,
   variables: Record<string, unknown>,
-): number {
+): number | undefined {
   const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   const selected = operations.find(
     (operation) => operationName === undefined || operation.name?.value === operationName,
@@ -172,6 +197,6 @@ function operationCost(
     );
   } catch {
     // Variables that do not fit: execution reports them with its own error, and runs nothing.
-    return 0;
+    return undefined;
   }
 }

@@ -1,0 +1,79 @@
+import { BREAK, isInterfaceType, isObjectType, Kind, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+
+/** The fields of a schema whose price depends on more than the document that selects them. */
+interface PricedFields {
+  /** Fields whose cost is a function of their arguments (a records page costs by its `first` rows). */
+  readonly byArguments: ReadonlySet<string>;
+  /** Fields priced by the bytes of the bodies they return (PRICED_BY_BODY; PayloadSizes.surcharge). */
+  readonly byBody: ReadonlySet<string>;
+}
+
+/** What the cost limit needs to know of a document to price it once rather than per request. */
+export interface CostTraits {
+  /**
+   * No field whose cost reads its arguments is given a variable: every request of the document costs the same,
+   * whatever its variables (the operation still named by operationName).
+   */
+  readonly fixedByVariables: boolean;
+  /** Selects a field priced by body somewhere: only then has the operation a surcharge. */
+  readonly selectsBodies: boolean;
+}
+
+const pricedFieldsOf = new WeakMap<GraphQLSchema, PricedFields>();
+const traitsOf = new WeakMap<DocumentNode, CostTraits>();
+
+/**
+ * The cost traits of a parsed document, worked out once per document: yoga's parse cache hands every request that
+ * sends the same text the same DocumentNode, so a query whose variables change with every request (a filter's
+ * value) is walked once, not each time. Fields are told apart by name alone, whatever type they are on: a name
+ * shared with a priced field counts as priced, which can only price a document more often, never less.
+ */
+export function costTraits(schema: GraphQLSchema, document: DocumentNode): CostTraits {
+  const known = traitsOf.get(document);
+  if (known !== undefined) return known;
+  const priced = pricedFields(schema);
+  let fixedByVariables = true;
+  let selectsBodies = false;
+  visit(document, {
+    Field(field) {
+      if (priced.byBody.has(field.name.value)) selectsBodies = true;
+      if (fixedByVariables && priced.byArguments.has(field.name.value) && hasVariable(field.arguments ?? []))
+        fixedByVariables = false;
+      return !fixedByVariables && selectsBodies ? BREAK : undefined;
+    },
+  });
+  const traits = { fixedByVariables, selectsBodies };
+  traitsOf.set(document, traits);
+  return traits;
+}
+
+function pricedFields(schema: GraphQLSchema): PricedFields {
+  const known = pricedFieldsOf.get(schema);
+  if (known !== undefined) return known;
+  const byArguments = new Set<string>();
+  const byBody = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (typeof field.extensions['complexity'] === 'function') byArguments.add(field.name);
+      if (field.extensions['pricedByBody'] === true) byBody.add(field.name);
+    }
+  }
+  const fields = { byArguments, byBody };
+  pricedFieldsOf.set(schema, fields);
+  return fields;
+}
+
+function hasVariable(nodes: readonly Parameters<typeof visit>[0][]): boolean {
+  let found = false;
+  for (const node of nodes) {
+    visit(node, {
+      [Kind.VARIABLE]() {
+        found = true;
+        return BREAK;
+      },
+    });
+    if (found) return true;
+  }
+  return false;
+}
