@@ -53,11 +53,12 @@ async function run(
   query: string,
   variables?: Record<string, unknown>,
   on: typeof yoga = yoga,
+  operationName?: string,
 ): Promise<{ status: number; answer: Answer }> {
   const response = await on.fetch('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query, variables, operationName }),
   });
   return { status: response.status, answer: (await response.json()) as Answer };
 }
@@ -115,6 +116,15 @@ describe('useOperationLimits', () => {
       expect(status).toBe(400);
       expect(answer.errors?.[0]?.extensions).toMatchObject({ limit: 'cost', cost: 16, maxCost: 12 });
     }
+  });
+
+  it('prices each operation of a document by itself, whichever is asked first', async () => {
+    const query = `query Cheap { node { id } }
+      query Costly { node { id name code child { id name code } } n2: node { id name code child { id name code } } }`;
+    const statuses = [];
+    for (const name of ['Cheap', 'Costly', 'Cheap', 'Costly', 'Missing'])
+      statuses.push((await run(query, undefined, yoga, name)).answer.errors?.[0]?.extensions?.['limit'] ?? 'none');
+    expect(statuses).toEqual(['none', 'cost', 'none', 'cost', 'none']);
   });
 
   it('prices a field whose cost reads its arguments again for each request', async () => {

@@ -3,7 +3,14 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationContext,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../../config.js';
 import type { PayloadSizes } from '../../graphql/payload-sizes.js';
@@ -123,29 +130,34 @@ function tagTokens(_context: ValidationContext | null, error: GraphQLError): voi
 
 /**
  * Refuses a valid operation whose cost is over `maxCost`: the cost of the operation that will run, plus what
- * its payload fields weigh by the size of the bodies they return (PayloadSizes.surcharge). A document whose cost no
- * variable can change is priced once per operation name (cost-traits.ts); one that selects no field priced by
- * body has no surcharge.
+ * its payload fields weigh by the size of the bodies they return (PayloadSizes.surcharge). An operation whose cost
+ * no variable can change is priced once (cost-traits.ts); a document that selects no field priced by body has no
+ * surcharge.
  */
 function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): Plugin {
-  // Only costs worked out from variables that fit: with variables that do not, the cost is 0 (execution refuses
-  // them), which must not become the price of the document for the requests after.
-  const fixedCosts = new WeakMap<DocumentNode, Map<string | undefined, number>>();
+  // By the operation's node, which lives as long as its parsed document: so the operation names a client sends,
+  // which may name nothing, cannot grow it. Only costs worked out from variables that fit: with variables that do
+  // not, the cost is 0 (execution refuses them), which must not become the operation's price for the requests after.
+  const fixedCosts = new WeakMap<OperationDefinitionNode, number>();
   const baseCost = (
     schema: GraphQLSchema,
     document: DocumentNode,
     operationName: string | undefined,
     variables: Record<string, unknown>,
   ): number => {
-    if (!costTraits(schema, document).fixedByVariables)
-      return operationCost(schema, document, operationName, variables) ?? 0;
-    let costs = fixedCosts.get(document);
-    const known = costs?.get(operationName);
+    const operation = document.definitions.find(
+      (definition): definition is OperationDefinitionNode =>
+        definition.kind === Kind.OPERATION_DEFINITION &&
+        (operationName === undefined || definition.name?.value === operationName),
+    );
+    // No such operation: execution refuses it and runs nothing.
+    if (operation === undefined) return 0;
+    const fixed = costTraits(schema, document).fixedByVariables;
+    const known = fixed ? fixedCosts.get(operation) : undefined;
     if (known !== undefined) return known;
-    const cost = operationCost(schema, document, operationName, variables);
+    const cost = operationCost(schema, document, operation, variables);
     if (cost === undefined) return 0;
-    if (costs === undefined) fixedCosts.set(document, (costs = new Map<string | undefined, number>()));
-    costs.set(operationName, cost);
+    if (fixed) fixedCosts.set(operation, cost);
     return cost;
   };
   return {
@@ -180,14 +192,9 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
 function operationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
-  operationName: string | undefined,
+  selected: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): number | undefined {
-  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  const selected = operations.find(
-    (operation) => operationName === undefined || operation.name?.value === operationName,
-  );
-  if (selected === undefined) return 0;
   const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
   try {
     // Whole points: a records page's multiplier is a fraction (graphql/cost.ts recordsPageCost).
