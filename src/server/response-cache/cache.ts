@@ -206,9 +206,10 @@ export interface CacheCandidate extends KeyedRequest {
 /**
  * Serialised answers to anonymous queries, by request key (see request-key.ts), least recently used out first
  * within `maxBytes`. An answer is stored on its key's `minUses`-th miss: a query sent once (variables that change
- * with every request, a nonce) then costs no store and evicts nothing that is asked again. An entry expires when the first upstream payload it was made from stops being fresh, which is
- * the earliest the upstream entry can change: so a stored answer is never older than the data a miss would read.
- * When the watcher sees a dataset change sooner, every entry that read it is dropped at once (`dropDatasets`).
+ * with every request, a nonce) then costs no store and evicts nothing that is asked again. An entry expires when
+ * the first upstream payload it was made from stops being fresh, which is the earliest the upstream entry can
+ * change: so a stored answer is never older than the data a miss would read. When the watcher sees a dataset
+ * change sooner, every entry that read it is dropped at once (`dropDatasets`).
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, StoredResponse>;
