@@ -512,7 +512,7 @@ export function renderOperator(main) {
             ? h('p', {}, t('queueEmpty'))
             : h(
                 'div',
-                { class: 'cards' },
+                { class: 'cards wide-cards' },
                 pending.edges.map((edge) => requestCard(edge.node)),
               ),
           pager(t('queuePages'), queueCursors, pending, loadQueue),
@@ -807,7 +807,7 @@ export function renderOperator(main) {
           ? h('p', {}, t('noClients'))
           : h(
               'div',
-              { class: 'cards' },
+              { class: 'cards wide-cards' },
               directory.edges.map((edge) => clientCard(edge.node)),
             ),
         pager(t('clientsPages'), clientCursors, directory, loadClients),
