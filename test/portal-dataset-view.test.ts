@@ -8,7 +8,8 @@ import {
   ROW_COUNT,
   type Column,
 } from '../src/portal/assets/dataset/columns.js';
-import { recordsQuery, snippet } from '../src/portal/assets/dataset/snippets.js';
+import { recordsQuery } from '../src/portal/assets/dataset/snippets.js';
+import { SNIPPET_LANGUAGES, snippet } from '../src/portal/assets/request-code.js';
 import { downloadPath, readView, recordFilters, recordOrder, viewParams } from '../src/portal/assets/dataset/view.js';
 
 // The dataset page's choices, made from what Dataset.fields answers (never the simulator's key names): run here on
@@ -141,19 +142,26 @@ describe('the view in the address, and the download contract', () => {
 
 describe('the ready-to-run requests', () => {
   it('hold the real endpoint, the dataset and the filters in every language', () => {
-    const request = {
-      endpoint: 'https://data.example.go.th/graphql',
-      query: recordsQuery('ODS_COUNT_TEACHER_BY_YEAR', 100),
-      variables: { where: [{ field: "it's", eq: 'ครู $x' }], orderBy: [] },
+    const query = recordsQuery('ODS_COUNT_TEACHER_BY_YEAR', 100);
+    const variables = {
+      where: [
+        { field: "it's", eq: 'ครู $x' },
+        { field: 'TAG', eq: '"#1' },
+      ],
+      orderBy: [],
     };
-    for (const language of ['curl', 'JavaScript', 'Python', 'Kotlin', 'Swift'] as const) {
+    const body = JSON.stringify({ query, variables });
+    const request = { url: 'https://data.example.go.th/graphql', body, key: undefined };
+    for (const [language] of SNIPPET_LANGUAGES) {
       const text = snippet(language, request);
       expect(text, language).toContain('https://data.example.go.th/graphql');
       expect(text, language).toContain('ODS_COUNT_TEACHER_BY_YEAR');
       expect(text, language).toContain('ครู');
     }
-    // The shell's quoting survives a quote in the data; Kotlin's templates do not take the query's variables.
+    // The shell's quoting survives a quote in the data; Kotlin's templates do not take the query's variables; a
+    // `"#` in the data does not end Swift's raw string.
     expect(snippet('curl', request)).toContain(`it'\\''s`);
-    expect(snippet('Kotlin', request)).toContain("${'$'}where");
+    expect(snippet('kotlin', request)).toContain("${'$'}where");
+    expect(snippet('swift', request)).toContain(`Data(##"${body}"##.utf8)`);
   });
 });

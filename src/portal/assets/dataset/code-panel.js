@@ -4,7 +4,8 @@ import { graphiqlLink } from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { t } from '../i18n.js';
 import { copyButton, field } from '../ui.js';
-import { LANGUAGES, recordsQuery, snippet } from './snippets.js';
+import { SNIPPET_LANGUAGES, snippet } from '../request-code.js';
+import { recordsQuery } from './snippets.js';
 import { downloadPath, recordFilters, recordOrder } from './view.js';
 
 /** Records the snippets ask for: a page, as a first request would. */
@@ -16,7 +17,7 @@ export function codePanel(page) {
     h(
       'select',
       { name: 'snippet-language' },
-      LANGUAGES.map((name) => h('option', { value: name }, name)),
+      SNIPPET_LANGUAGES.map(([language, name]) => h('option', { value: language }, name)),
     )
   );
   const codeId = uid('snippet');
@@ -31,8 +32,8 @@ export function codePanel(page) {
     const download = `${location.origin}${downloadPath(page.code, 'csv', view)}`;
     const query = recordsQuery(page.code, FIRST);
     const variables = { where: recordFilters(view), orderBy: recordOrder(view) };
-    const language = /** @type {import('./snippets.js').SnippetLanguage} */ (choice.value);
-    code.textContent = snippet(language, { endpoint, query, variables });
+    const language = /** @type {import('../request-code.js').SnippetLanguage} */ (choice.value);
+    code.textContent = snippet(language, { url: endpoint, body: JSON.stringify({ query, variables }), key: undefined });
     replace(intro, t('codeIntro', { endpoint, download }));
     graphiql.setAttribute('href', `${graphiqlLink(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`);
     status.textContent = '';
