@@ -1,4 +1,13 @@
-import { BREAK, isInterfaceType, isObjectType, Kind, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  BREAK,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  visit,
+  type ArgumentNode,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 
 /** The fields of a schema whose price depends on more than the document that selects them. */
 interface PricedFields {
@@ -64,10 +73,11 @@ function pricedFields(schema: GraphQLSchema): PricedFields {
   return fields;
 }
 
-function hasVariable(nodes: readonly Parameters<typeof visit>[0][]): boolean {
+/** Whether a variable appears anywhere in `args`, however deep in a list or an input object. */
+function hasVariable(args: readonly ArgumentNode[]): boolean {
   let found = false;
-  for (const node of nodes) {
-    visit(node, {
+  for (const argument of args) {
+    visit(argument, {
       [Kind.VARIABLE]() {
         found = true;
         return BREAK;

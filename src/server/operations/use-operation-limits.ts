@@ -144,6 +144,7 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
     document: DocumentNode,
     operationName: string | undefined,
     variables: Record<string, unknown>,
+    fixedByVariables: boolean,
   ): number => {
     const operation = document.definitions.find(
       (definition): definition is OperationDefinitionNode =>
@@ -152,12 +153,11 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
     );
     // No such operation: execution refuses it and runs nothing.
     if (operation === undefined) return 0;
-    const fixed = costTraits(schema, document).fixedByVariables;
-    const known = fixed ? fixedCosts.get(operation) : undefined;
+    const known = fixedByVariables ? fixedCosts.get(operation) : undefined;
     if (known !== undefined) return known;
     const cost = operationCost(schema, document, operation, variables);
     if (cost === undefined) return 0;
-    if (fixed) fixedCosts.set(operation, cost);
+    if (fixedByVariables) fixedCosts.set(operation, cost);
     return cost;
   };
   return {
@@ -173,10 +173,12 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
           request?.operationName ?? undefined,
           request?.variables ?? {},
         ];
-        const surcharge = costTraits(schema as GraphQLSchema, document).selectsBodies
+        const traits = costTraits(schema as GraphQLSchema, document);
+        const surcharge = traits.selectsBodies
           ? (payloadSizes?.surcharge(schema as GraphQLSchema, document, operationName, variables) ?? 0)
           : 0;
-        const cost = baseCost(schema as GraphQLSchema, document, operationName, variables) + surcharge;
+        const cost =
+          baseCost(schema as GraphQLSchema, document, operationName, variables, traits.fixedByVariables) + surcharge;
         if (cost > maxCost) {
           setResult([
             ...result,
