@@ -4,6 +4,11 @@ import { language, t } from './i18n.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
+/** The GraphQL endpoint as the browser reaches it: the server's real address, whatever proxy is in front. */
+export function graphqlUrl() {
+  return new URL(GRAPHQL_PATH, location.origin).href;
+}
+
 /** A GraphQL error answer, with the first error's code. */
 export class ApiError extends Error {
   /**

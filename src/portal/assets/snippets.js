@@ -1,17 +1,12 @@
 // A ready-to-run request in the languages app developers use (request-code.js), drawn on the developer page with
 // a copy button. The key is shown shortened on the page and copied whole: a screen share or a screenshot does not
 // leak it (the page says so once, where it shows them: t('snippetKeyHelp')).
-import { GRAPHQL_PATH } from './api.js';
+import { graphqlUrl } from './api.js';
 import { h, replace, uid } from './dom.js';
 import { t } from './i18n.js';
 import { SNIPPET_LANGUAGES, snippet } from './request-code.js';
 
 /** @typedef {import('./request-code.js').SnippetLanguage} SnippetLanguage */
-
-/** The GraphQL endpoint as the browser reaches it: the server's real address, whatever proxy is in front. */
-export function graphqlUrl() {
-  return new URL(GRAPHQL_PATH, location.origin).href;
-}
 
 /** A key as the page shows it: its prefix and first characters, enough to tell keys apart. @param {string} key */
 export function shortKey(key) {

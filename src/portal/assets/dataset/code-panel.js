@@ -1,6 +1,6 @@
 // A ready-to-run request for the records as filtered on the page, in curl, JavaScript, Python, Kotlin and Swift,
 // with this server's real address; the same query opens in GraphiQL.
-import { graphiqlLink } from '../api.js';
+import { graphiqlLink, graphqlUrl } from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { t } from '../i18n.js';
 import { copyButton, field } from '../ui.js';
@@ -28,7 +28,7 @@ export function codePanel(page) {
   const graphiql = h('a', { class: 'button' }, t('openInGraphiql'));
   const redraw = () => {
     const view = page.view();
-    const endpoint = `${location.origin}/graphql`;
+    const endpoint = graphqlUrl();
     const download = `${location.origin}${downloadPath(page.code, 'csv', view)}`;
     const query = recordsQuery(page.code, FIRST);
     const variables = { where: recordFilters(view), orderBy: recordOrder(view) };
