@@ -11,6 +11,8 @@ import { otherKey } from './helpers/other-upstream.js';
 import { useOtherStack } from './helpers/other-stack.js';
 import { startStack, useStack, type Stack } from './helpers/stack.js';
 import { afterAll, beforeAll } from 'vitest';
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
 
 const Count = graphql(`
   query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {
@@ -281,6 +283,81 @@ describe('CSV cells a spreadsheet would run', () => {
     expect(text).toContain('"comma, ""quote""\nand line"');
   });
 });
+
+describe('records an upstream writes to break a file', () => {
+  let upstream: LoopbackServer;
+  let stack: Stack;
+  // Every name Object.prototype has, and __proto__ itself, as a key of one record and not of the others: a writer
+  // that reads record[key] finds the inherited function for the records without it.
+  const HOSTILE_KEYS = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'];
+  // Cells a spreadsheet would start a formula or a new row with, once it has skipped what it does not show.
+  const INJECTIONS = [
+    '\n=1+1',
+    'x\r@SUM(1+1)',
+    '\r\n+1',
+    ' =1+1',
+    '\u00a0=1+1',
+    '\u3000=1+1',
+    '\u200b=1+1',
+    '\ufeff=1+1',
+    '\ufe66 1',
+    '|calc',
+    ';=1',
+    '%0A=1',
+  ];
+  const body = (): string => {
+    const hostile = HOSTILE_KEYS.map((key) => `${JSON.stringify(key)}:${JSON.stringify(`own ${key}`)}`).join(',');
+    const plain = INJECTIONS.map((cell, i) => JSON.stringify({ ID: String(i), CELL: cell }));
+    return `{"data":[{"ID":"hostile",${hostile}},${plain.join(',')}]}`;
+  };
+  beforeAll(async () => {
+    upstream = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body());
+    });
+    stack = await startStack({ baseUrl: upstream.origin, caPem: null });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await upstream.close();
+  });
+
+  it('writes every format of records keyed by every Object.prototype name, and the process serves on', async () => {
+    for (const format of ['csv', 'json', 'xlsx']) {
+      const response = await get(stack, `/datasets/V10_DUPWITH.${format}`);
+      expect(response.status, format).toBe(200);
+      expect((await response.arrayBuffer()).byteLength, format).toBeGreaterThan(0);
+    }
+    const csv = parseWithCsvParse(await (await get(stack, '/datasets/V10_DUPWITH.csv')).text());
+    const header = csv[0] ?? [];
+    for (const key of HOSTILE_KEYS) expect(header, key).toContain(key);
+    // The hostile record's own values are its cells; the other records have none under those keys.
+    const hostileRow = csv[1] ?? [];
+    for (const key of HOSTILE_KEYS) expect(hostileRow[header.indexOf(key)], key).toBe(`own ${key}`);
+    for (const row of csv.slice(2)) for (const key of HOSTILE_KEYS) expect(row[header.indexOf(key)], key).toBe('');
+    const sheet = await readSheet(Buffer.from(await (await get(stack, '/datasets/V10_DUPWITH.xlsx')).arrayBuffer()));
+    expect(sheet).toHaveLength(INJECTIONS.length + 2);
+    const sheetHeader = (sheet[0] ?? []).map(String);
+    for (const row of sheet.slice(2))
+      for (const key of HOSTILE_KEYS) expect(row[sheetHeader.indexOf(key)] ?? null, key).toBeNull();
+    expect((await get(stack, '/health')).status).toBe(200);
+  });
+
+  it('quotes any CR or LF and guards a formula behind blanks and invisible characters, read back by a real CSV parser', async () => {
+    const rows = parseWithCsvParse(await (await get(stack, '/datasets/V10_DUPWITH.csv')).text());
+    // The header, the hostile record, then one row per injection: no cell started a row of its own.
+    expect(rows).toHaveLength(INJECTIONS.length + 2);
+    const header = rows[0] ?? [];
+    const cells = rows.slice(2).map((row) => row[header.indexOf('CELL')]);
+    const guarded = INJECTIONS.map((cell) => (cell.startsWith('x') ? cell : `'${cell}`));
+    expect(cells).toEqual(guarded);
+  });
+});
+
+/** A CSV read by csv-parse, a parser the file's readers use, not ours: the BOM taken off, RFC 4180's quoting. */
+function parseWithCsvParse(text: string): string[][] {
+  return parseCsvSync(text, { bom: true, relax_column_count: false }) as string[][];
+}
 
 describe('downloads from the second upstream', () => {
   const other = useOtherStack();

@@ -20,6 +20,7 @@
  * accepts gzip or brotli (XLSX is a zip already).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { AccessService } from '../access/model.js';
@@ -60,6 +61,8 @@ export interface DownloadsOptions {
   readonly maxRows: number;
   readonly staleWhileRevalidateS: number;
   readonly now: () => number;
+  /** Where a file that fails while it is written is told, once. */
+  readonly logger: Pick<Logger, 'error'>;
 }
 
 const CONTENT_TYPES: Readonly<Record<DownloadFormat, string>> = {
@@ -166,12 +169,17 @@ async function answer(
 
   // A file that matched nothing still names the dataset's columns, so that a reader sees what the filter looked in.
   const columns = columnsOf(records.length > 0 ? records : view.matches());
+  const failed = (error: unknown): void =>
+    options.logger.error({ err: error, dataset: target.code, format: target.format }, 'download cut short');
   if (target.format === 'xlsx') {
     const { xlsxSlices } = await import('./xlsx.js');
-    return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31))), { status: 200, headers });
+    return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31)), failed), {
+      status: 200,
+      headers,
+    });
   }
   const slices = target.format === 'csv' ? csvSlices(records, columns) : jsonSlices(records);
-  const stream = sliceStream(slices);
+  const stream = sliceStream(slices, failed);
   if (encoding === undefined) return new Response(stream, { status: 200, headers });
   headers.set('content-encoding', encoding);
   return new Response(compressStream(stream, encoding), { status: 200, headers });

@@ -16,27 +16,57 @@ export function columnsOf(records: RecordSequence): string[] {
   return [...columns];
 }
 
+/**
+ * A record's own value of `column`, never one it inherits: an upstream record without a key named `constructor`,
+ * `toString` or `__proto__` has no such cell, whatever `Object.prototype` holds.
+ */
+export function ownCell(record: Readonly<Record<string, unknown>>, column: string): string | number {
+  return Object.hasOwn(record, column) ? cellValue(record[column]) : '';
+}
+
 /** A value as one cell: text as written, numbers as numbers, true/false, nested values as JSON, empty for none. */
 export function cellValue(value: unknown): string | number {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string' || typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  // Parsed JSON holds nothing else, but a record is not trusted to be parsed JSON: a function, symbol or bigint
+  // (which JSON.stringify drops or throws on) is no cell.
+  if (typeof value !== 'object') return '';
   return JSON.stringify(value);
 }
 
 /**
- * CSV as RFC 4180 writes it (CRLF, a field quoted when it holds a comma, a quote or a line break, quotes doubled),
- * UTF-8 with a byte-order mark so that Excel reads Thai, a header row of the columns, and cells that a spreadsheet
- * would take for a formula (starting with = + - @, a tab or a carriage return; a negative JSON number excepted)
- * prefixed with an apostrophe (csv-stringify's `escape_formulas`).
+ * What a spreadsheet would start a formula with: a tab or carriage return (OWASP's list), or, once it has skipped
+ * leading blanks and invisible characters,
+ * = + - @, the full-width and small forms of = + - @, and | ; % that some spreadsheets (DDE, Lotus-style input)
+ * act on. Blanks and invisibles skipped: whitespace of every kind (NBSP, ideographic space), zero-width
+ * characters, the BOM and soft hyphen, and line breaks.
+ */
+const FORMULA_START =
+  /^(?:[\t\r]|[\s\u00ad\u180e\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]*[=+\-@|;%\ufe62\ufe63\ufe66\uff0b\uff0d\uff1d\uff20])/u;
+/** A number as JSON writes it: a negative one is a value, not a formula. */
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A cell a spreadsheet would take for a formula, with an apostrophe before it so that it stays text (OWASP's advice). */
+export function guardFormula(cell: string | number): string | number {
+  if (typeof cell !== 'string' || !FORMULA_START.test(cell) || NUMBER.test(cell)) return cell;
+  return `'${cell}`;
+}
+
+/**
+ * CSV as RFC 4180 writes it (CRLF, a field quoted when it holds a comma, a quote or any CR or LF, alone or paired,
+ * quotes doubled), UTF-8 with a byte-order mark so that Excel reads Thai, a header row of the columns, and cells
+ * that a spreadsheet would take for a formula prefixed with an apostrophe (guardFormula).
  */
 export function csvSlices(records: RecordSequence, columns: readonly string[]): Iterable<string> {
-  const options = { record_delimiter: 'windows', escape_formulas: true } as const;
+  // csv-stringify quotes a field holding its record delimiter (CRLF) but not a lone CR or LF, which a reader takes
+  // for the end of a row all the same: `quoted_match` quotes those too.
+  const options = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
   return slices(records, (from, to, first) => {
-    const rows: (string | number)[][] = first ? [[...columns]] : [];
+    const rows: (string | number)[][] = first ? [columns.map(guardFormula)] : [];
     for (let i = from; i < to; i++) {
       const record = records.record(i);
-      rows.push(columns.map((column) => cellValue(record[column])));
+      rows.push(columns.map((column) => guardFormula(ownCell(record, column))));
     }
     return stringify(rows, { ...options, bom: first });
   });
@@ -73,9 +103,13 @@ function* slices(
 
 /**
  * The slices as a byte stream read at the client's pace: each slice is written when the client has taken the one
- * before, in a turn of the event loop of its own.
+ * before, in a turn of the event loop of its own. A slice that cannot be written is told to `onFailure` (the log)
+ * once, and ends the stream errored.
  */
-export function sliceStream(source: Iterable<string | Uint8Array>): ReadableStream<Uint8Array> {
+export function sliceStream(
+  source: Iterable<string | Uint8Array>,
+  onFailure: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const iterator = source[Symbol.iterator]();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
@@ -84,9 +118,16 @@ export function sliceStream(source: Iterable<string | Uint8Array>): ReadableStre
       // microtasks, and hold the event loop for the whole file.
       async pull(controller) {
         await nextTurn();
-        const next = iterator.next();
-        if (next.done === true) controller.close();
-        else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        // A writer that fails (whatever a record held) ends this file, errored so that the client sees it cut
+        // short, and nothing else: thrown from pull, it would reach the adapter's pipe as a rejection no one takes.
+        try {
+          const next = iterator.next();
+          if (next.done === true) controller.close();
+          else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        } catch (error) {
+          onFailure(error);
+          controller.error(error);
+        }
       },
       cancel() {
         iterator.return?.();

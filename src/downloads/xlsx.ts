@@ -8,7 +8,7 @@
  */
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { RecordSequence } from '../records/index.js';
-import { cellValue } from './writers.js';
+import { ownCell } from './writers.js';
 
 /** Excel's own bound on a sheet's rows, the header included. */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -147,7 +147,7 @@ export function* xlsxSlices(records: RecordSequence, columns: readonly string[],
       rows.push(
         rowXml(
           i + 2,
-          columns.map((column) => cellValue(record[column])),
+          columns.map((column) => ownCell(record, column)),
           letters,
           false,
         ),
