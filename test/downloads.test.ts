@@ -356,7 +356,8 @@ describe('records an upstream writes to break a file', () => {
 
 /** A CSV read by csv-parse, a parser the file's readers use, not ours: the BOM taken off, RFC 4180's quoting. */
 function parseWithCsvParse(text: string): string[][] {
-  return parseCsvSync(text, { bom: true, relax_column_count: false }) as string[][];
+  const rows: unknown = parseCsvSync(text, { bom: true, relax_column_count: false });
+  return rows as string[][];
 }
 
 describe('downloads from the second upstream', () => {
