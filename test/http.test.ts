@@ -84,7 +84,7 @@ describe('HTTP surface', () => {
     const mutation = url(
       'mutation { registerClient(input: { name: "forged", contactEmail: "forged@example.org" }) { apiKey } }',
     );
-    for (const headers of [{}, { 'x-graphql-yoga-csrf': '1' }]) {
+    for (const headers of [{}, { 'x-graphql-yoga-csrf': '1' }] as Record<string, string>[]) {
       const refused = await stack().app.fetch(mutation, {
         headers: { accept: 'application/graphql-response+json', ...headers },
       });

@@ -11,14 +11,15 @@ const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,
   cli: 5,
   server: 4,
-  // HTTP features over the GraphQL layer's parts (callers, budgets), which the server wires in.
+  // HTTP features over the GraphQL layer's parts (callers, budgets): routes the server's front door wires in.
   downloads: 3.5,
   graphql: 3,
   portal: 3,
-  http: 2,
   live: 2,
   harvest: 2,
-  // Below graphql/ and live/, which spend its budgets; its yoga plugins (rate-limit/yoga/) are ranked with server/.
+  // HTTP helpers and what a route is (http/route.ts): below every feature that answers a route.
+  http: 1.8,
+  // Below graphql/ and live/, which spend its budgets; its yoga plugins are in server/rate-limit/.
   'rate-limit': 1.5,
   upstream: 1,
   access: 1,
@@ -40,13 +41,8 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** Folders of a concern's yoga plugins, kept beside its engine but part of the server layer. */
-const SERVER_PARTS = ['rate-limit/yoga/'];
-
 function layerOf(file: string): string {
-  const path = relative(SRC, file);
-  if (SERVER_PARTS.some((part) => path.startsWith(part))) return 'server';
-  return path.split('/')[0] ?? '';
+  return relative(SRC, file).split('/')[0] ?? '';
 }
 
 function imports(file: string): string[] {

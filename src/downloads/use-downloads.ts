@@ -3,8 +3,8 @@
  * (parameters.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
  * GraphQL query applies here, from the same parts:
  *
- * - pay before work: the caller's rate-limit token (the one an operation pays) is taken when the request arrives,
- *   before its parameters are read; a bad key is 401, an empty bucket 429 with Retry-After;
+ * - pay before work: the caller's rate-limit token (the one an operation pays) is taken by the front door when the
+ *   request arrives, before its parameters are read; a bad key is 401, an empty bucket 429 with Retry-After;
  * - the caller's budget of upstream fetches is spent on cache misses only, and the payload comes through the
  *   upstream cache and its single flight, so a thousand downloads of one dataset make one upstream call;
  * - the records view (its indexes, matches and orders) is the one the GraphQL fields of that payload use;
@@ -13,21 +13,17 @@
  * - cached by HTTP: a strong ETag of what the file is made from (the payload's version, the format and the
  *   parameters), a matching If-None-Match answered 304 before anything is written, and Cache-Control from the
  *   payload's freshness, public for anonymous callers;
- * - refusals are written by the server's one writer (error-answer.ts, given as `refuse`): JSON, Thai unless the
+ * - refusals are thrown as coded errors and written by the front door's one writer: JSON, Thai unless the
  *   request asks for English, a registry code.
  *
  * CSV, JSON and XLSX are written a slice at a time as the client reads them; CSV and JSON compressed when it
  * accepts gzip or brotli (XLSX is a zip already).
  */
-import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import type { AccessService } from '../access/model.js';
-import { CodedError, type ErrorDetails } from '../errors/coded-error.js';
-import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
+import { CODE } from '../errors/registry.js';
+import type { RequestState, Route } from '../http/route.js';
 import { fetchBudgetOf, type FetchBudgets } from '../rate-limit/fetch-budgets.js';
-import type { RequestCallers } from '../graphql/request-callers.js';
 import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
 import { compressStream, negotiate } from '../http/content-encoding.js';
@@ -38,23 +34,10 @@ import { downloadParameters } from './parameters.js';
 import { downloadTarget, isDownloadPath, type DownloadFormat } from './route.js';
 import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
 
-/** A refusal as the server's writer takes it (server/answers/error-answer.ts's Refusal). */
-export interface DownloadRefusal {
-  readonly status: number;
-  readonly code: ErrorCode;
-  readonly message?: string;
-  readonly details?: ErrorDetails;
-}
-
 export interface DownloadsOptions {
   readonly source: UpstreamSource;
-  readonly callers: RequestCallers;
-  /** Takes one operation's rate-limit token for the request (and authenticates it); none without a rate limit. */
-  readonly pay: ((request: Request, req: IncomingMessage | undefined) => Promise<void>) | undefined;
   readonly fetchBudgets: FetchBudgets | undefined;
   readonly access: Pick<AccessService, 'countOperation'>;
-  /** The server's one writer of refusals. */
-  readonly refuse: (fetchAPI: { Response: typeof Response }, request: Request, refusal: DownloadRefusal) => Response;
   /** RESPONSE_MAX_MB: the largest file, estimated from the payload before it is written. */
   readonly maxBytes: number;
   /** DOWNLOAD_MAX_ROWS. */
@@ -71,46 +54,22 @@ const CONTENT_TYPES: Readonly<Record<DownloadFormat, string>> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** The HTTP status of a refused download, for the codes whose declaration has none. */
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  BAD_USER_INPUT: 400,
-  NOT_FOUND: 404,
-  UNAUTHENTICATED: 401,
-  RESPONSE_TOO_LARGE: 413,
-  UPSTREAM_TIMEOUT: 504,
-  UPSTREAM_UNAVAILABLE: 502,
-  UPSTREAM_HTTP_ERROR: 502,
-  UPSTREAM_BAD_RESPONSE: 502,
-  NOT_TABULAR: 502,
-  SERVER_BUSY: 503,
-};
-
-/** The yoga plugin that answers the downloads' paths; place it where the portal's is, before the GraphQL hooks. */
-export function useDownloads(options: DownloadsOptions): Plugin {
+/**
+ * The route of the downloads' paths. It pays as an operation does, before its parameters are read (the front
+ * door takes the price), and for the bytes it sends; refusals are thrown as coded errors, which the front door
+ * writes.
+ */
+export function downloadsRoute(options: DownloadsOptions): Route {
   return {
-    onRequest(payload) {
-      const { pathname } = payload.url;
-      if (!isDownloadPath(pathname)) return;
-      const { request, fetchAPI } = payload;
-      const { req } = payload.serverContext as { req?: IncomingMessage };
-      return answer(options, request, req, payload.url).then(
-        (response) => payload.endResponse(response),
-        (error: unknown) => {
-          const refusal = refusalOf(error);
-          if (refusal === undefined) throw error;
-          payload.endResponse(options.refuse(fetchAPI, request, refusal));
-        },
-      );
-    },
+    name: 'downloads',
+    price: 'operation',
+    matches: (url) => isDownloadPath(url.pathname),
+    handle: (request, state) => answer(options, request, state),
   };
 }
 
-async function answer(
-  options: DownloadsOptions,
-  request: Request,
-  req: IncomingMessage | undefined,
-  url: URL,
-): Promise<Response> {
+async function answer(options: DownloadsOptions, request: Request, state: RequestState): Promise<Response> {
+  const { url } = state;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     throw new DownloadError(
       CODE.BAD_REQUEST,
@@ -128,9 +87,7 @@ async function answer(
       404,
     );
   }
-  // Pay before work: the token is taken before the parameters are read.
-  await options.pay?.(request, req);
-  const { caller, ip } = await options.callers.of(request, req);
+  const { caller, ip } = await state.caller();
   const parameters = downloadParameters(url.searchParams);
   if (caller.kind === 'client') options.access.countOperation(caller.client.id);
 
@@ -183,26 +140,4 @@ async function answer(
   if (encoding === undefined) return new Response(stream, { status: 200, headers });
   headers.set('content-encoding', encoding);
   return new Response(compressStream(stream, encoding), { status: 200, headers });
-}
-
-/** The refusal of an expected failure (a coded error of any layer, or the rate limit's and the key check's). */
-function refusalOf(error: unknown): DownloadRefusal | undefined {
-  if (error instanceof CodedError) {
-    const { code, details, httpStatus } = error as CodedError;
-    return { status: httpStatus ?? STATUS[code] ?? 400, code, message: error.message, details };
-  }
-  if (error instanceof GraphQLError) {
-    const code = error.extensions['code'];
-    if (typeof code !== 'string' || !Object.hasOwn(ERRORS, code)) return undefined;
-    const known = code as ErrorCode;
-    const http = error.extensions['http'];
-    const retryAfterS = error.extensions['retryAfterS'];
-    return {
-      status: http?.status ?? (ERRORS[known] as ErrorDeclaration).status ?? STATUS[known] ?? 400,
-      code: known,
-      message: error.message,
-      details: typeof retryAfterS === 'number' ? { retryAfterS } : {},
-    };
-  }
-  return undefined;
 }

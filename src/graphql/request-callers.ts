@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AccessError } from '../access/errors.js';
 import type { AccessService, Caller } from '../access/model.js';
 import { clientIp } from '../http/client-ip.js';
+import type { RequestCaller } from '../http/route.js';
 import { CODE } from '../errors/registry.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
@@ -16,12 +17,7 @@ export interface RequestCallersOptions {
   readonly trustProxy?: boolean | undefined;
 }
 
-/** Who sent a request, and from where. */
-export interface RequestCaller {
-  readonly caller: Caller;
-  /** The socket's peer, or the address the trusted proxy saw. */
-  readonly ip: string;
-}
+export type { RequestCaller } from '../http/route.js';
 
 /**
  * Who sent each request, found once per request however many ask: the rate limit asks when the request arrives

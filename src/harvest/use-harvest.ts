@@ -4,7 +4,7 @@
  * - GET /api/3/action/package_list and /api/3/action/package_show?id=<code or name>: CKAN's action API.
  * Public and the same for every caller; short-lived in HTTP caches, since a dataset's `modified` follows the watcher.
  */
-import type { Plugin } from 'graphql-yoga';
+import type { Route } from '../http/route.js';
 import { DATASETS, findDataset, type DatasetCode } from '../catalogue.js';
 import { CKAN_ACTIONS_PATH, ckanEnvelope, ckanName, ckanNotFound, ckanPackage } from './ckan.js';
 import { datasetFacts, type DatasetFacts, type PublishingFacts } from './dataset-facts.js';
@@ -53,45 +53,45 @@ function json(body: unknown, status: number, contentType: string): Response {
   });
 }
 
-export function useHarvest(options: HarvestOptions): Plugin {
+export function harvestRoute(options: HarvestOptions): Route {
   return {
-    onRequest(payload) {
-      const { pathname, origin, searchParams } = payload.url;
-      if (pathname !== CATALOGUE_PATH && pathname !== PACKAGE_LIST && pathname !== PACKAGE_SHOW) return;
-      const { method } = payload.request;
-      if (method !== 'GET' && method !== 'HEAD') return;
-      const answer = async (): Promise<Response> => {
-        if (pathname === CATALOGUE_PATH) {
-          return json(dcatCatalogue(origin, await harvestFacts(options, origin)), 200, 'application/ld+json');
-        }
-        if (pathname === PACKAGE_LIST) {
-          return json(
-            ckanEnvelope(
-              origin,
-              'package_list',
-              DATASETS.map((entry) => ckanName(entry.code)),
-            ),
-            200,
-            'application/json',
-          );
-        }
-        const id = searchParams.get('id') ?? searchParams.get('name') ?? '';
-        const entry = findDataset(id.toUpperCase());
-        if (entry === undefined) {
-          return json(
-            ckanNotFound(origin, 'package_show', `Not found: no dataset ${JSON.stringify(id.slice(0, 100))}`),
-            404,
-            'application/json',
-          );
-        }
-        const [facts] = await harvestFacts(options, origin, [entry.code]);
+    name: 'harvest',
+    // Computed for the request from the catalogue and the stored dates: an operation's price, and its bytes.
+    price: 'operation',
+    matches: (url, request) =>
+      (url.pathname === CATALOGUE_PATH || url.pathname === PACKAGE_LIST || url.pathname === PACKAGE_SHOW) &&
+      (request.method === 'GET' || request.method === 'HEAD'),
+    async handle(_request, state) {
+      const { pathname, origin, searchParams } = state.url;
+      if (pathname === CATALOGUE_PATH) {
+        return json(dcatCatalogue(origin, await harvestFacts(options, origin)), 200, 'application/ld+json');
+      }
+      if (pathname === PACKAGE_LIST) {
         return json(
-          ckanEnvelope(origin, 'package_show', facts === undefined ? null : ckanPackage(facts)),
+          ckanEnvelope(
+            origin,
+            'package_list',
+            DATASETS.map((entry) => ckanName(entry.code)),
+          ),
           200,
           'application/json',
         );
-      };
-      return answer().then((response) => payload.endResponse(response));
+      }
+      const id = searchParams.get('id') ?? searchParams.get('name') ?? '';
+      const entry = findDataset(id.toUpperCase());
+      if (entry === undefined) {
+        return json(
+          ckanNotFound(origin, 'package_show', `Not found: no dataset ${JSON.stringify(id.slice(0, 100))}`),
+          404,
+          'application/json',
+        );
+      }
+      const [facts] = await harvestFacts(options, origin, [entry.code]);
+      return json(
+        ckanEnvelope(origin, 'package_show', facts === undefined ? null : ckanPackage(facts)),
+        200,
+        'application/json',
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import type { RequestListener } from 'node:http';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import type { HttpConfig, OperationLimits } from '../config.js';
@@ -21,25 +21,27 @@ import { withErrorBoundary } from './answers/error-boundary.js';
 import { useRequestDecompression } from './transport/use-compression.js';
 import type { HttpCachingPolicy } from './response-cache/use-freshness.js';
 import { GraphiQLPage } from './pages/graphiql-page.js';
-import { graphiqlPageBytes, useGraphiQLPage } from './pages/use-graphiql-page.js';
+import { graphiqlRoute } from './pages/use-graphiql-page.js';
 import { useLanguage } from './answers/use-language.js';
 import { useMaskedIncrementalErrors } from './answers/use-masked-incremental-errors.js';
-import { useMetrics } from './observability/use-metrics.js';
+import { metricsRoute, useMetrics } from './observability/use-metrics.js';
 import { useOperationLimits } from './operations/use-operation-limits.js';
 import { useOperationLog } from './observability/use-operation-log.js';
-import { usePortal } from './pages/use-portal.js';
-import { useDownloads } from '../downloads/use-downloads.js';
-import { errorResponse } from './answers/error-answer.js';
-import { useHarvest } from '../harvest/use-harvest.js';
+import { portalRoute } from './pages/use-portal.js';
+import { downloadsRoute } from '../downloads/use-downloads.js';
+import { harvestRoute } from '../harvest/use-harvest.js';
+import { createFrontDoor, type FrontDoor } from './front-door.js';
+import type { Route } from '../http/route.js';
+import { createServerAdapter } from '@whatwg-node/server';
 import type { DatasetCode } from '../catalogue.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
   type PersistedManifest,
 } from './operations/use-persisted-operations.js';
-import { rateLimitCharges, type RateLimitOptions } from '../rate-limit/yoga/use-rate-limit.js';
-import { useRateLimitFields } from '../rate-limit/yoga/use-rate-limit-fields.js';
-import { useReadiness, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './observability/use-readiness.js';
+import { rateLimitCharges, type RateLimitOptions } from './rate-limit/use-rate-limit.js';
+import { useRateLimitFields } from './rate-limit/use-rate-limit-fields.js';
+import { healthRoute, readyRoute, YOGA_HEALTH_CHECK_DISABLED, type Readiness } from './observability/use-readiness.js';
 import { useRequestId } from './transport/use-request-id.js';
 import { useRequestShape } from './transport/use-request-shape.js';
 import { useResponseDelivery } from './response-cache/use-response-delivery.js';
@@ -47,7 +49,7 @@ import { useSecurityHeaders } from './transport/use-security-headers.js';
 import { useSimulatedUpstream } from './answers/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
-import { guardRequests } from './transport/request-guard.js';
+import { guardRequests, type BufferedListener } from './transport/request-guard.js';
 import type { Tracing } from './observability/tracing.js';
 import { useAnswerBudget } from './operations/use-answer-budget.js';
 import { useSlicedSerialisation } from './response-cache/use-sliced-serialisation.js';
@@ -128,13 +130,25 @@ export interface AppDependencies {
 export interface App {
   /** The names of the pipeline's stages, in order (the order app.ts states its rules for). */
   readonly pipeline: readonly string[];
-  /** The GraphQL server as a fetch handler (yoga's): no socket, no side effects, so tests call it directly. */
-  readonly fetch: YogaServerInstance<Record<string, unknown>, Context>['fetch'];
+  /** The names of the front door's routes (front-door.ts), in the order they are matched. */
+  readonly routes: readonly string[];
+  /** The whole app as a fetch handler (the front door's routes, then yoga): no socket, so tests call it directly. */
+  readonly fetch: AppFetch;
   /** For node:http: answers from the response cache before yoga when it can, and hands the rest to yoga. */
   readonly requestListener: RequestListener;
   /** graphql-ws on the GraphQL path, for node:http's `upgrade` event; the same pipeline as `fetch`. */
   readonly webSockets: GraphQLWebSockets;
 }
+
+/**
+ * A fetch handler; `serverContext` is what node:http's adapter would give (`req`, whose socket names the client's
+ * address): tests give a stand-in to be another client.
+ */
+export type AppFetch = (
+  input: string | URL | Request,
+  init?: RequestInit,
+  serverContext?: Readonly<Record<string, unknown>>,
+) => Promise<Response>;
 
 /** One stage of the pipeline: a yoga plugin and the name the pinned order knows it by. */
 interface PipelineStage {
@@ -169,7 +183,6 @@ export function createApp(deps: AppDependencies): App {
           ...deps.rateLimit,
           callers,
           graphqlPath: GRAPHQL_PATH,
-          graphiqlBytes: graphiqlPage === undefined ? undefined : graphiqlPageBytes(graphiqlPage),
           onRefusal: (kind) => metrics.rateLimited(kind),
         });
   // The licence, contact and last change that catalogues, harvesters and the portal's pages publish.
@@ -185,16 +198,15 @@ export function createApp(deps: AppDependencies): App {
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/pipeline-order.test.ts pins it):
   // - request-id first: every answer, a refusal of any later stage included, carries the id its log lines carry.
-  // - security-headers, simulated-upstream and language before any stage that answers by itself (a page, a
-  //   refusal, /health): their response hooks then reach those answers too.
+  // Only GraphQL is answered here: every other door is a route of the front door (front-door.ts), ahead of yoga.
+  // - security-headers, simulated-upstream and language before any stage that answers by itself (a refusal): their
+  //   response hooks then reach those answers too.
   // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
   // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
-  //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
-  // - graphiql, portal, harvest and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
-  //   answer: they answer their own paths and pay the rate limit themselves.
+  //   rate-limit before any parsing.
   // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
   //   and the shape before anything counts the operations in it.
-  // - metrics and tracing before readiness and the operation stages, so they see every refusal those make.
+  // - metrics and tracing before the operation stages, so they see every refusal those make.
   // - csrf-prevention before persisted-operations and the operation limits (validation-bounds to cost-limit): a
   //   forged request is refused unparsed.
   // - persisted-operations before the operation limits: they measure the document a hash stands for; validation-bounds
@@ -214,29 +226,11 @@ export function createApp(deps: AppDependencies): App {
     stage('rate-limit-fields', useRateLimitFields()),
     ...(rateLimit === undefined ? [] : [stage('rate-limit', rateLimit.plugin)]),
     stage('multipart-subscriptions', useMultipartSubscriptions(deps.heartbeatMs, deps.logger)),
-    ...(graphiqlPage === undefined
-      ? []
-      : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
-    ...(http.portal ? [stage('portal', usePortal(publishing))] : []),
-    stage('harvest', useHarvest(publishing)),
-    stage(
-      'downloads',
-      useDownloads({
-        ...deps,
-        callers,
-        pay: rateLimit?.payForSocketOperation,
-        refuse: errorResponse,
-        maxBytes: limits.maxResponseBytes,
-        maxRows: http.downloadMaxRows,
-        staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,
-      }),
-    ),
     stage('request-decompression', useRequestDecompression(limits.maxBodyBytes)),
     stage('request-shape', useRequestShape()),
     stage('batch-limit', useBatchLimit(limits.maxBatch)),
-    stage('metrics', useMetrics(metrics, { page: deps.metricsPage })),
+    stage('metrics', useMetrics(metrics)),
     ...(deps.tracing === undefined ? [] : [stage('tracing', deps.tracing.plugin)]),
-    stage('readiness', useReadiness(deps.readiness)),
     stage('csrf-prevention', useCsrfPrevention()),
     stage(
       'persisted-operations',
@@ -281,7 +275,7 @@ export function createApp(deps: AppDependencies): App {
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
     parserAndValidationCache: boundedParseCache(PARSE_CACHE_MAX_BYTES),
-    // Served by useGraphiQLPage instead, which renders and compresses the page once.
+    // Served by the front door's graphiql route instead, which renders and compresses the page once.
     graphiql: false,
     plugins: pipeline.map(({ plugin }) => withErrorBoundary(plugin, deps.logger)),
   });
@@ -297,32 +291,103 @@ export function createApp(deps: AppDependencies): App {
     metrics,
     logger: deps.logger,
   });
+  // The doors that are not GraphQL, in the order they are matched: GraphiQL's page first, since it shares the
+  // GraphQL path (a GET asking for HTML).
+  const routes: readonly Route[] = [
+    healthRoute,
+    readyRoute(deps.readiness),
+    ...(deps.metricsPage ? [metricsRoute(metrics)] : []),
+    ...(graphiqlPage === undefined ? [] : [graphiqlRoute({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
+    ...(http.portal ? [portalRoute(publishing)] : []),
+    harvestRoute(publishing),
+    downloadsRoute({
+      ...deps,
+      maxBytes: limits.maxResponseBytes,
+      maxRows: http.downloadMaxRows,
+      staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,
+    }),
+  ];
+  const frontDoor = createFrontDoor(routes, {
+    callers,
+    rateLimit:
+      deps.rateLimit === undefined
+        ? undefined
+        : { limiter: deps.rateLimit.limiter, onRefusal: (kind) => metrics.rateLimited(kind) },
+    cors: corsOptions(http.corsOrigins),
+    logger: deps.logger,
+    simulatedUpstream: deps.simulatedUpstream,
+  });
+  const graphqlListener =
+    responseCache === undefined
+      ? yoga.requestListener
+      : createHotPath({
+          cache: responseCache,
+          yoga: yoga.requestListener,
+          graphqlPath: GRAPHQL_PATH,
+          metrics,
+          rateLimit: deps.rateLimit,
+        });
   return {
     pipeline: pipeline.map(({ name }) => name),
+    routes: frontDoor.routes,
     webSockets,
-    // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    fetch: yoga.fetch,
-    requestListener: guardRequests(
-      responseCache === undefined
-        ? yoga.requestListener
-        : createHotPath({
-            cache: responseCache,
-            yoga: yoga.requestListener,
-            graphqlPath: GRAPHQL_PATH,
-            metrics,
-            rateLimit: deps.rateLimit,
-          }),
-      {
-        logger: deps.logger,
-        maxBodyBytes: limits.maxBodyBytes,
-        cors: corsOptions(http.corsOrigins),
-        trustProxy: deps.trustProxy,
-        clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
-        simulatedUpstream: deps.simulatedUpstream,
-        traceRequest: deps.tracing?.traceRequest,
-        onAnswered: (method, status) => metrics.httpRequest(method, status),
-      },
+    fetch: routedFetch(frontDoor, async (input, init, serverContext = {}) =>
+      input instanceof Request
+        ? yoga.fetch(input, serverContext)
+        : yoga.fetch(String(input), init ?? {}, serverContext),
     ),
+    requestListener: guardRequests(routedListener(frontDoor, graphqlListener), {
+      logger: deps.logger,
+      maxBodyBytes: limits.maxBodyBytes,
+      cors: corsOptions(http.corsOrigins),
+      trustProxy: deps.trustProxy,
+      clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
+      simulatedUpstream: deps.simulatedUpstream,
+      traceRequest: deps.tracing?.traceRequest,
+      onAnswered: (method, status) => metrics.httpRequest(method, status),
+    }),
   };
+}
+
+/** The fetch handler of the whole app: a route's request through the front door, any other to yoga. */
+function routedFetch(frontDoor: FrontDoor, graphql: AppFetch): AppFetch {
+  return async (input, init, serverContext = {}) => {
+    const given = input instanceof Request ? input : undefined;
+    const url = new URL(given?.url ?? (input instanceof URL ? input.href : (input as string)));
+    const head = {
+      method: init?.method ?? given?.method ?? 'GET',
+      headers: new Headers(init?.headers ?? given?.headers),
+    };
+    const route = frontDoor.routeOf(url, head);
+    // yoga makes its own Request (its fetch API's) from what it is given, as it would for a socket.
+    if (route === undefined) return graphql(input, init, serverContext);
+    const request = given !== undefined && init === undefined ? given : new Request(input, init);
+    return frontDoor.serve(route, request, serverContext['req'] as IncomingMessage | undefined);
+  };
+}
+
+/**
+ * The node:http listener behind the guard: a route's request through the front door (whatwg-node's adapter makes
+ * its fetch Request and writes its Response), any other to the GraphQL listener (the hot path, then yoga).
+ */
+function routedListener(frontDoor: FrontDoor, graphql: BufferedListener): BufferedListener {
+  const routes = createServerAdapter<{ req: IncomingMessage; res: ServerResponse }>((request, { req }) => {
+    const route = frontDoor.routeOf(new URL(request.url), request);
+    // Matched once on the node request already; a route is found again from the same method, path and headers.
+    return route === undefined ? new Response(null, { status: 404 }) : frontDoor.serve(route, request, req);
+  });
+  return (request, response) => {
+    const head = {
+      method: request.method ?? 'GET',
+      headers: { get: (name: string) => headerOf(request, name) },
+    };
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (frontDoor.routeOf(url, head) === undefined) return graphql(request, response);
+    return routes.requestListener(request, response);
+  };
+}
+
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }

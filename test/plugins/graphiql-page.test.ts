@@ -1,9 +1,8 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import type { Encoding } from '../../src/http/content-encoding.js';
 import type { PageVariant } from '../../src/server/pages/graphiql-page.js';
-import { graphiqlPageBytes, useGraphiQLPage } from '../../src/server/pages/use-graphiql-page.js';
+import { graphiqlRoute } from '../../src/server/pages/use-graphiql-page.js';
 
 // A page of a few bytes in place of GraphiQL's 9 MB: the plugin's part is serving a variant, not rendering it
 // (test/graphiql-page.test.ts serves the real page from the server, and counts its compressions).
@@ -16,19 +15,27 @@ const VARIANTS: Record<Encoding | 'identity', PageVariant> = {
 };
 const page = { variant: (encoding: Encoding | 'identity') => Promise.resolve(VARIANTS[encoding]) };
 
-// The plugin alone, on a one-field yoga with its own GraphiQL off, as app.ts has it.
-const yoga = createYoga({
-  schema: createSchema({ typeDefs: 'type Query { hello: String }', resolvers: { Query: { hello: () => 'world' } } }),
-  plugins: [useGraphiQLPage({ graphqlPath: '/graphql', page })],
-  graphiql: false,
-  landingPage: false,
-  logging: false,
-});
+// The route alone, as the front door calls it (app.ts).
+const route = graphiqlRoute({ graphqlPath: '/graphql', page });
 
-const open = (headers: Record<string, string> = {}, path = '/graphql') =>
-  yoga.fetch(`http://yoga${path}`, { headers: { accept: 'text/html,application/xhtml+xml', ...headers } });
+const head = (headers: Record<string, string>, method = 'GET') => ({ method, headers: new Headers(headers) });
 
-describe('useGraphiQLPage', () => {
+async function open(headers: Record<string, string> = {}, path = '/graphql'): Promise<Response> {
+  const request = new Request(`http://yoga${path}`, {
+    headers: { accept: 'text/html,application/xhtml+xml', ...headers },
+  });
+  const url = new URL(request.url);
+  if (!route.matches(url, request)) return new Response(null, { status: 404 });
+  return route.handle(request, {
+    id: 'test',
+    language: 'th',
+    url,
+    node: undefined,
+    caller: () => Promise.resolve({ caller: { kind: 'anonymous' }, ip: '127.0.0.1' }),
+  });
+}
+
+describe('the GraphiQL route', () => {
   it('serves the variant of the negotiated encoding, with its ETag, no-cache and Vary', async () => {
     const plain = await open();
     expect(plain.status).toBe(200);
@@ -58,16 +65,12 @@ describe('useGraphiQLPage', () => {
     expect((await open({ 'if-none-match': '"gzip-1"' })).status).toBe(200);
   });
 
-  it('leaves GraphQL requests and other paths to yoga', async () => {
-    const query = await yoga.fetch('http://yoga/graphql?query=%7Bhello%7D');
-    expect(await query.json()).toEqual({ data: { hello: 'world' } });
-    expect((await open({}, '/elsewhere')).status).toBe(404);
-  });
-
-  it('tells the rate limit the bytes a request is sent', async () => {
-    const bytes = graphiqlPageBytes(page);
-    expect(await bytes(new Request('http://yoga/graphql'))).toBe(HTML.length);
-    const gzip = new Request('http://yoga/graphql', { headers: { 'accept-encoding': 'gzip' } });
-    expect(await bytes(gzip)).toBe(VARIANTS.gzip.body.length);
+  it('answers a GET that asks for HTML on the GraphQL path, and leaves the rest to yoga', () => {
+    const graphql = new URL('http://yoga/graphql');
+    expect(route.matches(graphql, head({ accept: 'text/html' }))).toBe(true);
+    expect(route.matches(new URL('http://yoga/graphql/'), head({ accept: 'text/html' }))).toBe(true);
+    expect(route.matches(graphql, head({ accept: 'application/json' }))).toBe(false);
+    expect(route.matches(graphql, head({ accept: 'text/html' }, 'POST'))).toBe(false);
+    expect(route.matches(new URL('http://yoga/elsewhere'), head({ accept: 'text/html' }))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { spentBudgetsOf, type SpentBudget } from '../../src/rate-limit/spent-budgets.js';
-import { useRateLimitFields } from '../../src/rate-limit/yoga/use-rate-limit-fields.js';
+import { useRateLimitFields } from '../../src/server/rate-limit/use-rate-limit-fields.js';
 
 // What the test's requests spend, as the rate limit, the per-IP budgets and the upstream-fetch budget record it.
 const SPENT: Record<string, readonly SpentBudget[]> = {

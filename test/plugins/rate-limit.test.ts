@@ -4,7 +4,7 @@ import type { Caller } from '../../src/access/model.js';
 import { CODE } from '../../src/errors/registry.js';
 import { RequestCallers } from '../../src/graphql/request-callers.js';
 import { createRateLimiter, type RateLimiter } from '../../src/rate-limit/limiter.js';
-import { rateLimitCharges } from '../../src/rate-limit/yoga/use-rate-limit.js';
+import { rateLimitCharges } from '../../src/server/rate-limit/use-rate-limit.js';
 
 const POINTS = 2;
 const WINDOW_S = 60;
@@ -111,23 +111,5 @@ describe('rateLimitCharges: the plugin', () => {
     for (let n = 0; n < POINTS; n++) await post({ query: '{ hello }' });
     expect((await post({ query: '{ hello }' })).status).toBe(429);
     expect((await post({ query: '{ hello }' }, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(200);
-  });
-
-  it('refuses /metrics through the one writer of refusals: Retry-After, its language, vary, nothing internal', async () => {
-    const metrics = (language: string) =>
-      yoga.fetch('http://yoga/metrics', { headers: { 'x-forwarded-for': ip, 'accept-language': language } });
-    // yoga has no /metrics here: a 404, paid for all the same.
-    for (let n = 0; n < POINTS; n++) expect((await metrics('en')).status).toBe(404);
-    const refused = await metrics('th');
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe(String(WINDOW_S / POINTS));
-    expect(refused.headers.get('vary')).toBe('accept-language');
-    expect(refused.headers.get('content-language')).toBe('th');
-    expect(refused.headers.get('cache-control')).toBe('no-store');
-    const answer = (await refused.json()) as Answer;
-    expect(answer.errors?.[0]?.message).toBe(`มีคำขอมากเกินกำหนด: โปรดลองใหม่ในอีก ${WINDOW_S / POINTS} วินาที`);
-    expect(answer.errors?.[0]?.extensions).toEqual({ code: CODE.RATE_LIMITED, retryAfterS: WINDOW_S / POINTS });
-    // The GraphQL path shares the address's bucket.
-    expect((await post({ query: '{ hello }' })).status).toBe(429);
   });
 });

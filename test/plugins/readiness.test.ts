@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { createSchema, createYoga } from 'graphql-yoga';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createReadiness, useReadiness, type ReadinessCheck } from '../../src/server/observability/use-readiness.js';
+import { createReadiness, readyRoute, type ReadinessCheck } from '../../src/server/observability/use-readiness.js';
 
 const CHECK_TIMEOUT_MS = 100;
 
@@ -23,7 +22,7 @@ function controlledCheck(name: string): ReadinessCheck & { calls: number; answer
   return check;
 }
 
-/** /ready alone, on a one-field yoga, over `checks`; each answer timed. */
+/** /ready's route alone, over `checks`; each answer timed. */
 function readyEndpoint(checks: readonly ReadinessCheck[]) {
   const readiness = createReadiness(
     checks,
@@ -31,20 +30,24 @@ function readyEndpoint(checks: readonly ReadinessCheck[]) {
     { shuttingDown: () => false, upstreamSimulated: false },
     CHECK_TIMEOUT_MS,
   );
-  const yoga = createYoga({
-    schema: createSchema({ typeDefs: 'type Query { greeting: String }' }),
-    logging: false,
-    plugins: [useReadiness(readiness)],
-  });
+  const route = readyRoute(readiness);
   return async () => {
     const started = performance.now();
-    const response = await yoga.fetch('http://localhost/ready');
+    const request = new Request('http://localhost/ready');
+    const url = new URL(request.url);
+    const response = await route.handle(request, {
+      id: 'test',
+      language: 'th',
+      url,
+      node: undefined,
+      caller: () => Promise.resolve({ caller: { kind: 'anonymous' }, ip: '127.0.0.1' }),
+    });
     const body = (await response.json()) as { status: string; checks: Record<string, { status: string }> };
     return { status: response.status, body, ms: performance.now() - started };
   };
 }
 
-describe('useReadiness with a check that hangs', () => {
+describe('/ready with a check that hangs', () => {
   it('answers within READINESS_CHECK_TIMEOUT_MS, the check failing, and never runs it twice at once', async () => {
     const store = controlledCheck('store');
     const ready = readyEndpoint([store, { name: 'other', check: () => Promise.resolve(true) }]);

@@ -108,7 +108,7 @@ export function errorResponse(fetchAPI: { Response: typeof Response }, request: 
 }
 
 /** What yoga's CORS would add for this origin: the allowed origin and the headers a browser may read. */
-function corsHeaders(origin: string | null | undefined, cors: CORSOptions | false): Record<string, string> {
+export function corsHeaders(origin: string | null | undefined, cors: CORSOptions | false): Record<string, string> {
   if (cors === false || origin === null || origin === undefined) return {};
   const allowed =
     cors.origin === '*' ? '*' : Array.isArray(cors.origin) && cors.origin.includes(origin) ? origin : undefined;

@@ -1,3 +1,4 @@
+import type { Route } from '../../http/route.js';
 import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
 import { isAsyncIterable, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { Counter, Histogram, Summary } from 'prom-client';
@@ -12,7 +13,7 @@ const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subs
 type Labels = Record<OperationLabel, string>;
 
 /**
- * Prometheus text at /metrics (unless `page` is false: ADMIN_LISTEN_PORT's listener serves it instead, admin-listener.ts):
+ * What /metrics shows of GraphQL (the page itself is `metricsRoute`, below):
  * operations counted and timed (count and sum) by operation type and name, duration
  * histograms by operation type, errors by code and phase, HTTP durations by method and status, beside the server's
  * own metrics on the same registry (metrics.ts). Every label is bounded (operation names by
@@ -25,7 +26,7 @@ type Labels = Record<OperationLabel, string>;
  *
  * A failure while counting is logged and the request goes on: metrics never fail an operation.
  */
-export function useMetrics(metrics: Metrics, { page }: { readonly page: boolean }): Plugin {
+export function useMetrics(metrics: Metrics): Plugin {
   const { registry, operationNames, operations } = metrics;
   const phaseHistogram = (name: string, help: string): Histogram<'operationType'> =>
     new Histogram({ name, help, labelNames: ['operationType'], registers: [registry] });
@@ -126,13 +127,8 @@ export function useMetrics(metrics: Metrics, { page }: { readonly page: boolean 
         safely(() => errorResults.inc({ code: codeLabel(error, 'context'), phase: 'context' })),
       );
     },
-    onRequest(payload) {
-      const { request, url, fetchAPI } = payload;
+    onRequest({ request }) {
       arrivedAt.set(request, Date.now());
-      if (!page || url.pathname !== METRICS_PATH) return undefined;
-      return registry.metrics().then((text) => {
-        payload.endResponse(new fetchAPI.Response(text, { headers: { 'Content-Type': registry.contentType } }));
-      }, report);
     },
     onEnveloped({ context }) {
       if (context != null && !envelopedAt.has(context)) envelopedAt.set(context, Date.now());
@@ -224,4 +220,17 @@ function codeLabel(error: unknown, phase: string | undefined): string {
     return CODE.INTERNAL_SERVER_ERROR;
   }
   return isErrorCode(code) ? code : 'other';
+}
+
+/**
+ * `GET /metrics`: the Prometheus text of every series, on the public port unless ADMIN_LISTEN_PORT's listener
+ * serves it (admin-listener.ts). Some 50 KB rendered from every series: it pays as an operation, and for its bytes.
+ */
+export function metricsRoute({ registry }: Pick<Metrics, 'registry'>): Route {
+  return {
+    name: 'metrics',
+    price: 'operation',
+    matches: (url, request) => url.pathname === METRICS_PATH && (request.method === 'GET' || request.method === 'HEAD'),
+    handle: async () => new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } }),
+  };
 }

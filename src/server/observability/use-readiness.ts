@@ -1,4 +1,4 @@
-import type { Plugin } from 'graphql-yoga';
+import type { Route } from '../../http/route.js';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 
@@ -161,22 +161,27 @@ export function readinessAnswer({ httpStatus, ...body }: ReadinessReport): {
   };
 }
 
-/** `GET /health`: 200 while the process serves. `GET /ready`: the report as JSON, never cached. */
-export function useReadiness(readiness: Readiness): Plugin {
+/** `GET /health`: 200 while the process serves. Free: an orchestrator's probe is answered whatever an address spent. */
+export const healthRoute: Route = {
+  name: 'health',
+  price: 'free',
+  matches: (url, request) => url.pathname === HEALTH_PATH && isRead(request.method),
+  handle: () => new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } }),
+};
+
+/** `GET /ready`: the report as JSON, never cached. Free, as /health. */
+export function readyRoute(readiness: Readiness): Route {
   return {
-    // Synchronous for every request but /ready's: a hook that returns a promise costs every request a hop.
-    onRequest(payload) {
-      const { request, url, fetchAPI } = payload;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      if (url.pathname === HEALTH_PATH) {
-        payload.endResponse(new fetchAPI.Response(null, { status: 200, headers: { 'cache-control': 'no-store' } }));
-        return;
-      }
-      if (url.pathname !== READY_PATH) return;
-      return readiness.report().then((report) => {
-        const { status, headers, body } = readinessAnswer(report);
-        payload.endResponse(new fetchAPI.Response(body, { status, headers }));
-      });
+    name: 'ready',
+    price: 'free',
+    matches: (url, request) => url.pathname === READY_PATH && isRead(request.method),
+    handle: async () => {
+      const { status, headers, body } = readinessAnswer(await readiness.report());
+      return new Response(body, { status, headers });
     },
   };
+}
+
+function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
 }

@@ -1,4 +1,4 @@
-import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
+import type { Route } from '../../http/route.js';
 import { matchesEtag } from '../../http/caching.js';
 import { negotiate } from '../../http/content-encoding.js';
 import type { GraphiQLPage } from './graphiql-page.js';
@@ -21,42 +21,37 @@ export interface GraphiQLPageOptions {
  * GraphiQL in place of yoga's own, which renders the page on every request and leaves its 9 MB to the response
  * compression each time (0.35 s of CPU): here it is rendered and compressed once (graphiql-page.ts) and served
  * with an ETag, `Cache-Control: no-cache` and `Vary: Accept, Accept-Encoding`; a matching If-None-Match gets 304.
- * Its Content-Encoding is already set, so the response compression leaves it alone. It stands where yoga's
- * GraphiQL would answer (app.ts says where in the pipeline); turn yoga's off (`graphiql: false`).
+ * Its Content-Encoding is already set, so the front door does not compress it again. It answers where yoga's
+ * GraphiQL would (GET on the GraphQL path, asking for HTML), ahead of yoga in the route table (turn yoga's off:
+ * `graphiql: false`). It pays as an operation, and for the bytes it sends.
  */
-export function useGraphiQLPage(options: GraphiQLPageOptions): Plugin {
+export function graphiqlRoute(options: GraphiQLPageOptions): Route {
   const { page } = options;
   const paths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
   return {
-    // Synchronous for every request but GraphiQL's: a hook that returns a promise costs every request a hop.
-    onRequest(payload) {
-      const { request, url, fetchAPI } = payload;
-      if (!shouldRenderGraphiQL(request) || !paths.has(url.pathname)) return;
+    name: 'graphiql',
+    price: 'operation',
+    // yoga's own rule (shouldRenderGraphiQL): a GET that accepts HTML.
+    matches: (url, request) =>
+      paths.has(url.pathname) &&
+      request.method === 'GET' &&
+      (request.headers.get('accept') ?? '').includes('text/html'),
+    async handle(request) {
       const encoding = negotiate(request.headers.get('accept-encoding'));
-      return page.variant(encoding ?? 'identity').then(({ body, etag }) => {
-        // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
-        // choose GraphiQL's Content-Security-Policy by it.
-        const headers = new fetchAPI.Headers({
-          'content-type': 'text/html; charset=utf-8',
-          etag,
-          'cache-control': CACHE_CONTROL,
-          vary: 'accept, accept-encoding',
-        });
-        if (matchesEtag(request.headers.get('if-none-match'), etag)) {
-          payload.endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-          return;
-        }
-        if (encoding !== undefined) headers.set('content-encoding', encoding);
-        headers.set('content-length', String(body.length));
-        // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
-        payload.endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers }));
+      const { body, etag } = await page.variant(encoding ?? 'identity');
+      // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
+      // choose GraphiQL's Content-Security-Policy by it.
+      const headers = new Headers({
+        'content-type': 'text/html; charset=utf-8',
+        etag,
+        'cache-control': CACHE_CONTROL,
+        vary: 'accept, accept-encoding',
       });
+      if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+      if (encoding !== undefined) headers.set('content-encoding', encoding);
+      headers.set('content-length', String(body.length));
+      // zlib and Buffer.from give ArrayBuffer-backed buffers (never shared memory), which is what BodyInit wants.
+      return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
     },
   };
-}
-
-/** The bytes the GraphiQL page sends to `request` (its negotiated encoding): what the rate limit prices it by. */
-export function graphiqlPageBytes(page: Pick<GraphiQLPage, 'variant'>): (request: Request) => Promise<number> {
-  return async (request) =>
-    (await page.variant(negotiate(request.headers.get('accept-encoding')) ?? 'identity')).body.length;
 }

@@ -1,4 +1,4 @@
-import type { Plugin } from 'graphql-yoga';
+import type { Route } from '../../http/route.js';
 import type { DatasetPageFacts } from '../../portal/dataset-page.js';
 import type { PortalFiles } from '../../portal/serve.js';
 import { isPortalPath } from '../../portal/route.js';
@@ -8,21 +8,21 @@ import { isPortalPath } from '../../portal/route.js';
  * they are asked for (portal/serve.ts), so the portal costs the GraphQL path one string comparison per request and
  * an idle server nothing.
  */
-export function usePortal(facts: DatasetPageFacts): Plugin {
+export function portalRoute(facts: DatasetPageFacts): Route {
   let files: Promise<PortalFiles> | undefined;
   return {
-    onRequest(payload) {
-      const { pathname } = payload.url;
-      if (!isPortalPath(pathname)) return;
+    name: 'portal',
+    // Files read from memory once read: an asset costs what a stored answer does, and its bytes.
+    price: 'stored',
+    matches: (url) => isPortalPath(url.pathname),
+    async handle(request, state) {
       if (files === undefined) {
         const loading = import('../../portal/serve.js').then(({ createPortalFiles }) => createPortalFiles(facts));
-        // A failure answers the requests that awaited it (500, by the error boundary); the next request tries again.
+        // A failure answers the requests that awaited it (500, by the front door); the next request tries again.
         loading.catch(() => files === loading && (files = undefined));
         files = loading;
       }
-      return files
-        .then((portal) => portal.answer(payload.request, pathname))
-        .then((response) => payload.endResponse(response));
+      return (await files).answer(request, state.url.pathname);
     },
   };
 }

@@ -73,27 +73,37 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
 export function useResponseCompression<PluginContext extends object>(): Plugin<PluginContext> {
   return {
     onResponse(payload) {
-      const { request, response, fetchAPI } = payload;
-      if (response.body === null) return;
-      const streamed = STREAMED.test(response.headers.get('content-type') ?? '');
-      // Already encoded (a stored response rendered by the response cache): it set its own Vary. yoga marks its
-      // event streams `Content-Encoding: none`, which is identity, so those are compressed like any stream.
-      const existing = response.headers.get('content-encoding');
-      if (existing !== null && !(streamed && existing === 'none')) return;
-      addVary(response.headers, 'accept-encoding');
-      const encoding = negotiate(request.headers.get('accept-encoding'));
-      if (encoding === undefined) return;
-      const headers = new fetchAPI.Headers(response.headers);
-      headers.set('content-encoding', encoding);
-      headers.delete('content-length');
-      const body = streamed
-        ? compressStream(response.body, encoding)
-        : response.body.pipeThrough(
-            Duplex.toWeb(createCompressor(encoding)) as ReadableWritablePair<Uint8Array, Uint8Array>,
-          );
-      payload.setResponse(
-        new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }),
-      );
+      const compressed = compressedResponse(payload.request, payload.response, payload.fetchAPI);
+      if (compressed !== payload.response) payload.setResponse(compressed);
     },
   };
+}
+
+/**
+ * `response` encoded for `request` (gzip or brotli, by its q-values), or itself: with no body, already encoded, or
+ * to a client that accepts neither. The front door's routes and yoga's answers are compressed alike by it.
+ */
+export function compressedResponse(
+  request: Request,
+  response: Response,
+  fetchAPI: { Headers: typeof Headers; Response: typeof Response },
+): Response {
+  if (response.body === null) return response;
+  const streamed = STREAMED.test(response.headers.get('content-type') ?? '');
+  // Already encoded (a stored response rendered by the response cache): it set its own Vary. yoga marks its
+  // event streams `Content-Encoding: none`, which is identity, so those are compressed like any stream.
+  const existing = response.headers.get('content-encoding');
+  if (existing !== null && !(streamed && existing === 'none')) return response;
+  addVary(response.headers, 'accept-encoding');
+  const encoding = negotiate(request.headers.get('accept-encoding'));
+  if (encoding === undefined) return response;
+  const headers = new fetchAPI.Headers(response.headers);
+  headers.set('content-encoding', encoding);
+  headers.delete('content-length');
+  const body = streamed
+    ? compressStream(response.body, encoding)
+    : response.body.pipeThrough(
+        Duplex.toWeb(createCompressor(encoding)) as ReadableWritablePair<Uint8Array, Uint8Array>,
+      );
+  return new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -24,15 +24,18 @@ const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
 export function useSecurityHeaders(): Plugin {
   return {
     onResponse({ response }) {
-      const { headers } = response;
-      const html = (headers.get('content-type') ?? '').includes('text/html');
-      headers.set('x-content-type-options', 'nosniff');
-      headers.set('referrer-policy', 'no-referrer');
-      headers.set('x-frame-options', 'DENY');
-      headers.set('cross-origin-opener-policy', 'same-origin');
-      // A page that states its own policy keeps it: the portal's forbids inline scripts, which GraphiQL's cannot.
-      if (!headers.has('content-security-policy'))
-        headers.set('content-security-policy', html ? GRAPHIQL_CSP : DATA_CSP);
+      setSecurityHeaders(response.headers);
     },
   };
+}
+
+/** The security headers of every answer, yoga's and the front door's routes' alike. */
+export function setSecurityHeaders(headers: Headers): void {
+  const html = (headers.get('content-type') ?? '').includes('text/html');
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('referrer-policy', 'no-referrer');
+  headers.set('x-frame-options', 'DENY');
+  headers.set('cross-origin-opener-policy', 'same-origin');
+  // A page that states its own policy keeps it: the portal's forbids inline scripts, which GraphiQL's cannot.
+  if (!headers.has('content-security-policy')) headers.set('content-security-policy', html ? GRAPHIQL_CSP : DATA_CSP);
 }

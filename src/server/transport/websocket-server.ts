@@ -23,7 +23,7 @@ import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { Metrics } from '../observability/metrics.js';
 import { rateLimitFields } from '../../rate-limit/fields.js';
 import { trustedDocumentOf, type PersistedManifest } from '../operations/use-persisted-operations.js';
-import type { SocketOperationPayment } from '../../rate-limit/yoga/use-rate-limit.js';
+import type { SocketOperationPayment } from '../rate-limit/use-rate-limit.js';
 import { checkOperationParameters } from './use-request-shape.js';
 import { chooseProtocol, LEGACY_PROTOCOL, legacySocket, type ProtocolSocket } from './websocket-legacy.js';
 

@@ -1,24 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
-import { shouldRenderGraphiQL, type Plugin, type YogaInitialContext } from 'graphql-yoga';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { CODE } from '../../errors/registry.js';
 import type { Context } from '../../graphql/context.js';
 import { rateLimitedError } from '../../graphql/errors.js';
 import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
-import { spentBudgetsOf } from '../spent-budgets.js';
+import { spentBudgetsOf } from '../../rate-limit/spent-budgets.js';
 import { clientIp } from '../../http/client-ip.js';
-import { errorResponse } from '../../server/answers/error-answer.js';
-import { retryAfterDetails } from '../errors.js';
-import { spentBudget } from '../fields.js';
-import {
-  anonymousBucket,
-  bucketOf,
-  OPERATION_COSTS,
-  pricedBySize,
-  type RateDecision,
-  type RateLimiter,
-} from '../limiter.js';
-import { METRICS_PATH } from '../../server/observability/use-metrics.js';
+import { spentBudget } from '../../rate-limit/fields.js';
+import { bucketOf, OPERATION_COSTS, type RateDecision, type RateLimiter } from '../../rate-limit/limiter.js';
 
 export interface RateLimitOptions {
   readonly limiter: RateLimiter;
@@ -41,8 +31,7 @@ export interface RateLimitOptions {
  * A key of a client the operator disabled (403) names no caller the server serves: its request is paid from the
  * address's bucket, as a stranger's would be, so a disabled app cannot ask for free.
  *
- * The pages that are not GraphQL but cost as much (`/metrics`, 50 KB rendered from every series; the GraphiQL
- * page, megabytes) take one token from the IP's bucket each, priced by the bytes they send.
+ * The doors that are not GraphQL (pages, files, feeds) pay from the same buckets at the front door (front-door.ts).
  *
  * Operations that arrive without an HTTP request of their own (a WebSocket's `subscribe` messages) pay the same
  * token before the socket parses them (`payForSocketOperation`, which websocket-server.ts calls first); anything
@@ -59,8 +48,6 @@ export function rateLimitCharges(
   options: RateLimitOptions & {
     readonly callers: RequestCallers;
     readonly graphqlPath: string;
-    /** The bytes the GraphiQL page sends to a request, which it pays for (SENT_BYTES_PER_TOKEN); none: one token. */
-    readonly graphiqlBytes?: ((request: Request) => Promise<number>) | undefined;
   },
 ): { plugin: Plugin<Context & { req?: IncomingMessage }>; payForSocketOperation: SocketOperationPayment } {
   const { limiter, callers } = options;
@@ -95,44 +82,12 @@ export function rateLimitCharges(
       stop({ errors: [error] });
     }
   };
-  const graphiqlPaths = new Set([options.graphqlPath, `${options.graphqlPath}/`]);
-  const isMeteredPage = (request: Request, pathname: string): boolean =>
-    pathname === METRICS_PATH || (graphiqlPaths.has(pathname) && shouldRenderGraphiQL(request));
   const payForSocketOperation: SocketOperationPayment = async (request, req) => {
     const found = await callers.of(request, req);
     chargedAtParse.add(request);
     await spend(request, found, OPERATION_COSTS.executed);
   };
   const plugin: Plugin<Context & { req?: IncomingMessage }> = {
-    // Synchronous for every request but the metered pages': a hook that returns a promise costs every request a hop.
-    onRequest(payload) {
-      const { request, url, serverContext, fetchAPI } = payload;
-      if (!isMeteredPage(request, url.pathname)) return;
-      const { req } = serverContext as { req?: IncomingMessage };
-      // /metrics is some 50 KB; the GraphiQL page megabytes when sent uncompressed: each pays for what it sends.
-      const bytes =
-        url.pathname === METRICS_PATH || options.graphiqlBytes === undefined
-          ? Promise.resolve(0)
-          : options.graphiqlBytes(request);
-      return bytes.then(async (sent) => {
-        const decision = await limiter.consume(
-          anonymousBucket(ipOf(request, req)),
-          undefined,
-          pricedBySize(OPERATION_COSTS.executed, sent),
-        );
-        record(request, decision, 'default');
-        if (decision.allowed) return;
-        options.onRefusal?.('anonymous');
-        // Written by the one writer of refusals (error-answer.ts): the registry's status and Retry-After, the
-        // negotiated language, `vary`, and nothing internal in the body.
-        payload.endResponse(
-          errorResponse(fetchAPI, request, {
-            code: CODE.RATE_LIMITED,
-            details: retryAfterDetails(decision.retryAfterMs),
-          }),
-        );
-      });
-    },
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone({ requestParserResult }) {

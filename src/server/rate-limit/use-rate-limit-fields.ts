@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
-import { existingSpentBudgetsOf } from '../spent-budgets.js';
-import { rateLimitFields } from '../fields.js';
+import { existingSpentBudgetsOf } from '../../rate-limit/spent-budgets.js';
+import { rateLimitFields } from '../../rate-limit/fields.js';
 
 /**
  * Writes the `RateLimit-Policy` and `RateLimit` fields of every budget the request spent or was refused by,

@@ -1,0 +1,52 @@
+/**
+ * What a door of the server is: a route of the table in front of yoga (front-door.ts). Each non-GraphQL route is a
+ * `(request, state) => Response` handler in the folder of its feature (downloads/, harvest/, portal/, …); the front
+ * door gives every one of them the same concerns (request id, security headers, CORS, the caller and its price,
+ * the one refusal writer, compression); server/front-door.ts applies them, so a new door cannot forget one.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Caller } from '../access/model.js';
+import type { Language } from './language.js';
+
+/** Who sent a request, and from where. */
+export interface RequestCaller {
+  readonly caller: Caller;
+  /** The socket's peer, or the address the trusted proxy saw. */
+  readonly ip: string;
+}
+
+/** What the front door knows of one request, for the handler that answers it. */
+export interface RequestState {
+  /** The request's id: on its answer (`x-request-id`) and on its log lines. */
+  readonly id: string;
+  /** The language its answer is written in (Accept-Language; Thai unless English is preferred). */
+  readonly language: Language;
+  readonly url: URL;
+  /** node:http's request, when the request came through a socket (not in yoga-less tests calling `fetch`). */
+  readonly node: IncomingMessage | undefined;
+  /** Who sent it, authenticated once; rejects with the coded refusal (401, 403, 429). */
+  caller(): Promise<RequestCaller>;
+}
+
+/**
+ * What a request to a route pays from its caller's bucket (the one GraphQL operations pay from), before its handler
+ * runs; its answer's bytes are priced as they are written (SENT_BYTES_PER_TOKEN), whatever the price here.
+ * - `operation`: a token, as an executed GraphQL operation (an answer computed for it: a file, a feed);
+ * - `stored`: an eighth, as a stored answer (bytes read from memory: a page, an asset);
+ * - `free`: nothing (probes: /health and /ready must answer an orchestrator whatever an address spent).
+ */
+export type RoutePrice = 'operation' | 'stored' | 'free';
+
+/** A request's method and headers, as a route's `matches` reads them, from node:http or the fetch API alike. */
+export type RequestHead = Pick<Request, 'method'> & { readonly headers: Pick<Headers, 'get'> };
+
+export type RouteHandler = (request: Request, state: RequestState) => Promise<Response> | Response;
+
+export interface Route {
+  /** The name the route table and its tests know it by. */
+  readonly name: string;
+  /** Whether this route answers the request (a route refuses the methods it does not take itself). */
+  readonly matches: (url: URL, request: RequestHead) => boolean;
+  readonly price: RoutePrice;
+  readonly handle: RouteHandler;
+}

@@ -1,0 +1,240 @@
+/**
+ * The front door: the route table in front of yoga, and what every route gets without asking. `/graphql` goes to
+ * the hot path and then yoga's GraphQL-only pipeline; every other door (files, pages, feeds, probes, the metrics
+ * page, GraphiQL's page) is a `Route` (http/route.ts) answered here, never by a yoga stage. For each, in order:
+ *
+ * 1. its request state: id, language, URL, and the caller, authenticated once when asked (a bad key is 401);
+ * 2. a CORS preflight answered as yoga would (CORS_ORIGINS), without running the route;
+ * 3. pay before work: the route's price (route.ts) from the caller's bucket, the one GraphQL operations pay from;
+ *    an empty bucket is 429 with Retry-After;
+ * 4. the route's answer, or its refusal written by the one refusal writer (error-answer.ts): a coded JSON error in
+ *    the request's language; anything unexpected is logged and answered 500 with a code and nothing internal;
+ * 5. the answer's headers: request id, security headers, RateLimit fields, CORS, the simulated-upstream mark;
+ *    compressed when the client accepts it and the route did not encode it itself;
+ * 6. its bytes priced as they are written: beyond what step 3 took, one token per SENT_BYTES_PER_TOKEN, taken
+ *    once the answer's length is known (at once for a body of known length, at its end for a stream), into debt
+ *    when the bucket is short, so no route is a way round the byte price GraphQL answers pay.
+ */
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError } from 'graphql';
+import type { CORSOptions } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { CodedError } from '../errors/coded-error.js';
+import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
+import { rateLimitedError } from '../graphql/errors.js';
+import type { RequestCallers } from '../graphql/request-callers.js';
+import { negotiateLanguage } from '../http/language.js';
+import { requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js';
+import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
+import { rateLimitFields, spentBudget } from '../rate-limit/fields.js';
+import { anonymousBucket, bucketOf, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../rate-limit/limiter.js';
+import { existingSpentBudgetsOf, spentBudgetsOf } from '../rate-limit/spent-budgets.js';
+import { corsHeaders, errorResponse, type Refusal } from './answers/error-answer.js';
+import { SIMULATED_HEADER } from './answers/use-simulated-upstream.js';
+import { compressedResponse } from './transport/use-compression.js';
+import { setSecurityHeaders } from './transport/use-security-headers.js';
+
+export interface FrontDoorOptions {
+  readonly callers: RequestCallers;
+  /** No price is taken when undefined (RATE_LIMIT_POINTS=0). */
+  readonly rateLimit: { readonly limiter: RateLimiter; readonly onRefusal?: (callerKind: string) => void } | undefined;
+  readonly cors: CORSOptions | false;
+  readonly logger: Pick<Logger, 'error'>;
+  /** The embedded simulator serves: every answer says so. */
+  readonly simulatedUpstream: boolean;
+}
+
+export interface FrontDoor {
+  /** The names of the routes, in the order they are matched. */
+  readonly routes: readonly string[];
+  /** The route that answers this request, or undefined: it is GraphQL's (or nobody's), and yoga answers it. */
+  routeOf(url: URL, request: RequestHead): Route | undefined;
+  /** Answers `request` by `route`, through every concern of the door. */
+  serve(route: Route, request: Request, node: IncomingMessage | undefined): Promise<Response>;
+}
+
+const FETCH_API = { Headers, Response };
+
+/** Tokens a route's request pays when it arrives. */
+const ARRIVAL_COSTS: Readonly<Record<RoutePrice, number>> = {
+  operation: OPERATION_COSTS.executed,
+  stored: OPERATION_COSTS.stored,
+  free: 0,
+};
+
+export function createFrontDoor(routes: readonly Route[], options: FrontDoorOptions): FrontDoor {
+  const { callers, cors } = options;
+
+  /** Takes the route's price from the caller's bucket; returns the bucket and what it took, for the byte price. */
+  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<Payment | undefined> => {
+    const { rateLimit } = options;
+    if (rateLimit === undefined || price === 'free') return undefined;
+    const { caller, ip } = await state.caller();
+    if (caller.kind === 'operator') return undefined;
+    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
+    const bucket = caller.kind === 'client' ? bucketOf(caller, ip) : anonymousBucket(ip);
+    const paid = ARRIVAL_COSTS[price];
+    const decision = await rateLimit.limiter.consume(bucket, quota, paid);
+    spentBudgetsOf(request).record(
+      spentBudget(quota === undefined ? 'default' : 'client', decision, rateLimit.limiter.windowS),
+    );
+    if (!decision.allowed) {
+      rateLimit.onRefusal?.(caller.kind);
+      throw rateLimitedError(decision.retryAfterMs);
+    }
+    return { limiter: rateLimit.limiter, bucket, paid };
+  };
+
+  const finish = (request: Request, response: Response, payment: Payment | undefined): Response => {
+    const answered = compressedResponse(request, response, FETCH_API);
+    const { headers } = answered;
+    headers.set(REQUEST_ID_HEADER, requestIdOf(request));
+    setSecurityHeaders(headers);
+    for (const [name, value] of Object.entries(rateLimitFields(existingSpentBudgetsOf(request))))
+      headers.set(name, value);
+    if (!headers.has('access-control-allow-origin'))
+      for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin'), cors)))
+        headers.set(name, value);
+    if (options.simulatedUpstream) headers.set(SIMULATED_HEADER, 'true');
+    return payment === undefined ? answered : pricedByBytes(answered, payment, options.logger);
+  };
+
+  return {
+    routes: routes.map((route) => route.name),
+    routeOf: (url, request) => routes.find((route) => route.matches(url, request)),
+    async serve(route, request, node) {
+      const url = new URL(request.url);
+      const state: RequestState = {
+        id: requestIdOf(request),
+        language: negotiateLanguage(request.headers.get('accept-language')),
+        url,
+        node,
+        caller: () => callers.of(request, node),
+      };
+      if (request.method === 'OPTIONS') return finish(request, preflight(request, cors), undefined);
+      let payment: Payment | undefined;
+      try {
+        payment = await pay(route.price, request, state);
+        return finish(request, await route.handle(request, state), payment);
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal === undefined)
+          options.logger.error({ err: error, requestId: state.id, route: route.name }, 'route failed');
+        const refused = errorResponse(FETCH_API, request, refusal ?? { status: 500, code: CODE.INTERNAL_SERVER_ERROR });
+        return finish(request, refused, payment);
+      }
+    },
+  };
+}
+
+/** What a route's request paid when it arrived, and from which bucket: its bytes are priced beyond that. */
+interface Payment {
+  readonly limiter: RateLimiter;
+  readonly bucket: string;
+  readonly paid: number;
+}
+
+/**
+ * The answer with its bytes priced: what they cost beyond what the request paid on arrival is taken from the same
+ * bucket (into debt: the bytes are already on their way), at once when the length is known, else once the stream
+ * ends (or is cut short: what was sent is what is paid for).
+ */
+function pricedByBytes(response: Response, payment: Payment, logger: Pick<Logger, 'error'>): Response {
+  const settle = (bytes: number): void => {
+    const owed = pricedBySize(payment.paid, bytes) - payment.paid;
+    if (owed > 0)
+      payment.limiter
+        .charge(payment.bucket, owed)
+        .catch((error: unknown) => logger.error({ err: error }, 'the byte price of an answer was not taken'));
+  };
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (response.body === null || Number.isFinite(length)) {
+    settle(Number.isFinite(length) ? length : 0);
+    return response;
+  }
+  let sent = 0;
+  let settled = false;
+  const settleOnce = (): void => {
+    if (settled) return;
+    settled = true;
+    settle(sent);
+  };
+  const reader = response.body.getReader();
+  const counted = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await reader.read();
+          if (next.done) {
+            settleOnce();
+            controller.close();
+            return;
+          }
+          sent += next.value.byteLength;
+          controller.enqueue(next.value);
+        } catch (error) {
+          settleOnce();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        settleOnce();
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A CORS preflight as yoga answers one: the allowed origin, methods and headers, or none of them. */
+function preflight(request: Request, cors: CORSOptions | false): Response {
+  const allowed = corsHeaders(request.headers.get('origin'), cors);
+  if (cors === false || Object.keys(allowed).length === 0) return new Response(null, { status: 204 });
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...allowed,
+      'access-control-allow-methods': [cors.methods ?? ['GET', 'POST']].flat().join(', '),
+      'access-control-allow-headers': [cors.allowedHeaders ?? []].flat().join(', '),
+      ...(cors.maxAge === undefined ? {} : { 'access-control-max-age': String(cors.maxAge) }),
+      'content-length': '0',
+    },
+  });
+}
+
+/** The HTTP status of a refusal whose code declares none and that did not give its own. */
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  BAD_USER_INPUT: 400,
+  NOT_FOUND: 404,
+  UNAUTHENTICATED: 401,
+  RESPONSE_TOO_LARGE: 413,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_HTTP_ERROR: 502,
+  UPSTREAM_BAD_RESPONSE: 502,
+  NOT_TABULAR: 502,
+  SERVER_BUSY: 503,
+};
+
+/** The refusal of an expected failure (a coded error of any layer, or the rate limit's and the key check's). */
+export function refusalOf(error: unknown): Refusal | undefined {
+  if (error instanceof CodedError) {
+    const { code, details, httpStatus } = error as CodedError;
+    return { status: httpStatus ?? STATUS[code] ?? 400, code, message: error.message, details };
+  }
+  if (error instanceof GraphQLError) {
+    const code = error.extensions['code'];
+    if (typeof code !== 'string' || !Object.hasOwn(ERRORS, code)) return undefined;
+    const known = code as ErrorCode;
+    const http = error.extensions['http'];
+    const retryAfterS = error.extensions['retryAfterS'];
+    return {
+      status: http?.status ?? (ERRORS[known] as ErrorDeclaration).status ?? STATUS[known] ?? 400,
+      code: known,
+      message: error.message,
+      details: typeof retryAfterS === 'number' ? { retryAfterS } : {},
+    };
+  }
+  return undefined;
+}
