@@ -1,6 +1,5 @@
 import { connect } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LARGEST_DATASET } from '../helpers/largest-dataset.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
@@ -89,8 +88,38 @@ describe('clients that leave mid-answer', () => {
       }),
     ]);
     expect(statusLines).toEqual(statusLines.map(() => 'HTTP/1.1 200 OK'));
-    // Past two heartbeats of the streams left open, and the rest of every answer written to its reset socket.
-    await delay(2_500);
+    // Past two heartbeats of the streams left open (seen on a stream of our own, which the same timer cadence pings),
+    // and the rest of every answer written to its reset socket (each request's access line, written when it ends).
+    const watcher = new AbortController();
+    const watching = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: SUBSCRIPTION }),
+      signal: watcher.signal,
+    });
+    expect(watching.status).toBe(200);
+    let pings = 0;
+    const reader = watching.body?.getReader();
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read())
+        pings += decoder.decode(read.value).split(':\n\n').length - 1;
+    })().catch(() => undefined);
+    const accessLines = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"')).length;
+    // The warm-up and the seven requests left mid-answer.
+    await vi.waitFor(
+      () => {
+        expect(accessLines()).toBeGreaterThanOrEqual(1 + statusLines.length);
+        expect(pings).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    watcher.abort();
+    await reading;
     const after = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/server.js';
 import { runMain, startServerProcess } from '../helpers/server-process.js';
 import { slowPost } from '../helpers/slow-post.js';
@@ -143,6 +143,7 @@ describe('shutdown under keep-alive load', () => {
         UPSTREAM_FETCH_RATE_LIMIT_POINTS: '0',
       });
       const endpoint = new URL(server.endpoint);
+      const slowBefore = upstream.requestCount('ODS_COUNT_GRADUATE_BY_YEAR');
       const requests: LoadRequest[] = [];
       const lastOfEachWorker: LoadRequest[] = [];
       let exited = false;
@@ -170,8 +171,15 @@ describe('shutdown under keep-alive load', () => {
         }
       };
       const workers = Array.from({ length: 20 }, (_, index) => worker(index));
-      // Long enough for every worker to have a slow request under way and its connection kept alive.
-      await delay(1_500);
+      // Until every slow worker has a slow request under way at the upstream (its second request, so its connection
+      // was kept alive by the first answer).
+      await vi.waitFor(
+        () => {
+          expect(requests.filter((record) => record.slow && record.outcome === undefined)).toHaveLength(5);
+          expect(upstream.requestCount('ODS_COUNT_GRADUATE_BY_YEAR')).toBeGreaterThanOrEqual(slowBefore + 5);
+        },
+        { timeout: 20_000, interval: 20 },
+      );
       for (const record of requests) record.inFlightAtSignal = record.outcome === undefined;
       const signalledAt = performance.now();
       const code = await server.stop('SIGTERM');
