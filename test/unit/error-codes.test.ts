@@ -3,7 +3,14 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS_DOC, withErrorCodesTable } from '../../scripts/docs-errors.js';
 import { CodedError } from '../../src/errors/coded-error.js';
-import { CODE, ERROR_CODES, ERRORS, WARNING_CODES, WARNINGS, type ErrorDeclaration } from '../../src/errors/registry.js';
+import {
+  CODE,
+  ERROR_CODES,
+  ERRORS,
+  WARNING_CODES,
+  WARNINGS,
+  type ErrorDeclaration,
+} from '../../src/errors/registry.js';
 import { codedGraphQLError } from '../../src/graphql/errors.js';
 import { localizedError, localizedMessage, warningMessage } from '../../src/graphql/messages.js';
 import { badUserInput } from '../../src/records/errors.js';

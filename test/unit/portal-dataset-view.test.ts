@@ -10,7 +10,13 @@ import {
 } from '../../src/portal/assets/dataset/columns.js';
 import { recordsQuery } from '../../src/portal/assets/dataset/snippets.js';
 import { SNIPPET_LANGUAGES, snippet } from '../../src/portal/assets/request-code.js';
-import { downloadPath, readView, recordFilters, recordOrder, viewParams } from '../../src/portal/assets/dataset/view.js';
+import {
+  downloadPath,
+  readView,
+  recordFilters,
+  recordOrder,
+  viewParams,
+} from '../../src/portal/assets/dataset/view.js';
 
 // The dataset page's choices, made from what Dataset.fields answers (never the simulator's key names): run here on
 // columns as the simulator's records give them and as an upstream with Thai keys and numbers as text gives them.
