@@ -211,17 +211,7 @@ describe('no refusal of the persisted-operations plugins is kept by a cache', ()
   });
 });
 
-describe('PERSISTED_OPERATIONS_ONLY at start-up', () => {
-  it('refuses to start when the manifest cannot be read', async () => {
-    const { runToExit } = await import('../helpers/server-process.js');
-    const { code, output } = await runToExit({
-      PERSISTED_OPERATIONS_ONLY: 'true',
-      PERSISTED_OPERATIONS_FILE: '/nonexistent/persisted.json',
-    });
-    expect(code).toBe(1);
-    expect(output).toContain('/nonexistent/persisted.json');
-  });
-});
+// PERSISTED_OPERATIONS_ONLY at start-up, a spawned production process: test/e2e/persisted-operations-start-up.test.ts.
 
 // Issues 24 and 32: Apollo iOS drops every non-2xx answer before its APQ interceptor sees it, and since 1.17 asks
 // for application/graphql-response+json too; Apollo Server answers 200 whatever the Accept.
