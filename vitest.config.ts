@@ -5,45 +5,36 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-// Files that replace modules with vi.mock need a module registry of their own: found by reading them, so a new one
-// cannot be forgotten here.
-const MOCKING_FILES = readdirSync('test', { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.test.ts') && readFileSync(join('test', file), 'utf8').includes('vi.mock('))
-  .map((file) => join('test', file));
+// The suites are laid out by how they run (docs/contributors/testing.md): each folder of test/ is a vitest project.
+//   test/unit/      plugins on a small yoga and pure engines: no server, no simulator, no spawned process
+//   test/server/    the server in process, from src/, against the simulator
+//   test/contract/  what a client sees on the wire, on the production bundle (with test/clients/)
+//   test/e2e/       Chromium, spawned production processes and external tools: `npm run test:e2e`
+// `npm test` runs the first three (and own-modules, below); `npm run test:e2e` the last.
+const UNIT = 'test/unit/**/*.test.ts';
+const SERVER = 'test/server/**/*.test.ts';
+const CONTRACT = ['test/contract/**/*.test.ts', 'test/clients/**/*.test.ts'];
+const E2E = 'test/e2e/**/*.test.ts';
 
-// The suites that speak to the server as its clients do run on the production build (test/helpers/server-kit.ts):
-// a defect of the bundle alone (two copies of a package, a module resolved otherwise) fails them. The others run
-// `src/`, cheaper to load, and their processes (start-up, shutdown, migrations) run the build anyway
-// (docs/contributors/testing.md says which and why).
-const BUILD_SUITES = [
-  'test/clients/**/*.test.ts',
-  'test/graphql-over-http.test.ts',
-  'test/fuzz.test.ts',
-  'test/incremental-delivery.test.ts',
-  'test/front-door.test.ts',
-  'test/operation-limits.test.ts',
-  'test/error-answers-not-cached.test.ts',
-  'test/language.test.ts',
-  'test/bad-documents.test.ts',
-  'test/persisted-operations.test.ts',
-  'test/key-life-cycle-http.test.ts',
-  'test/websocket-attacks.test.ts',
-  'test/hardening-amplification.test.ts',
-  'test/schema-attacks.test.ts',
-  'test/erasure-files.test.ts',
-  'test/transports-table.test.ts',
-  'test/pipeline-order.test.ts',
-  'test/downloads.test.ts',
-  'test/catalogue-harvest.test.ts',
-];
-
-// The plugins tested alone: the `unit` project.
-const UNIT_SUITES = 'test/plugins/**/*.test.ts';
+// In unit/ and server/, a file that replaces modules with vi.mock needs a module registry of its own (the projects
+// above share one per worker): found by reading those two folders, so a new one cannot be forgotten here.
+const mockingFiles = (folder: string): string[] =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts') && readFileSync(join(folder, file), 'utf8').includes('vi.mock('))
+    .map((file) => join(folder, file));
+const OWN_MODULES = [...mockingFiles('test/unit'), ...mockingFiles('test/server')];
 
 // Once per run, for the projects whose suites start servers and processes: the source transpiled and built for the
-// processes they spawn (test/helpers/transpiled-source.ts), and the end of any child process a test started that
-// nothing else ended (test/helpers/child-process.ts).
+// processes they spawn and for the contract suites' in-process bundle (test/helpers/transpiled-source.ts), and the
+// end of any child process a test started that nothing else ended (test/helpers/child-process.ts).
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
+
+// The contract suites load the server from the run's production build (test/helpers/server-kit.ts), as Node loads
+// `node dist/main.js`, not transformed by vitest.
+const ON_THE_BUILD = {
+  env: { TEG_TEST_SERVER_BUILD: '1' },
+  server: { deps: { external: [/teg-transpiled-[^/]*\/dist\//] } },
+};
 
 export default defineConfig({
   resolve: {
@@ -67,45 +58,32 @@ export default defineConfig({
     // In CI a JSON report too, from which .ci/run prints the plain "N passed, N failed" line.
     reporters: process.env['CI'] === undefined ? ['default'] : ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    // One module registry per worker, not per file, in every project but own-modules: the server's dependencies
+    // (yoga, Pothos, Kysely, undici, zod…) load once per worker instead of once per file, which was most of the
+    // suite's time. Files leave no global state behind: stacks, simulators, stores and metric registries are their
+    // own, and a file that stubs a clock restores it.
+    isolate: false,
+    // `npm test` names the first four (`--project unit --project server …`), `npm run test:e2e` the last; a file
+    // named on the command line runs whichever project holds it.
     projects: [
       {
         extends: true,
-        test: {
-          // Each plugin alone on a small yoga (docs/contributors/testing.md): no server, no simulator, no spawned
-          // process, so none of the global set-up's build either; `npx vitest run --project unit` runs them alone.
-          name: 'unit',
-          include: [UNIT_SUITES],
-          exclude: [...configDefaults.exclude, ...MOCKING_FILES],
-          isolate: false,
-        },
+        // No server, no simulator, no spawned process, so none of the global set-up's build either:
+        // `npx vitest run --project unit` runs them alone.
+        test: { name: 'unit', include: [UNIT], exclude: [...configDefaults.exclude, ...OWN_MODULES] },
       },
       {
         extends: true,
         test: {
-          name: 'shared',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...MOCKING_FILES, ...BUILD_SUITES, UNIT_SUITES],
+          name: 'server',
+          include: [SERVER],
+          exclude: [...configDefaults.exclude, ...OWN_MODULES],
           globalSetup: GLOBAL_SETUP,
-          // One module registry per worker, not per file: the server's dependencies (yoga, Pothos, Kysely, undici,
-          // zod…) load once per worker instead of once per file, which was most of the suite's time. Files leave
-          // no global state behind: stacks, simulators, stores and metric registries are their own, and a file
-          // that stubs a clock restores it.
-          isolate: false,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'build',
-          include: BUILD_SUITES,
-          globalSetup: GLOBAL_SETUP,
-          isolate: false,
-          env: { TEG_TEST_SERVER_BUILD: '1' },
-          // The bundle is loaded by Node as `node dist/main.js` loads it, not transformed by vitest.
-          server: { deps: { external: [/teg-transpiled-[^/]*\/dist\//] } },
-        },
-      },
-      { extends: true, test: { name: 'own-modules', include: MOCKING_FILES, globalSetup: GLOBAL_SETUP } },
+      { extends: true, test: { name: 'contract', include: CONTRACT, globalSetup: GLOBAL_SETUP, ...ON_THE_BUILD } },
+      { extends: true, test: { name: 'own-modules', include: OWN_MODULES, globalSetup: GLOBAL_SETUP, isolate: true } },
+      { extends: true, test: { name: 'e2e', include: [E2E], globalSetup: GLOBAL_SETUP } },
     ],
   },
 });

@@ -11,6 +11,11 @@
 # repository; a clean machine fills it on the first run (about 50 MB to download per line). Each line writes
 # its vitest JSON report to test-results/vitest-node<major>.json and prints "N passed, N failed"; a table at
 # the end gives every line's version, result and time. Exits non-zero if any line failed.
+#
+# With the machine's line, `npm run test:e2e` (Chromium, spawned production processes, promtool, the runbooks: the
+# suites of test/e2e/) runs once, on the machine's Node, beside the lines: its output goes to test-results/e2e.log,
+# printed at the end, its report to test-results/vitest-e2e.json, and its result is a row of the table.
+# NODE_LINES_E2E=0 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +41,19 @@ mkdir -p test-results
 SUMMARY=()
 FAILED=0
 
+# "N passed, N failed" from a vitest JSON report.
+counts_of() {
+  if [ -f "$1" ]; then
+    node -e '
+      const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+      const skipped = r.numPendingTests + r.numTodoTests;
+      console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+    ' "$1"
+  else
+    echo "no report"
+  fi
+}
+
 # Runs the suite on the Node first on PATH; prints its version and the plain pass/fail line.
 run_suite() {
   local major=$1 json="test-results/vitest-node$1.json" version
@@ -44,23 +62,29 @@ run_suite() {
   rm -f "$json"
   local start=$SECONDS status=passed
   npm test -- --reporter=default --reporter=json --outputFile.json="$json" || status=failed
-  local took=$((SECONDS - start)) counts="no report"
-  if [ -f "$json" ]; then
-    counts=$(node -e '
-      const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-      const skipped = r.numPendingTests + r.numTodoTests;
-      console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
-    ' "$json")
-  fi
+  local took=$((SECONDS - start)) counts
+  counts=$(counts_of "$json")
   echo "Node $version: $counts ($status, $took s)"
   [ "$status" = passed ] || FAILED=1
   SUMMARY+=("$(printf '%-6s %-10s %-7s %6s   %s' "$major" "$version" "$status" "$took s" "$counts")")
 }
 
-# The machine's line also takes the portal's visual tour (phone widths and screenshots, test/helpers/portal-browser.ts).
+# The e2e suites, once, on the machine's Node, in the background while the lines run; with the portal's visual tour
+# (phone widths and screenshots, test/helpers/portal-browser.ts).
+E2E_PID=""
+E2E_JSON=test-results/vitest-e2e.json
+if [ "$RUN_MACHINE" = 1 ] && [ "${NODE_LINES_E2E:-1}" = 1 ]; then
+  printf "\n--> npm run test:e2e on Node.js %s, beside the lines (output in test-results/e2e.log)\n" "$MACHINE_MAJOR"
+  rm -f "$E2E_JSON"
+  E2E_START=$SECONDS
+  PORTAL_SCREENSHOTS=1 npm run test:e2e -- --reporter=default --reporter=json --outputFile.json="$E2E_JSON" \
+    >test-results/e2e.log 2>&1 &
+  E2E_PID=$!
+fi
+
 if [ "$RUN_MACHINE" = 1 ]; then
-  printf "\n--> Node.js %s (the machine's, with the portal's visual tour)\n" "$MACHINE_MAJOR"
-  PORTAL_SCREENSHOTS=1 run_suite "$MACHINE_MAJOR"
+  printf "\n--> Node.js %s (the machine's)\n" "$MACHINE_MAJOR"
+  run_suite "$MACHINE_MAJOR"
 fi
 
 MACHINE_PATH=$PATH
@@ -72,6 +96,18 @@ for major in "${LINES[@]}"; do
   run_suite "$major"
   PATH=$MACHINE_PATH
 done
+
+if [ -n "$E2E_PID" ]; then
+  e2e_status=passed
+  wait "$E2E_PID" || e2e_status=failed
+  e2e_took=$((SECONDS - E2E_START))
+  printf '\n--> npm run test:e2e (test-results/e2e.log)\n'
+  cat test-results/e2e.log
+  e2e_counts=$(counts_of "$E2E_JSON")
+  echo "e2e on Node $(node --version): $e2e_counts ($e2e_status, $e2e_took s)"
+  [ "$e2e_status" = passed ] || FAILED=1
+  SUMMARY+=("$(printf '%-6s %-10s %-7s %6s   %s' "e2e" "$(node --version)" "$e2e_status" "$e2e_took s" "$e2e_counts")")
+fi
 
 printf '\n--> Node.js lines\n'
 printf '%-6s %-10s %-7s %6s   %s\n' line version result time tests

@@ -1,6 +1,6 @@
 /**
  * Writes the lists of error codes and of warning codes in docs/app-developers/errors.md from the registry
- * (src/errors/registry.ts), each between its markers: `npm run docs:errors`. test/error-codes.test.ts fails when the file is not what this writes.
+ * (src/errors/registry.ts), each between its markers: `npm run docs:errors`. test/unit/error-codes.test.ts fails when the file is not what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

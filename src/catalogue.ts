@@ -187,7 +187,7 @@ export const SUMMARY_SUBJECT_TITLES_EN: Readonly<Record<SummarySubject, string>>
 /**
  * A key of a summary's JSON body that selects records: the records whose value of that key, written as text, is
  * the one sent (or one of a list). The real upstream does not document its inputs; these are the keys of the
- * records its published samples show (DOMAIN.md), which the simulator's records mirror (test/summary-inputs.test.ts
+ * records its published samples show (DOMAIN.md), which the simulator's records mirror (test/server/summary-inputs.test.ts
  * fails when the two disagree).
  */
 export interface SummaryInputEntry {

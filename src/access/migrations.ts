@@ -238,7 +238,7 @@ function clientEventNotes(): Migration {
  *
  * Releases before 0004 did not tolerate newer migrations ("corrupted migrations"), so every migration after the
  * first has a `down` that removes what its `up` added: `npm run migrate -- --down-to <name>` takes the store back
- * to a release that knows only the migrations up to <name> (test/migrations.test.ts rolls each back and applies it
+ * to a release that knows only the migrations up to <name> (test/e2e/migrations.test.ts rolls each back and applies it
  * again). The first has none: there is no release before it to go back to.
  */
 export function accessMigrations(dialect: Dialect): MigrationProvider {

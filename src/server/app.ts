@@ -196,7 +196,7 @@ export function createApp(deps: AppDependencies): App {
     },
   };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
-  // the stage before it made. The rules that fix the order, stated here only (test/pipeline-order.test.ts pins it):
+  // the stage before it made. The rules that fix the order, stated here only (test/contract/pipeline-order.test.ts pins it):
   // - request-id first: every answer, a refusal of any later stage included, carries the id its log lines carry.
   // Only GraphQL is answered here: every other door is a route of the front door (front-door.ts), ahead of yoga.
   // - security-headers, simulated-upstream and language before any stage that answers by itself (a refusal): their

@@ -1,7 +1,7 @@
 /**
  * The 13 datasets of the simulated upstream, generated from a seed (same seed, same records, same bytes).
  *
- * Relations that hold exactly, for every seed (test/simulator.test.ts asserts them):
+ * Relations that hold exactly, for every seed (test/server/simulator.test.ts asserts them):
  * - MALE + FEMALE = TOTAL in every record that has them.
  * - Years run 2560..2567; the year-bearing datasets 1-5, 8 and 10-12 cover all eight years; dataset 7 is AY 2566.
  * - Students: per year, summary 85 adds up to the sourced national totals (and male totals) of DOMAIN.md, and its

@@ -1,5 +1,5 @@
 // What docs/app-developers/limits.md shows an app (its ts block holds only lines of this file); tested by
-// test/docs-limits.test.ts against a listening server.
+// test/server/docs-limits.test.ts against a listening server.
 
 /** How long to wait before the next request, from an answer's Retry-After and RateLimit fields; 0: go on. */
 export function backOffMs(response: Response): number {

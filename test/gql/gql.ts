@@ -14,16 +14,6 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterDocument,
-    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterFourDocument,
-    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": typeof types.AbuseCatalogueDocument,
-    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": typeof types.TeachersDocument,
-    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": typeof types.TwoBigDocument,
-    "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n": typeof types.DatasetMetadataDocument,
-    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
-    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
-    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
-    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
     "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": typeof types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": typeof types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": typeof types.KeyRotationMeDocument,
@@ -37,11 +27,21 @@ type Documents = {
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": typeof types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": typeof types.ClientReviewDocument,
     "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": typeof types.ClientSummaryDocument,
+    "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n": typeof types.DatasetMetadataDocument,
     "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n": typeof types.DownloadCountDocument,
     "\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n": typeof types.DownloadRecordsDocument,
+    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
+    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterDocument,
+    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": typeof types.AbuseRegisterFourDocument,
+    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": typeof types.AbuseCatalogueDocument,
+    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": typeof types.TeachersDocument,
+    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": typeof types.TwoBigDocument,
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": typeof types.CatalogueDocument,
+    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": typeof types.FilteredDatasetsDocument,
+    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": typeof types.OneDatasetDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": typeof types.OneSummaryEndpointDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": typeof types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": typeof types.SummaryPayloadDocument,
-    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": typeof types.LabelsDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": typeof types.DatasetIdsDocument,
     "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": typeof types.NodeByIdDocument,
     "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": typeof types.NodesByIdsDocument,
@@ -88,16 +88,6 @@ type Documents = {
     "\n  query All($status: UseRequestStatus) {\n    useRequests(status: $status) {\n      ...UseRequestFields\n    }\n  }\n": typeof types.AllDocument,
 };
 const documents: Documents = {
-    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterDocument,
-    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterFourDocument,
-    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": types.AbuseCatalogueDocument,
-    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": types.TeachersDocument,
-    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": types.TwoBigDocument,
-    "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n": types.DatasetMetadataDocument,
-    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
-    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
-    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
-    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
     "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      ": types.RDocument,
     "\n  mutation KeyRotationRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n      client {\n        id\n        name\n      }\n    }\n  }\n": types.KeyRotationRegisterDocument,
     "\n  query KeyRotationMe {\n    me {\n      id\n      name\n    }\n  }\n": types.KeyRotationMeDocument,
@@ -111,11 +101,21 @@ const documents: Documents = {
     "\n  mutation ClientRequestUse($input: RequestEndpointUseInput!) {\n    requestEndpointUse(input: $input) {\n      useRequest {\n        id\n        status\n        history {\n          from\n          to\n        }\n      }\n    }\n  }\n": types.ClientRequestUseDocument,
     "\n  mutation ClientReview($input: ReviewUseRequestInput!) {\n    reviewUseRequest(input: $input) {\n      useRequest {\n        id\n        status\n        statusLabel\n      }\n    }\n  }\n": types.ClientReviewDocument,
     "\n  query ClientSummary($id: Int!, $input: JSONObject) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      status\n      payload(input: $input)\n    }\n  }\n": types.ClientSummaryDocument,
+    "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n": types.DatasetMetadataDocument,
     "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n": types.DownloadCountDocument,
     "\n  query DownloadRecords($code: DatasetCode!, $where: [RecordFilter!], $orderBy: [RecordOrder!]) {\n    dataset(code: $code) {\n      records(where: $where, orderBy: $orderBy, first: 500) {\n        edges {\n          node\n        }\n      }\n    }\n  }\n": types.DownloadRecordsDocument,
+    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
+    "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterDocument,
+    "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n": types.AbuseRegisterFourDocument,
+    "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n": types.AbuseCatalogueDocument,
+    "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n": types.TeachersDocument,
+    "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n": types.TwoBigDocument,
+    "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n": types.CatalogueDocument,
+    "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n": types.FilteredDatasetsDocument,
+    "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n": types.OneDatasetDocument,
+    "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n": types.OneSummaryEndpointDocument,
     "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n": types.TwoDatasetsDocument,
     "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n": types.SummaryPayloadDocument,
-    "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n": types.LabelsDocument,
     "\n  query DatasetIds {\n    datasets {\n      id\n      code\n    }\n  }\n": types.DatasetIdsDocument,
     "\n  query NodeById($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on Dataset {\n        code\n        title\n      }\n      ... on Client {\n        name\n      }\n      ... on UseRequest {\n        status\n        client {\n          id\n        }\n      }\n    }\n  }\n": types.NodeByIdDocument,
     "\n  query NodesByIds($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      __typename\n      id\n    }\n  }\n": types.NodesByIdsDocument,
@@ -179,46 +179,6 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"): (typeof documents)["\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"): (typeof documents)["\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"): (typeof documents)["\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      "): (typeof documents)["\n        mutation R($id: ID!) {\n          reviewUseRequest(input: { id: $id, decision: APPROVE }) {\n            useRequest {\n              id\n            }\n          }\n        }\n      "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -271,6 +231,10 @@ export function graphql(source: "\n  query ClientSummary($id: Int!, $input: JSON
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query DatasetMetadata($code: DatasetCode!) {\n    dataset(code: $code) {\n      metadata {\n        descriptiveTitle\n        licence {\n          name\n          url\n        }\n        publisher\n        publisherUrl\n        contactEmail\n        updateFrequency\n        caveats\n        keywords\n        landingPath\n        downloads {\n          format\n          path\n        }\n      }\n      lastFetched {\n        version\n        fetchedAt\n      }\n      fields {\n        name\n        definition {\n          label\n          labelEn\n          unit\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n"): (typeof documents)["\n  query DownloadCount($code: DatasetCode!, $where: [RecordFilter!], $query: JSONObject) {\n    dataset(code: $code) {\n      recordCount(where: $where, query: $query)\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -279,15 +243,51 @@ export function graphql(source: "\n  query DownloadRecords($code: DatasetCode!, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"): (typeof documents)["\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegister($input: RegisterClientInput!) {\n    registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"): (typeof documents)["\n  mutation AbuseRegisterFour($input: RegisterClientInput!) {\n    a: registerClient(input: $input) {\n      apiKey\n    }\n    b: registerClient(input: $input) {\n      apiKey\n    }\n    c: registerClient(input: $input) {\n      apiKey\n    }\n    d: registerClient(input: $input) {\n      apiKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"): (typeof documents)["\n  query AbuseCatalogue {\n    datasets {\n      no\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query Teachers {\n    dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoBig {\n    dup: dataset(code: V10_DUPWITH) {\n      payload\n    }\n    schools: dataset(code: MV_DWH_SCHOOL1) {\n      payload\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"): (typeof documents)["\n  query Catalogue {\n    datasets {\n      no\n      code\n      title\n      titleEn\n      group\n      agency\n      agencyName\n      method\n      apiUrl\n    }\n    summaryEndpoints {\n      endpointId\n      name\n      subject\n      title\n      method\n      apiUrl\n      version\n      status\n      statusLabel\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"): (typeof documents)["\n  query FilteredDatasets($group: DataGroup, $agency: Agency) {\n    datasets(group: $group, agency: $agency) {\n      no\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"): (typeof documents)["\n  query OneDataset($code: DatasetCode!) {\n    dataset(code: $code) {\n      no\n      code\n      titleEn\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"): (typeof documents)["\n  query OneSummaryEndpoint($id: Int!) {\n    summaryEndpoint(endpointId: $id) {\n      id\n      endpointId\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"): (typeof documents)["\n  query TwoDatasets {\n    failing: dataset(code: ODS_COUNT_SCHOOL_BY_JURISDICTION) {\n      code\n      payload\n    }\n    healthy: dataset(code: ODS_COUNT_TEACHER_BY_YEAR) {\n      code\n      payload\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"): (typeof documents)["\n  query SummaryPayload {\n    summaryEndpoint(endpointId: 84) {\n      status\n      payload(input: { ACADEMIC_YEAR: \"2566\" })\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"): (typeof documents)["\n  query Labels {\n    summaryEndpoint(endpointId: 83) {\n      status\n      statusLabel\n    }\n    dataset(code: ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER) {\n      agencyName\n      agencyNameEn\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

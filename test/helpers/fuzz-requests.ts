@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { DATASET_CODES } from '../../src/catalogue.js';
 
 /**
- * Seeded random HTTP requests to the server, hostile or merely wrong: the fuzz suite's (test/fuzz.test.ts) and the
+ * Seeded random HTTP requests to the server, hostile or merely wrong: the fuzz suite's (test/contract/fuzz.test.ts) and the
  * bench's memory-after-abuse figure (test/bench/abuse.ts).
  */
 /** An operator token one character off a real one (the stack's, test/helpers/stack.ts), which must get nothing. */

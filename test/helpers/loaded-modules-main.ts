@@ -1,5 +1,5 @@
 // The server's entry point (src/main.ts) with the modules it loads recorded (loaded-modules-hooks.ts): what
-// test/idle-modules.test.ts spawns, from the run's transpiled copy (so the hooks are the .js beside this file).
+// test/e2e/idle-modules.test.ts spawns, from the run's transpiled copy (so the hooks are the .js beside this file).
 import { register } from 'node:module';
 import { extname } from 'node:path';
 

@@ -11,7 +11,7 @@ export const SCREENSHOTS = 'test-results/portal';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 
 /**
- * The visual tour, `PORTAL_SCREENSHOTS=1 npm test`: every page at phone width as well as desktop, and a full-page
+ * The visual tour, `PORTAL_SCREENSHOTS=1 npm run test:e2e`: every page at phone width as well as desktop, and a full-page
  * screenshot of each in SCREENSHOTS for a person to look at. .ci/run takes it on one Node.js line. A plain `npm test`
  * checks the pages at desktop width and takes no picture: the tour is about a tenth of the suite's CPU (Chromium
  * renders twice the pages and encodes 32 images), spent on files nobody reads on most runs.

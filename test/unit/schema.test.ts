@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import {
+  buildSchema,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isSpecifiedScalarType,
+  lexicographicSortSchema,
+  printSchema,
+} from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../../src/graphql/schema.js';
+
+describe('schema/schema.graphql', () => {
+  it('is the schema the code builds (run `npm run codegen` after changing a type)', () => {
+    const committed = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+    expect(printSchema(lexicographicSortSchema(committed))).toBe(printSchema(lexicographicSortSchema(schema)));
+  });
+
+  it('describes every type, field and argument, for GraphiQL readers', () => {
+    const undocumented: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || isSpecifiedScalarType(type)) continue;
+      if (!type.description) undocumented.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) undocumented.push(`${type.name}.${field.name}`);
+          for (const arg of field.args) {
+            if (!arg.description) undocumented.push(`${type.name}.${field.name}(${arg.name})`);
+          }
+        }
+      } else if (isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) undocumented.push(`${type.name}.${field.name}`);
+        }
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
