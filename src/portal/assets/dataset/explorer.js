@@ -3,7 +3,8 @@
 // downloads. The chart follows the same filters: both read the page's view.
 import { graphql } from '../api.js';
 import { h, replace, uid } from '../dom.js';
-import { formatNumber, t } from '../i18n.js';
+import { formatNumber } from '../i18n.js';
+import { t } from './messages.js';
 import { alertBox, field } from '../ui.js';
 import { measures, valueText } from './columns.js';
 import { ROWS, VALUES } from './documents.js';
