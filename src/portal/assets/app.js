@@ -4,6 +4,8 @@
 // catalogue never downloads the operator's code. Secrets never go in a URL: only a page's view state does.
 import { h, replace } from './dom.js';
 import { language, setLanguage, t } from './i18n.js';
+
+/** @typedef {import('./i18n.js').MessageKey} MessageKey */
 import { PORTAL, portalPath } from './routes.js';
 import { focusHeading, main, notice, showSimulatedNotice } from './shell.js';
 
@@ -14,7 +16,7 @@ import { focusHeading, main, notice, showSimulatedNotice } from './shell.js';
 
 /**
  * Route pattern (on the path after /portal), the page's module and export, and the navigation entry it belongs to.
- * @type {[pattern: RegExp, load: () => Promise<Page>, nav: string][]}
+ * @type {[pattern: RegExp, load: () => Promise<Page>, nav: MessageKey][]}
  */
 const ROUTES = [
   [/^\/?$/, () => import('./pages/catalogue.js').then((module) => module.renderCatalogue), 'navDatasets'],
@@ -34,7 +36,7 @@ let leave;
 let generation = 0;
 
 function renderHeader(/** @type {string} */ current) {
-  const link = (/** @type {string} */ href, /** @type {string} */ key) =>
+  const link = (/** @type {string} */ href, /** @type {MessageKey} */ key) =>
     h('a', { href, 'aria-current': key === current ? 'page' : null }, t(key));
   replace(
     header,

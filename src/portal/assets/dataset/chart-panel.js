@@ -5,7 +5,8 @@
 import { graphql } from '../api.js';
 import { barChart, chartSvg, saveBlob, svgToPng } from '../chart.js';
 import { h, replace, uid } from '../dom.js';
-import { language, t, tOf } from '../i18n.js';
+import { language } from '../i18n.js';
+import { t, tOf } from './messages.js';
 import { datasetPath } from '../routes.js';
 import { alertBox, copyButton, field } from '../ui.js';
 import { dimensions, isYear, measures, oneThingPerRecord, ROW_COUNT, valueText } from './columns.js';

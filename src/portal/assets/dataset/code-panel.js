@@ -2,7 +2,7 @@
 // with this server's real address; the same query opens in GraphiQL.
 import { graphiqlLink, graphqlUrl } from '../api.js';
 import { h, replace, uid } from '../dom.js';
-import { t } from '../i18n.js';
+import { t } from './messages.js';
 import { copyButton, field } from '../ui.js';
 import { SNIPPET_LANGUAGES, snippet } from '../request-code.js';
 import { recordsQuery } from './snippets.js';

@@ -3,14 +3,27 @@
 // downloads. The chart follows the same filters: both read the page's view.
 import { graphql } from '../api.js';
 import { h, replace, uid } from '../dom.js';
-import { formatNumber, t } from '../i18n.js';
+import { formatNumber } from '../i18n.js';
+import { t } from './messages.js';
 import { alertBox, field } from '../ui.js';
 import { measures, valueText } from './columns.js';
 import { ROWS, VALUES } from './documents.js';
+import {
+  PAGE_SIZE,
+  firstRows,
+  nextRows,
+  previousRows,
+  rowRange,
+  rowsAfter,
+  sortChoice,
+  sortedBy,
+  withFilter,
+  withSortChoice,
+  withValue,
+  withoutFilters,
+  withoutValue,
+} from './explorer-state.js';
 import { downloadPath, recordFilters, recordOrder } from './view.js';
-
-/** Records per page of the table. */
-const PAGE_SIZE = 20;
 /** A column with more values than this is filtered by typing a value rather than choosing from a list. */
 const MOST_CHOICES = 1_000;
 
@@ -26,9 +39,8 @@ export function explorer(page, options) {
   const quantities = new Set(measures(columns).map((column) => column.name));
   /** @type {Map<string, Promise<string[]>>} */
   const valueLists = new Map();
-  /** Cursors of the pages before this one and of this one (null: the first). */
-  /** @type {(string | null)[]} */
-  let cursors = [null];
+  /** @type {import('./explorer-state.js').Cursors} */
+  let cursors = firstRows();
   let generation = 0;
 
   /** Every value of a column, from the data (aggregate groups), largest year first. @param {Column} column */
@@ -51,13 +63,7 @@ export function explorer(page, options) {
   };
 
   /** @param {string} column @param {string[] | undefined} values */
-  const setFilter = (column, values) => {
-    const view = page.view();
-    const where = new Map(view.where);
-    if (values === undefined || values.length === 0) where.delete(column);
-    else where.set(column, values);
-    page.setView({ ...view, where });
-  };
+  const setFilter = (column, values) => page.setView(withFilter(page.view(), column, values));
 
   // Selects of their own for the columns readers filter by most (their province, a year, a staff type).
   const quickColumns = /** @type {Column[]} */ (
@@ -138,29 +144,20 @@ export function explorer(page, options) {
   };
   columnSelect.addEventListener('change', () => void drawValueControl());
   const addFilter = () => {
-    const value = currentValue();
-    if (value === '') return;
-    const existing = page.view().where.get(columnSelect.value) ?? [];
-    if (!existing.includes(value)) setFilter(columnSelect.value, [...existing, value]);
+    const view = page.view();
+    const next = withValue(view, columnSelect.value, currentValue());
+    if (next !== view) page.setView(next);
   };
 
   // The order, also from the column headers; a phone shows each row as a block without them.
   const sortSelect = /** @type {HTMLSelectElement} */ (
     h('select', {
       name: 'sort',
-      onchange: () => {
-        const value = sortSelect.value;
-        const descending = value.startsWith('-');
-        page.setView({
-          ...page.view(),
-          sort: value === '' ? undefined : { field: descending ? value.slice(1) : value, descending },
-        });
-      },
+      onchange: () => page.setView(withSortChoice(page.view(), sortSelect.value)),
     })
   );
   const fillSort = () => {
-    const sort = page.view().sort;
-    const current = sort === undefined ? '' : `${sort.descending ? '-' : ''}${sort.field}`;
+    const current = sortChoice(page.view());
     replace(
       sortSelect,
       h('option', { value: '', selected: current === '' }, t('upstreamOrder')),
@@ -200,11 +197,7 @@ export function explorer(page, options) {
                     type: 'button',
                     class: 'chip',
                     'aria-label': t('removeFilter', { column: page.label(column), value }),
-                    onclick: () =>
-                      setFilter(
-                        column,
-                        (page.view().where.get(column) ?? []).filter((other) => other !== value),
-                      ),
+                    onclick: () => page.setView(withoutValue(page.view(), column, value)),
                   },
                   `${page.label(column)}: ${value}`,
                   h('span', { 'aria-hidden': 'true' }, ' ×'),
@@ -216,7 +209,7 @@ export function explorer(page, options) {
               {},
               h(
                 'button',
-                { type: 'button', class: 'link-button', onclick: () => page.setView({ ...view, where: new Map() }) },
+                { type: 'button', class: 'link-button', onclick: () => page.setView(withoutFilters(view)) },
                 t('clearFilters'),
               ),
             ),
@@ -258,7 +251,7 @@ export function explorer(page, options) {
   const drawRows = async () => {
     const mine = ++generation;
     const view = page.view();
-    const after = cursors.at(-1) ?? null;
+    const after = rowsAfter(cursors);
     try {
       const data = await graphql(ROWS, {
         code: page.code,
@@ -270,8 +263,7 @@ export function explorer(page, options) {
       if (mine !== generation) return;
       const records = data.dataset.records;
       if (records === null || records === undefined) throw new Error(t('rowsNone'));
-      const from = (cursors.length - 1) * PAGE_SIZE + 1;
-      const to = from + records.edges.length - 1;
+      const { from, to } = rowRange(cursors, records.edges.length);
       drawDownloads(records.totalCount);
       replace(
         tableSlot,
@@ -299,7 +291,7 @@ export function explorer(page, options) {
                   type: 'button',
                   disabled: cursors.length === 1,
                   onclick: () => {
-                    cursors = cursors.slice(0, -1);
+                    cursors = previousRows(cursors);
                     void drawRows();
                   },
                 },
@@ -320,7 +312,7 @@ export function explorer(page, options) {
                   type: 'button',
                   disabled: !records.pageInfo.hasNextPage,
                   onclick: () => {
-                    cursors = [...cursors, records.pageInfo.endCursor];
+                    cursors = nextRows(cursors, records.pageInfo.endCursor);
                     void drawRows();
                   },
                 },
@@ -368,16 +360,7 @@ export function explorer(page, options) {
                     type: 'button',
                     class: 'sort',
                     title: t('sortBy', { column: page.label(column.name) }),
-                    onclick: () => {
-                      // Ascending, then descending, then the upstream's order.
-                      const next =
-                        sorted === undefined
-                          ? { field: column.name, descending: false }
-                          : sorted.descending
-                            ? undefined
-                            : { field: column.name, descending: true };
-                      page.setView({ ...page.view(), sort: next });
-                    },
+                    onclick: () => page.setView(sortedBy(page.view(), column.name)),
                   },
                   page.label(column.name),
                   h(
@@ -444,7 +427,7 @@ export function explorer(page, options) {
     pager,
   );
   const redraw = () => {
-    cursors = [null];
+    cursors = firstRows();
     drawChips();
     fillSort();
     drawDownloads(undefined);

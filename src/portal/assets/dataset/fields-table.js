@@ -1,6 +1,7 @@
 // The dataset's columns as the records engine reads them off the data: the key, a readable name where the typed
 // shapes know the key, its JSON types, how many distinct values, examples and the numeric range.
-import { formatNumber, t, tOf } from '../i18n.js';
+import { formatNumber } from '../i18n.js';
+import { t, tOf } from './messages.js';
 import { h } from '../dom.js';
 import { table } from '../ui.js';
 import { isIdentifier } from './columns.js';

@@ -1,7 +1,8 @@
-// The dataset page's words in Thai and English, loaded with the page (i18n.js holds the words every page uses).
-import { addMessages } from '../i18n.js';
+// The dataset page's words in Thai and English, imported by the modules that say them (i18n.js holds the words
+// every page uses, which `t` and `tOf` here fall back on).
+import { translator } from '../i18n.js';
 
-addMessages({
+export const { t, tOf } = translator({
   th: {
     about: 'เกี่ยวกับชุดข้อมูล',
     officialTitle: 'ชื่อทางการ',

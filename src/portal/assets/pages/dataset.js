@@ -2,10 +2,10 @@
 // columns, and a ready-to-run request. Everything is drawn from what the upstream answers, through the records
 // engine (Dataset.fields, aggregate, records): the page works whatever the upstream's record keys are. The view
 // (filters, order, chart) lives in the address, so a link restores it.
-import '../dataset/messages.js';
 import { ApiError, graphqlPartial, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, language, t, tOf } from '../i18n.js';
+import { formatDateTime, language } from '../i18n.js';
+import { t, tOf } from '../dataset/messages.js';
 import { datasetPath, portalPath } from '../routes.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import { alertBox, announce, descriptiveTitle, section, shortVersion } from '../ui.js';

@@ -3,7 +3,8 @@
 // rotate the key, see their history, delete the registration.
 import { ApiError, graphql, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, formatNumber, t, tOf } from '../i18n.js';
+import { formatDateTime, formatNumber } from '../i18n.js';
+import { t, tOf } from '../developer/messages.js';
 import { credential, forget, keep, remembered } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
 import {
