@@ -3,7 +3,7 @@ import type {
   OperatorClientsQuery,
   OperatorOverviewQuery,
   OperatorQueueQuery,
-} from '../src/portal/assets/gql/operations.js';
+} from '../../src/portal/assets/gql/operations.js';
 import {
   PAGE_SIZE,
   afterCursor,
@@ -31,7 +31,7 @@ import {
   usageSorted,
   type OperatorState,
   type UsageRow,
-} from '../src/portal/assets/operator/state.js';
+} from '../../src/portal/assets/operator/state.js';
 
 // The operator page's state and its transitions, in Node: what the page shows and where the focus goes follow from
 // these, and the browser suite (portal-people.browser.test.ts) keeps only what a browser shows.

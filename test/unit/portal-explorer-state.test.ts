@@ -13,8 +13,8 @@ import {
   withValue,
   withoutFilters,
   withoutValue,
-} from '../src/portal/assets/dataset/explorer-state.js';
-import { readView, type View } from '../src/portal/assets/dataset/view.js';
+} from '../../src/portal/assets/dataset/explorer-state.js';
+import { readView, type View } from '../../src/portal/assets/dataset/view.js';
 
 // The dataset explorer's paging and its controls' changes to the page's view, in Node: the browser suites
 // (portal-datasets, portal-dataset-reader) keep what only a browser shows.
