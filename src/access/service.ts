@@ -14,7 +14,7 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
+import { databaseClock, erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
 import { asStoreUnavailable, storeCause } from './store-failure.js';
@@ -73,10 +73,12 @@ export interface AccessServiceOptions {
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db, dialect, migrations } = await openDatabase(options);
   options.onMigrations?.(migrations);
+  const clock = options.now;
   const store: AccessStore = {
     db,
     operatorTokens: operatorTokensOf(options),
-    now: options.now ?? (() => new Date()),
+    now: clock ?? (() => new Date()),
+    writtenAt: clock === undefined ? () => databaseClock(dialect) : () => sql<string>`${clock().toISOString()}`,
     keys: options.keys,
     // The erasure has committed: its vacuum is not cut short by the operation's deadline (DATABASE_OPERATION_TIMEOUT_MS).
     afterErasure: () => outsideDeadline(() => erasedFromFiles(db, dialect)),
