@@ -8,6 +8,7 @@ import {
   type Dialect as KyselyDialect,
   type Migration,
   type MigrationResultSet,
+  type RawBuilder,
 } from 'kysely';
 import type pg from 'pg';
 import { CODE } from '../errors/registry.js';
@@ -424,6 +425,16 @@ async function currentSchema(db: Kysely<AccessTables>): Promise<string> {
   const current = rows[0]?.schema ?? null;
   if (current === null) throw new Error('no schema on the search_path exists; create one or pass a schema name');
   return current;
+}
+
+/**
+ * The database's own clock as SQL, in the form every timestamp is stored in: SQLite's as ISO-8601 UTC text with
+ * milliseconds (what `toISOString()` writes), PostgreSQL's `clock_timestamp()`, read when the statement reaches the
+ * row (after any row lock it waited for), not when its transaction began, so a transition that waited for another
+ * is written after it.
+ */
+export function databaseClock(dialect: Dialect): RawBuilder<string> {
+  return dialect === 'sqlite' ? sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` : sql<string>`clock_timestamp()`;
 }
 
 /** The tables an erasure writes to (clients.ts eraseClientRows): those whose old row versions held the erased text. */

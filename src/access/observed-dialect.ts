@@ -82,16 +82,28 @@ class ObservedDriver implements Driver {
     return this.driver.releaseConnection(this.#original(connection));
   }
 
+  // Kysely hands the driver the connection it acquired, so a transaction's BEGIN, COMMIT and ROLLBACK reach the
+  // original connection without passing the wrapper's executeQuery: they are counted here (a commit is where a
+  // full disk or a lost connection often shows).
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.driver.beginTransaction(this.#original(connection), settings);
+    return this.#counted(this.driver.beginTransaction(this.#original(connection), settings));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.commitTransaction(this.#original(connection));
+    return this.#counted(this.driver.commitTransaction(this.#original(connection)));
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.rollbackTransaction(this.#original(connection));
+    return this.#counted(this.driver.rollbackTransaction(this.#original(connection)));
+  }
+
+  async #counted(statement: Promise<void>): Promise<void> {
+    try {
+      await statement;
+    } catch (error) {
+      this.observer.statementFailed();
+      throw error;
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {

@@ -179,8 +179,16 @@ class BoundedPostgresDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
 
+  // A rollback that fails (the connection lost mid-transaction) must not replace the error that made the transaction
+  // roll back, which Kysely throws only if this resolves: the connection is given up instead, and the server ends the
+  // transaction with it.
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      if (!(connection instanceof BoundedPostgresConnection)) throw error;
+      connection.giveUp(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -235,6 +243,11 @@ class BoundedPostgresConnection implements DatabaseConnection {
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('the store does not stream query results');
+  }
+
+  /** The connection is not to be used again: the pool destroys it on release. */
+  giveUp(reason: Error): void {
+    this.#broken ??= reason;
   }
 
   release(): void {

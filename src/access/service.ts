@@ -1,4 +1,7 @@
 import { sql } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import { CODE } from '../errors/registry.js';
+import { AccessError } from './errors.js';
 import { authenticate, rotateApiKey } from './client-keys.js';
 import { registerClient } from './client-registration.js';
 import {
@@ -11,9 +14,10 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
-import { erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
+import { databaseClock, erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
+import { asStoreUnavailable, storeCause } from './store-failure.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
 import {
@@ -58,16 +62,23 @@ export interface AccessServiceOptions {
   readonly migrate?: boolean | undefined;
   /** Told what opening did to the schema and what newer migrations it found (for the start-up log). */
   readonly onMigrations?: ((report: MigrationReport) => void) | undefined;
+  /**
+   * Told of each operation the store failed (answered STORE_UNAVAILABLE), with the store's own error: SQLITE_FULL,
+   * a PostgreSQL error, a refused connection, a lock wait or time-out (for the log).
+   */
+  readonly onStoreFailure?: ((cause: unknown) => void) | undefined;
 }
 
 /** Opens (and migrates) the store the URL names; throws an Error naming it, without password, if it cannot. */
 export async function openAccessService(options: AccessServiceOptions): Promise<AccessService> {
   const { db, dialect, migrations } = await openDatabase(options);
   options.onMigrations?.(migrations);
+  const clock = options.now;
   const store: AccessStore = {
     db,
     operatorTokens: operatorTokensOf(options),
-    now: options.now ?? (() => new Date()),
+    now: clock ?? (() => new Date()),
+    writtenAt: clock === undefined ? () => databaseClock(dialect) : () => sql<string>`${clock().toISOString()}`,
     keys: options.keys,
     // The erasure has committed: its vacuum is not cut short by the operation's deadline (DATABASE_OPERATION_TIMEOUT_MS).
     afterErasure: () => outsideDeadline(() => erasedFromFiles(db, dialect)),
@@ -81,6 +92,7 @@ export async function openAccessService(options: AccessServiceOptions): Promise<
     store,
     usage,
     dialect === 'postgres' ? options.postgres.operationTimeoutMs : undefined,
+    options.onStoreFailure ?? (() => undefined),
   );
 }
 
@@ -95,18 +107,27 @@ export function operatorTokensOf(options: Pick<AccessServiceOptions, 'adminToken
 const DEFAULT_USAGE_POLICY: UsagePolicy = { retentionDays: 90, flushS: 10 };
 
 /**
+ * How long a write the store failed keeps `ping` failing when no write has succeeded since: a full disk answers a
+ * `select 1` as if nothing were wrong, so /ready would say ready while every registration fails.
+ */
+const FAILED_WRITE_REMEMBERED_MS = 5 * 60_000;
+
+/**
  * The request-for-use store on Kysely, the same code for SQLite and PostgreSQL. Every transition is one
  * transaction that changes the request only if its status is still the one the decision was based on
  * (compare-and-set) and records the event beside it; a writer that loses a race reads again and decides again.
  */
 class StoredAccessService implements AccessService {
   #closing: Promise<void> | undefined;
+  /** The last write the store failed, while no write has succeeded since (see FAILED_WRITE_REMEMBERED_MS). */
+  #failedWrite: { readonly cause: unknown; readonly at: number } | undefined;
 
   constructor(
     private readonly store: AccessStore,
     private readonly usage: UsageBuffer,
     /** PostgreSQL's DATABASE_OPERATION_TIMEOUT_MS; undefined for SQLite. */
     private readonly operationTimeoutMs: number | undefined,
+    private readonly onStoreFailure: (cause: unknown) => void,
   ) {}
 
   get keyPolicy(): KeyPolicy {
@@ -114,25 +135,25 @@ class StoredAccessService implements AccessService {
   }
 
   readonly registerClient: AccessService['registerClient'] = (...args) =>
-    this.bounded(() => registerClient(this.store, ...args));
+    this.written(() => registerClient(this.store, ...args));
   readonly rotateApiKey: AccessService['rotateApiKey'] = (...args) =>
-    this.bounded(() => rotateApiKey(this.store, ...args));
+    this.written(() => rotateApiKey(this.store, ...args));
   readonly setClientDisabled: AccessService['setClientDisabled'] = (...args) =>
-    this.bounded(() => setClientDisabled(this.store, ...args));
+    this.written(() => setClientDisabled(this.store, ...args));
   readonly setClientQuota: AccessService['setClientQuota'] = (...args) =>
-    this.bounded(() => setClientQuota(this.store, ...args));
+    this.written(() => setClientQuota(this.store, ...args));
   readonly deleteClient: AccessService['deleteClient'] = (...args) =>
-    this.bounded(() => deleteClient(this.store, ...args));
+    this.written(() => deleteClient(this.store, ...args));
   readonly clientEvents: AccessService['clientEvents'] = (...args) =>
     this.bounded(() => clientEvents(this.store, ...args));
   readonly authenticate: AccessService['authenticate'] = (...args) =>
     this.bounded(() => authenticate(this.store, ...args));
   readonly requestEndpointUse: AccessService['requestEndpointUse'] = (...args) =>
-    this.bounded(() => requestEndpointUse(this.store, ...args));
+    this.written(() => requestEndpointUse(this.store, ...args));
   readonly reviewUseRequest: AccessService['reviewUseRequest'] = (...args) =>
-    this.bounded(() => reviewUseRequest(this.store, ...args));
+    this.written(() => reviewUseRequest(this.store, ...args));
   readonly revokeUseRequest: AccessService['revokeUseRequest'] = (...args) =>
-    this.bounded(() => revokeUseRequest(this.store, ...args));
+    this.written(() => revokeUseRequest(this.store, ...args));
   readonly findUseRequest: AccessService['findUseRequest'] = (...args) =>
     this.bounded(() => findUseRequest(this.store, ...args));
   readonly listUseRequests: AccessService['listUseRequests'] = (...args) =>
@@ -149,27 +170,60 @@ class StoredAccessService implements AccessService {
   readonly pageClients: AccessService['pageClients'] = (...args) =>
     this.bounded(() => pageClients(this.store, ...args));
   readonly eraseClient: AccessService['eraseClient'] = (...args) =>
-    this.bounded(() => eraseClient(this.store, ...args));
+    this.written(() => eraseClient(this.store, ...args));
   readonly countOperation: AccessService['countOperation'] = (clientId) => this.usage.countOperation(clientId);
   readonly recordSummaryRead: AccessService['recordSummaryRead'] = (clientId, endpointId) =>
     this.usage.recordSummaryRead(clientId, endpointId);
-  readonly flushUsage: AccessService['flushUsage'] = () => this.bounded(() => this.usage.flush());
+  readonly flushUsage: AccessService['flushUsage'] = () => this.written(() => this.usage.flush());
   readonly usageOf: AccessService['usageOf'] = (...args) =>
     this.bounded(() => usageOf(this.store, this.usage, ...args));
   readonly pageSummaryReads: AccessService['pageSummaryReads'] = (...args) =>
     this.bounded(() => pageSummaryReads(this.store, this.usage, ...args));
 
+  /** Fails while the store does not answer, and while the last write it failed is not followed by one it took. */
   async ping(): Promise<void> {
-    await this.bounded(() => sql`select 1`.execute(this.store.db));
+    // Not through `bounded`: readiness logs its own failures, once each.
+    await this.#withinDeadline(() => sql`select 1`.execute(this.store.db));
+    const failed = this.#failedWrite;
+    if (failed === undefined) return;
+    if (performance.now() - failed.at > FAILED_WRITE_REMEMBERED_MS) this.#failedWrite = undefined;
+    else throw new Error('the last write to the store failed', { cause: failed.cause });
   }
 
   /**
    * The operation within DATABASE_OPERATION_TIMEOUT_MS on PostgreSQL. SQLite bounds its lock waits itself, and runs
    * its operations outside the deadline's AsyncLocalStorage: once entered, it has every promise of the process, a
-   * response-cache miss's included, pay a hook that copies it.
+   * response-cache miss's included, pay a hook that copies it. Whatever the store itself fails with is
+   * STORE_UNAVAILABLE, its cause told to onStoreFailure.
    */
-  private bounded<T>(operation: () => Promise<T>): Promise<T> {
+  private async bounded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await this.#withinDeadline(operation);
+    } catch (error) {
+      const answered = asStoreUnavailable(error);
+      if (answered instanceof AccessError && answered.code === CODE.STORE_UNAVAILABLE) {
+        this.onStoreFailure(storeCause(answered));
+      }
+      throw answered;
+    }
+  }
+
+  #withinDeadline<T>(operation: () => Promise<T>): Promise<T> {
     return this.operationTimeoutMs === undefined ? operation() : withinDeadline(this.operationTimeoutMs, operation);
+  }
+
+  /** A bounded operation that writes: its failure by the store is remembered for `ping`, its success forgets one. */
+  private async written<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      const result = await this.bounded(operation);
+      this.#failedWrite = undefined;
+      return result;
+    } catch (error) {
+      if (error instanceof AccessError && error.code === CODE.STORE_UNAVAILABLE) {
+        this.#failedWrite = { cause: storeCause(error), at: performance.now() };
+      }
+      throw error;
+    }
   }
 
   close(): Promise<void> {

@@ -100,6 +100,14 @@ class LockWaitingSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  // SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, SQLITE_BUSY): a ROLLBACK
+  // then fails with "cannot rollback - no transaction is active", and Kysely throws that instead of the error that
+  // ended it. There is nothing left to undo, so nothing is sent.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.#sqlite.inTransaction) return;
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
 }
 
 class LockWaitingConnection implements DatabaseConnection {

@@ -3,7 +3,7 @@
  * store shares: the handle (`AccessStore`), new ids, and the lost race a writer retries.
  */
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { KeyPolicy } from '../config.js';
 import type { ClientRecord, OperatorToken, UseRequestEventRecord, UseRequestRecord } from './model.js';
 import type { AccessTables, ClientsTable, UseRequestEventsTable, UseRequestsTable } from './tables.js';
@@ -13,6 +13,12 @@ export interface AccessStore {
   readonly db: Kysely<AccessTables>;
   readonly operatorTokens: readonly OperatorToken[];
   readonly now: () => Date;
+  /**
+   * The time a transition is written at, as SQL evaluated by the database as it writes the row (database.ts
+   * `databaseClock`): the audit trail keeps one clock, the store's, whatever each instance's says. A test that gives
+   * its own clock (`now`) gets that one here too.
+   */
+  readonly writtenAt: () => RawBuilder<string>;
   readonly keys: KeyPolicy;
   /**
    * After a PDPA erasure has committed: makes it reach the database's files (erasedFromFiles in database.ts), so

@@ -277,7 +277,7 @@ function insertFirstRequest(
   purpose: string,
   actor: string,
 ): Promise<UseRequestRow | undefined> {
-  const at = store.now().toISOString();
+  const at = store.writtenAt();
   return store.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('use_requests')
@@ -294,7 +294,9 @@ function insertFirstRequest(
       .onConflict((conflict) => conflict.columns(['client_id', 'endpoint_id']).doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (row !== undefined) await recordEvent(trx, row.id, 'NOT_REQUESTED', { to: 'PENDING', actor, note: null }, at);
+    // The event is written at the time the database gave the request.
+    if (row !== undefined)
+      await recordEvent(trx, row.id, 'NOT_REQUESTED', { to: 'PENDING', actor, note: null }, toIsoText(row.updated_at));
     return row;
   });
 }
@@ -310,22 +312,24 @@ function compareAndSet(
   current: UseRequestRow,
   change: TransitionChange,
 ): Promise<UseRequestRow | undefined> {
-  const at = store.now().toISOString();
   return store.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('use_requests')
       .set({
         status: change.to,
         note: change.note,
-        updated_at: at,
+        updated_at: store.writtenAt(),
         ...(change.purpose === undefined ? {} : { purpose: change.purpose }),
       })
       .where('id', '=', current.id)
       .where('status', '=', current.status)
       .returningAll()
       .executeTakeFirst();
-    if (row !== undefined) await recordEvent(trx, row.id, current.status, change, at);
-    if (row !== undefined && change.rateLimitPoints !== undefined)
+    if (row === undefined) return undefined;
+    // The event, and a quota set with it, are written at the time the database gave the transition.
+    const at = toIsoText(row.updated_at);
+    await recordEvent(trx, row.id, current.status, change, at);
+    if (change.rateLimitPoints !== undefined)
       await setQuota(trx, row.client_id, change.rateLimitPoints, change.actor, at);
     return row;
   });

@@ -218,7 +218,12 @@ export const SETTINGS = {
       integer(0, 65_535),
       'A second listener for operators only, serving /metrics, /health and /ready (then /metrics leaves PORT); unset: none.',
     ),
-    host: optional('ADMIN_LISTEN_HOST', text(), 'Address of the ADMIN_LISTEN_PORT listener; unset: HOST.'),
+    host: setting(
+      'ADMIN_LISTEN_HOST',
+      text(),
+      '127.0.0.1',
+      'Address of the ADMIN_LISTEN_PORT listener: loopback unless set, never HOST by default (set 0.0.0.0 or the pod address where Prometheus and probes come from elsewhere).',
+    ),
   },
   logLevel: setting('LOG_LEVEL', z.enum(LOG_LEVELS), 'info', 'Least severe log level written.'),
   databaseUrl: setting(

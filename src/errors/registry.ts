@@ -138,8 +138,9 @@ export const ERRORS = {
     when:
       'the store of clients and requests for use cannot take the operation now: PostgreSQL unreachable, out of ' +
       'connections, hung, past `DATABASE_STATEMENT_TIMEOUT_MS` (a lock held elsewhere) or `DATABASE_OPERATION_TIMEOUT_MS`, ' +
-      'not opened yet (the server started while it was unreachable), or SQLite write-locked by ' +
-      'another process for longer than a write waits (5 s). Any request that sends a key meets it too (the key ' +
+      'not opened yet (the server started while it was unreachable), SQLite write-locked by ' +
+      'another process for longer than a write waits (5 s), or any other failure of the store itself (a full disk: ' +
+      'SQLITE_FULL or PostgreSQL 53100; a file it cannot write; an error PostgreSQL answers). Any request that sends a key meets it too (the key ' +
       'cannot be checked); anonymous queries of datasets do not. HTTP 503 with `Retry-After`: try again',
     english: () => 'The request-for-use store is busy or unreachable; try again shortly',
     thai: {

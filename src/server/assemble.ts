@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { performance } from 'node:perf_hooks';
 import { describeDatabaseUrl } from '../access/database.js';
 import type { AccessService } from '../access/model.js';
 import { DATASET_CODES } from '../catalogue.js';
@@ -246,6 +247,7 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         keys: config.keys,
         postgres: config.database,
         observer: { ...metrics.store, statementStarted: tracing?.traceStoreStatement },
+        onStoreFailure: storeFailureLog(logger, store),
         migrate: config.database.migrateOnStart,
         onMigrations: ({ applied, unknown }) => {
           if (applied.length > 0) logger.info({ store, migrations: applied }, 'store migrations applied');
@@ -508,5 +510,21 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     live,
     beginShutdown,
     close,
+  };
+}
+
+// A store failure's cause is logged once per distinct message in this window: an outage answered to every keyed
+// request would otherwise log a line per request.
+const STORE_FAILURE_LOG_WINDOW_MS = 10_000;
+
+/** Logs what the store failed with (SQLITE_FULL, a PostgreSQL error…) when an operation answers STORE_UNAVAILABLE. */
+function storeFailureLog(logger: Logger, store: string): (cause: unknown) => void {
+  let last: { readonly message: string; readonly at: number } | undefined;
+  return (cause) => {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const at = performance.now();
+    if (last !== undefined && last.message === message && at - last.at < STORE_FAILURE_LOG_WINDOW_MS) return;
+    last = { message, at };
+    logger.error({ store, err: cause }, 'request-for-use store failed: answered STORE_UNAVAILABLE');
   };
 }

@@ -55,8 +55,8 @@ export async function startServer(): Promise<void> {
   // Before the public listener, so that whatever watches for the ready line finds the operators' one already up.
   let adminListener: Server | undefined;
   if (config.admin.port !== undefined) {
-    adminListener = createAdminListener(server);
-    const origin = await listenOrExit(adminListener, config.admin.port, config.admin.host ?? config.host);
+    adminListener = createAdminListener(server, config.connections);
+    const origin = await listenOrExit(adminListener, config.admin.port, config.admin.host);
     logger.info(`operators' listener ready at ${origin} (/metrics, /health, /ready)`);
   }
   const origin = await listenOrExit(listener, config.port, config.host);

@@ -15,7 +15,7 @@ describe('loadConfig', () => {
         nodeEnv: 'development',
         host: '127.0.0.1',
         port: 4000,
-        admin: { port: undefined, host: undefined },
+        admin: { port: undefined, host: '127.0.0.1' },
         logLevel: 'info',
         // Relative paths resolve from the package, not the working directory: the process finds its files anywhere.
         databaseUrl: `sqlite:${join(PACKAGE_ROOT, 'data/thai-edu-graphql.db')}`,

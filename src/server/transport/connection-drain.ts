@@ -49,9 +49,10 @@ export class ConnectionDrain {
   }
 
   /** Stops accepting connections, closes those idle after an answer; resolves once none is left. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.begin();
     this.#closing = true;
+    await this.#acceptQueued();
     const closed = new Promise<void>((resolve) => {
       // net.Server's own close: stops listening and calls back once the last connection is gone, without
       // http.Server's closing of every idle connection (see above).
@@ -60,7 +61,31 @@ export class ConnectionDrain {
     for (const [socket, inFlight] of this.#inFlight) if (inFlight === 0) closeIdle(socket);
     return closed;
   }
+
+  /**
+   * Lets node take the connections the kernel has accepted and it has not yet: closing a listening socket resets
+   * every connection still in its accept queue (the client sees ECONNRESET on a request it already sent). Each turn
+   * of the event loop polls the listener once; turns are taken until one brings no connection (at most
+   * MAX_ACCEPT_TURNS), and what they bring is answered like any other, with `Connection: close`.
+   */
+  async #acceptQueued(): Promise<void> {
+    let accepted = 0;
+    const count = (): void => void accepted++;
+    this.server.on('connection', count);
+    try {
+      for (let turn = 0; turn < MAX_ACCEPT_TURNS; turn++) {
+        const before = accepted;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (turn > 0 && accepted === before) return;
+      }
+    } finally {
+      this.server.off('connection', count);
+    }
+  }
 }
+
+// Turns of the event loop the drain waits at most for queued connections before it closes the listener.
+const MAX_ACCEPT_TURNS = 20;
 
 function closeIdle(socket: Socket): void {
   // The server's sockets are half-open: end() alone would leave the reading side to the client to close.

@@ -1,4 +1,4 @@
-import { createServer, maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../../config.js';
@@ -34,17 +34,40 @@ export type HttpServerLimits = Omit<ConnectionLimits, 'maxConnectionsPerIp'> & {
  */
 export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: Metrics): Server {
   const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // A quarter of the header time-out (at most 1 s): a time-out then fires at most a quarter late.
-      connectionsCheckingInterval: Math.min(MAX_SWEEP_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
-    },
+    connectionTimeouts(limits),
     guardWriteStalls(app.requestListener, limits.writeStallTimeoutMs),
   );
   // A WebSocket upgrade arrives on a connection this server accepted, so the connection bound covers it too.
   server.on('upgrade', (request, socket, head) => app.webSockets.upgrade(request, socket, head));
+  guardConnections(server, limits, metrics);
+  server.on('clientError', answerUnreadableRequest);
+  return server;
+}
+
+/** node:http's own time-outs of a server with these limits: headers, whole request, idle keep-alive. */
+export function connectionTimeouts(
+  limits: Pick<HttpServerLimits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>,
+): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // A quarter of the header time-out (at most 1 s): a time-out then fires at most a quarter late.
+    connectionsCheckingInterval: Math.min(MAX_SWEEP_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
+  };
+}
+
+/**
+ * The bounds every listener of the process puts on its connections (the public port's and the operators'): at most
+ * `maxConnections` in all and `maxConnectionsPerPeer` from one address, each over it closed as it is accepted, and
+ * a connection whose first request's headers are not in within `firstHeadersTimeoutMs` answered 408 and closed.
+ * `metrics`, when given, counts them (the public port's).
+ */
+export function guardConnections(
+  server: Server,
+  limits: Pick<HttpServerLimits, 'maxConnections' | 'maxConnectionsPerPeer' | 'firstHeadersTimeoutMs'>,
+  metrics?: Metrics,
+): void {
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   const peers = new PeerConnections(limits.maxConnectionsPerPeer);
   const awaitingFirstHeaders = new Map<Socket, NodeJS.Timeout>();
@@ -75,8 +98,6 @@ export function createHttpServer(app: App, limits: HttpServerLimits, metrics?: M
   server.on('request', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
   server.on('upgrade', (request: { socket: Socket }) => firstHeadersArrived(request.socket));
   if (metrics !== undefined) server.on('drop', () => metrics.connection('dropped'));
-  server.on('clientError', answerUnreadableRequest);
-  return server;
 }
 
 /** Open connections per peer address, within a bound (0: none). */
