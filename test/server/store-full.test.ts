@@ -7,12 +7,12 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { AccessError } from '../src/access/errors.js';
-import SqliteDatabase from '../src/access/sqlite-driver.js';
-import { asStoreUnavailable, storeCause } from '../src/access/store-failure.js';
-import { connectionsPerPeer, loadConfig } from '../src/config.js';
-import { assemble, type Assembled } from '../src/server/assemble.js';
-import { createHttpServer } from '../src/server/transport/http-server.js';
+import { AccessError } from '../../src/access/errors.js';
+import SqliteDatabase from '../../src/access/sqlite-driver.js';
+import { asStoreUnavailable, storeCause } from '../../src/access/store-failure.js';
+import { connectionsPerPeer, loadConfig } from '../../src/config.js';
+import { assemble, type Assembled } from '../../src/server/assemble.js';
+import { createHttpServer } from '../../src/server/transport/http-server.js';
 
 /*
  * A full disk, simulated: every SQLite connection the server opens is kept here, and the test lowers its
@@ -20,7 +20,7 @@ import { createHttpServer } from '../src/server/transport/http-server.js';
  * on a full file system. Everything else is the real server on a real socket: assemble, its metrics, its log.
  */
 const opened = vi.hoisted(() => [] as BetterSqlite3.Database[]);
-vi.mock('../src/access/sqlite-driver.js', async (importOriginal) => {
+vi.mock('../../src/access/sqlite-driver.js', async (importOriginal) => {
   const { default: Original } = await importOriginal<{ default: typeof BetterSqlite3 }>();
   class Kept extends Original {
     constructor(...args: ConstructorParameters<typeof Original>) {

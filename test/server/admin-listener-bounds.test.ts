@@ -4,10 +4,10 @@ import { connect, type Socket } from 'node:net';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_MAX_CONNECTIONS_PER_PEER, createAdminListener } from '../src/server/observability/admin-listener.js';
-import type { Metrics } from '../src/server/observability/metrics.js';
-import type { Readiness } from '../src/server/observability/use-readiness.js';
-import { DEFAULTS } from './helpers/settings.js';
+import { ADMIN_MAX_CONNECTIONS_PER_PEER, createAdminListener } from '../../src/server/observability/admin-listener.js';
+import type { Metrics } from '../../src/server/observability/metrics.js';
+import type { Readiness } from '../../src/server/observability/use-readiness.js';
+import { DEFAULTS } from '../helpers/settings.js';
 
 /*
  * The operators' listener (ADMIN_LISTEN_PORT) bounds its connections as the public port does: one address cannot

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ConnectionDrain } from '../src/server/transport/connection-drain.js';
-import { listen, startStack } from './helpers/stack.js';
+import { ConnectionDrain } from '../../src/server/transport/connection-drain.js';
+import { listen, startStack } from '../helpers/stack.js';
 
 /*
  * A drain that resets nothing: a connection accepted before the listener closed, whose first request comes after,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openTestStore, TEST_STORES } from './helpers/stack.js';
+import { openTestStore, TEST_STORES } from '../helpers/stack.js';
 
 /*
  * The audit trail keeps the store's clock, not the instance's: an instance whose clock is two hours ahead (or
