@@ -322,6 +322,16 @@ export const ERRORS = {
     english: () => 'This subscription reached the longest time a stream may stay open: subscribe again',
     thai: { whole: () => 'การติดตามนี้เปิดอยู่นานครบเวลาสูงสุดที่อนุญาตแล้วจึงถูกปิด: เปิดใหม่อีกครั้ง' },
   },
+  SOCKET_MESSAGE_REFUSED: {
+    when:
+      'a WebSocket message the protocol does not take where it came: not a message of the protocol, a `subscribe` ' +
+      'before `connection_ack` (`graphql-transport-ws`), a second `connection_init`, an operation id in use, no ' +
+      '`connection_init` within 10 s, a message without a document over 16 KB, or more than 16 messages sent before ' +
+      '`connection_init` was decided (`graphql-ws`, the older protocol): the socket closes with 4400, 4401, 4408, 4409 ' +
+      'or 4429 and this code as its reason (the older protocol says it in `connection_error` first), or, for a ' +
+      "`start` past the 16, that operation's `error`",
+    thai: { lead: 'ข้อความ WebSocket นี้ไม่เป็นไปตามลำดับหรือรูปแบบของโพรโทคอล' },
+  },
   INTERNAL_SERVER_ERROR: {
     when: 'anything unexpected, masked: no message detail or stack',
     english: () => 'Unexpected error.',
