@@ -36,6 +36,7 @@ const BUILD_SUITES = [
   'test/downloads.test.ts',
   'test/catalogue-harvest.test.ts',
   'test/legacy-websocket-pipelined.test.ts',
+  'test/persisted-id-formats.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

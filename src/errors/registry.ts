@@ -268,12 +268,16 @@ export const ERRORS = {
   PERSISTED_QUERY_NOT_FOUND: {
     when:
       'APQ: the hash is not registered yet (send the document with it once): HTTP 200 whatever the `Accept`, as ' +
-      'Apollo Server answers (Apollo iOS drops any non-2xx answer before its APQ step could resend); trusted ' +
-      'mode: no such document id: HTTP 400',
+      'Apollo Server answers (Apollo iOS drops any non-2xx answer before its APQ step could resend); an id sent ' +
+      'alone (`documentId`, `doc_id` or `id`) that APQ has not registered: HTTP 400, naming how to register it; ' +
+      'trusted mode: no such document id (ids are the SHA-256 of the document): HTTP 400',
     thai: {
       // Apollo Client and urql recognise an unknown APQ hash by this exact message: it is protocol, not prose.
       whole: (_facts, message) =>
-        message === 'PersistedQueryNotFound' ? message : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้',
+        message === 'PersistedQueryNotFound'
+          ? message
+          : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้: id คือค่าแฮช SHA-256 (เลขฐานสิบหก) ของเอกสาร ' +
+            'ส่งเป็น "documentId": "sha256:<แฮช>" หรือส่งเอกสารมาใน "query"',
     },
   },
   PERSISTED_QUERY_MISMATCH: {

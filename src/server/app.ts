@@ -275,8 +275,8 @@ export function createApp(deps: AppDependencies): App {
     batching: { limit: limits.maxBatch },
     // Parameters common clients send beside the standard four, accepted and ignored rather than refused with 400:
     // Apollo Client's operation object (as a graphql-sse link sends it whole) carries `operationType`, and
-    // persisted-document clients send `documentId` (codegen's client preset) or `doc_id` (Relay).
-    extraParamNames: ['operationType', 'documentId', 'doc_id'],
+    // persisted-document clients send `documentId` (codegen's client preset), `doc_id` (Relay) or `id` (Strawberry Shake).
+    extraParamNames: ['operationType', 'documentId', 'doc_id', 'id'],
     // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
