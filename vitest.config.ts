@@ -37,6 +37,7 @@ const BUILD_SUITES = [
   'test/catalogue-harvest.test.ts',
   'test/legacy-websocket-pipelined.test.ts',
   'test/persisted-id-formats.test.ts',
+  'test/json-sent-as-form.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

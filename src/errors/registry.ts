@@ -240,15 +240,37 @@ export const ERRORS = {
     when:
       'a form or `text/plain` POST without the header `x-graphql-yoga-csrf` (POST JSON, send a query as GET, or send ' +
       'a form with the header; a `text/plain` body is never read, so with the header it is HTTP 415): HTTP 403',
-    english: () =>
-      'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
-      'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
-      '(application/x-www-form-urlencoded) with that header. A text/plain body is not read.',
+    english: (facts) =>
+      typeof facts['sentAs'] === 'string'
+        ? `This body is JSON, but it was sent as ${facts['sentAs']} (curl -d sends a form unless told): send it with ` +
+          'the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\' -d \'{"query": …}\').'
+        : 'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
+          'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
+          '(application/x-www-form-urlencoded) with that header. A text/plain body is not read.',
     thai: {
-      whole: () =>
-        'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
-        'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
-        'หรือส่งแบบฟอร์ม (application/x-www-form-urlencoded) พร้อมส่วนหัวนี้ เนื้อหาแบบ text/plain จะไม่ถูกอ่าน',
+      whole: (facts) =>
+        typeof facts['sentAs'] === 'string'
+          ? `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${facts['sentAs']} (curl -d ส่งเป็นแบบฟอร์มถ้าไม่ระบุ): ` +
+            'ส่งพร้อมส่วนหัว "Content-Type: application/json"'
+          : 'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
+            'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
+            'หรือส่งแบบฟอร์ม (application/x-www-form-urlencoded) พร้อมส่วนหัวนี้ เนื้อหาแบบ text/plain จะไม่ถูกอ่าน',
+    },
+  },
+  JSON_SENT_AS_FORM: {
+    status: 415,
+    when:
+      'a POST whose body is JSON but whose `Content-Type` is a form, `text/plain` or none (curl -d sends a form), ' +
+      'carrying `x-graphql-yoga-csrf`: it would be read as a form holding no `query`; send ' +
+      '`Content-Type: application/json` (without the header, the same body is HTTP 403 `CSRF_HEADER_REQUIRED`, ' +
+      'saying so too): HTTP 415',
+    english: (facts) =>
+      `This body is JSON, but it was sent as ${String(facts['sentAs'])}, so it would be read as a form with no "query" ` +
+      'in it: send it with the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\').',
+    thai: {
+      whole: (facts) =>
+        `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${String(facts['sentAs'])} จึงถูกอ่านเป็นแบบฟอร์มที่ไม่มี "query": ` +
+        'ส่งพร้อมส่วนหัว "Content-Type: application/json"',
     },
   },
   RATE_LIMITED: {
