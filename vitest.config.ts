@@ -38,6 +38,7 @@ const BUILD_SUITES = [
   'test/legacy-websocket-pipelined.test.ts',
   'test/persisted-id-formats.test.ts',
   'test/json-sent-as-form.test.ts',
+  'test/schema-files.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

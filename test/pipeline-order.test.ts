@@ -29,6 +29,7 @@ describe('the pipeline', () => {
       'graphiql',
       'portal',
       'harvest',
+      'schema-files',
       'downloads',
       'request-decompression',
       'request-shape',

@@ -30,6 +30,8 @@ import { useOperationLog } from './observability/use-operation-log.js';
 import { usePortal } from './pages/use-portal.js';
 import { useDownloads } from '../downloads/use-downloads.js';
 import { errorResponse } from './answers/error-answer.js';
+import { schemaFiles } from './schema-files/schema-files.js';
+import { useSchemaFiles } from './schema-files/use-schema-files.js';
 import { useHarvest } from '../harvest/use-harvest.js';
 import type { DatasetCode } from '../catalogue.js';
 import {
@@ -190,7 +192,7 @@ export function createApp(deps: AppDependencies): App {
   // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
   // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
   //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
-  // - graphiql, portal, harvest and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
+  // - graphiql, portal, harvest, schema-files and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
   //   answer: they answer their own paths and pay the rate limit themselves.
   // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
   //   and the shape before anything counts the operations in it.
@@ -219,6 +221,7 @@ export function createApp(deps: AppDependencies): App {
       : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
     ...(http.portal ? [stage('portal', usePortal(publishing))] : []),
     stage('harvest', useHarvest(publishing)),
+    stage('schema-files', useSchemaFiles(schemaFiles(schema, http.introspection))),
     stage(
       'downloads',
       useDownloads({
