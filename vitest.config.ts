@@ -39,6 +39,7 @@ const BUILD_SUITES = [
   'test/persisted-id-formats.test.ts',
   'test/json-sent-as-form.test.ts',
   'test/schema-files.test.ts',
+  'test/collections.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.
