@@ -9,8 +9,9 @@ import { codedExtensions, codedGraphQLError } from '../../graphql/errors.js';
 
 /** Documents a trusted-documents server accepts, by their SHA-256 hash (codegen's persisted-documents.json). */
 const NOT_IN_MANIFEST =
-  'No persisted operation has this id. Ids are the SHA-256 of the document, in hex: send "documentId": "sha256:<hash>" ' +
-  '(Strawberry Shake: "hashAlgorithm": "sha256" in .graphqlrc.json).';
+  "No persisted operation has this id. Ids are the keys of the server's manifest, the SHA-256 of each document in hex " +
+  'as codegen writes them: send "documentId": "sha256:<hash>" (Strawberry Shake: "hashAlgorithm": "sha256" in ' +
+  '.graphqlrc.json).';
 /** An id asked for alone on a server that runs any document: only what APQ registered is known by its hash. */
 const NOT_REGISTERED =
   'No document is registered under this id. Send the document as "query", or register it once with Automatic ' +
