@@ -241,15 +241,37 @@ export const ERRORS = {
     when:
       'a form or `text/plain` POST without the header `x-graphql-yoga-csrf` (POST JSON, send a query as GET, or send ' +
       'a form with the header; a `text/plain` body is never read, so with the header it is HTTP 415): HTTP 403',
-    english: () =>
-      'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
-      'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
-      '(application/x-www-form-urlencoded) with that header. A text/plain body is not read.',
+    english: (facts) =>
+      typeof facts['sentAs'] === 'string'
+        ? `This body is JSON, but it was sent as ${facts['sentAs']} (curl -d sends a form unless told): send it with ` +
+          'the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\' -d \'{"query": …}\').'
+        : 'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
+          'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
+          '(application/x-www-form-urlencoded) with that header. A text/plain body is not read.',
     thai: {
-      whole: () =>
-        'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
-        'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
-        'หรือส่งแบบฟอร์ม (application/x-www-form-urlencoded) พร้อมส่วนหัวนี้ เนื้อหาแบบ text/plain จะไม่ถูกอ่าน',
+      whole: (facts) =>
+        typeof facts['sentAs'] === 'string'
+          ? `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${facts['sentAs']} (curl -d ส่งเป็นแบบฟอร์มถ้าไม่ระบุ): ` +
+            'ส่งพร้อมส่วนหัว "Content-Type: application/json"'
+          : 'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
+            'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
+            'หรือส่งแบบฟอร์ม (application/x-www-form-urlencoded) พร้อมส่วนหัวนี้ เนื้อหาแบบ text/plain จะไม่ถูกอ่าน',
+    },
+  },
+  JSON_SENT_AS_FORM: {
+    status: 415,
+    when:
+      'a POST whose body is JSON but whose `Content-Type` is a form, `text/plain` or none (curl -d sends a form), ' +
+      'carrying `x-graphql-yoga-csrf`: it would be read as a form holding no `query`; send ' +
+      '`Content-Type: application/json` (without the header, the same body is HTTP 403 `CSRF_HEADER_REQUIRED`, ' +
+      'saying so too): HTTP 415',
+    english: (facts) =>
+      `This body is JSON, but it was sent as ${String(facts['sentAs'])}, so it would be read as a form with no "query" ` +
+      'in it: send it with the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\').',
+    thai: {
+      whole: (facts) =>
+        `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${String(facts['sentAs'])} จึงถูกอ่านเป็นแบบฟอร์มที่ไม่มี "query": ` +
+        'ส่งพร้อมส่วนหัว "Content-Type: application/json"',
     },
   },
   RATE_LIMITED: {
@@ -269,12 +291,16 @@ export const ERRORS = {
   PERSISTED_QUERY_NOT_FOUND: {
     when:
       'APQ: the hash is not registered yet (send the document with it once): HTTP 200 whatever the `Accept`, as ' +
-      'Apollo Server answers (Apollo iOS drops any non-2xx answer before its APQ step could resend); trusted ' +
-      'mode: no such document id: HTTP 400',
+      'Apollo Server answers (Apollo iOS drops any non-2xx answer before its APQ step could resend); an id sent ' +
+      'alone (`documentId`, `doc_id` or `id`) that APQ has not registered: HTTP 400, naming how to register it; ' +
+      'trusted mode: no such document id (ids are the SHA-256 of the document): HTTP 400',
     thai: {
       // Apollo Client and urql recognise an unknown APQ hash by this exact message: it is protocol, not prose.
       whole: (_facts, message) =>
-        message === 'PersistedQueryNotFound' ? message : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้',
+        message === 'PersistedQueryNotFound'
+          ? message
+          : 'ไม่มีคำสั่งที่บันทึกไว้ (persisted operation) ตาม id นี้: id คือค่าแฮช SHA-256 (เลขฐานสิบหก) ของเอกสาร ' +
+            'ส่งเป็น "documentId": "sha256:<แฮช>" หรือส่งเอกสารมาใน "query"',
     },
   },
   PERSISTED_QUERY_MISMATCH: {
@@ -322,6 +348,16 @@ export const ERRORS = {
       'completes; subscribe again and query what you missed',
     english: () => 'This subscription reached the longest time a stream may stay open: subscribe again',
     thai: { whole: () => 'การติดตามนี้เปิดอยู่นานครบเวลาสูงสุดที่อนุญาตแล้วจึงถูกปิด: เปิดใหม่อีกครั้ง' },
+  },
+  SOCKET_MESSAGE_REFUSED: {
+    when:
+      'a WebSocket message the protocol does not take where it came: not a message of the protocol, a `subscribe` ' +
+      'before `connection_ack` (`graphql-transport-ws`), a second `connection_init`, an operation id in use, no ' +
+      '`connection_init` within 10 s, a message without a document over 16 KB, or more than 16 messages sent before ' +
+      '`connection_init` was decided (`graphql-ws`, the older protocol): the socket closes with 4400, 4401, 4408, 4409 ' +
+      'or 4429 and this code as its reason (the older protocol says it in `connection_error` first), or, for a ' +
+      "`start` past the 16, that operation's `error`",
+    thai: { lead: 'ข้อความ WebSocket นี้ไม่เป็นไปตามลำดับหรือรูปแบบของโพรโทคอล' },
   },
   INTERNAL_SERVER_ERROR: {
     when: 'anything unexpected, masked: no message detail or stack',

@@ -33,6 +33,8 @@ import { harvestRoute } from '../harvest/use-harvest.js';
 import { createFrontDoor, type FrontDoor } from './front-door.js';
 import type { Route } from '../http/route.js';
 import { createServerAdapter } from '@whatwg-node/server';
+import { schemaFiles } from './schema-files/schema-files.js';
+import { schemaFilesRoute } from './schema-files/route.js';
 import type { DatasetCode } from '../catalogue.js';
 import {
   useAutomaticPersistedQueries,
@@ -269,8 +271,8 @@ export function createApp(deps: AppDependencies): App {
     batching: { limit: limits.maxBatch },
     // Parameters common clients send beside the standard four, accepted and ignored rather than refused with 400:
     // Apollo Client's operation object (as a graphql-sse link sends it whole) carries `operationType`, and
-    // persisted-document clients send `documentId` (codegen's client preset) or `doc_id` (Relay).
-    extraParamNames: ['operationType', 'documentId', 'doc_id'],
+    // persisted-document clients send `documentId` (codegen's client preset), `doc_id` (Relay) or `id` (Strawberry Shake).
+    extraParamNames: ['operationType', 'documentId', 'doc_id', 'id'],
     // The body is bounded before yoga (request-guard.ts) at a tighter limit, its decoded form by useRequestDecompression;
     // yoga's own 25 MB check would pipe every body through a stream transform again (a few % of a miss).
     maxRequestBodySize: false,
@@ -300,6 +302,7 @@ export function createApp(deps: AppDependencies): App {
     ...(graphiqlPage === undefined ? [] : [graphiqlRoute({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage })]),
     ...(http.portal ? [portalRoute(publishing)] : []),
     harvestRoute(publishing),
+    schemaFilesRoute(schemaFiles(schema, http.introspection)),
     downloadsRoute({
       ...deps,
       maxBytes: limits.maxResponseBytes,

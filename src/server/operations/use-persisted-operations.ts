@@ -8,6 +8,16 @@ import { CODE, englishMessage } from '../../errors/registry.js';
 import { codedExtensions, codedGraphQLError } from '../../graphql/errors.js';
 
 /** Documents a trusted-documents server accepts, by their SHA-256 hash (codegen's persisted-documents.json). */
+const NOT_IN_MANIFEST =
+  "No persisted operation has this id. Ids are the keys of the server's manifest, the SHA-256 of each document in hex " +
+  'as codegen writes them: send "documentId": "sha256:<hash>" (Strawberry Shake: "hashAlgorithm": "sha256" in ' +
+  '.graphqlrc.json).';
+/** An id asked for alone on a server that runs any document: only what APQ registered is known by its hash. */
+const NOT_REGISTERED =
+  'No document is registered under this id. Send the document as "query", or register it once with Automatic ' +
+  'Persisted Queries: "query" with extensions.persistedQuery.sha256Hash (the SHA-256 of the document, in hex); ' +
+  'after that the id alone (as "documentId", "doc_id", "id" or the APQ hash) runs it.';
+
 export type PersistedManifest = ReadonlyMap<string, string>;
 
 /** Reads codegen's manifest, `{ "<sha256>": "<document>" }`; throws a message that names the file. */
@@ -36,6 +46,7 @@ export function useTrustedDocuments(manifest: PersistedManifest): Plugin {
   return {
     onPluginInit({ addPlugin }) {
       addPlugin(useDocumentIdInQueryString());
+      addPlugin(useIdBeforeText());
       addPlugin(trustedOperations(manifest));
     },
   };
@@ -61,6 +72,18 @@ function useDocumentIdInQueryString(): Plugin {
   };
 }
 
+/**
+ * A request with both an id and the document's text (Strawberry Shake sends `{"id", "query"}` unless told to send
+ * ids alone) runs the manifest's document of that id: the text is left out, never run.
+ */
+function useIdBeforeText(): Plugin {
+  return {
+    onParams({ params, setParams }) {
+      if (params.query != null && documentIdOf(params) !== null) setParams({ ...params, query: undefined });
+    },
+  };
+}
+
 function trustedOperations(manifest: PersistedManifest): Plugin {
   return usePersistedOperations({
     allowArbitraryOperations: false,
@@ -72,7 +95,7 @@ function trustedOperations(manifest: PersistedManifest): Plugin {
         extensions: codedExtensions(CODE.PERSISTED_QUERY_ONLY),
       },
       notFound: {
-        message: 'No persisted operation has this id.',
+        message: NOT_IN_MANIFEST,
         extensions: codedExtensions(CODE.PERSISTED_QUERY_NOT_FOUND, {}, { status: 400 }),
       },
       keyNotFound: {
@@ -99,7 +122,16 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
     // Synchronous unless a document must be looked up: a hook that returns a promise costs every request a hop.
     onParams({ params, setParams, context }) {
       const hash = apqHashOf(params);
-      if (hash === undefined) return;
+      if (hash === undefined) {
+        // An id alone (documentId, doc_id, Strawberry Shake's id) runs as the APQ hash does; with a query, the query runs.
+        const id = params.query == null ? documentIdOf(params) : null;
+        if (id === null) return;
+        return store.get(id).then((document) => {
+          if (document === undefined)
+            throw codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, { message: NOT_REGISTERED, http: { status: 400 } });
+          setParams({ ...params, query: document });
+        });
+      }
       if (params.query == null) {
         return store.get(hash).then((document) => {
           if (document === undefined) {
@@ -141,10 +173,20 @@ function apqHashOf(params: GraphQLParams): string | undefined {
 }
 
 function documentIdOf(params: GraphQLParams): string | null {
-  // `documentId` as codegen's client preset sends it, `doc_id` as Relay's docs write their network layer.
-  const { documentId, doc_id: docId } = params as GraphQLParams & { documentId?: unknown; doc_id?: unknown };
+  // `documentId` as codegen's client preset sends it, `doc_id` as Relay's docs write their network layer, `id` as
+  // Strawberry Shake and Hot Chocolate send it (StrawberryShake's JsonOperationRequestSerializer).
+  const {
+    documentId,
+    doc_id: docId,
+    id,
+  } = params as GraphQLParams & {
+    documentId?: unknown;
+    doc_id?: unknown;
+    id?: unknown;
+  };
   if (typeof documentId === 'string') return withoutAlgorithm(documentId);
-  if (typeof docId === 'string') return docId;
+  if (typeof docId === 'string') return withoutAlgorithm(docId);
+  if (typeof id === 'string') return withoutAlgorithm(id);
   const persisted = params.extensions?.['persistedQuery'] as { sha256Hash?: unknown } | undefined;
   return typeof persisted?.sha256Hash === 'string' ? persisted.sha256Hash : null;
 }
@@ -161,13 +203,18 @@ function withoutAlgorithm(id: string): string {
  */
 export function trustedDocumentOf(
   manifest: PersistedManifest,
-  params: { query?: string; extensions?: Record<string, unknown> | null; documentId?: unknown; doc_id?: unknown },
+  params: {
+    query?: string;
+    extensions?: Record<string, unknown> | null;
+    documentId?: unknown;
+    doc_id?: unknown;
+    id?: unknown;
+  },
 ): string | GraphQLError {
   const asked = documentIdOf({ ...params, extensions: params.extensions ?? undefined });
   const id = asked ?? (params.query === undefined ? null : createHash('sha256').update(params.query).digest('hex'));
   const document = id === null ? undefined : manifest.get(id);
   if (document !== undefined) return document;
-  if (asked !== null)
-    return codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, { message: 'No persisted operation has this id.' });
+  if (asked !== null) return codedGraphQLError(CODE.PERSISTED_QUERY_NOT_FOUND, { message: NOT_IN_MANIFEST });
   return codedGraphQLError(params.query === undefined ? CODE.PERSISTED_QUERY_ID_REQUIRED : CODE.PERSISTED_QUERY_ONLY);
 }

@@ -25,10 +25,30 @@ export function useCsrfPrevention(): Plugin {
     onRequestParse({ request }) {
       // A GET is safe (above); yoga answers every other method 405 before reading it.
       if (request.method !== 'POST') return;
-      if (wasPreflighted(request.headers.get('content-type')) || request.headers.has(CSRF_HEADER)) return;
-      throw codedGraphQLError(CODE.CSRF_HEADER_REQUIRED);
+      const contentType = request.headers.get('content-type');
+      if (wasPreflighted(contentType)) return;
+      const csrfHeader = request.headers.has(CSRF_HEADER);
+      // A multipart body (uploads) is no JSON sent as a form: only the simple bodies are read to tell.
+      if (contentType?.toLowerCase().startsWith('multipart/') === true)
+        return csrfHeader ? undefined : refuse(undefined);
+      // JSON sent as a form or as text (curl -d, `requests.post(data=…)`): the refusal says so and names the header.
+      return looksLikeJson(request).then((json) => {
+        const sentAs = json ? (contentType?.split(';')[0]?.trim() ?? '') || 'a body with no Content-Type' : undefined;
+        if (!csrfHeader) return refuse(sentAs);
+        if (sentAs !== undefined) throw codedGraphQLError(CODE.JSON_SENT_AS_FORM, { details: { sentAs } });
+      });
     },
   };
+}
+
+function refuse(sentAs: string | undefined): never {
+  throw codedGraphQLError(CODE.CSRF_HEADER_REQUIRED, sentAs === undefined ? {} : { details: { sentAs } });
+}
+
+/** Whether a body starts as a JSON object or array does (a form starts with a name, `query=`). */
+async function looksLikeJson(request: Request): Promise<boolean> {
+  const text = await request.clone().text();
+  return /^\s*[{[]/.test(text);
 }
 
 function wasPreflighted(contentType: string | null): boolean {

@@ -112,10 +112,23 @@ export function checkOperationParameters(parameters: unknown): void {
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
     throw badRequest('Each operation of a request must be a JSON object with a "query" (or a persisted-query hash).');
   }
-  const { query, operationName, variables, extensions } = parameters as Record<string, unknown>;
+  const {
+    query,
+    operationName,
+    variables,
+    extensions,
+    id,
+    documentId,
+    doc_id: docId,
+  } = parameters as Record<string, unknown>;
   // Checked here, before any plugin reads them: the APQ plugin hashes `query` and reads `extensions` first.
   if (!isAbsentOr(query, 'string')) throw badRequest('"query" must be a string.');
   if (!isAbsentOr(operationName, 'string')) throw badRequest('"operationName" must be a string.');
+  // `id` as Strawberry Shake and Hot Chocolate send it, `documentId` as codegen's client preset, `doc_id` as Relay.
+  if (![id, documentId, docId].every((value) => isAbsentOr(value, 'string')))
+    throw badRequest(
+      'A persisted operation\'s id is a string: send "documentId": "sha256:<the SHA-256 of the document, in hex>".',
+    );
   if (!isAbsentOr(variables, 'object') || !isAbsentOr(extensions, 'object'))
     throw badRequest('"variables" and "extensions" must be JSON objects.');
   const persisted = (extensions as { persistedQuery?: { sha256Hash?: unknown } | null } | null | undefined)

@@ -11,9 +11,16 @@
  * | `stop` {id}              | `complete`                   | `error` (errors)        | `data` {errors}, `complete`    |
  * | `connection_terminate`   | the socket closes (1000)     | `complete`              | `complete`                     |
  *
- * A refused credential closes the socket as the newer protocol does (4401, 4403, 4429), after a `connection_error`
- * naming its code, which the older clients show. `ka` (keep-alive) follows the acknowledgement and then comes every
- * `keepAliveMs`, as subscriptions-transport-ws's server sent it: a client that saw one expects the next.
+ * Every refusal that closes the socket (a refused credential: 4401, 4403, 4429; a message the protocol does not take:
+ * 4400…) closes it as the newer protocol does, after a `connection_error` naming its code, which the older clients
+ * show. `ka` (keep-alive) follows the acknowledgement and then comes every `keepAliveMs`, as
+ * subscriptions-transport-ws's server sent it: a client that saw one expects the next.
+ *
+ * The older clients (subscriptions-transport-ws's own: Altair, GraphQL Playground, Apollo Client 2,
+ * python-graphql-client) send `start` right after `connection_init`, without waiting for `connection_ack`, and that
+ * library's server held them until the connection was accepted. So does this one: every message after
+ * `connection_init` waits, up to MAX_HELD_MESSAGES of them, until init is decided, then they run in the order they came
+ * (the newer protocol would close the socket for a `subscribe` before its `ack`).
  */
 export const LEGACY_PROTOCOL = 'graphql-ws';
 export const PROTOCOL = 'graphql-transport-ws';
@@ -35,7 +42,10 @@ export function chooseProtocol(offered: Set<string>): string | false {
 
 // graphql-ws writes `next` as {"id":…,"type":"next","payload":…}: renamed in place, since its payload may be megabytes.
 const NEXT_PREFIX = /^\{"id":("(?:[^"\\]|\\.)*"),"type":"next",/;
-const REFUSAL_CLOSE_CODES = new Set([4401, 4403, 4429]);
+/** Closes that refuse something (4400 to 4499): the older protocol says why in a `connection_error` first. */
+const isRefusal = (code: number): boolean => code >= 4400 && code < 4500;
+/** Messages held while `connection_init` is being decided; one more is refused. */
+export const MAX_HELD_MESSAGES = 16;
 /** What `connection_terminate` becomes: no message of the newer protocol, the socket's close. */
 const TERMINATE = Symbol('connection_terminate');
 
@@ -50,6 +60,8 @@ export function legacySocket(
     onMessage(handler: (data: string) => Promise<void>): void;
   },
   keepAliveMs: number,
+  /** A refusal of one message as the client reads it (its code and message in the socket's language). */
+  refusal: (english: string) => { message: string; extensions: Record<string, unknown> },
 ): ProtocolSocket & { dispose(): void } {
   // graphql_flutter reconnects after 30 s without a `ka` (its inactivityTimeout), whatever the server was told.
   const kaEveryMs = Math.min(keepAliveMs, 10_000);
@@ -78,6 +90,24 @@ export function legacySocket(
         return wire.send(data);
     }
   };
+  /**
+   * A message past MAX_HELD_MESSAGES: a `start` gets the protocol's `error` for its id (its client ends that
+   * operation), anything else a `connection_error` and the socket closes (a `stop` left out would leave its
+   * subscription running).
+   */
+  const refuseHeld = async (data: string): Promise<void> => {
+    const english = `More than ${MAX_HELD_MESSAGES} messages were sent before connection_init was decided: wait for connection_ack before sending more`;
+    const { type, id } = parsed(data) ?? {};
+    if (type === 'start' && typeof id === 'string') {
+      await wire.send(JSON.stringify({ id, type: 'error', payload: refusal(english) }));
+      return;
+    }
+    closing = true;
+    dispose();
+    const payload = refusal(english);
+    await wire.send(JSON.stringify({ type: 'connection_error', payload }));
+    wire.close(4400, 'Too many messages before connection_ack');
+  };
   return {
     protocol: PROTOCOL,
     send: outgoing,
@@ -86,7 +116,7 @@ export function legacySocket(
       if (closing) return;
       closing = true;
       dispose();
-      if (REFUSAL_CLOSE_CODES.has(code)) {
+      if (isRefusal(code)) {
         const [errorCode = '', ...rest] = reason.split(': ');
         const payload = { message: rest.join(': ') || reason, extensions: { code: errorCode } };
         void wire.send(JSON.stringify({ type: 'connection_error', payload })).finally(() => wire.close(code, reason));
@@ -95,30 +125,63 @@ export function legacySocket(
       wire.close(code, reason);
     },
     onMessage(handler) {
-      wire.onMessage(async (data) => {
+      // While `connection_init` is being decided: the promise of its decision, and the number of messages waiting on it.
+      let deciding: Promise<void> | undefined;
+      let held = 0;
+      const run = async (data: string): Promise<void> => {
         const translated = incoming(data);
-        if (translated === TERMINATE) {
-          dispose();
-          wire.close(1000, 'Normal Closure');
-          return;
+        if (translated !== TERMINATE) return handler(translated);
+        dispose();
+        wire.close(1000, 'Normal Closure');
+      };
+      wire.onMessage(async (data) => {
+        if (deciding !== undefined) {
+          if (held >= MAX_HELD_MESSAGES) return refuseHeld(data);
+          held += 1;
+          // Reactions to one promise run in the order they were added: the held messages run in the order they came.
+          await deciding;
+          held -= 1;
+          if (closing) return;
+          return run(data);
         }
-        await handler(translated);
+        if (!isConnectionInit(data)) return run(data);
+        const decided = handler(data);
+        deciding = decided.then(
+          () => undefined,
+          () => undefined,
+        );
+        try {
+          await decided;
+        } finally {
+          deciding = undefined;
+        }
       });
     },
     dispose,
   };
 }
 
-/** A message of the older protocol as the newer one's; anything it cannot read goes on as it is, to be refused there. */
-function incoming(data: string): string | typeof TERMINATE {
+/** A message's JSON object, or undefined for anything else. */
+function parsed(data: string): { type?: unknown; id?: unknown; payload?: unknown } | undefined {
   let message: unknown;
   try {
     message = JSON.parse(data);
   } catch {
-    return data;
+    return undefined;
   }
-  if (typeof message !== 'object' || message === null) return data;
-  const { type, id, payload } = message as { type?: unknown; id?: unknown; payload?: unknown };
+  return typeof message === 'object' && message !== null ? message : undefined;
+}
+
+/** Whether a message is `connection_init` (the same type string in both protocols). */
+function isConnectionInit(data: string): boolean {
+  return data.includes('connection_init') && parsed(data)?.type === 'connection_init';
+}
+
+/** A message of the older protocol as the newer one's; anything it cannot read goes on as it is, to be refused there. */
+function incoming(data: string): string | typeof TERMINATE {
+  const message = parsed(data);
+  if (message === undefined) return data;
+  const { type, id, payload } = message;
   switch (type) {
     case 'start':
       return JSON.stringify({ id, type: 'subscribe', payload });

@@ -15,9 +15,9 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../../graphql/context.js';
 import { codedGraphQLError } from '../../graphql/errors.js';
-import { localizedError } from '../../graphql/messages.js';
+import { localizedError, localizedMessage } from '../../graphql/messages.js';
 import { existingSpentBudgetsOf } from '../../rate-limit/spent-budgets.js';
-import { CODE } from '../../errors/registry.js';
+import { CODE, isErrorCode, type ErrorCode } from '../../errors/registry.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -48,6 +48,16 @@ const MESSAGE_RATE = 10;
 const MAX_CONTROL_MESSAGE_BYTES = 16 * 1024;
 /** WebSocket close reasons are at most 123 bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
+/**
+ * graphql-ws's own close reasons, as sentences that say what to do: its closes carry a registered code and the
+ * socket's language like every other refusal (codedClose).
+ */
+const GRAPHQL_WS_REASONS: Readonly<Record<string, string>> = {
+  'Invalid message received': 'The message is not one of the protocol: send JSON messages of graphql-transport-ws',
+  Unauthorized: 'Send connection_init and wait for connection_ack before subscribing',
+  'Too many initialisation requests': 'connection_init was already sent on this socket: send it once',
+  'Connection initialisation timeout': `No connection_init within ${CONNECTION_INIT_TIMEOUT_MS / 1_000} s of opening the socket: send it first`,
+};
 
 export interface GraphQLWebSocketOptions {
   readonly yoga: YogaServerInstance<Record<string, unknown>, Context>;
@@ -316,19 +326,41 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
   // through console.error, and a message is counted as it arrives.
   server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     metrics.webSocketConnection('opened');
+    const language = negotiateLanguage(request.headers['accept-language']);
+    /** A refusal as the socket's client reads it: its code, its message in the socket's language. */
+    const refusal = (code: ErrorCode, english: string) => {
+      const { message, detail } = localizedMessage(language, english, { code });
+      return { message, extensions: detail === undefined ? { code } : { code, detail } };
+    };
     const internalError = (error: unknown, where: string): void => {
       logger.error({ err: error }, `WebSocket ${where} failed`);
-      socket.close(CloseCode.InternalServerError, 'Internal server error');
+      socket.close(
+        CloseCode.InternalServerError,
+        closeReason(CODE.INTERNAL_SERVER_ERROR, refusal(CODE.INTERNAL_SERVER_ERROR, 'Unexpected error.').message),
+      );
     };
     socket.once('error', (error) => internalError(error, 'socket'));
     const budget = messageBudget();
     /** The close of a message the socket will not take, or undefined. */
     const refuseMessage = (data: string): { code: number; reason: string } | undefined => {
-      if (!budget.take()) return { code: 4429, reason: 'Too many messages: slow down' };
+      if (!budget.take())
+        return {
+          code: 4429,
+          reason: closeReason(
+            CODE.RATE_LIMITED,
+            refusal(CODE.RATE_LIMITED, `More than ${MESSAGE_RATE} messages a second on this socket: slow down`).message,
+          ),
+        };
       if (data.length > MAX_CONTROL_MESSAGE_BYTES && !carriesDocument(data))
         return {
           code: CloseCode.BadRequest,
-          reason: `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`,
+          reason: closeReason(
+            CODE.SOCKET_MESSAGE_REFUSED,
+            refusal(
+              CODE.SOCKET_MESSAGE_REFUSED,
+              `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`,
+            ).message,
+          ),
         };
       return undefined;
     };
@@ -345,17 +377,21 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
           const text = String(data);
           const refused = refuseMessage(text);
           if (refused !== undefined) {
-            socket.close(refused.code, refused.reason);
+            protocolSocket.close(refused.code, refused.reason);
             return;
           }
           handler(text).catch((error: unknown) => internalError(error, 'message'));
         }),
     };
-    const legacy = socket.protocol === LEGACY_PROTOCOL ? legacySocket(wire, options.heartbeatMs) : undefined;
+    const legacy =
+      socket.protocol === LEGACY_PROTOCOL
+        ? legacySocket(wire, options.heartbeatMs, (english) => refusal(CODE.SOCKET_MESSAGE_REFUSED, english))
+        : undefined;
     const spoken: ProtocolSocket = legacy ?? { protocol: socket.protocol, ...wire };
     // A `complete` for an operation still starting is noted, for onOperation to end it once it exists.
     const protocolSocket: ProtocolSocket = {
       ...spoken,
+      close: (code, reason) => spoken.close(code, codedReason(code, reason, refusal)),
       onMessage: (handler) =>
         spoken.onMessage((data) => {
           const state = states.get(socket);
@@ -501,11 +537,14 @@ function keepSocketAlive(socket: WebSocket, intervalMs: number): { stop(): void 
   return { stop: () => clearInterval(timer) };
 }
 
-/** The `Authorization` value `connectionParams` carries, if any (`authorization`, `Authorization` or `apiKey`). */
+/** The `Authorization` value `connectionParams` carries, if any (`authorization` or `apiKey`, in any case). */
 function authorizationOf(params: Readonly<Record<string, unknown>> | undefined): string | null {
-  const authorization = params?.['authorization'] ?? params?.['Authorization'];
+  // Any case: clients write `Authorization` as the header is written, `authorization` as HTTP/2 sends it.
+  const named = (name: string): unknown =>
+    Object.entries(params ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+  const authorization = named('authorization');
   if (typeof authorization === 'string') return authorization;
-  const apiKey = params?.['apiKey'];
+  const apiKey = named('apikey');
   return typeof apiKey === 'string' ? `Bearer ${apiKey}` : null;
 }
 
@@ -520,6 +559,22 @@ function resolveDocument(
   if (trustedDocuments === undefined) return payload;
   const document = trustedDocumentOf(trustedDocuments, payload);
   return document instanceof GraphQLError ? document : { ...payload, query: document };
+}
+
+/**
+ * The reason of a close that refuses something (4400 to 4599), as `CODE: message` in the socket's language: those
+ * written so already stay; graphql-ws's own ("Unauthorized", "Invalid message received"…) get a registered code and a
+ * sentence that says what to do.
+ */
+function codedReason(
+  code: number,
+  reason: string,
+  refusal: (code: ErrorCode, english: string) => { message: string },
+): string {
+  if (code < 4400 || code >= 4600 || isErrorCode(reason.split(': ', 1)[0])) return reason;
+  const errorCode = code >= 4500 ? CODE.INTERNAL_SERVER_ERROR : CODE.SOCKET_MESSAGE_REFUSED;
+  const english = code >= 4500 ? 'Unexpected error.' : (GRAPHQL_WS_REASONS[reason] ?? reason);
+  return closeReason(errorCode, refusal(errorCode, english).message);
 }
 
 /** `CODE: message`, cut to what a close frame holds (on a character, never inside one). */

@@ -1,0 +1,15 @@
+import type { Route } from '../../http/route.js';
+import { isSchemaFileRequest, schemaFileResponse, type SchemaFiles } from './schema-files.js';
+
+/**
+ * GET /schema.graphql and /schema.json (schema-files.ts). Bytes made once at start: they cost what a stored answer
+ * does, and their bytes (the introspection JSON is some hundreds of KB).
+ */
+export function schemaFilesRoute(files: SchemaFiles): Route {
+  return {
+    name: 'schema-files',
+    price: 'stored',
+    matches: (url, request) => isSchemaFileRequest(request, url.pathname),
+    handle: (request) => schemaFileResponse(request, files),
+  };
+}
