@@ -13,9 +13,43 @@ export const DEFAULT_LICENCE = {
 } as const;
 
 export interface Licence {
+  /** Its id in the Thai government data catalogue's (GDC) list, CKAN's `license_id` (DATASET_LICENSE_ID). */
+  readonly id: GdcLicenceId;
   readonly name: string;
   readonly url: string;
 }
+
+/**
+ * The licences of the GDC metadata schema that data.go.th's CKAN offers, by id, with their titles and texts: what
+ * `license_list` answers and DATASET_LICENSE_ID chooses from. The configured licence's own name and address
+ * (DATASET_LICENSE_NAME, DATASET_LICENSE_URL) replace those of the one chosen.
+ */
+export const GDC_LICENCES = [
+  { id: 'License-Open-Data-Common', title: 'Open Data Common', url: DEFAULT_LICENCE.url },
+  {
+    id: 'CC-BY-4.0',
+    title: 'Creative Commons Attribution 4.0',
+    url: 'https://creativecommons.org/licenses/by/4.0/',
+  },
+  {
+    id: 'CC-BY-SA-4.0',
+    title: 'Creative Commons Attribution-ShareAlike 4.0',
+    url: 'https://creativecommons.org/licenses/by-sa/4.0/',
+  },
+  {
+    id: 'CC-BY-NC-4.0',
+    title: 'Creative Commons Attribution-NonCommercial 4.0',
+    url: 'https://creativecommons.org/licenses/by-nc/4.0/',
+  },
+  {
+    id: 'CC-BY-NC-SA-4.0',
+    title: 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0',
+    url: 'https://creativecommons.org/licenses/by-nc-sa/4.0/',
+  },
+  { id: 'CC0-1.0', title: 'Creative Commons Zero 1.0', url: 'https://creativecommons.org/publicdomain/zero/1.0/' },
+] as const;
+export type GdcLicenceId = (typeof GDC_LICENCES)[number]['id'];
+export const GDC_LICENCE_IDS = GDC_LICENCES.map((licence) => licence.id) as [GdcLicenceId, ...GdcLicenceId[]];
 
 /** Each agency's home page, where its contact details are. */
 export const AGENCY_URLS: Readonly<Record<Agency, string>> = {

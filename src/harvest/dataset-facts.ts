@@ -3,7 +3,14 @@
  * configured licence and contact, and the address the request reached (harvesters and search engines follow the
  * links, so they are absolute).
  */
-import { AGENCY_NAMES, AGENCY_NAMES_EN, type DatasetEntry } from '../catalogue.js';
+import {
+  AGENCY_NAMES,
+  AGENCY_NAMES_EN,
+  DATASETS,
+  findDataset,
+  type DatasetCode,
+  type DatasetEntry,
+} from '../catalogue.js';
 import {
   AGENCY_URLS,
   caveatsOf,
@@ -41,6 +48,8 @@ export interface DatasetFacts {
   readonly distributions: readonly Distribution[];
   /** The upstream's own address of the records (JSON). */
   readonly apiUrl: string | undefined;
+  /** When the server first saw the dataset; undefined while it has not looked. */
+  readonly created: Date | undefined;
   /** When the server last saw the dataset change; undefined while it has not looked. */
   readonly modified: Date | undefined;
 }
@@ -55,7 +64,7 @@ export function datasetFacts(
   entry: DatasetEntry,
   origin: string,
   publishing: PublishingFacts,
-  extra: { readonly apiUrl?: string; readonly modified?: Date } = {},
+  extra: { readonly apiUrl?: string; readonly created?: Date; readonly modified?: Date } = {},
 ): DatasetFacts {
   const caveats = caveatsOf(entry.code);
   const title = descriptiveTitle(entry);
@@ -86,6 +95,35 @@ export function datasetFacts(
       url: `${origin}/datasets/${entry.code}.${format.toLowerCase()}`,
     })),
     apiUrl: extra.apiUrl,
+    created: extra.created,
     modified: extra.modified,
   };
+}
+
+/** What the harvest routes read beside the catalogue: the settings' facts, the upstream's address, the dates. */
+export interface HarvestOptions extends PublishingFacts {
+  /** The upstream's own address of a dataset, for the source API link. */
+  readonly apiUrl: (code: DatasetCode) => string;
+  /** When the server last saw a dataset change (the watcher's record); undefined when it has not looked. */
+  readonly modified: (code: DatasetCode) => Promise<Date | undefined>;
+}
+
+/** The facts of every dataset (or some), as this request's origin reaches them. */
+export async function harvestFacts(
+  options: HarvestOptions,
+  origin: string,
+  codes: readonly DatasetCode[] = DATASETS.map((entry) => entry.code),
+): Promise<DatasetFacts[]> {
+  return Promise.all(
+    codes.flatMap((code) => {
+      const entry = findDataset(code);
+      if (entry === undefined) return [];
+      return [
+        options
+          .modified(code)
+          .catch(() => undefined)
+          .then((modified) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), modified })),
+      ];
+    }),
+  );
 }

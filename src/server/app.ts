@@ -174,7 +174,7 @@ export function createApp(deps: AppDependencies): App {
         });
   // The licence, contact and last change that catalogues, harvesters and the portal's pages publish.
   const publishing = {
-    licence: { name: http.licenceName, url: http.licenceUrl },
+    licence: { id: http.licenceId, name: http.licenceName, url: http.licenceUrl },
     contactEmail: http.contactEmail,
     apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
     modified: async (code: DatasetCode) => {
