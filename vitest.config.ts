@@ -36,6 +36,7 @@ const BUILD_SUITES = [
   'test/downloads.test.ts',
   'test/catalogue-harvest.test.ts',
   'test/ckan-clients.test.ts',
+  'test/dataset-dates.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

@@ -64,7 +64,7 @@ export function datasetFacts(
   entry: DatasetEntry,
   origin: string,
   publishing: PublishingFacts,
-  extra: { readonly apiUrl?: string; readonly created?: Date; readonly modified?: Date } = {},
+  extra: { readonly apiUrl?: string; readonly created?: Date | undefined; readonly modified?: Date | undefined } = {},
 ): DatasetFacts {
   const caveats = caveatsOf(entry.code);
   const title = descriptiveTitle(entry);
@@ -104,8 +104,8 @@ export function datasetFacts(
 export interface HarvestOptions extends PublishingFacts {
   /** The upstream's own address of a dataset, for the source API link. */
   readonly apiUrl: (code: DatasetCode) => string;
-  /** When the server last saw a dataset change (the watcher's record); undefined when it has not looked. */
-  readonly modified: (code: DatasetCode) => Promise<Date | undefined>;
+  /** When the server first saw a dataset and last saw it change (the stored record); undefined when not known. */
+  readonly dates: (code: DatasetCode) => Promise<{ readonly created?: Date; readonly modified?: Date }>;
 }
 
 /** The facts of every dataset (or some), as this request's origin reaches them. */
@@ -120,9 +120,9 @@ export async function harvestFacts(
       if (entry === undefined) return [];
       return [
         options
-          .modified(code)
-          .catch(() => undefined)
-          .then((modified) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), modified })),
+          .dates(code)
+          .catch(() => ({}))
+          .then((dates) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates })),
       ];
     }),
   );

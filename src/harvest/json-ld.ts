@@ -41,6 +41,9 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
     'dct:license': { '@id': facts.licence.url },
     'dcat:landingPage': { '@id': facts.landingPage },
     'dct:language': { '@id': 'http://publications.europa.eu/resource/authority/language/THA' },
+    ...(facts.created === undefined
+      ? {}
+      : { 'dct:issued': { '@value': facts.created.toISOString(), '@type': 'xsd:dateTime' } }),
     ...(facts.modified === undefined
       ? {}
       : { 'dct:modified': { '@value': facts.modified.toISOString(), '@type': 'xsd:dateTime' } }),
@@ -101,6 +104,7 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
     ...(facts.contactEmail === undefined
       ? {}
       : { maintainer: { '@type': 'ContactPoint', email: facts.contactEmail, contactType: 'data' } }),
+    ...(facts.created === undefined ? {} : { datePublished: facts.created.toISOString() }),
     ...(facts.modified === undefined ? {} : { dateModified: facts.modified.toISOString() }),
     distribution: facts.distributions.map((distribution) => ({
       '@type': 'DataDownload',

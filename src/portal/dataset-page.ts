@@ -6,7 +6,7 @@
  * CSP's `base-uri 'none'` allows no `<base>`.
  */
 import { findDataset, type DatasetCode } from '../catalogue.js';
-import { datasetFacts, type PublishingFacts } from '../harvest/dataset-facts.js';
+import { datasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
 import { negotiateLanguage } from '../http/language.js';
 import { PORTAL_PATH } from './route.js';
@@ -14,10 +14,7 @@ import { PORTAL_PATH } from './route.js';
 const DATASET_PAGE = /^\/portal\/datasets\/([^/]+)$/;
 
 /** What the dataset pages publish beside the catalogue: the licence, the contact, and the last change seen. */
-export interface DatasetPageFacts extends PublishingFacts {
-  readonly apiUrl: (code: DatasetCode) => string;
-  readonly modified: (code: DatasetCode) => Promise<Date | undefined>;
-}
+export type DatasetPageFacts = HarvestOptions;
 
 /** The dataset a portal path names, or undefined when it is not a dataset page. */
 export function datasetOfPage(pathname: string): DatasetCode | undefined {
@@ -35,10 +32,10 @@ export async function datasetPageHtml(
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
   const origin = new URL(request.url).origin;
-  const modified = await facts.modified(code).catch(() => undefined);
+  const dates = await facts.dates(code).catch(() => ({}));
   const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
   const jsonLd = schemaOrgDataset(
-    datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), modified }),
+    datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates }),
     language,
   );
   const absolute = indexHtml.replace(
