@@ -37,6 +37,7 @@ const BUILD_SUITES = [
   'test/catalogue-harvest.test.ts',
   'test/ckan-clients.test.ts',
   'test/dataset-dates.test.ts',
+  'test/catalogue-fit.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

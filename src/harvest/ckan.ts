@@ -128,6 +128,15 @@ export function ckanPackage(facts: DatasetFacts): Json {
     })),
     num_tags: facts.keywords.length,
     groups: [],
+    // The GDC metadata schema's fields (data.go.th), as package fields.
+    objective: 'เพื่อเผยแพร่สถิติการศึกษาแก่สาธารณะ (Public education statistics)',
+    update_frequency_unit: 'ปี',
+    update_frequency_interval: '1',
+    geo_coverage: `${facts.coverage.th} (${facts.coverage.en})`,
+    data_language: 'ไทย',
+    data_format: facts.distributions.map((distribution) => distribution.format),
+    data_category: 'ข้อมูลสาธารณะ',
+    data_classification: 'ข้อมูลสาธารณะ',
     relationships_as_subject: [],
     relationships_as_object: [],
     extras: [
@@ -135,6 +144,7 @@ export function ckanPackage(facts: DatasetFacts): Json {
       { key: 'dataset_code', value: facts.entry.code },
       { key: 'update_frequency', value: UPDATE_FREQUENCY.en },
       { key: 'frequency', value: UPDATE_FREQUENCY.uri },
+      { key: 'geographic_coverage', value: facts.coverage.geography },
       ...(facts.apiUrl === undefined ? [] : [{ key: 'source_api', value: facts.apiUrl }]),
       ...facts.caveats.map((caveat, i) => ({ key: `caveat_${i + 1}`, value: caveat.en })),
     ],

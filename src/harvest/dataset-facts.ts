@@ -14,6 +14,8 @@ import {
 import {
   AGENCY_URLS,
   caveatsOf,
+  COVERAGE,
+  type Coverage,
   descriptiveTitle,
   keywordsOf,
   UPDATE_FREQUENCY,
@@ -45,6 +47,8 @@ export interface DatasetFacts {
   readonly licence: Licence;
   readonly keywords: readonly string[];
   readonly caveats: readonly Caveat[];
+  /** The area its records cover. */
+  readonly coverage: Coverage;
   readonly distributions: readonly Distribution[];
   /** The upstream's own address of the records (JSON). */
   readonly apiUrl: string | undefined;
@@ -74,10 +78,12 @@ export function datasetFacts(
     titleEn: entry.titleEn,
     description:
       `${title}: ชุดข้อมูลที่ ${entry.no} ของบริการสถิติการศึกษาแบบเปิด จาก${AGENCY_NAMES[entry.agency]} ` +
-      `ปรับปรุง${UPDATE_FREQUENCY.th} ${caveats.map((caveat) => caveat.th).join(' ')}`,
+      `ปรับปรุง${UPDATE_FREQUENCY.th} ครอบคลุม: ${COVERAGE[entry.code].th} ` +
+      caveats.map((caveat) => caveat.th).join(' '),
     descriptionEn:
       `${entry.titleEn}: dataset ${entry.no} of the education open-data statistics service, published by the ` +
       `${AGENCY_NAMES_EN[entry.agency]}, updated ${UPDATE_FREQUENCY.en.toLowerCase()}. ` +
+      `Coverage: ${COVERAGE[entry.code].en}. ` +
       caveats.map((caveat) => caveat.en).join(' '),
     landingPage: `${origin}/portal/datasets/${entry.code}`,
     publisher: {
@@ -89,6 +95,7 @@ export function datasetFacts(
     licence: publishing.licence,
     keywords: keywordsOf(entry),
     caveats,
+    coverage: COVERAGE[entry.code],
     distributions: (['CSV', 'JSON', 'XLSX'] as const).map((format) => ({
       format,
       mediaType: MEDIA_TYPES[format],

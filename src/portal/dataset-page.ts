@@ -34,13 +34,24 @@ export async function datasetPageHtml(
   const origin = new URL(request.url).origin;
   const dates = await facts.dates(code).catch(() => ({}));
   const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
-  const jsonLd = schemaOrgDataset(
-    datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates }),
-    language,
-  );
+  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates });
+  const jsonLd = schemaOrgDataset(described, language);
+  const title = language === 'th' ? described.title : described.titleEn;
+  const description = (language === 'th' ? described.description : described.descriptionEn).slice(0, 300);
+  const head =
+    `<title>${escapeHtml(title)} · ${entry.code}</title>\n` +
+    `    <meta name="description" content="${escapeHtml(description)}">\n` +
+    `    <link rel="canonical" href="${escapeHtml(described.landingPage)}">`;
   const absolute = indexHtml.replace(
     /\b(href|src)="(?![a-z][a-z0-9+.-]*:|\/|#)([^"]*)"/gi,
     (_match, attribute: string, target: string) => `${attribute}="${PORTAL_PATH}/${target}"`,
   );
-  return absolute.replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
+  return absolute
+    .replace(/<title>[^<]*<\/title>/, () => head)
+    .replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
+}
+
+/** Text for an HTML attribute or element. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
