@@ -13,9 +13,43 @@ export const DEFAULT_LICENCE = {
 } as const;
 
 export interface Licence {
+  /** Its id in the Thai government data catalogue's (GDC) list, CKAN's `license_id` (DATASET_LICENSE_ID). */
+  readonly id: GdcLicenceId;
   readonly name: string;
   readonly url: string;
 }
+
+/**
+ * The licences of the GDC metadata schema that data.go.th's CKAN offers, by id, with their titles and texts: what
+ * `license_list` answers and DATASET_LICENSE_ID chooses from. The configured licence's own name and address
+ * (DATASET_LICENSE_NAME, DATASET_LICENSE_URL) replace those of the one chosen.
+ */
+export const GDC_LICENCES = [
+  { id: 'License-Open-Data-Common', title: 'Open Data Common', url: DEFAULT_LICENCE.url },
+  {
+    id: 'CC-BY-4.0',
+    title: 'Creative Commons Attribution 4.0',
+    url: 'https://creativecommons.org/licenses/by/4.0/',
+  },
+  {
+    id: 'CC-BY-SA-4.0',
+    title: 'Creative Commons Attribution-ShareAlike 4.0',
+    url: 'https://creativecommons.org/licenses/by-sa/4.0/',
+  },
+  {
+    id: 'CC-BY-NC-4.0',
+    title: 'Creative Commons Attribution-NonCommercial 4.0',
+    url: 'https://creativecommons.org/licenses/by-nc/4.0/',
+  },
+  {
+    id: 'CC-BY-NC-SA-4.0',
+    title: 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0',
+    url: 'https://creativecommons.org/licenses/by-nc-sa/4.0/',
+  },
+  { id: 'CC0-1.0', title: 'Creative Commons Zero 1.0', url: 'https://creativecommons.org/publicdomain/zero/1.0/' },
+] as const;
+export type GdcLicenceId = (typeof GDC_LICENCES)[number]['id'];
+export const GDC_LICENCE_IDS = GDC_LICENCES.map((licence) => licence.id) as [GdcLicenceId, ...GdcLicenceId[]];
 
 /** Each agency's home page, where its contact details are. */
 export const AGENCY_URLS: Readonly<Record<Agency, string>> = {
@@ -156,3 +190,68 @@ export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 export function downloadPath(code: DatasetCode, format: DownloadFormat): string {
   return `/datasets/${code}.${format}`;
 }
+
+/** The area a dataset's records cover and how they divide it. */
+export type Geography = 'NATIONAL' | 'BY_PROVINCE' | 'BANGKOK_ONLY' | 'BY_INSTITUTION';
+
+export interface Coverage {
+  readonly geography: Geography;
+  readonly th: string;
+  readonly en: string;
+}
+
+const NATIONAL: Coverage = {
+  geography: 'NATIONAL',
+  th: 'ทั้งประเทศ: ยอดรวมระดับประเทศ ไม่จำแนกตามพื้นที่',
+  en: 'Whole country: national totals, not divided by area',
+};
+
+/** Each dataset's geographic coverage, as its records hold it (dataset 13's scope stated plainly). */
+export const COVERAGE: Readonly<Record<DatasetCode, Coverage>> = {
+  ODS_COUNT_TEACHER_BY_YEAR: NATIONAL,
+  ODS_COUNT_STUDENT_BY_MAJOR: NATIONAL,
+  ODS_COUNT_SCHOOL_BY_JURISDICTION: NATIONAL,
+  ODS_COUNT_TEACHER_BY_JURISDICTION: NATIONAL,
+  ODS_COUNT_GRADUATE_BY_YEAR: NATIONAL,
+  ODS_COUNT_SCHOOL_BY_PROV_DIST_SUBDIST: {
+    geography: 'BANGKOK_ONLY',
+    th: 'กรุงเทพมหานครเท่านั้น จำแนกตามเขตและแขวง',
+    en: 'Bangkok only, by district and sub-district',
+  },
+  ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST: {
+    geography: 'BY_PROVINCE',
+    th: 'ทั้งประเทศ จำแนกตามจังหวัด อำเภอ และตำบล',
+    en: 'Whole country, by province, district and sub-district',
+  },
+  V10_DUPWITH: NATIONAL,
+  MV_DWH_SCHOOL1: {
+    geography: 'BY_INSTITUTION',
+    th: 'รายโรงเรียน พร้อมจังหวัด อำเภอ และตำบลของโรงเรียน',
+    en: 'School by school, with each school’s province, district and sub-district',
+  },
+  ZVIEW_CPS_SUMMARY_DATA: NATIONAL,
+  OPENDATA_MIS_STAT_CLASSROOM: NATIONAL,
+  OPENDATA_MIS_STAT_DISABLED_STUDENT_EDULEVEL_OTHER: {
+    geography: 'NATIONAL',
+    th: 'ทั้งประเทศ: ไม่มีเขตข้อมูลจังหวัด',
+    en: 'Whole country: it has no province field',
+  },
+  ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER: {
+    geography: 'BY_INSTITUTION',
+    th: 'เฉพาะวิทยาลัยในสังกัดสำนักงานคณะกรรมการการอาชีวศึกษา (สอศ.) รายสถานศึกษาและจังหวัด: ' + 'ไม่ใช่ครูทั้งหมดของจังหวัด',
+    en:
+      'OVEC vocational colleges only, college by college with their province: not all the teachers of a ' +
+      'province (dataset 9 counts the schools)',
+  },
+};
+
+/** The EU file-type vocabulary's IRI of a download format (DCAT-AP's dct:format). */
+export const FILE_TYPE_IRIS = {
+  CSV: 'http://publications.europa.eu/resource/authority/file-type/CSV',
+  JSON: 'http://publications.europa.eu/resource/authority/file-type/JSON',
+  XLSX: 'http://publications.europa.eu/resource/authority/file-type/XLSX',
+} as const;
+
+/** DCAT-AP's theme of every dataset (the EU data-theme vocabulary) and the country they cover. */
+export const EDUCATION_THEME = 'http://publications.europa.eu/resource/authority/data-theme/EDUC';
+export const THAILAND = 'http://publications.europa.eu/resource/authority/country/THA';

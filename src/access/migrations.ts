@@ -228,6 +228,30 @@ function clientEventNotes(): Migration {
 }
 
 /**
+ * When each dataset's content was first seen and last seen to change, kept across restarts, so that catalogues
+ * (CKAN's metadata_created and metadata_modified, DCAT's dct:issued and dct:modified) have their dates from the first
+ * request after a start. Expand-only: one new table.
+ */
+function datasetDates(dialect: Dialect): Migration {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('dataset_dates')
+        .addColumn('code', 'text', (col) => col.primaryKey())
+        .addColumn('version', 'text', (col) => col.notNull())
+        .addColumn('created_at', timestamp, (col) => col.notNull())
+        .addColumn('modified_at', timestamp, (col) => col.notNull())
+        .execute();
+    },
+    // Loses the dates: they are found again, as of the next look, by the watcher.
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('dataset_dates').execute();
+    },
+  };
+}
+
+/**
  * The migrations in code (no folder to ship or find at run time), in the order they apply.
  *
  * Each is written expand-then-contract, so the release before it still runs on the schema it leaves: a migration
@@ -250,6 +274,7 @@ export function accessMigrations(dialect: Dialect): MigrationProvider {
         '0003_key_first_use': keyFirstUse(dialect),
         '0004_client_usage': clientUsage(dialect),
         '0005_client_event_notes': clientEventNotes(),
+        '0006_dataset_dates': datasetDates(dialect),
       }),
   };
 }

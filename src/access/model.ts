@@ -115,6 +115,14 @@ export interface SummaryReadRecord {
   readonly at: Date;
 }
 
+/** When a dataset's content was first seen and last seen to change. */
+export interface DatasetDatesRecord {
+  readonly code: string;
+  readonly version: string;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
 export interface AccessService {
   /** The bounds this store applies to keys and registrations. */
   readonly keyPolicy: KeyPolicy;
@@ -230,6 +238,13 @@ export interface AccessService {
     after: string | undefined,
     limit: number,
   ): Promise<{ position: string; requests: UseRequestRecord[] }>;
+  /**
+   * Records a dataset's content version as seen at `seenAt` (the watcher's look): the first sets its created and
+   * modified dates, another version than the stored one moves modified, the same one changes nothing.
+   */
+  recordDatasetVersion(input: { code: string; version: string; seenAt: Date }): Promise<void>;
+  /** Every dataset's stored dates (dataset-dates.ts). */
+  datasetDates(): Promise<DatasetDatesRecord[]>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

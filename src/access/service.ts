@@ -14,6 +14,7 @@ import {
   setClientQuota,
 } from './clients.js';
 import type { DatabaseConfig, KeyPolicy } from '../config.js';
+import { datasetDates, recordDatasetVersion } from './dataset-dates.js';
 import { databaseClock, erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
@@ -179,6 +180,10 @@ class StoredAccessService implements AccessService {
     this.bounded(() => usageOf(this.store, this.usage, ...args));
   readonly pageSummaryReads: AccessService['pageSummaryReads'] = (...args) =>
     this.bounded(() => pageSummaryReads(this.store, this.usage, ...args));
+
+  readonly recordDatasetVersion: AccessService['recordDatasetVersion'] = (...args) =>
+    this.bounded(() => recordDatasetVersion(this.store, ...args));
+  readonly datasetDates: AccessService['datasetDates'] = () => this.bounded(() => datasetDates(this.store));
 
   /** Fails while the store does not answer, and while the last write it failed is not followed by one it took. */
   async ping(): Promise<void> {

@@ -125,6 +125,9 @@ class StoreWhenReachable implements AccessService {
   readonly pageSummaryReads: AccessService['pageSummaryReads'] = async (...args) =>
     (await this.#store()).pageSummaryReads(...args);
   readonly flushUsage: AccessService['flushUsage'] = async () => (await this.#store()).flushUsage();
+  readonly recordDatasetVersion: AccessService['recordDatasetVersion'] = async (...args) =>
+    (await this.#store()).recordDatasetVersion(...args);
+  readonly datasetDates: AccessService['datasetDates'] = async () => (await this.#store()).datasetDates();
   readonly ping: AccessService['ping'] = async () => (await this.#store()).ping();
 
   // Only a client's operations are counted, and no client is known without the store: nothing to count before it.

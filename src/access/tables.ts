@@ -97,6 +97,15 @@ export interface SummaryReadsTable {
   at: Timestamp;
 }
 
+/** When each dataset's content was first seen and last seen to change (dataset-dates.ts). */
+export interface DatasetDatesTable {
+  code: string;
+  /** The content version last seen (a content hash). */
+  version: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
 /** The request-for-use store as Kysely sees it. */
 export interface AccessTables {
   clients: ClientsTable;
@@ -107,4 +116,5 @@ export interface AccessTables {
   registration_idempotency: RegistrationIdempotencyTable;
   client_usage_days: ClientUsageDaysTable;
   summary_reads: SummaryReadsTable;
+  dataset_dates: DatasetDatesTable;
 }

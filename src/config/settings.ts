@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../package-files.js';
-import { DEFAULT_LICENCE } from '../catalogue-metadata.js';
+import { DEFAULT_LICENCE, GDC_LICENCE_IDS } from '../catalogue-metadata.js';
 
 const fromPackage = (path: string): string => resolve(PACKAGE_ROOT, path);
 
@@ -564,6 +564,13 @@ export const SETTINGS = {
     graphiql: setting('GRAPHIQL', flag(), true, 'Serve GraphiQL on GET /graphql in a browser.'),
     introspection: setting('INTROSPECTION', flag(), true, 'Answer introspection queries.'),
     portal: setting('PORTAL', flag(), true, 'Serve the portal at /portal/ (datasets, sign-up, request review).'),
+    licenceId: setting(
+      'DATASET_LICENSE_ID',
+      z.enum(GDC_LICENCE_IDS, { error: `must be one of ${GDC_LICENCE_IDS.join(', ')}` }),
+      GDC_LICENCE_IDS[0],
+      "The licence's id in the Thai government data catalogue's (GDC) list, CKAN's license_id: one of " +
+        `${GDC_LICENCE_IDS.join(', ')}.`,
+    ),
     licenceName: setting(
       'DATASET_LICENSE_NAME',
       text(),

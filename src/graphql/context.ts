@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Licence } from '../catalogue-metadata.js';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { operatorActor, type AccessService, type Caller } from '../access/model.js';
@@ -68,7 +69,7 @@ export interface Context {
 
 /** The licence and contact every dataset is published with. */
 export interface Publishing {
-  readonly licence: { readonly name: string; readonly url: string };
+  readonly licence: Licence;
   readonly contactEmail: string | undefined;
 }
 

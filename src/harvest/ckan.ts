@@ -1,11 +1,17 @@
 /**
- * CKAN's action API, as far as a harvester (data.go.th runs CKAN, and its CKAN harvester reads other CKANs) needs it:
- * `package_list` and `package_show`, each in CKAN's envelope `{ help, success, result }`, and CKAN's own error
- * envelope for an unknown package. Package names are CKAN's: the code in lower case.
+ * The catalogue as CKAN's dicts: packages (datasets), resources (their files), organisations (the agencies) and
+ * licences, shaped as CKAN 2.10's `package_show`, `resource_show`, `organization_show` and `license_list` answer them,
+ * so that a CKAN harvester imports them as it would another CKAN's. Names are CKAN's (the code in lower case); ids
+ * are stable UUIDs derived from the code, the same on every instance and after every restart.
  */
-import { UPDATE_FREQUENCY } from '../catalogue-metadata.js';
+import { createHash } from 'node:crypto';
+import { AGENCIES, AGENCY_NAMES, AGENCY_NAMES_EN, DATASETS, type Agency } from '../catalogue.js';
+import { AGENCY_URLS, GDC_LICENCES, UPDATE_FREQUENCY, type Licence } from '../catalogue-metadata.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
+type Json = Record<string, unknown>;
+
+/** CKAN's API version 3 prefix; `/api/action/` (what ckanapi posts to) is the same API without the version. */
 export const CKAN_ACTIONS_PATH = '/api/3/action/';
 
 /** A dataset's CKAN name: lower-case letters, digits, - and _ (2 to 100 characters). */
@@ -13,63 +19,149 @@ export function ckanName(code: string): string {
   return code.toLowerCase();
 }
 
-export function ckanEnvelope(origin: string, action: string, result: unknown): Record<string, unknown> {
-  return { help: `${origin}${CKAN_ACTIONS_PATH}help_show?name=${action}`, success: true, result };
+// The namespace of this server's ids (a UUID v5 namespace of its own, fixed: ids must not change).
+const NAMESPACE = Buffer.from('6b1d3f0e9a4c4e2b8d7f5a3c1e9b0d42', 'hex');
+
+/** A name-based UUID (RFC 9562 version 5) for a thing of the catalogue, e.g. `package:ODS_COUNT_TEACHER_BY_YEAR`. */
+export function stableId(name: string): string {
+  const hash = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
+  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function ckanNotFound(origin: string, action: string, message: string): Record<string, unknown> {
+/** A time as CKAN writes it: ISO 8601 in UTC without the zone, to the microsecond. */
+export function ckanDate(date: Date): string {
+  return date.toISOString().replace(/Z$/, '000');
+}
+
+// The agencies' organisations were "created" when the catalogue first listed them: a fixed date, never the start.
+const CATALOGUE_LISTED = new Date('2024-01-01T00:00:00Z');
+
+/** An agency as CKAN's organisation dict; with its packages' count when given. */
+export function ckanOrganization(agency: Agency, packageCount?: number): Json {
+  const name = agency.toLowerCase();
   return {
-    help: `${origin}${CKAN_ACTIONS_PATH}help_show?name=${action}`,
-    success: false,
-    error: { __type: 'Not Found Error', message },
+    id: stableId(`organization:${agency}`),
+    name,
+    title: AGENCY_NAMES[agency],
+    display_name: AGENCY_NAMES[agency],
+    description: `${AGENCY_NAMES_EN[agency]} (${AGENCY_URLS[agency]})`,
+    image_url: '',
+    created: ckanDate(CATALOGUE_LISTED),
+    is_organization: true,
+    approval_status: 'approved',
+    state: 'active',
+    type: 'organization',
+    ...(packageCount === undefined ? {} : { package_count: packageCount }),
   };
 }
 
+/** The organisation an id or name names (CKAN accepts either), or undefined. */
+export function findAgency(idOrName: string): Agency | undefined {
+  return AGENCIES.find(
+    (agency) => agency.toLowerCase() === idOrName.toLowerCase() || stableId(`organization:${agency}`) === idOrName,
+  );
+}
+
+/** How many datasets each agency publishes. */
+export function packageCount(agency: Agency): number {
+  return DATASETS.filter((entry) => entry.agency === agency).length;
+}
+
+/** CKAN's `license_list`: the GDC licences, the configured one under its configured name and address. */
+export function ckanLicences(configured: Licence): Json[] {
+  return GDC_LICENCES.map((licence) => {
+    const own = licence.id === configured.id;
+    return {
+      id: licence.id,
+      title: own ? configured.name : licence.title,
+      url: own ? configured.url : licence.url,
+      status: 'active',
+      maintainer: '',
+      family: '',
+      od_conformance: 'approved',
+      osd_conformance: 'not reviewed',
+      domain_content: true,
+      domain_data: true,
+      domain_software: false,
+    };
+  });
+}
+
 /** A dataset as CKAN's package_show answers it. */
-export function ckanPackage(facts: DatasetFacts): Record<string, unknown> {
-  const modified = facts.modified?.toISOString().replace(/Z$/, '');
+export function ckanPackage(facts: DatasetFacts): Json {
+  const created = facts.created === undefined ? null : ckanDate(facts.created);
+  const modified = facts.modified === undefined ? null : ckanDate(facts.modified);
   const name = ckanName(facts.entry.code);
+  const id = stableId(`package:${facts.entry.code}`);
+  const organization = ckanOrganization(facts.entry.agency);
   return {
-    id: name,
+    id,
     name,
     title: facts.title,
     notes: `${facts.description}\n\n${facts.descriptionEn}`,
     url: facts.landingPage,
+    version: null,
     type: 'dataset',
     state: 'active',
     private: false,
-    license_id: 'other-open',
+    isopen: true,
+    license_id: facts.licence.id,
     license_title: facts.licence.name,
     license_url: facts.licence.url,
     author: facts.publisher.name,
+    author_email: facts.contactEmail ?? null,
     maintainer: facts.publisher.name,
     maintainer_email: facts.contactEmail ?? null,
-    organization: {
-      name: facts.entry.agency.toLowerCase(),
-      title: facts.publisher.name,
-      type: 'organization',
-      is_organization: true,
-    },
-    metadata_modified: modified ?? null,
-    tags: facts.keywords.map((keyword) => ({ name: keyword, display_name: keyword })),
+    owner_org: organization['id'],
+    organization,
+    metadata_created: created,
+    metadata_modified: modified,
+    tags: facts.keywords.map((keyword) => ({
+      id: stableId(`tag:${keyword}`),
+      name: keyword,
+      display_name: keyword,
+      state: 'active',
+      vocabulary_id: null,
+    })),
     num_tags: facts.keywords.length,
+    groups: [],
+    // The GDC metadata schema's fields (data.go.th), as package fields.
+    objective: 'เพื่อเผยแพร่สถิติการศึกษาแก่สาธารณะ (Public education statistics)',
+    update_frequency_unit: 'ปี',
+    update_frequency_interval: '1',
+    geo_coverage: `${facts.coverage.th} (${facts.coverage.en})`,
+    data_language: 'ไทย',
+    data_format: facts.distributions.map((distribution) => distribution.format),
+    data_category: 'ข้อมูลสาธารณะ',
+    data_classification: 'ข้อมูลสาธารณะ',
+    relationships_as_subject: [],
+    relationships_as_object: [],
     extras: [
       { key: 'title_en', value: facts.titleEn },
       { key: 'dataset_code', value: facts.entry.code },
       { key: 'update_frequency', value: UPDATE_FREQUENCY.en },
       { key: 'frequency', value: UPDATE_FREQUENCY.uri },
+      { key: 'geographic_coverage', value: facts.coverage.geography },
       ...(facts.apiUrl === undefined ? [] : [{ key: 'source_api', value: facts.apiUrl }]),
       ...facts.caveats.map((caveat, i) => ({ key: `caveat_${i + 1}`, value: caveat.en })),
     ],
-    resources: facts.distributions.map((distribution) => ({
-      id: `${name}-${distribution.format.toLowerCase()}`,
-      package_id: name,
+    resources: facts.distributions.map((distribution, position) => ({
+      id: stableId(`resource:${facts.entry.code}.${distribution.format}`),
+      package_id: id,
       name: `${facts.entry.code}.${distribution.format.toLowerCase()}`,
+      description: `${facts.titleEn} (${distribution.format})`,
       url: distribution.url,
       format: distribution.format,
       mimetype: distribution.mediaType,
       state: 'active',
-      ...(modified === undefined ? {} : { last_modified: modified }),
+      position,
+      url_type: null,
+      created,
+      last_modified: modified,
+      metadata_modified: modified,
     })),
     num_resources: facts.distributions.length,
   };

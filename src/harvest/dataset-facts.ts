@@ -3,10 +3,19 @@
  * configured licence and contact, and the address the request reached (harvesters and search engines follow the
  * links, so they are absolute).
  */
-import { AGENCY_NAMES, AGENCY_NAMES_EN, type DatasetEntry } from '../catalogue.js';
+import {
+  AGENCY_NAMES,
+  AGENCY_NAMES_EN,
+  DATASETS,
+  findDataset,
+  type DatasetCode,
+  type DatasetEntry,
+} from '../catalogue.js';
 import {
   AGENCY_URLS,
   caveatsOf,
+  COVERAGE,
+  type Coverage,
   descriptiveTitle,
   keywordsOf,
   UPDATE_FREQUENCY,
@@ -38,9 +47,13 @@ export interface DatasetFacts {
   readonly licence: Licence;
   readonly keywords: readonly string[];
   readonly caveats: readonly Caveat[];
+  /** The area its records cover. */
+  readonly coverage: Coverage;
   readonly distributions: readonly Distribution[];
   /** The upstream's own address of the records (JSON). */
   readonly apiUrl: string | undefined;
+  /** When the server first saw the dataset; undefined while it has not looked. */
+  readonly created: Date | undefined;
   /** When the server last saw the dataset change; undefined while it has not looked. */
   readonly modified: Date | undefined;
 }
@@ -55,7 +68,7 @@ export function datasetFacts(
   entry: DatasetEntry,
   origin: string,
   publishing: PublishingFacts,
-  extra: { readonly apiUrl?: string; readonly modified?: Date } = {},
+  extra: { readonly apiUrl?: string; readonly created?: Date | undefined; readonly modified?: Date | undefined } = {},
 ): DatasetFacts {
   const caveats = caveatsOf(entry.code);
   const title = descriptiveTitle(entry);
@@ -65,10 +78,12 @@ export function datasetFacts(
     titleEn: entry.titleEn,
     description:
       `${title}: ชุดข้อมูลที่ ${entry.no} ของบริการสถิติการศึกษาแบบเปิด จาก${AGENCY_NAMES[entry.agency]} ` +
-      `ปรับปรุง${UPDATE_FREQUENCY.th} ${caveats.map((caveat) => caveat.th).join(' ')}`,
+      `ปรับปรุง${UPDATE_FREQUENCY.th} ครอบคลุม: ${COVERAGE[entry.code].th} ` +
+      caveats.map((caveat) => caveat.th).join(' '),
     descriptionEn:
       `${entry.titleEn}: dataset ${entry.no} of the education open-data statistics service, published by the ` +
       `${AGENCY_NAMES_EN[entry.agency]}, updated ${UPDATE_FREQUENCY.en.toLowerCase()}. ` +
+      `Coverage: ${COVERAGE[entry.code].en}. ` +
       caveats.map((caveat) => caveat.en).join(' '),
     landingPage: `${origin}/portal/datasets/${entry.code}`,
     publisher: {
@@ -80,12 +95,42 @@ export function datasetFacts(
     licence: publishing.licence,
     keywords: keywordsOf(entry),
     caveats,
+    coverage: COVERAGE[entry.code],
     distributions: (['CSV', 'JSON', 'XLSX'] as const).map((format) => ({
       format,
       mediaType: MEDIA_TYPES[format],
       url: `${origin}/datasets/${entry.code}.${format.toLowerCase()}`,
     })),
     apiUrl: extra.apiUrl,
+    created: extra.created,
     modified: extra.modified,
   };
+}
+
+/** What the harvest routes read beside the catalogue: the settings' facts, the upstream's address, the dates. */
+export interface HarvestOptions extends PublishingFacts {
+  /** The upstream's own address of a dataset, for the source API link. */
+  readonly apiUrl: (code: DatasetCode) => string;
+  /** When the server first saw a dataset and last saw it change (the stored record); undefined when not known. */
+  readonly dates: (code: DatasetCode) => Promise<{ readonly created?: Date; readonly modified?: Date }>;
+}
+
+/** The facts of every dataset (or some), as this request's origin reaches them. */
+export async function harvestFacts(
+  options: HarvestOptions,
+  origin: string,
+  codes: readonly DatasetCode[] = DATASETS.map((entry) => entry.code),
+): Promise<DatasetFacts[]> {
+  return Promise.all(
+    codes.flatMap((code) => {
+      const entry = findDataset(code);
+      if (entry === undefined) return [];
+      return [
+        options
+          .dates(code)
+          .catch(() => ({}))
+          .then((dates) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates })),
+      ];
+    }),
+  );
 }

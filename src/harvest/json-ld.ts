@@ -2,7 +2,7 @@
  * The datasets as linked data: a DCAT-AP catalogue (GET /catalog.jsonld) for harvesters, and a schema.org `Dataset`
  * for each dataset page, which search engines read from its `<script type="application/ld+json">`.
  */
-import { UPDATE_FREQUENCY } from '../catalogue-metadata.js';
+import { EDUCATION_THEME, FILE_TYPE_IRIS, THAILAND, UPDATE_FREQUENCY } from '../catalogue-metadata.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
 const DCAT_CONTEXT = {
@@ -11,6 +11,7 @@ const DCAT_CONTEXT = {
   foaf: 'http://xmlns.com/foaf/0.1/',
   vcard: 'http://www.w3.org/2006/vcard/ns#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
+  skos: 'http://www.w3.org/2004/02/skos/core#',
 } as const;
 
 const thaiAndEnglish = (th: string, en: string) => [
@@ -37,10 +38,19 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
       ...(facts.contactEmail === undefined ? {} : { 'vcard:hasEmail': { '@id': `mailto:${facts.contactEmail}` } }),
     },
     'dcat:keyword': facts.keywords,
+    'dcat:theme': { '@id': EDUCATION_THEME },
+    'dct:spatial': {
+      '@id': THAILAND,
+      '@type': 'dct:Location',
+      'skos:prefLabel': thaiAndEnglish(facts.coverage.th, facts.coverage.en),
+    },
     'dct:accrualPeriodicity': { '@id': UPDATE_FREQUENCY.uri },
     'dct:license': { '@id': facts.licence.url },
     'dcat:landingPage': { '@id': facts.landingPage },
     'dct:language': { '@id': 'http://publications.europa.eu/resource/authority/language/THA' },
+    ...(facts.created === undefined
+      ? {}
+      : { 'dct:issued': { '@value': facts.created.toISOString(), '@type': 'xsd:dateTime' } }),
     ...(facts.modified === undefined
       ? {}
       : { 'dct:modified': { '@value': facts.modified.toISOString(), '@type': 'xsd:dateTime' } }),
@@ -51,7 +61,7 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
       'dcat:accessURL': { '@id': distribution.url },
       'dcat:downloadURL': { '@id': distribution.url },
       'dcat:mediaType': { '@id': `http://www.iana.org/assignments/media-types/${distribution.mediaType}` },
-      'dct:format': distribution.format,
+      'dct:format': { '@id': FILE_TYPE_IRIS[distribution.format] },
       'dct:license': { '@id': facts.licence.url },
     })),
   };
@@ -93,6 +103,17 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
     url: facts.landingPage,
     identifier: facts.entry.code,
     keywords: facts.keywords,
+    spatialCoverage: {
+      '@type': 'Place',
+      name: thai ? facts.coverage.th : facts.coverage.en,
+      containedInPlace: { '@type': 'Country', name: 'Thailand', identifier: 'TH' },
+    },
+    includedInDataCatalog: {
+      '@type': 'DataCatalog',
+      name: thai ? 'สถิติการศึกษาแบบเปิด' : 'Education open-data statistics',
+      url: facts.landingPage.replace(/\/portal\/datasets\/.*$/, '/portal/'),
+    },
+    citation: citationOf(facts),
     inLanguage: 'th',
     isAccessibleForFree: true,
     license: facts.licence.url,
@@ -101,6 +122,7 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
     ...(facts.contactEmail === undefined
       ? {}
       : { maintainer: { '@type': 'ContactPoint', email: facts.contactEmail, contactType: 'data' } }),
+    ...(facts.created === undefined ? {} : { datePublished: facts.created.toISOString() }),
     ...(facts.modified === undefined ? {} : { dateModified: facts.modified.toISOString() }),
     distribution: facts.distributions.map((distribution) => ({
       '@type': 'DataDownload',
@@ -108,6 +130,15 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
       contentUrl: distribution.url,
     })),
   };
+}
+
+/** A reader's citation of a dataset, APA-like: publisher, year, title, format, address. */
+export function citationOf(facts: DatasetFacts): string {
+  const year = (facts.modified ?? facts.created)?.getUTCFullYear();
+  return (
+    `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
+    `[${facts.entry.code}; Data set]. ${facts.landingPage}`
+  );
 }
 
 /** JSON for inside an HTML `<script>` element: nothing in it can close the element or open a comment. */

@@ -6,7 +6,7 @@
  * CSP's `base-uri 'none'` allows no `<base>`.
  */
 import { findDataset, type DatasetCode } from '../catalogue.js';
-import { datasetFacts, type PublishingFacts } from '../harvest/dataset-facts.js';
+import { datasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
 import { negotiateLanguage } from '../http/language.js';
 import { PORTAL_PATH } from './route.js';
@@ -14,10 +14,7 @@ import { PORTAL_PATH } from './route.js';
 const DATASET_PAGE = /^\/portal\/datasets\/([^/]+)$/;
 
 /** What the dataset pages publish beside the catalogue: the licence, the contact, and the last change seen. */
-export interface DatasetPageFacts extends PublishingFacts {
-  readonly apiUrl: (code: DatasetCode) => string;
-  readonly modified: (code: DatasetCode) => Promise<Date | undefined>;
-}
+export type DatasetPageFacts = HarvestOptions;
 
 /** The dataset a portal path names, or undefined when it is not a dataset page. */
 export function datasetOfPage(pathname: string): DatasetCode | undefined {
@@ -35,15 +32,26 @@ export async function datasetPageHtml(
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
   const origin = new URL(request.url).origin;
-  const modified = await facts.modified(code).catch(() => undefined);
+  const dates = await facts.dates(code).catch(() => ({}));
   const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
-  const jsonLd = schemaOrgDataset(
-    datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), modified }),
-    language,
-  );
+  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates });
+  const jsonLd = schemaOrgDataset(described, language);
+  const title = language === 'th' ? described.title : described.titleEn;
+  const description = (language === 'th' ? described.description : described.descriptionEn).slice(0, 300);
+  const head =
+    `<title>${escapeHtml(title)} · ${entry.code}</title>\n` +
+    `    <meta name="description" content="${escapeHtml(description)}">\n` +
+    `    <link rel="canonical" href="${escapeHtml(described.landingPage)}">`;
   const absolute = indexHtml.replace(
     /\b(href|src)="(?![a-z][a-z0-9+.-]*:|\/|#)([^"]*)"/gi,
     (_match, attribute: string, target: string) => `${attribute}="${PORTAL_PATH}/${target}"`,
   );
-  return absolute.replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
+  return absolute
+    .replace(/<title>[^<]*<\/title>/, () => head)
+    .replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
+}
+
+/** Text for an HTML attribute or element. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

@@ -36,6 +36,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { schemaFiles } from './schema-files/schema-files.js';
 import { schemaFilesRoute } from './schema-files/route.js';
 import type { DatasetCode } from '../catalogue.js';
+import { datasetDatesReader } from '../live/dataset-dates.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -187,15 +188,12 @@ export function createApp(deps: AppDependencies): App {
           graphqlPath: GRAPHQL_PATH,
           onRefusal: (kind) => metrics.rateLimited(kind),
         });
-  // The licence, contact and last change that catalogues, harvesters and the portal's pages publish.
+  // The licence, contact and dates (from the store) that catalogues, harvesters and the portal's pages publish.
   const publishing = {
-    licence: { name: http.licenceName, url: http.licenceUrl },
+    licence: { id: http.licenceId, name: http.licenceName, url: http.licenceUrl },
     contactEmail: http.contactEmail,
     apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
-    modified: async (code: DatasetCode) => {
-      const seen = await deps.datasetVersions.get(code);
-      return seen === undefined ? undefined : new Date(seen.changedAt);
-    },
+    dates: datasetDatesReader(deps.access, deps.datasetVersions),
   };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/contract/pipeline-order.test.ts pins it):

@@ -7,6 +7,7 @@ import { DATASET_CODES } from '../catalogue.js';
 import { clientSubscriberKey, LiveHub, type LiveEvent } from '../live/subscription-hub.js';
 import { recordsView } from '../records/index.js';
 import { createMemoryVersions, createRedisVersions } from '../live/dataset-versions.js';
+import { recordingDates } from '../live/dataset-dates.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
 import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-leadership.js';
 import { createMemoryBus, createRedisBus, eventChannel } from '../live/event-bus.js';
@@ -295,7 +296,12 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         });
   // Subscriptions, the watcher's records and the event bus.
   const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);
-  const datasetVersions = redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisKey('live:'));
+  // Each version the watcher records is also written to the store, where the catalogues' dates are read from.
+  const datasetVersions = recordingDates(
+    redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisKey('live:')),
+    access,
+    logger.child({ component: 'dataset-dates' }),
+  );
   // What every instance does with an event, its own or another's: forget what the change made stale, then tell
   // the subscribers, so that a client that queries on the event reads the new data.
   const receive = async (event: LiveEvent): Promise<void> => {

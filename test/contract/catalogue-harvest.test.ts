@@ -98,7 +98,9 @@ describe('harvesting', () => {
       });
       expect(dataset['dcat:contactPoint']).toMatchObject({ '@type': 'vcard:Organization' });
       const distributions = dataset['dcat:distribution'] as Json[];
-      expect(distributions.map((distribution) => distribution['dct:format'])).toEqual(['CSV', 'JSON', 'XLSX']);
+      expect(distributions.map((distribution) => (distribution['dct:format'] as Json)['@id'])).toEqual(
+        ['CSV', 'JSON', 'XLSX'].map((type) => `http://publications.europa.eu/resource/authority/file-type/${type}`),
+      );
       for (const distribution of distributions) {
         expect(distribution['@type']).toBe('dcat:Distribution');
         expect((distribution['dcat:accessURL'] as Json)['@id']).toMatch(/^http:\/\/localhost\/datasets\//);

@@ -23,6 +23,7 @@ const KNOWN = [
   '0003_key_first_use',
   '0004_client_usage',
   '0005_client_event_notes',
+  '0006_dataset_dates',
 ];
 // What a newer release would have done: expanded the schema (a new table) and recorded its migration.
 const NEWER = '0003_from_a_newer_release';
@@ -118,7 +119,7 @@ describe.each(STORES)('migrations on $name', ({ fresh }) => {
     it('is refused without migrating, naming the missing migrations and the command', async () => {
       const opening = openDatabase({ databaseUrl: store.url(), postgres, migrate: false });
       await expect(opening).rejects.toThrow(
-        /schema is behind this release.*0001_request_for_use, 0002_key_life_cycle, 0003_key_first_use, 0004_client_usage, 0005_client_event_notes/,
+        /schema is behind this release.*0001_request_for_use, 0002_key_life_cycle, 0003_key_first_use, 0004_client_usage, 0005_client_event_notes, 0006_dataset_dates/,
       );
       await expect(opening).rejects.toThrow(/npm run migrate \(node dist\/cli\/migrate\.js\)/);
       const cause = await opening.catch((error: Error) => error.cause);
@@ -198,7 +199,7 @@ describe.each(STORES)('migrations on $name', ({ fresh }) => {
       const url = store.url();
       const refused = (downTo: string) => openDatabase({ databaseUrl: url, postgres, migrate: { downTo } });
       await expect(refused('0003_no_such')).rejects.toThrow(
-        /0003_no_such is not a migration of this release \(0001_request_for_use, .*0005_client_event_notes\)/,
+        /0003_no_such is not a migration of this release \(0001_request_for_use, .*0006_dataset_dates\)/,
       );
       await applyNewerRelease(url);
       await expect(refused('0003_key_first_use')).rejects.toThrow(
@@ -336,7 +337,7 @@ describe('the built operator commands with the store’s settings only (as a com
     expect(await rollback.exited(), rollback.output()).toBe(0);
     expect(jsonLines(rollback.stdout()).at(-1)).toMatchObject({
       msg: 'store rolled back to 0003_key_first_use',
-      rolledBack: ['0005_client_event_notes', '0004_client_usage'],
+      rolledBack: ['0006_dataset_dates', '0005_client_event_notes', '0004_client_usage'],
     });
     expect(await previousRelease()).toBeUndefined();
 
@@ -347,7 +348,7 @@ describe('the built operator commands with the store’s settings only (as a com
     const forward = spawnNode('src/cli/migrate.ts', [], env);
     expect(await forward.exited()).toBe(0);
     expect(jsonLines(forward.stdout()).at(-1)).toMatchObject({
-      applied: ['0004_client_usage', '0005_client_event_notes'],
+      applied: ['0004_client_usage', '0005_client_event_notes', '0006_dataset_dates'],
     });
   });
 });

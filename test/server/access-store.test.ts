@@ -718,6 +718,7 @@ describe.each(stores)('access store on $name', (store) => {
         { name: '0003_key_first_use' },
         { name: '0004_client_usage' },
         { name: '0005_client_event_notes' },
+        { name: '0006_dataset_dates' },
       ]);
     });
   });

@@ -1,0 +1,81 @@
+/**
+ * Metadata that fits the catalogues it flows into, on the production build: the GDC fields data.go.th's CKAN reads as
+ * package fields, DCAT-AP's theme, spatial coverage and EU file-type IRIs, schema.org's spatialCoverage,
+ * includedInDataCatalog and citation, each dataset page's own title, description and canonical link, and every
+ * dataset's geographic coverage stated (dataset 13: OVEC vocational colleges only).
+ */
+import { describe, expect, it } from 'vitest';
+import { DATASETS } from '../../src/catalogue.js';
+import { useStack, type Stack } from '../helpers/stack.js';
+
+type Json = Record<string, unknown>;
+
+async function json(stack: Stack, path: string): Promise<Json> {
+  return (await (await stack.app.fetch(`http://localhost${path}`)).json()) as Json;
+}
+
+describe('catalogue metadata for GDC, DCAT-AP and schema.org', () => {
+  const stack = useStack();
+
+  it('gives each package the GDC fields, its coverage stated', async () => {
+    const found = (await json(stack(), '/api/3/action/package_search?rows=100'))['result'] as Json;
+    for (const pkg of found['results'] as Json[]) {
+      expect(pkg['license_id']).toBe('License-Open-Data-Common');
+      for (const key of ['maintainer', 'objective', 'update_frequency_unit', 'update_frequency_interval']) {
+        expect(pkg[key], key).toEqual(expect.any(String));
+      }
+      expect(pkg['geo_coverage']).toEqual(expect.any(String));
+      expect(pkg['data_language']).toBe('ไทย');
+      expect(pkg['data_format']).toEqual(['CSV', 'JSON', 'XLSX']);
+    }
+    const thirteen = (
+      await json(stack(), '/api/3/action/package_show?id=ods_list_count_teacher_by_sch_prov_persontype_gender')
+    )['result'] as Json;
+    expect(thirteen['geo_coverage']).toMatch(/OVEC vocational colleges only/);
+    expect(thirteen['notes']).toMatch(/OVEC vocational colleges only/);
+    const six = (await json(stack(), '/api/3/action/package_show?id=ods_count_school_by_prov_dist_subdist'))[
+      'result'
+    ] as Json;
+    expect(six['geo_coverage']).toMatch(/Bangkok only/);
+  });
+
+  it('publishes DCAT-AP themes, spatial coverage and EU file types', async () => {
+    const catalogue = await json(stack(), '/catalog.jsonld');
+    expect(catalogue['@context']).toMatchObject({ skos: 'http://www.w3.org/2004/02/skos/core#' });
+    for (const dataset of catalogue['dcat:dataset'] as Json[]) {
+      expect(dataset['dcat:theme']).toEqual({
+        '@id': 'http://publications.europa.eu/resource/authority/data-theme/EDUC',
+      });
+      expect(dataset['dct:spatial']).toMatchObject({
+        '@id': 'http://publications.europa.eu/resource/authority/country/THA',
+      });
+      for (const distribution of dataset['dcat:distribution'] as Json[]) {
+        expect((distribution['dct:format'] as Json)['@id']).toMatch(
+          /^http:\/\/publications\.europa\.eu\/resource\/authority\/file-type\/(CSV|JSON|XLSX)$/,
+        );
+      }
+    }
+  });
+
+  it('gives each dataset page its own title, description, canonical link and schema.org coverage', async () => {
+    const titles = new Set<string>();
+    for (const entry of DATASETS) {
+      const html = await (await stack().app.fetch(`http://localhost/portal/datasets/${entry.code}`)).text();
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+      titles.add(title);
+      expect(title).toContain(entry.code);
+      expect(html).toMatch(/<meta name="description" content="[^"]{50,}">/);
+      expect(html).toContain(`<link rel="canonical" href="http://localhost/portal/datasets/${entry.code}">`);
+      const jsonLd = JSON.parse(
+        /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)?.[1] ?? '{}',
+      ) as Json;
+      expect(jsonLd['spatialCoverage']).toMatchObject({ '@type': 'Place' });
+      expect(jsonLd['includedInDataCatalog']).toMatchObject({
+        '@type': 'DataCatalog',
+        url: 'http://localhost/portal/',
+      });
+      expect(jsonLd['citation']).toContain(entry.code);
+    }
+    expect(titles.size).toBe(13);
+  });
+});
