@@ -29,6 +29,7 @@ describe('the pipeline', () => {
       'graphiql',
       'portal',
       'harvest',
+      'mcp',
       'downloads',
       'request-decompression',
       'request-shape',

@@ -31,6 +31,7 @@ import { usePortal } from './pages/use-portal.js';
 import { useDownloads } from '../downloads/use-downloads.js';
 import { errorResponse } from './answers/error-answer.js';
 import { useHarvest } from '../harvest/use-harvest.js';
+import { useMcp } from '../mcp/use-mcp.js';
 import type { DatasetCode } from '../catalogue.js';
 import {
   useAutomaticPersistedQueries,
@@ -190,8 +191,9 @@ export function createApp(deps: AppDependencies): App {
   // - event-stream-heartbeat and subscription-release before the rate limit: a stream refused later is still released.
   // - rate-limit-fields before the rate limit and every budget, so a refusal carries the fields of what it spent;
   //   rate-limit before the pages it prices by their bytes (graphiql, portal, /metrics) and before any parsing.
-  // - graphiql, portal, harvest and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL would
-  //   answer: they answer their own paths and pay the rate limit themselves.
+  // - graphiql, portal, harvest, mcp and downloads before the stages that read a GraphQL request, where yoga's own GraphiQL
+  //   would answer: they answer their own paths and pay the rate limit themselves (mcp's tools as the GraphQL
+  //   operations they run, back through this pipeline).
   // - request-decompression, then request-shape, then batch-limit: the body is decoded before its shape is checked,
   //   and the shape before anything counts the operations in it.
   // - metrics and tracing before readiness and the operation stages, so they see every refusal those make.
@@ -219,6 +221,18 @@ export function createApp(deps: AppDependencies): App {
       : [stage('graphiql', useGraphiQLPage({ graphqlPath: GRAPHQL_PATH, page: graphiqlPage }))]),
     ...(http.portal ? [stage('portal', usePortal(publishing))] : []),
     stage('harvest', useHarvest(publishing)),
+    // MCP's tools run their GraphQL operations through this same pipeline (`yoga`, made below), as the caller.
+    stage(
+      'mcp',
+      useMcp({
+        callers,
+        graphql: (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext)),
+        graphqlPath: GRAPHQL_PATH,
+        corsOrigins: http.corsOrigins,
+        maxResultBytes: http.mcpMaxResultBytes,
+        refuse: errorResponse,
+      }),
+    ),
     stage(
       'downloads',
       useDownloads({
