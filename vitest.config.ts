@@ -35,6 +35,7 @@ const BUILD_SUITES = [
   'test/pipeline-order.test.ts',
   'test/downloads.test.ts',
   'test/catalogue-harvest.test.ts',
+  'test/mcp.test.ts',
 ];
 
 // The plugins tested alone: the `unit` project.

@@ -40,7 +40,7 @@ const DESCRIPTIONS = {
     'เชียงใหม่, กรุงเทพมหานคร), how many records it has, its licence and caveats. Call this before query_statistic or ' +
     'get_records whenever you are unsure of a field name or a value.',
   query_statistic:
-    'Compute a figure (ผลรวม, a sum) from a dataset: the total of one numeric field (`sum`, e.g. TOTAL) over the ' +
+    'Compute a figure (ผลรวม, a sum) from a dataset: the total of one numeric field (`sum`, e.g. TOTAL or TEACHER_COUNT) over the ' +
     'records matching `where`, optionally per group (`groupBy`, e.g. ["PROVINCE_NAME"]). Exactly the GraphQL API’s ' +
     '`aggregate`. Use this for "how many …" questions rather than adding rows up yourself. `rowCount` is the number ' +
     'of records that matched; 0 means nothing matched (check the spelling with describe_dataset) and there is no ' +
@@ -148,11 +148,12 @@ class ToolRefusal extends Error {}
 function refusalOf(answer: GraphQLAnswer): ToolRefusal {
   const first = answer.errors[0];
   const code = typeof first?.extensions?.['code'] === 'string' ? first.extensions['code'] : `HTTP ${answer.status}`;
-  const message = first?.message ?? 'the API gave no answer';
-  const hint = /no record has a field/.test(message)
-    ? ' Call describe_dataset first to see the field keys and how their values are spelt.'
-    : /DatasetCode/.test(message)
-      ? ' Call find_datasets first to get a dataset code.'
+  const detail = first?.extensions?.['detail'];
+  const message = (first?.message ?? 'the API gave no answer') + (typeof detail === 'string' ? ` (${detail})` : '');
+  // The records engine refuses a field no record has with BAD_USER_INPUT, listing the fields there are.
+  const hint =
+    code === 'BAD_USER_INPUT'
+      ? ' Call describe_dataset first to see the field keys and how their values are spelt.'
       : code === 'RATE_LIMITED'
         ? ' The caller’s rate limit (shared with the GraphQL API) is spent: wait before calling again.'
         : '';
@@ -310,7 +311,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       description: DESCRIPTIONS.query_statistic,
       inputSchema: {
         dataset: datasetCode,
-        sum: z.string().describe('The numeric field to add up, e.g. TOTAL (describe_dataset lists them with units).'),
+        sum: z
+          .string()
+          .describe(
+            'The numeric field to add up, e.g. TOTAL or TEACHER_COUNT (describe_dataset lists them with units).',
+          ),
         where,
         groupBy: z
           .array(z.string())
