@@ -55,10 +55,14 @@ function termsOfFields(): ReadonlyMap<DatasetCode, readonly string[]> {
 }
 
 function wordsOf(query: string): string[] {
-  return query
-    .toLowerCase()
-    .split(/[\s,.;:!?()"'“”]+/u)
-    .filter((word) => word.length >= 3 && !STOP_WORDS.has(word));
+  return (
+    query
+      .toLowerCase()
+      .split(/[\s,.;:!?()"'“”]+/u)
+      .filter((word) => word.length >= 3 && !STOP_WORDS.has(word))
+      // "teachers" finds "Teacher counts": English plurals by their singular.
+      .map((word) => (/^[a-z]{5,}s$/.test(word) ? word.slice(0, -1) : word))
+  );
 }
 
 /** How well one dataset answers the question: matched words, titles counting twice. */

@@ -252,7 +252,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           titleEn: dataset.titleEn,
           group: dataset.group,
         }));
-        const lines = datasets.map((dataset) => `${dataset.code}: ${dataset.title} (${dataset.titleEn})`);
+        const lines = datasets.map(
+          (dataset) =>
+            `${dataset.code}: ${dataset.title}${dataset.title === dataset.titleEn ? '' : ` (${dataset.titleEn})`}`,
+        );
         const text =
           (found.matched ? `Datasets for "${query}", best first:\n` : `No dataset matched "${query}"; all 13:\n`) +
           lines.join('\n');
@@ -294,7 +297,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       try {
         const result = await describe(dataset);
         const text =
-          `${result.dataset}: ${result.title} (${result.titleEn}), ${formatNumber(result.recordCount)} records. ` +
+          `${result.dataset}: ${result.title}${result.title === result.titleEn ? '' : ` (${result.titleEn})`}, ` +
+          `${formatNumber(result.recordCount)} records. ` +
           `Fields: ${result.fields.map((field) => `${field.key} (${field.type}${field.unit === null ? '' : `, ${field.unit}`})`).join(', ')}. ` +
           `Caveats: ${result.provenance.caveats.join(' ')} Source: ${result.provenance.citation}`;
         return answered(text, result);
