@@ -1,8 +1,8 @@
 /**
  * `npm run build`: the production build in dist/, what `node dist/main.js` and the image run.
  *
- * esbuild bundles the server and its two operator programs with their dependencies into a few compact ES modules:
- * dist/main.js, dist/cli/migrate.js, dist/cli/admin.js, and under dist/chunks/ the code they share and every part
+ * esbuild bundles the server, its two operator programs and the MCP stdio command with their dependencies into a few
+ * compact ES modules: dist/main.js, dist/cli/migrate.js, dist/cli/admin.js, dist/mcp/stdio.js, and under dist/chunks/ the code they share and every part
  * the server loads only when first used (graphql-ws, the tracing SDK, the portal, the simulator…), since a dynamic
  * import stays a separate chunk. Loading some 1,800 files through Node's module system left the idle process about
  * 35 MB larger (docs/contributors/building.md has the measurements). Type checking is `npm run typecheck`'s.
@@ -27,7 +27,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** The programs `dist/` holds, by their source: each is written to the same place under dist/. */
-export const ENTRY_POINTS = ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/admin.ts'];
+export const ENTRY_POINTS = ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/admin.ts', 'src/mcp/stdio.ts'];
 const MANIFEST = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;

@@ -594,6 +594,12 @@ export const SETTINGS = {
       200_000,
       'Records one file download (GET /datasets/<CODE>.csv, .json, .xlsx) may hold at most; more is RESPONSE_TOO_LARGE (413). Its bytes are bounded by RESPONSE_MAX_MB too.',
     ),
+    mcpMaxResultBytes: setting(
+      'MCP_MAX_RESULT_BYTES',
+      integer(4_096, 1_048_576),
+      32_768,
+      'Bytes one MCP tool result (/mcp and the stdio command) may hold at most: rows beyond it go to the next page (nextCursor), never an error.',
+    ),
     // Personal data under the PDPA: kept in the logs as long as the log store keeps them (docs/operators/runbooks).
     accessLogClientAddress: setting(
       'ACCESS_LOG_CLIENT_ADDRESS',

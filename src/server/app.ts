@@ -35,6 +35,7 @@ import type { Route } from '../http/route.js';
 import { createServerAdapter } from '@whatwg-node/server';
 import { schemaFiles } from './schema-files/schema-files.js';
 import { schemaFilesRoute } from './schema-files/route.js';
+import { mcpRoute } from '../mcp/route.js';
 import type { DatasetCode } from '../catalogue.js';
 import { datasetDatesReader } from '../live/dataset-dates.js';
 import {
@@ -301,6 +302,13 @@ export function createApp(deps: AppDependencies): App {
     ...(http.portal ? [portalRoute(publishing)] : []),
     harvestRoute(publishing),
     schemaFilesRoute(schemaFiles(schema, http.introspection)),
+    // MCP's tools run their GraphQL operations back through yoga, as the caller: each pays what its operation costs.
+    mcpRoute({
+      graphql: (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext)),
+      graphqlPath: GRAPHQL_PATH,
+      corsOrigins: http.corsOrigins,
+      maxResultBytes: http.mcpMaxResultBytes,
+    }),
     downloadsRoute({
       ...deps,
       maxBytes: limits.maxResponseBytes,

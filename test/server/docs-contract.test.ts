@@ -100,6 +100,9 @@ const ENUM_VALUES = new Set(
 // benchmark's settings (by prefix, below), upstream record keys in examples, and a marker of the source.
 const OTHER_NAMES = new Set([
   'NODE_ENV',
+  // The MCP stdio command's own environment (src/mcp/stdio.ts), not the server's.
+  'THAI_EDU_URL',
+  'THAI_EDU_API_KEY',
   'NO_PROXY',
   'HTTP_PROXY',
   'HTTPS_PROXY',

@@ -13,6 +13,8 @@ const RANKS: Readonly<Record<string, number>> = {
   server: 4,
   // HTTP features over the GraphQL layer's parts (callers, budgets): routes the server's front door wires in.
   downloads: 3.5,
+  // MCP tools that run GraphQL operations through the server's own pipeline.
+  mcp: 3.5,
   graphql: 3,
   portal: 3,
   live: 2,
