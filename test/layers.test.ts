@@ -26,6 +26,7 @@ const RANKS: Readonly<Record<string, number>> = {
   simulator: 1,
   'catalogue.ts': 0,
   'catalogue-metadata.ts': 0,
+  'provinces.ts': 0,
   'config.ts': 0,
   config: 0,
   'json.ts': 0,
