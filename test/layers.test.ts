@@ -13,6 +13,7 @@ const RANKS: Readonly<Record<string, number>> = {
   server: 4,
   // HTTP features over the GraphQL layer's parts (callers, budgets), which the server wires in.
   downloads: 3.5,
+  federation: 3.5,
   graphql: 3,
   portal: 3,
   http: 2,

@@ -1,7 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { RequestListener } from 'node:http';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import type { HttpConfig, OperationLimits } from '../config.js';
@@ -66,6 +66,7 @@ import { useEventStreamHeartbeat } from './transport/use-event-stream-heartbeat.
 import { useSubscriptionRelease } from './transport/use-subscription-release.js';
 import { useMultipartSubscriptions } from './transport/use-multipart-subscriptions.js';
 import { createGraphQLWebSockets, type GraphQLWebSockets } from './transport/websocket.js';
+import { createSubgraphYoga, routeSubgraphFetch, routeSubgraphListener } from '../federation/subgraph-yoga.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
@@ -257,7 +258,7 @@ export function createApp(deps: AppDependencies): App {
       useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
     ),
   ];
-  const yoga = createYoga<Record<string, unknown>, Context>({
+  const yogaOptions: YogaServerOptions<Record<string, unknown>, Context> = {
     schema,
     context: createContextFactory({
       ...deps,
@@ -284,7 +285,10 @@ export function createApp(deps: AppDependencies): App {
     // Served by useGraphiQLPage instead, which renders and compresses the page once.
     graphiql: false,
     plugins: pipeline.map(({ plugin }) => withErrorBoundary(plugin, deps.logger)),
-  });
+  };
+  const yoga = createYoga(yogaOptions);
+  // The Federation v2 subgraph at /subgraph: the same options and pipeline over the subgraph schema (src/federation/).
+  const subgraph = createSubgraphYoga({ yoga: yogaOptions, token: http.subgraphToken, refuse: errorResponse });
   const webSockets = createGraphQLWebSockets({
     yoga,
     graphqlPath: GRAPHQL_PATH,
@@ -302,17 +306,20 @@ export function createApp(deps: AppDependencies): App {
     webSockets,
     // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
     // eslint-disable-next-line @typescript-eslint/unbound-method
-    fetch: yoga.fetch,
+    fetch: routeSubgraphFetch(yoga.fetch, subgraph.fetch),
     requestListener: guardRequests(
-      responseCache === undefined
-        ? yoga.requestListener
-        : createHotPath({
-            cache: responseCache,
-            yoga: yoga.requestListener,
-            graphqlPath: GRAPHQL_PATH,
-            metrics,
-            rateLimit: deps.rateLimit,
-          }),
+      routeSubgraphListener(
+        responseCache === undefined
+          ? yoga.requestListener
+          : createHotPath({
+              cache: responseCache,
+              yoga: yoga.requestListener,
+              graphqlPath: GRAPHQL_PATH,
+              metrics,
+              rateLimit: deps.rateLimit,
+            }),
+        subgraph.requestListener,
+      ),
       {
         logger: deps.logger,
         maxBodyBytes: limits.maxBodyBytes,
