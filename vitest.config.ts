@@ -28,6 +28,7 @@ const BUILD_SUITES = [
   'test/persisted-operations.test.ts',
   'test/key-life-cycle-http.test.ts',
   'test/websocket-attacks.test.ts',
+  'test/federation-gateway.test.ts',
   'test/hardening-amplification.test.ts',
   'test/schema-attacks.test.ts',
   'test/erasure-files.test.ts',

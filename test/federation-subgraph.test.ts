@@ -4,32 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/catalogue.js';
 import { SUBGRAPH_PATH, SUBGRAPH_TOKEN_HEADER } from '../src/federation/subgraph-yoga.js';
 import { OPERATOR } from './helpers/callers.js';
+import { SCHOOLS_SUBGRAPH } from './helpers/federation.js';
 import { useStack, type Stack } from './helpers/stack.js';
 
 const TOKEN = 'router-token-7f3a9c1e5b2d4f6a8c0e';
-
-/** A second subgraph, as another ministry service would write it: it extends Province and references Dataset. */
-export const SCHOOLS_SUBGRAPH = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key", "@shareable"])
-
-  type Province @key(fields: "code") {
-    code: String!
-    schoolCount: Int!
-    busiestDataset: Dataset
-  }
-
-  type Dataset @key(fields: "code", resolvable: false) {
-    code: DatasetCode!
-  }
-
-  enum DatasetCode {
-    ${DATASETS.map(({ code }) => code).join('\n    ')}
-  }
-
-  type Query {
-    largestProvince: Province
-  }
-`;
 
 async function subgraph(
   stack: Stack,
