@@ -33,14 +33,22 @@ export interface SubgraphOptions {
  * /graphql pipeline, in the same order, behind the token guard. So an `_entities` call is priced, depth-limited,
  * rate-limited, authorized and bounded by the answer budget exactly as a query on /graphql is: no side door.
  */
-export function createSubgraphYoga(options: SubgraphOptions): Yoga {
+export function createSubgraphYoga(options: SubgraphOptions): Pick<Yoga, 'fetch' | 'requestListener'> {
   const { yoga, token, refuse } = options;
-  return createYoga<Record<string, unknown>, Context>({
-    ...yoga,
-    schema: buildSubgraphSchema(),
-    graphqlEndpoint: SUBGRAPH_PATH,
-    plugins: [...(token === undefined ? [] : [useSubgraphToken(token, refuse)]), ...(yoga.plugins ?? [])],
-  });
+  // Made at the first request to /subgraph: the subgraph schema's build is not paid by a server nobody federates.
+  let subgraph: Yoga | undefined;
+  const instance = (): Yoga =>
+    (subgraph ??= createYoga<Record<string, unknown>, Context>({
+      ...yoga,
+      schema: buildSubgraphSchema(),
+      graphqlEndpoint: SUBGRAPH_PATH,
+      plugins: [...(token === undefined ? [] : [useSubgraphToken(token, refuse)]), ...(yoga.plugins ?? [])],
+    }));
+  const fetch = (...args: unknown[]): unknown => (instance().fetch as (...args: unknown[]) => unknown)(...args);
+  return {
+    fetch: fetch as Yoga['fetch'],
+    requestListener: (request, response) => instance().requestListener(request, response),
+  };
 }
 
 /**

@@ -69,15 +69,19 @@ export const schema = withoutFederationDirectives(lexicographicSortSchema(builde
 /** Where the subgraph's `@link` points: Federation 2.6 (2.3 added interface entities, 2.6 is the plugin's default). */
 export const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.6';
 
+let subgraphSchema: GraphQLSchema | undefined;
+
 /**
  * The same schema as an Apollo Federation v2 subgraph (/subgraph): `_service { sdl }` (printed with @apollo/subgraph's
  * printer, so @key, @shareable and @tag survive) and `_entities` for Dataset, SummaryEndpoint and Province. Built on
- * demand: a server with no subgraph does not pay for a second build.
+ * first use and kept, as `schema` is: the build takes about half a second, which a process that is never asked for
+ * its subgraph does not pay.
  */
 export function buildSubgraphSchema(): GraphQLSchema {
-  return builder.toSubGraphSchema({
+  subgraphSchema ??= builder.toSubGraphSchema({
     linkUrl: FEDERATION_LINK,
     federationDirectives: ['@key', '@shareable', '@tag'],
     directives,
   });
+  return subgraphSchema;
 }
