@@ -5,6 +5,7 @@ export const possibleTypes: Record<string, string[]> = {
   "Node": [
     "Client",
     "Dataset",
+    "Province",
     "SummaryEndpoint",
     "UseRequest"
   ]

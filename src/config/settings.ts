@@ -613,6 +613,12 @@ export const SETTINGS = {
       true,
       "Keep a client's User-Agent (its first 256 characters) on access lines.",
     ),
+    // The router's own secret, not a caller's: callers still send their API key in Authorization through the router.
+    subgraphToken: optional(
+      'SUBGRAPH_TOKEN',
+      z.string().min(24, 'must be at least 24 characters'),
+      'When set, POST/GET /subgraph (the Federation v2 subgraph) answers 403 FORBIDDEN unless the request carries this value in X-Subgraph-Token (24 characters or more): only your router may call it. Unset: anyone may, as /graphql.',
+    ),
   },
   /**
    * Node's own defaults let a client that never finishes its headers keep a socket for 60 s and its body for 300 s.

@@ -1,5 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { refusalError, scopesOf, type AuthContexts, type AuthScopes } from './authorization.js';
@@ -35,7 +37,18 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   // Caller dependence before scope-auth: its wrapper is then the outer one, so that even a refused answer is marked.
   // Answer size first: the outermost wrapper charges the value every other one let through.
-  plugins: [AnswerSizePlugin, ComplexityPlugin, RelayPlugin, CallerDependencePlugin, ScopeAuthPlugin],
+  // Directives and federation last, after the plugins that wrap resolvers (as plugin-federation asks): they only
+  // annotate types and fields (@key, @shareable, @tag) for the subgraph schema; the public schema drops the
+  // annotations again (federation/public-schema.ts).
+  plugins: [
+    AnswerSizePlugin,
+    ComplexityPlugin,
+    RelayPlugin,
+    CallerDependencePlugin,
+    ScopeAuthPlugin,
+    DirectivesPlugin,
+    FederationPlugin,
+  ],
   scopeAuth: {
     authScopes: (context) => scopesOf(context.caller, context.registeredClientIds),
     unauthorizedError: (_parent, context, _info, result) =>

@@ -5,7 +5,7 @@ import { CODE } from '../errors/registry.js';
 
 /**
  * Relay's global ids, as this API writes them: the entity's own id, which says what it names by its prefix
- * (`ds_<DatasetCode>`, `se_<endpointId>`, `cl_…`, `ur_…`). Clients and requests for use already had such ids, used by the operator
+ * (`ds_<DatasetCode>`, `se_<endpointId>`, `cl_…`, `ur_…`, `pv_<province code>`). Clients and requests for use already had such ids, used by the operator
  * in reviewUseRequest, so a Node id is exactly the `id` a client has always read: nothing is base64-wrapped, and
  * `node(id:)` takes the same string that every other field takes.
  *
@@ -17,11 +17,17 @@ const NODE_TYPES_BY_PREFIX: Readonly<Record<string, { typename: string; rest: Re
   se: { typename: 'SummaryEndpoint', rest: /^[0-9]{1,6}$/ },
   cl: { typename: 'Client', rest: /^[A-Za-z0-9_-]{1,64}$/ },
   ur: { typename: 'UseRequest', rest: /^[A-Za-z0-9_-]{1,64}$/ },
+  pv: { typename: 'Province', rest: /^[0-9]{2}$/ },
 };
 
 /** The Node id of a summary endpoint: its upstream number after `se_`. */
 export function summaryEndpointNodeId(endpointId: number): string {
   return `se_${endpointId}`;
+}
+
+/** The Node id of a province: its two-digit code after `pv_`. */
+export function provinceNodeId(code: string): string {
+  return `pv_${code}`;
 }
 
 /** The Node id of a dataset: its code after `ds_`. */
@@ -40,7 +46,7 @@ export class InvalidNodeIdError extends CodedError<typeof CODE.BAD_USER_INPUT> {
     // Quoted only in part: the message must not carry a whole hostile string back.
     super(
       CODE.BAD_USER_INPUT,
-      `${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''} is not a Node id: ids look like ds_<DatasetCode>, se_<endpointId>, cl_… or ur_….`,
+      `${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''} is not a Node id: ids look like ds_<DatasetCode>, se_<endpointId>, pv_<province code>, cl_… or ur_….`,
     );
   }
 }

@@ -4,6 +4,7 @@ import {
   GraphQLDirective,
   GraphQLInt,
   GraphQLNonNull,
+  type GraphQLSchema,
   GraphQLString,
   lexicographicSortSchema,
   specifiedDirectives,
@@ -19,6 +20,8 @@ import './types/client.js';
 import './types/use-request.js';
 import './types/client-directory.js';
 import './types/viewer.js';
+import './types/province.js';
+import { withoutFederationDirectives } from './federation-directives.js';
 
 const label = {
   type: GraphQLString,
@@ -58,7 +61,27 @@ const streamDirective = new GraphQLDirective({
   },
 });
 
-/** The executable schema, its types sorted so the printed SDL is stable. */
-export const schema = lexicographicSortSchema(
-  builder.toSchema({ directives: [...specifiedDirectives, deferDirective, streamDirective] }),
-);
+const directives = [...specifiedDirectives, deferDirective, streamDirective];
+
+/** The executable schema, its types sorted so the printed SDL is stable; no federation fields nor directives. */
+export const schema = withoutFederationDirectives(lexicographicSortSchema(builder.toSchema({ directives })));
+
+/** Where the subgraph's `@link` points: Federation 2.6 (2.3 added interface entities, 2.6 is the plugin's default). */
+export const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.6';
+
+let subgraphSchema: GraphQLSchema | undefined;
+
+/**
+ * The same schema as an Apollo Federation v2 subgraph (/subgraph): `_service { sdl }` (printed with @apollo/subgraph's
+ * printer, so @key, @shareable and @tag survive) and `_entities` for Dataset, SummaryEndpoint and Province. Built on
+ * first use and kept, as `schema` is: the build takes about half a second, which a process that is never asked for
+ * its subgraph does not pay.
+ */
+export function buildSubgraphSchema(): GraphQLSchema {
+  subgraphSchema ??= builder.toSubGraphSchema({
+    linkUrl: FEDERATION_LINK,
+    federationDirectives: ['@key', '@shareable', '@tag'],
+    directives,
+  });
+  return subgraphSchema;
+}

@@ -1,7 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import type { HttpConfig, OperationLimits } from '../config.js';
@@ -25,6 +25,7 @@ import { graphiqlRoute } from './pages/use-graphiql-page.js';
 import { useLanguage } from './answers/use-language.js';
 import { useMaskedIncrementalErrors } from './answers/use-masked-incremental-errors.js';
 import { metricsRoute, useMetrics } from './observability/use-metrics.js';
+import { errorResponse } from './answers/error-answer.js';
 import { useOperationLimits } from './operations/use-operation-limits.js';
 import { useOperationLog } from './observability/use-operation-log.js';
 import { portalRoute } from './pages/use-portal.js';
@@ -72,6 +73,7 @@ import { useEventStreamHeartbeat } from './transport/use-event-stream-heartbeat.
 import { useSubscriptionRelease } from './transport/use-subscription-release.js';
 import { useMultipartSubscriptions } from './transport/use-multipart-subscriptions.js';
 import { createGraphQLWebSockets, type GraphQLWebSockets } from './transport/websocket.js';
+import { createSubgraphYoga, routeSubgraphFetch, routeSubgraphListener } from '../federation/subgraph-yoga.js';
 
 /** Every part the app is made of, built and wired once by `assemble` (assemble.ts). */
 export interface AppDependencies {
@@ -252,7 +254,7 @@ export function createApp(deps: AppDependencies): App {
       useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
     ),
   ];
-  const yoga = createYoga<Record<string, unknown>, Context>({
+  const yogaOptions: YogaServerOptions<Record<string, unknown>, Context> = {
     schema,
     context: createContextFactory({
       ...deps,
@@ -279,7 +281,10 @@ export function createApp(deps: AppDependencies): App {
     // Served by the front door's graphiql route instead, which renders and compresses the page once.
     graphiql: false,
     plugins: pipeline.map(({ plugin }) => withErrorBoundary(plugin, deps.logger)),
-  });
+  };
+  const yoga = createYoga(yogaOptions);
+  // The Federation v2 subgraph at /subgraph: the same options and pipeline over the subgraph schema (src/federation/).
+  const subgraph = createSubgraphYoga({ yoga: yogaOptions, token: http.subgraphToken, refuse: errorResponse });
   const webSockets = createGraphQLWebSockets({
     yoga,
     graphqlPath: GRAPHQL_PATH,
@@ -340,21 +345,27 @@ export function createApp(deps: AppDependencies): App {
     pipeline: pipeline.map(({ name }) => name),
     routes: frontDoor.routes,
     webSockets,
-    fetch: routedFetch(frontDoor, async (input, init, serverContext = {}) =>
-      input instanceof Request
-        ? yoga.fetch(input, serverContext)
-        : yoga.fetch(String(input), init ?? {}, serverContext),
-    ),
-    requestListener: guardRequests(routedListener(frontDoor, graphqlListener), {
-      logger: deps.logger,
-      maxBodyBytes: limits.maxBodyBytes,
-      cors: corsOptions(http.corsOrigins),
-      trustProxy: deps.trustProxy,
-      clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
-      simulatedUpstream: deps.simulatedUpstream,
-      traceRequest: deps.tracing?.traceRequest,
-      onAnswered: (method, status) => metrics.httpRequest(method, status),
+    fetch: routedFetch(frontDoor, async (input, init, serverContext = {}) => {
+      // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      const graphql = routeSubgraphFetch(yoga.fetch, subgraph.fetch);
+      return input instanceof Request
+        ? graphql(input, serverContext)
+        : graphql(String(input), init ?? {}, serverContext);
     }),
+    requestListener: guardRequests(
+      routedListener(frontDoor, routeSubgraphListener(graphqlListener, subgraph.requestListener)),
+      {
+        logger: deps.logger,
+        maxBodyBytes: limits.maxBodyBytes,
+        cors: corsOptions(http.corsOrigins),
+        trustProxy: deps.trustProxy,
+        clientDetails: { address: http.accessLogClientAddress, userAgent: http.accessLogUserAgent },
+        simulatedUpstream: deps.simulatedUpstream,
+        traceRequest: deps.tracing?.traceRequest,
+        onAnswered: (method, status) => metrics.httpRequest(method, status),
+      },
+    ),
   };
 }
 

@@ -233,6 +233,7 @@ export type ClientNodeQuery = { node:
     | { titleEn: string, id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null };
 
 export type ClientOneDatasetQueryVariables = Exact<{
@@ -392,6 +393,7 @@ export type NodeByIdQueryVariables = Exact<{
 export type NodeByIdQuery = { node:
     | { __typename: 'Client', name: string, id: string }
     | { __typename: 'Dataset', code: DatasetCode, title: string, id: string }
+    | { __typename: 'Province', id: string }
     | { __typename: 'SummaryEndpoint', id: string }
     | { __typename: 'UseRequest', status: UseRequestStatus, id: string, client: { id: string } }
    | null };
@@ -404,6 +406,7 @@ export type NodesByIdsQueryVariables = Exact<{
 export type NodesByIdsQuery = { nodes: Array<
     | { __typename: 'Client', id: string }
     | { __typename: 'Dataset', id: string }
+    | { __typename: 'Province', id: string }
     | { __typename: 'SummaryEndpoint', id: string }
     | { __typename: 'UseRequest', id: string }
    | null> };

@@ -67,6 +67,7 @@ const REQUEST_HEADERS = new Set(
     'X-Forwarded-For',
     'Sec-WebSocket-Protocol',
     'x-graphql-yoga-csrf',
+    'X-Subgraph-Token',
     'traceparent',
     'User-Agent',
   ].map((name) => name.toLowerCase()),

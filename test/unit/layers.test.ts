@@ -15,6 +15,8 @@ const RANKS: Readonly<Record<string, number>> = {
   downloads: 3.5,
   // MCP tools that run GraphQL operations through the server's own pipeline.
   mcp: 3.5,
+  // The Federation v2 subgraph: a second yoga over the same builder, beside the server's.
+  federation: 3.5,
   graphql: 3,
   portal: 3,
   live: 2,
@@ -29,6 +31,7 @@ const RANKS: Readonly<Record<string, number>> = {
   simulator: 1,
   'catalogue.ts': 0,
   'catalogue-metadata.ts': 0,
+  'provinces.ts': 0,
   'config.ts': 0,
   config: 0,
   'json.ts': 0,

@@ -82,6 +82,7 @@ builder.objectFields(Client, (t) => ({
 builder.queryField('clients', (t) =>
   t.field({
     authScopes: { operator: true },
+    tag: 'operator',
     extensions: CALLER_DEPENDENT,
     type: ClientConnection,
     description: 'ผู้ใช้บริการ: the directory of registered clients (erased ones left out), newest first. Operator only.',
@@ -124,6 +125,7 @@ const EraseClientPayload = builder.objectRef<{ clientId: string; deletedAt: Date
 builder.mutationField('eraseClient', (t) =>
   t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: EraseClientPayload,
     description:
       'ลบข้อมูลตามคำขอ (PDPA): erase a client on its request, as deleteMyRegistration does, without its key: also a disabled client or one whose key is lost. Every key stops at once; its name, contact address, purposes and the notes on its requests are erased; the audit trail records the operator. Operator only.',

@@ -209,6 +209,7 @@ builder.mutationFields((t) => ({
   }),
   disableClient: t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: ClientPayload,
     description: "ระงับ: refuse the client's keys (CLIENT_DISABLED, HTTP 403) until enabled again. Operator only.",
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
@@ -222,6 +223,7 @@ builder.mutationFields((t) => ({
   }),
   enableClient: t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: ClientPayload,
     description: 'Serve a disabled client again. Operator only.',
     args: { input: t.arg({ type: ClientIdInput, required: true, description: 'The client.' }) },
@@ -235,6 +237,7 @@ builder.mutationFields((t) => ({
   }),
   setClientQuota: t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: ClientPayload,
     description:
       "Set the client's own rate-limit quota, or go back to the default. Applies from its next request, on every instance. Operator only.",

@@ -27,6 +27,7 @@ import { loadDataset, RecordField } from './records.js';
 
 const Licence = builder.objectRef<LicenceShape>('Licence').implement({
   description: 'สัญญาอนุญาต: the licence a dataset is published under (DATASET_LICENSE_NAME, DATASET_LICENSE_URL).',
+  shareable: true,
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Its name.' }),
     url: t.field({ type: 'URL', description: 'Where its text is.', resolve: (licence) => licence.url }),

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { datasetNodeId } from '../node-ids.js';
+import { datasetCodeOf, datasetNodeId } from '../node-ids.js';
+import { entityReference } from '../entity-reference.js';
 import { payloadField } from '../payload-field.js';
 import { returnsDatasets } from '../payload-sizes.js';
 import type { JsonObject } from '../../json.js';
@@ -126,6 +127,14 @@ builder.nodeRef<DatasetEntry, string, typeof Dataset>(Dataset, {
     resolve: (dataset) => datasetNodeId(dataset.code),
   },
   loadWithoutCache: (id) => findDataset(id.slice('ds_'.length)) ?? null,
+});
+
+// A federation entity by its code or its Node id; a code outside the catalogue is null in its place. No upstream
+// call here: a payload asked of N representations goes through the operation's loader like any other.
+builder.asEntity(Dataset, {
+  key: [builder.selection<{ code: string }>('code'), builder.selection<{ id: string }>('id')],
+  resolveReference: (representation) =>
+    entityReference(representation, ['code', 'id'], (code, id) => findDataset(code ?? datasetCodeOf(id) ?? '') ?? null),
 });
 
 /**

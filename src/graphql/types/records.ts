@@ -91,6 +91,7 @@ export const RecordField = builder.objectRef<RecordFieldShape>('RecordField').im
 
 export const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Where this page is in the whole list (Relay cursor connections).',
+  shareable: true,
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', {
       description: 'More records follow: ask again with `after: endCursor`.',

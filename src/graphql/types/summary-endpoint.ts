@@ -25,6 +25,7 @@ import { describedValues } from './described-values.js';
 import { CODE, WARNING } from '../../errors/registry.js';
 import { findRecords } from '../../records/index.js';
 import { SummaryInput } from './summary-input.js';
+import { entityReference } from '../entity-reference.js';
 
 const SUBJECT_MEANINGS: Readonly<Record<SummarySubjectValue, string>> = {
   SCHOOLS: 'schools',
@@ -212,4 +213,14 @@ builder.nodeRef<SummaryEndpointEntry, string, typeof SummaryEndpoint>(SummaryEnd
     resolve: (endpoint) => summaryEndpointNodeId(endpoint.id),
   },
   loadWithoutCache: (id) => findSummaryEndpoint(Number(id.slice('se_'.length))) ?? null,
+});
+
+// A federation entity by its upstream number; one outside 83 to 86 is null in its place. Its status and payload
+// are the calling client's, as on /graphql: the router passes the caller's Authorization on.
+builder.asEntity(SummaryEndpoint, {
+  key: builder.selection<{ endpointId: number }>('endpointId'),
+  resolveReference: (representation) =>
+    entityReference(representation, ['endpointId'], (endpointId) =>
+      /^[0-9]{1,6}$/.test(endpointId ?? '') ? (findSummaryEndpoint(Number(endpointId)) ?? null) : null,
+    ),
 });

@@ -150,6 +150,7 @@ builder.queryFields((t) => ({
   }),
   useRequests: t.field({
     authScopes: { operator: true },
+    tag: 'operator',
     type: [UseRequest],
     description: "Every client's requests for use, newest first, optionally of one status. Operator only.",
     args: { status: t.arg({ type: UseRequestStatus, description: 'Only requests in this status.' }) },
@@ -160,6 +161,7 @@ builder.queryFields((t) => ({
   }),
   useRequestsPage: t.field({
     authScopes: { operator: true },
+    tag: 'operator',
     extensions: CALLER_DEPENDENT,
     type: UseRequestConnection,
     description:
@@ -197,6 +199,7 @@ builder.mutationFields((t) => ({
   }),
   reviewUseRequest: t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: UseRequestPayload,
     description: 'พิจารณา: approve or reject a PENDING request. Operator only.',
     args: { input: t.arg({ type: ReviewUseRequestInput, required: true, description: 'Request, decision and note.' }) },
@@ -212,6 +215,7 @@ builder.mutationFields((t) => ({
   }),
   revokeUseRequest: t.authField({
     authScopes: { operator: true },
+    tag: 'operator',
     type: UseRequestPayload,
     description: 'ยกเลิกสิทธิ์: withdraw an APPROVED request. Operator only.',
     args: { input: t.arg({ type: RevokeUseRequestInput, required: true, description: 'Request and note.' }) },

@@ -1,0 +1,196 @@
+import { composeSchemaContract, composeServices } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DATASETS } from '../../src/catalogue.js';
+import { SUBGRAPH_PATH, SUBGRAPH_TOKEN_HEADER } from '../../src/federation/subgraph-yoga.js';
+import { OPERATOR } from '../helpers/callers.js';
+import { SCHOOLS_SUBGRAPH } from '../helpers/federation.js';
+import { useStack, type Stack } from '../helpers/stack.js';
+
+const TOKEN = 'router-token-7f3a9c1e5b2d4f6a8c0e';
+
+async function subgraph(
+  stack: Stack,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: Record<string, unknown>[] } }> {
+  const response = await stack.app.fetch(`http://localhost${SUBGRAPH_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+const SDL = '{ _service { sdl } }';
+
+describe('the subgraph at /subgraph', () => {
+  const stack = useStack();
+
+  it('serves its SDL with the federation directives, and /graphql has no federation fields', async () => {
+    const { body } = await subgraph(stack(), SDL);
+    const sdl = (body.data?.['_service'] as { sdl: string }).sdl;
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.6"');
+    expect(sdl).toMatch(/type Dataset implements Node\s+@key\(fields: "code"\)\s+@key\(fields: "id"\)/);
+    expect(sdl).toMatch(/type SummaryEndpoint implements Node\s+@key\(fields: "endpointId"\)/);
+    expect(sdl).toMatch(/type Province implements Node\s+@key\(fields: "code"\)/);
+    expect(sdl).toMatch(/type PageInfo\s+@shareable/);
+    expect(sdl).toContain('): ClientConnection! @tag(name: "operator")');
+
+    const publicAnswer = await stack().post({
+      query: '{ __schema { queryType { fields { name } } directives { name } } }',
+    });
+    const introspection = JSON.stringify(await publicAnswer.json());
+    expect(introspection).not.toMatch(/_entities|_service|"key"|"shareable"|"tag"/);
+    expect(introspection).toContain('"provinces"');
+  });
+
+  it('composes alone, with a second subgraph, and as a contract without the operator fields', async () => {
+    const { body } = await subgraph(stack(), SDL);
+    const ours = {
+      name: 'statistics',
+      url: 'http://statistics/subgraph',
+      typeDefs: parse((body.data?.['_service'] as { sdl: string }).sdl),
+    };
+    const schools = { name: 'schools', url: 'http://schools/graphql', typeDefs: parse(SCHOOLS_SUBGRAPH) };
+
+    const alone = composeServices([ours]);
+    expect(alone.errors).toBeUndefined();
+    const both = composeServices([ours, schools]);
+    expect(both.errors).toBeUndefined();
+    expect(both.publicSdl).toMatch(/type Province implements Node \{[^}]*schoolCount: Int!/s);
+    expect(both.publicSdl).toContain('clients(');
+
+    const contract = composeSchemaContract(
+      [ours, schools],
+      { include: new Set(), exclude: new Set(['operator']) },
+      true,
+    );
+    expect(contract.errors).toBeUndefined();
+    for (const field of ['clients(', 'useRequests(', 'useRequestsPage(', 'reviewUseRequest(', 'eraseClient(']) {
+      expect(contract.publicSdl).not.toContain(field);
+    }
+    expect(contract.publicSdl).toContain('datasets(');
+  });
+
+  it('answers _entities in order: a dataset payload fetched once however many representations ask for it', async () => {
+    const codes = DATASETS.map(({ code }) => code);
+    const representations = [
+      ...codes.map((code) => ({ __typename: 'Dataset', code })),
+      ...codes.map((code) => ({ __typename: 'Dataset', id: `ds_${code}` })),
+      { __typename: 'Province', code: '50' },
+      { __typename: 'SummaryEndpoint', endpointId: 84 },
+      { __typename: 'Province', code: '99' },
+      { __typename: 'Dataset', code: 'NO_SUCH_DATASET' },
+      { __typename: 'Province' },
+    ];
+    stack().simulator.resetRequests();
+    const { status, body } = await subgraph(
+      stack(),
+      /* GraphQL */ `
+        query Entities($representations: [_Any!]!) {
+          _entities(representations: $representations) {
+            __typename
+            ... on Dataset {
+              code
+              payload
+            }
+            ... on Province {
+              provinceCode: code
+              nameEn
+              datasets {
+                code
+              }
+            }
+            ... on SummaryEndpoint {
+              endpointId
+              status
+            }
+          }
+        }
+      `,
+      { representations },
+    );
+    expect(body.errors?.filter(({ path }) => JSON.stringify(path) !== '["_entities",30]')).toEqual([]);
+    expect(status).toBe(200);
+    const entities = body.data?.['_entities'] as (Record<string, unknown> | null)[];
+    expect(entities.slice(0, 26).map((entity) => entity?.['code'])).toEqual([...codes, ...codes]);
+    expect(entities.slice(0, 26).every((entity) => entity?.['payload'] !== null)).toBe(true);
+    expect(entities[26]).toMatchObject({ __typename: 'Province', provinceCode: '50', nameEn: 'Chiang Mai' });
+    expect(entities[27]).toEqual({ __typename: 'SummaryEndpoint', endpointId: 84, status: 'NOT_REQUESTED' });
+    expect(entities.slice(28, 30)).toEqual([null, null]);
+    expect(entities[30]).toBeNull();
+    expect(
+      body.errors?.map(({ path, extensions }) => ({ path, code: (extensions as Record<string, unknown>)['code'] })),
+    ).toEqual([{ path: ['_entities', 30], code: 'BAD_USER_INPUT' }]);
+    // 26 representations of 13 datasets: 13 upstream fetches, one per distinct dataset.
+    const datasetFetches = stack().simulator.requests.filter(({ path }) => path.includes('/services/v1/api/'));
+    expect(datasetFetches).toHaveLength(13);
+    expect(new Set(datasetFetches.map(({ path }) => path)).size).toBe(13);
+  });
+
+  it('authorizes _entities fields as /graphql does: the caller’s own status, operator fields refused', async () => {
+    const { body } = await subgraph(
+      stack(),
+      '{ _entities(representations: [{ __typename: "SummaryEndpoint", endpointId: 83 }]) { ... on SummaryEndpoint { payload } } useRequests { id } }',
+    );
+    expect(
+      body.errors?.map(({ path, extensions }) => ({ path, code: (extensions as Record<string, unknown>)['code'] })),
+    ).toEqual(expect.arrayContaining([{ path: ['useRequests'], code: 'UNAUTHENTICATED' }]));
+  });
+});
+
+describe('the subgraph behind SUBGRAPH_TOKEN', () => {
+  const stack = useStack({ http: { subgraphToken: TOKEN } });
+
+  it('answers 403 with a coded error without the router’s token, or with another one', async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { [SUBGRAPH_TOKEN_HEADER]: `${TOKEN}x` },
+      { [SUBGRAPH_TOKEN_HEADER]: '' },
+    ];
+    for (const headers of attempts) {
+      const { status, body } = await subgraph(stack(), SDL, {}, headers);
+      expect(status).toBe(403);
+      expect(body.errors?.[0]?.['extensions']).toMatchObject({ code: 'FORBIDDEN' });
+      expect(body.data).toBeUndefined();
+    }
+  });
+
+  it('lets the router in, and the caller’s own Authorization still decides what it may read', async () => {
+    const anonymous = await subgraph(stack(), '{ useRequests { id } }', {}, { [SUBGRAPH_TOKEN_HEADER]: TOKEN });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.errors?.[0]?.['extensions']).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const operator = await subgraph(
+      stack(),
+      '{ useRequests { id } }',
+      {},
+      { [SUBGRAPH_TOKEN_HEADER]: TOKEN, ...OPERATOR },
+    );
+    expect(operator.body).toEqual({ data: { useRequests: [] } });
+  });
+
+  it('leaves /graphql to anyone', async () => {
+    const response = await stack().post({ query: '{ province(code: "50") { nameTh } }' });
+    expect(await response.json()).toEqual({ data: { province: { nameTh: 'เชียงใหม่' } } });
+  });
+});
+
+describe('the subgraph keeps the limits of /graphql', () => {
+  const stack = useStack({ limits: { maxDepth: 3 } });
+
+  it('refuses an _entities operation deeper than LIMIT_MAX_DEPTH as /graphql refuses it', async () => {
+    const deep =
+      '{ _entities(representations: [{ __typename: "Province", code: "50" }]) { ... on Province { datasets { records { totalCount } } } } }';
+    const { body } = await subgraph(stack(), deep);
+    const viaGraphql = await stack().post(
+      { query: '{ province(code: "50") { datasets { records { totalCount } } } }' },
+      { 'accept-language': 'en' },
+    );
+    const graphqlBody = (await viaGraphql.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.['extensions']).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
+    expect(graphqlBody.errors[0]?.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
+  });
+});
