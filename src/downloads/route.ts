@@ -9,11 +9,6 @@ export const DOWNLOADS_PATH = '/datasets/';
 
 export { DOWNLOAD_FORMATS, downloadPath, type DownloadFormat } from '../catalogue-metadata.js';
 
-/** Whether a request path is under the downloads' (a known file or not). */
-export function isDownloadPath(pathname: string): boolean {
-  return pathname.startsWith(DOWNLOADS_PATH);
-}
-
 /** The dataset and format a download path names, or undefined for an unknown code or format. */
 export function downloadTarget(pathname: string): { code: DatasetCode; format: DownloadFormat } | undefined {
   const match = /^\/datasets\/([A-Z0-9_]+)\.([a-z]+)$/.exec(pathname);

@@ -31,7 +31,7 @@ import { recordsView } from '../records/index.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { DownloadError } from './errors.js';
 import { downloadParameters } from './parameters.js';
-import { downloadTarget, isDownloadPath, type DownloadFormat } from './route.js';
+import { downloadTarget, DOWNLOADS_PATH, type DownloadFormat } from './route.js';
 import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
 
 export interface DownloadsOptions {
@@ -63,7 +63,7 @@ export function downloadsRoute(options: DownloadsOptions): Route {
   return {
     name: 'downloads',
     price: 'operation',
-    matches: (url) => isDownloadPath(url.pathname),
+    paths: [`${DOWNLOADS_PATH}*`],
     handle: (request, state) => answer(options, request, state),
   };
 }

@@ -23,6 +23,9 @@ import { harvestFacts, type HarvestOptions } from './dataset-facts.js';
 type Json = Record<string, unknown>;
 type Params = Readonly<Record<string, unknown>>;
 
+/** Where the actions are: CKAN's versioned prefix and the one ckanapi posts to. */
+export const CKAN_ACTION_PREFIXES = [CKAN_ACTIONS_PATH, '/api/action/'] as const;
+
 /** `/api/3/action/<name>` and `/api/action/<name>`, with the action's name. */
 const ACTION_PATH = /^\/api(?:\/3)?\/action\/([^/]*)$/;
 

@@ -6,7 +6,7 @@
  * CORS as CORS_ORIGINS says, like every door (the front door adds it).
  */
 import type { RequestHead, Route } from '../http/route.js';
-import { answerCkanAction, ckanActionOf } from './ckan-actions.js';
+import { answerCkanAction, ckanActionOf, CKAN_ACTION_PREFIXES } from './ckan-actions.js';
 import { harvestFacts, type HarvestOptions } from './dataset-facts.js';
 import { dcatCatalogue } from './json-ld.js';
 
@@ -35,7 +35,8 @@ export function harvestRoute(options: HarvestOptions): Route {
   return {
     name: 'harvest',
     price: 'operation',
-    matches: (url, request) => answererOf(request, url) !== undefined,
+    paths: [CATALOGUE_PATH, ...CKAN_ACTION_PREFIXES.map((prefix) => `${prefix}*`)],
+    accepts: (url, request) => answererOf(request, url) !== undefined,
     handle: (request, state) => {
       const answer = answererOf(request, state.url);
       // Matched a moment ago on the same method and path.

@@ -45,8 +45,17 @@ export type RouteHandler = (request: Request, state: RequestState) => Promise<Re
 export interface Route {
   /** The name the route table and its tests know it by. */
   readonly name: string;
-  /** Whether this route answers the request (a route refuses the methods it does not take itself). */
-  readonly matches: (url: URL, request: RequestHead) => boolean;
+  /**
+   * The paths it answers: each an exact path, or every path that starts with a prefix written with a `*` after it
+   * (`/datasets/*`).
+   * The front door finds a request's route by these alone, so no route's code runs for another's request.
+   */
+  readonly paths: readonly string[];
+  /**
+   * Whether it takes a request on its paths, when not every one (GraphiQL's page shares the GraphQL path, for a GET
+   * that asks for HTML): a request it does not take goes on to the next route, or to yoga.
+   */
+  readonly accepts?: (url: URL, request: RequestHead) => boolean;
   readonly price: RoutePrice;
   readonly handle: RouteHandler;
 }

@@ -19,7 +19,7 @@ export function mcpRoute(options: McpRouteOptions): Route {
   return {
     name: 'mcp',
     price: 'free',
-    matches: (url) => url.pathname === MCP_PATH,
+    paths: [MCP_PATH],
     handle: (request, state) =>
       handleMcpRequest(request, {
         ...options,

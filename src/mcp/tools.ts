@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DATA_GROUPS, DATASET_CODES, DATASETS, type DatasetCode } from '../catalogue.js';
+import { CODE } from '../errors/registry.js';
 import { largestFitting } from './bounded.js';
 import { matchDatasets, type ListedDataset } from './dataset-search.js';
 import type { GraphQLAnswer, GraphQLCall } from './graphql-call.js';
@@ -152,9 +153,9 @@ function refusalOf(answer: GraphQLAnswer): ToolRefusal {
   const message = (first?.message ?? 'the API gave no answer') + (typeof detail === 'string' ? ` (${detail})` : '');
   // The records engine refuses a field no record has with BAD_USER_INPUT, listing the fields there are.
   const hint =
-    code === 'BAD_USER_INPUT'
+    code === CODE.BAD_USER_INPUT
       ? ' Call describe_dataset first to see the field keys and how their values are spelt.'
-      : code === 'RATE_LIMITED'
+      : code === CODE.RATE_LIMITED
         ? ' The caller’s rate limit (shared with the GraphQL API) is spent: wait before calling again.'
         : '';
   return new ToolRefusal(`${code}: ${message}${hint}`);

@@ -28,7 +28,7 @@ export interface BudgetAnswer {
 /**
  * Every budget one request spent or was refused by, whoever spent it (the rate limit before parsing, the caller's
  * authentication, a resolver that registers a client, a loader that fetches upstream); the RateLimit fields of
- * the answer name each (rate-limit/yoga/use-rate-limit-fields.ts). A budget spent twice (two registrations in one
+ * the answer name each (server/rate-limit/use-rate-limit-fields.ts). A budget spent twice (two registrations in one
  * mutation) is named once, as it was left last.
  */
 export class SpentBudgets {

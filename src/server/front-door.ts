@@ -15,7 +15,7 @@
  *    once the answer's length is known (at once for a body of known length, at its end for a stream), into debt
  *    when the bucket is short, so no route is a way round the byte price GraphQL answers pay.
  */
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -64,6 +64,7 @@ const ARRIVAL_COSTS: Readonly<Record<RoutePrice, number>> = {
 
 export function createFrontDoor(routes: readonly Route[], options: FrontDoorOptions): FrontDoor {
   const { callers, cors } = options;
+  const table = routeTable(routes);
 
   /** Takes the route's price from the caller's bucket; returns the bucket and what it took, for the byte price. */
   const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<Payment | undefined> => {
@@ -82,11 +83,14 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       rateLimit.onRefusal?.(caller.kind);
       throw rateLimitedError(decision.retryAfterMs);
     }
-    return { limiter: rateLimit.limiter, bucket, paid };
+    return { limiter: rateLimit.limiter, bucket, paid, budget: quota === undefined ? 'default' : 'client' };
   };
 
-  const finish = (request: Request, response: Response, payment: Payment | undefined): Response => {
-    const answered = compressedResponse(request, response, FETCH_API);
+  const finish = async (request: Request, response: Response, payment: Payment | undefined): Promise<Response> => {
+    const compressed = compressedResponse(request, response, FETCH_API);
+    // A body of known length is priced before its headers are written, so its RateLimit fields say what it cost.
+    const answered =
+      payment === undefined ? compressed : await pricedByBytes(request, compressed, payment, options.logger);
     const { headers } = answered;
     headers.set(REQUEST_ID_HEADER, requestIdOf(request));
     setSecurityHeaders(headers);
@@ -96,12 +100,16 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin'), cors)))
         headers.set(name, value);
     if (options.simulatedUpstream) headers.set(SIMULATED_HEADER, 'true');
-    return payment === undefined ? answered : pricedByBytes(answered, payment, options.logger);
+    // node:http's adapter writes the status line from statusText, which a Response made with none leaves empty.
+    if (answered.statusText !== '') return answered;
+    const statusText = STATUS_CODES[answered.status] ?? '';
+    return new Response(answered.body, { status: answered.status, statusText, headers });
   };
 
   return {
     routes: routes.map((route) => route.name),
-    routeOf: (url, request) => routes.find((route) => route.matches(url, request)),
+    routeOf: (url, request) =>
+      table(url.pathname).find((route) => route.accepts === undefined || route.accepts(url, request)),
     async serve(route, request, node) {
       const url = new URL(request.url);
       const state: RequestState = {
@@ -115,7 +123,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       let payment: Payment | undefined;
       try {
         payment = await pay(route.price, request, state);
-        return finish(request, await route.handle(request, state), payment);
+        return await finish(request, await route.handle(request, state), payment);
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal === undefined)
@@ -127,29 +135,57 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
   };
 }
 
+/**
+ * The routes of a path, in the order given: by its exact paths (a map), else by the longest prefix that starts it.
+ * Nothing of a route runs for a request on another route's path.
+ */
+function routeTable(routes: readonly Route[]): (pathname: string) => readonly Route[] {
+  const exact = new Map<string, Route[]>();
+  const prefixes: { prefix: string; route: Route }[] = [];
+  for (const route of routes)
+    for (const path of route.paths) {
+      if (path.endsWith('*')) prefixes.push({ prefix: path.slice(0, -1), route });
+      else exact.set(path, [...(exact.get(path) ?? []), route]);
+    }
+  prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
+  return (pathname) =>
+    exact.get(pathname) ?? prefixes.filter(({ prefix }) => pathname.startsWith(prefix)).map(({ route }) => route);
+}
+
 /** What a route's request paid when it arrived, and from which bucket: its bytes are priced beyond that. */
 interface Payment {
   readonly limiter: RateLimiter;
   readonly bucket: string;
   readonly paid: number;
+  /** The budget the bucket is, as the RateLimit fields name it. */
+  readonly budget: 'default' | 'client';
 }
 
 /**
  * The answer with its bytes priced: what they cost beyond what the request paid on arrival is taken from the same
- * bucket (into debt: the bytes are already on their way), at once when the length is known, else once the stream
- * ends (or is cut short: what was sent is what is paid for).
+ * bucket (into debt: the request was admitted), before the answer leaves when its length is known (its RateLimit
+ * fields then say so), else once the stream ends or is cut short (what was sent is what is paid for).
  */
-function pricedByBytes(response: Response, payment: Payment, logger: Pick<Logger, 'error'>): Response {
+async function pricedByBytes(
+  request: Request,
+  response: Response,
+  payment: Payment,
+  logger: Pick<Logger, 'error'>,
+): Promise<Response> {
+  const owed = (bytes: number): number => pricedBySize(payment.paid, bytes) - payment.paid;
   const settle = (bytes: number): void => {
-    const owed = pricedBySize(payment.paid, bytes) - payment.paid;
-    if (owed > 0)
+    if (owed(bytes) > 0)
       payment.limiter
-        .charge(payment.bucket, owed)
+        .charge(payment.bucket, owed(bytes))
         .catch((error: unknown) => logger.error({ err: error }, 'the byte price of an answer was not taken'));
   };
   const length = Number(response.headers.get('content-length') ?? Number.NaN);
   if (response.body === null || Number.isFinite(length)) {
-    settle(Number.isFinite(length) ? length : 0);
+    const bytes = Number.isFinite(length) ? length : 0;
+    if (owed(bytes) > 0) {
+      const state = await payment.limiter.charge(payment.bucket, owed(bytes));
+      spentBudgetsOf(request).record(spentBudget(payment.budget, state, payment.limiter.windowS));
+    }
     return response;
   }
   let sent = 0;

@@ -73,7 +73,8 @@ const REQUEST_HEADERS = new Set(
   ].map((name) => name.toLowerCase()),
 );
 // Headers the docs name that others add: a shared cache (Age) and the upstream (its Last-Modified, which the cache keeps).
-const NOT_OURS = new Set(['age', 'last-modified']);
+// A licence id of the Thai government data catalogue's list is written like a header name: it is a value.
+const NOT_OURS = new Set(['age', 'last-modified', 'license-open-data-common']);
 const SINGLE_WORD_HEADERS = new Set(['ETag', 'Vary', 'Age', 'Allow', 'Authorization', 'Accept', 'Origin']);
 const documentedHeaders = new Set(
   spans

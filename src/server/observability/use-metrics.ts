@@ -230,7 +230,8 @@ export function metricsRoute({ registry }: Pick<Metrics, 'registry'>): Route {
   return {
     name: 'metrics',
     price: 'operation',
-    matches: (url, request) => url.pathname === METRICS_PATH && (request.method === 'GET' || request.method === 'HEAD'),
+    paths: [METRICS_PATH],
+    accepts: (_url, request) => request.method === 'GET' || request.method === 'HEAD',
     handle: async () => new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } }),
   };
 }

@@ -165,7 +165,8 @@ export function readinessAnswer({ httpStatus, ...body }: ReadinessReport): {
 export const healthRoute: Route = {
   name: 'health',
   price: 'free',
-  matches: (url, request) => url.pathname === HEALTH_PATH && isRead(request.method),
+  paths: [HEALTH_PATH],
+  accepts: (_url, request) => isRead(request.method),
   handle: () => new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } }),
 };
 
@@ -174,7 +175,8 @@ export function readyRoute(readiness: Readiness): Route {
   return {
     name: 'ready',
     price: 'free',
-    matches: (url, request) => url.pathname === READY_PATH && isRead(request.method),
+    paths: [READY_PATH],
+    accepts: (_url, request) => isRead(request.method),
     handle: async () => {
       const { status, headers, body } = readinessAnswer(await readiness.report());
       return new Response(body, { status, headers });

@@ -31,11 +31,9 @@ export function graphiqlRoute(options: GraphiQLPageOptions): Route {
   return {
     name: 'graphiql',
     price: 'operation',
+    paths: [...paths],
     // yoga's own rule (shouldRenderGraphiQL): a GET that accepts HTML.
-    matches: (url, request) =>
-      paths.has(url.pathname) &&
-      request.method === 'GET' &&
-      (request.headers.get('accept') ?? '').includes('text/html'),
+    accepts: (_url, request) => request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html'),
     async handle(request) {
       const encoding = negotiate(request.headers.get('accept-encoding'));
       const { body, etag } = await page.variant(encoding ?? 'identity');

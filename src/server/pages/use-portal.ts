@@ -1,7 +1,7 @@
 import type { Route } from '../../http/route.js';
 import type { DatasetPageFacts } from '../../portal/dataset-page.js';
 import type { PortalFiles } from '../../portal/serve.js';
-import { isPortalPath } from '../../portal/route.js';
+import { PORTAL_PATH } from '../../portal/route.js';
 
 /**
  * The portal at /portal/: its serving module is imported on the first request for it, and its files are read as
@@ -14,7 +14,7 @@ export function portalRoute(facts: DatasetPageFacts): Route {
     name: 'portal',
     // Files read from memory once read: an asset costs what a stored answer does, and its bytes.
     price: 'stored',
-    matches: (url) => isPortalPath(url.pathname),
+    paths: [PORTAL_PATH, `${PORTAL_PATH}/*`],
     async handle(request, state) {
       if (files === undefined) {
         const loading = import('../../portal/serve.js').then(({ createPortalFiles }) => createPortalFiles(facts));

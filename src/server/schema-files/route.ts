@@ -1,5 +1,11 @@
 import type { Route } from '../../http/route.js';
-import { isSchemaFileRequest, schemaFileResponse, type SchemaFiles } from './schema-files.js';
+import {
+  isSchemaFileRequest,
+  SCHEMA_JSON_PATH,
+  SCHEMA_SDL_PATH,
+  schemaFileResponse,
+  type SchemaFiles,
+} from './schema-files.js';
 
 /**
  * GET /schema.graphql and /schema.json (schema-files.ts). Bytes made once at start: they cost what a stored answer
@@ -9,7 +15,8 @@ export function schemaFilesRoute(files: SchemaFiles): Route {
   return {
     name: 'schema-files',
     price: 'stored',
-    matches: (url, request) => isSchemaFileRequest(request, url.pathname),
+    paths: [SCHEMA_SDL_PATH, SCHEMA_JSON_PATH],
+    accepts: (url, request) => isSchemaFileRequest(request, url.pathname),
     handle: (request) => schemaFileResponse(request, files),
   };
 }

@@ -45,7 +45,7 @@ function door(routes: readonly Route[]) {
 const route = (name: string, price: Route['price'], handle: Route['handle']): Route => ({
   name,
   price,
-  matches: (url) => url.pathname === `/${name}`,
+  paths: [`/${name}`],
   handle,
 });
 
