@@ -49,4 +49,9 @@ export interface Route {
   readonly matches: (url: URL, request: RequestHead) => boolean;
   readonly price: RoutePrice;
   readonly handle: RouteHandler;
+  /**
+   * The route chooses its answers' Content-Encoding itself, identity included (prebuilt bytes in the encodings it
+   * keeps, and Vary): the front door never compresses them.
+   */
+  readonly encodesItself?: true;
 }

@@ -85,8 +85,13 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
     return { limiter: rateLimit.limiter, bucket, paid };
   };
 
-  const finish = (request: Request, response: Response, payment: Payment | undefined): Response => {
-    const answered = compressedResponse(request, response, FETCH_API);
+  const finish = (
+    request: Request,
+    response: Response,
+    payment: Payment | undefined,
+    encodesItself = false,
+  ): Response => {
+    const answered = encodesItself ? response : compressedResponse(request, response, FETCH_API);
     const { headers } = answered;
     headers.set(REQUEST_ID_HEADER, requestIdOf(request));
     setSecurityHeaders(headers);
@@ -115,7 +120,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       let payment: Payment | undefined;
       try {
         payment = await pay(route.price, request, state);
-        return finish(request, await route.handle(request, state), payment);
+        return finish(request, await route.handle(request, state), payment, route.encodesItself);
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal === undefined)
