@@ -23,6 +23,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import type { PageEncoding } from '../src/server/pages/graphiql-page.js';
+import { buildGraphiQLPage } from './graphiql-page-build.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -121,7 +123,7 @@ export async function buildProduction(
      */
     extraEntryPoints?: readonly { in: string; out: string }[];
   } = {},
-): Promise<{ files: number; codeBytes: number; externals: string[] }> {
+): Promise<{ files: number; codeBytes: number; externals: string[]; graphiqlPage: Record<PageEncoding, number> }> {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
@@ -165,6 +167,8 @@ export async function buildProduction(
     );
   // The portal's browser code is served as it is, from beside the code (src/package-files.ts's CODE_ROOT).
   cpSync(resolve(root, 'src/portal/assets'), resolve(outdir, 'portal/assets'), { recursive: true });
+  // GraphiQL's page, rendered and compressed here rather than by the server (src/server/pages/graphiql-page.ts).
+  const graphiqlPage = await buildGraphiQLPage(outdir);
   const outputs = Object.entries(result.metafile.outputs);
   return {
     files: outputs.length,
@@ -173,10 +177,14 @@ export async function buildProduction(
     externals: [
       ...new Set(outputs.flatMap(([, output]) => output.imports.filter((i) => i.external).map((i) => i.path))),
     ].sort(),
+    graphiqlPage,
   };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { files, codeBytes } = await buildProduction(ROOT, resolve(ROOT, 'dist'));
-  process.stdout.write(`dist/: ${files} files, ${(codeBytes / 1e6).toFixed(1)} MB of code\n`);
+  const { files, codeBytes, graphiqlPage } = await buildProduction(ROOT, resolve(ROOT, 'dist'));
+  const page = Object.entries(graphiqlPage).map(([encoding, bytes]) => `${encoding} ${(bytes / 1e6).toFixed(2)} MB`);
+  process.stdout.write(
+    `dist/: ${files} files, ${(codeBytes / 1e6).toFixed(1)} MB of code; GraphiQL's page: ${page.join(', ')}\n`,
+  );
 }

@@ -117,8 +117,14 @@ export function compressOnce(encoding: Encoding, body: Buffer): Promise<Buffer> 
   return ONE_SHOT[encoding](body);
 }
 
-/** The encoding to use for an `Accept-Encoding` header, or undefined for none (RFC 9110 §12.5.3). */
-export function negotiate(acceptEncoding: string | null): Encoding | undefined {
+/**
+ * The encoding to use for an `Accept-Encoding` header, among those `offered`, or undefined for none (RFC 9110
+ * §12.5.3).
+ */
+export function negotiate<Offered extends Encoding = Encoding>(
+  acceptEncoding: string | null,
+  offered: readonly Offered[] = PREFERENCE as readonly Encoding[] as readonly Offered[],
+): Offered | undefined {
   if (acceptEncoding === null) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -127,9 +133,14 @@ export function negotiate(acceptEncoding: string | null): Encoding | undefined {
     weights.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
   }
   const weight = (encoding: string): number => weights.get(encoding) ?? weights.get('*') ?? 0;
-  let best: Encoding | undefined;
+  let best: Offered | undefined;
   for (const encoding of PREFERENCE) {
-    if (weight(encoding) > 0 && (best === undefined || weight(encoding) > weight(best))) best = encoding;
+    if (isOffered(encoding, offered) && weight(encoding) > 0 && (best === undefined || weight(encoding) > weight(best)))
+      best = encoding;
   }
   return best;
+}
+
+function isOffered<Offered extends Encoding>(encoding: Encoding, offered: readonly Offered[]): encoding is Offered {
+  return (offered as readonly Encoding[]).includes(encoding);
 }

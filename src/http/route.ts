@@ -58,4 +58,9 @@ export interface Route {
   readonly accepts?: (url: URL, request: RequestHead) => boolean;
   readonly price: RoutePrice;
   readonly handle: RouteHandler;
+  /**
+   * The route chooses its answers' Content-Encoding itself, identity included (prebuilt bytes in the encodings it
+   * keeps, and Vary): the front door never compresses them.
+   */
+  readonly encodesItself?: true;
 }

@@ -10,7 +10,6 @@ import type { FetchBudgets } from '../rate-limit/fetch-budgets.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
 import { RequestCallers } from '../graphql/request-callers.js';
-import { GRAPHIQL_DEFAULT_QUERY, GRAPHIQL_TABS } from './pages/graphiql-examples.js';
 import { yogaLoggerFrom } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { PersistedQueryStore } from './operations/persisted-query-store.js';
@@ -175,13 +174,7 @@ export function createApp(deps: AppDependencies): App {
   const { limits, http, metrics, now, responseCache } = deps;
   const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
   // One page for the plugin that serves it and the rate limit that prices it by the bytes it sends.
-  const graphiqlPage = http.graphiql
-    ? new GraphiQLPage({
-        title: 'thai-edu-graphql: สถิติการศึกษา',
-        defaultQuery: GRAPHIQL_DEFAULT_QUERY,
-        defaultTabs: GRAPHIQL_TABS,
-      })
-    : undefined;
+  const graphiqlPage = http.graphiql ? new GraphiQLPage() : undefined;
   const rateLimit =
     deps.rateLimit === undefined
       ? undefined

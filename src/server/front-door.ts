@@ -86,8 +86,13 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
     return { limiter: rateLimit.limiter, bucket, paid, budget: quota === undefined ? 'default' : 'client' };
   };
 
-  const finish = async (request: Request, response: Response, payment: Payment | undefined): Promise<Response> => {
-    const compressed = compressedResponse(request, response, FETCH_API);
+  const finish = async (
+    request: Request,
+    response: Response,
+    payment: Payment | undefined,
+    encodesItself = false,
+  ): Promise<Response> => {
+    const compressed = encodesItself ? response : compressedResponse(request, response, FETCH_API);
     // A body of known length is priced before its headers are written, so its RateLimit fields say what it cost.
     const answered =
       payment === undefined ? compressed : await pricedByBytes(request, compressed, payment, options.logger);
@@ -123,7 +128,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       let payment: Payment | undefined;
       try {
         payment = await pay(route.price, request, state);
-        return await finish(request, await route.handle(request, state), payment);
+        return await finish(request, await route.handle(request, state), payment, route.encodesItself);
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal === undefined)

@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compressOnce, createCompressor } from '../../src/http/content-encoding.js';
@@ -101,14 +101,16 @@ describe('the GraphiQL page', () => {
   });
 
   it('compresses the page once per encoding, however many and however concurrent the requests', async () => {
-    const answers = await Promise.all([1, 2, 3].map(() => page({ 'accept-encoding': 'deflate' })));
+    const answers = await Promise.all([1, 2, 3].map(() => page({ 'accept-encoding': 'gzip' })));
     expect(new Set(answers.map((answer) => answer.headers['etag'])).size).toBe(1);
-    expect(inflateSync(answers[0]?.body ?? Buffer.alloc(0)).toString('utf8')).toContain('CatalogueAndTeachers');
+    expect(gunzipSync(answers[0]?.body ?? Buffer.alloc(0)).toString('utf8')).toContain('CatalogueAndTeachers');
     for (let count = 0; count < 3; count += 1) {
       await page({ 'accept-encoding': 'br' });
       await page({ 'accept-encoding': 'gzip' });
     }
-    expect(pageCompressions()).toEqual({ br: 1, gzip: 1, deflate: 1 });
+    // Kept in brotli and gzip only: a client that takes deflate alone gets the page as it is.
+    expect((await page({ 'accept-encoding': 'deflate' })).headers['content-encoding']).toBeUndefined();
+    expect(pageCompressions()).toEqual({ br: 1, gzip: 1 });
     // Never through the streaming compressor either, which every other response goes through.
     expect(vi.mocked(createCompressor)).not.toHaveBeenCalled();
   });

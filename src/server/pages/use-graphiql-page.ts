@@ -11,17 +11,18 @@ export interface GraphiQLPageOptions {
   /** The GraphQL endpoint: the page is served there on GET with Accept: text/html, as yoga's own GraphiQL is. */
   readonly graphqlPath: string;
   /**
-   * The page (its title, default query and tabs, as yoga's `graphiql` option takes them), rendered once; only its
-   * variants are read, so a test serves a page of its own bytes.
+   * The page (graphiql-page.ts): its encodings and its variants are all that is read, so a test serves a page of
+   * its own bytes.
    */
-  readonly page: Pick<GraphiQLPage, 'variant'>;
+  readonly page: Pick<GraphiQLPage, 'variant' | 'encodings'>;
 }
 
 /**
  * GraphiQL in place of yoga's own, which renders the page on every request and leaves its 9 MB to the response
- * compression each time (0.35 s of CPU): here it is rendered and compressed once (graphiql-page.ts) and served
+ * compression each time (0.35 s of CPU): here it is rendered and compressed by the build, or once (graphiql-page.ts),
+ * and served
  * with an ETag, `Cache-Control: no-cache` and `Vary: Accept, Accept-Encoding`; a matching If-None-Match gets 304.
- * Its Content-Encoding is already set, so the front door does not compress it again. It answers where yoga's
+ * It chooses its own Content-Encoding (encodesItself), so the front door does not compress it. It answers where yoga's
  * GraphiQL would (GET on the GraphQL path, asking for HTML), ahead of yoga in the route table (turn yoga's off:
  * `graphiql: false`). It pays as an operation, and for the bytes it sends.
  */
@@ -32,10 +33,12 @@ export function graphiqlRoute(options: GraphiQLPageOptions): Route {
     name: 'graphiql',
     price: 'operation',
     paths: [...paths],
+    // Kept in brotli and gzip; a client that takes neither gets the page as it is, never compressed per request.
+    encodesItself: true,
     // yoga's own rule (shouldRenderGraphiQL): a GET that accepts HTML.
     accepts: (_url, request) => request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html'),
     async handle(request) {
-      const encoding = negotiate(request.headers.get('accept-encoding'));
+      const encoding = negotiate(request.headers.get('accept-encoding'), page.encodings);
       const { body, etag } = await page.variant(encoding ?? 'identity');
       // Content-Type on a 304 too: caches update the stored page's headers from it, and the security headers
       // choose GraphiQL's Content-Security-Policy by it.

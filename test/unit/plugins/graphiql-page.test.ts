@@ -13,7 +13,10 @@ const VARIANTS: Record<Encoding | 'identity', PageVariant> = {
   deflate: { body: deflateSync(HTML), etag: '"deflate-1"' },
   br: { body: Buffer.from('brotli bytes'), etag: '"br-1"' },
 };
-const page = { variant: (encoding: Encoding | 'identity') => Promise.resolve(VARIANTS[encoding]) };
+const page = {
+  encodings: ['br', 'gzip'] as const,
+  variant: (encoding: Encoding | 'identity') => Promise.resolve(VARIANTS[encoding]),
+};
 
 // The route alone, as the front door calls it (app.ts).
 const route = graphiqlRoute({ graphqlPath: '/graphql', page });
@@ -54,6 +57,12 @@ describe('the GraphiQL route', () => {
     expect(gzipped.headers.get('content-encoding')).toBe('gzip');
     expect(gzipped.headers.get('etag')).toBe('"gzip-1"');
     expect(Buffer.from(await gzipped.arrayBuffer())).toEqual(VARIANTS.gzip.body);
+  });
+
+  it('answers a client that takes only an encoding the page is not kept in with the identity page', async () => {
+    const answer = await open({ 'accept-encoding': 'deflate' });
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    expect(answer.headers.get('etag')).toBe('"plain-1"');
   });
 
   it("answers 304, with the page's content type and no body, when If-None-Match names that variant's ETag", async () => {
