@@ -26,7 +26,7 @@ import { ShapeDriftWatch } from '../records/shape-drift.js';
 import { ShapeWatch } from '../records/shape-watch.js';
 import { createApp, type App } from './app.js';
 import { createIpLimits } from '../rate-limit/ip-limiters.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger } from '../logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { OperationNames, operationNamesIn } from './observability/operation-names.js';
 import { createPersistedQueryStore } from './operations/persisted-query-store.js';
