@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../access/database.js';
 import { describeDatabaseUrl } from '../access/service.js';
 import { loadStoreConfig } from '../config.js';
-import { createLogger } from '../server/observability/logger.js';
+import { createLogger } from '../logger.js';
 
 const USAGE = 'usage: node dist/cli/migrate.js [--down-to <migration name>]\n';
 

@@ -11,7 +11,7 @@ import { buildInfo } from './observability/build-info.js';
 import { ConnectionDrain } from './transport/connection-drain.js';
 import { collectWhenQuiet } from './idle-collection.js';
 import { InFlightRequests } from './transport/in-flight-requests.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger } from '../logger.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
 /** The server process: configuration → assemble → listen → shutdown on SIGTERM or SIGINT. */

@@ -8,5 +8,5 @@ export { openAccessService } from '../../src/access/service.js';
 export { connectionsPerPeer, loadConfig } from '../../src/config.js';
 export { assemble } from '../../src/server/assemble.js';
 export { createHttpServer } from '../../src/server/transport/http-server.js';
-export { createLogger } from '../../src/server/observability/logger.js';
+export { createLogger } from '../../src/logger.js';
 export { GRAPHQL_PATH } from '../../src/server/app.js';

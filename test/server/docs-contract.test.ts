@@ -7,7 +7,7 @@ import { KNOWN_NAMES, loadConfig } from '../../src/config.js';
 import { ERRORS, isErrorCode, WARNING_CODES } from '../../src/errors/registry.js';
 import { SUMMARY_ENDPOINTS } from '../../src/catalogue.js';
 import { assemble, type Assembled } from '../../src/server/assemble.js';
-import { createLogger } from '../../src/server/observability/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { documentationFiles, readDoc, REPOSITORY_ROOT } from '../helpers/docs.js';
 import { listen } from '../helpers/stack.js';
 

@@ -296,7 +296,7 @@ describe('a plugin that throws', () => {
     const { createYoga } = await import('graphql-yoga');
     const { schema } = await import('../../src/graphql/schema.js');
     const { withErrorBoundary } = await import('../../src/server/answers/error-boundary.js');
-    const { createLogger } = await import('../../src/server/observability/logger.js');
+    const { createLogger } = await import('../../src/logger.js');
     const lines: string[] = [];
     const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
     const failing = {

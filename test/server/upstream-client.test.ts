@@ -2,7 +2,7 @@ import { createServer, connect, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findSummaryEndpoint, type SummaryEndpointEntry } from '../../src/catalogue.js';
-import { createLogger } from '../../src/server/observability/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 import { UpstreamError } from '../../src/upstream/errors.js';

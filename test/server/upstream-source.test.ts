@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findSummaryEndpoint, type DatasetCode, type SummaryEndpointEntry } from '../../src/catalogue.js';
-import { createLogger } from '../../src/server/observability/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import type { PayloadCache } from '../../src/upstream/cache.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';

@@ -6,7 +6,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 // Each layer imports only from layers of a lower rank (docs/contributors/layout.md). Files at the top of src/ are ranked
 // by name: the process entry on top (the command-line programs in cli/ beside it), the leaf facts (catalogue, config,
-// JSON types, where the package's files are, the error base) at the bottom.
+// JSON types, the logger factory, where the package's files are, the error base) at the bottom.
 const RANKS: Readonly<Record<string, number>> = {
   'main.ts': 5,
   cli: 5,
@@ -35,6 +35,8 @@ const RANKS: Readonly<Record<string, number>> = {
   'config.ts': 0,
   config: 0,
   'json.ts': 0,
+  // The pino logger factory: the server and the command-line programs log alike, and no CLI loads server/.
+  'logger.ts': 0,
   'package-files.ts': 0,
   errors: 0,
 };

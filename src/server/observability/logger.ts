@@ -1,24 +1,7 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { GraphQLError } from 'graphql';
 import type { YogaLogger } from 'graphql-yoga';
-import type { LogLevel } from '../../config.js';
 import { CodedError } from '../../errors/coded-error.js';
-
-/**
- * JSON logs on stdout. Secrets are redacted by path as a second line of defence: the code never puts the
- * operator's upstream key or a client's credential into a log object in the first place.
- */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  const options = {
-    level,
-    base: { service: 'thai-edu-graphql' },
-    redact: {
-      paths: ['apiKey', '*.apiKey', 'headers.authorization', 'headers["api-key"]', '*.headers.authorization'],
-      censor: '[redacted]',
-    },
-  };
-  return destination === undefined ? pino(options) : pino(options, destination);
-}
 
 /**
  * Yoga's own messages (start-up notes, unexpected resolver errors) through the same pino logger. Yoga logs at
