@@ -86,9 +86,10 @@ describe('the subgraph at /subgraph', () => {
       { __typename: 'Province' },
     ];
     stack().simulator.resetRequests();
+    // The subgraph's own schema, not /graphql's: no GraphQL magic comment, so codegen does not type it against /graphql.
     const { status, body } = await subgraph(
       stack(),
-      /* GraphQL */ `
+      `
         query Entities($representations: [_Any!]!) {
           _entities(representations: $representations) {
             __typename

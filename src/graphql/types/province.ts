@@ -46,6 +46,9 @@ builder.asEntity(Province, {
 builder.queryFields((t) => ({
   provinces: t.field({
     type: [Province],
+    // Items may be null: a province that cannot be written (the answer budget spent) is null alone, rather than
+    // failing the list, which a streamed list (@stream) would end with its other items' fields still in flight.
+    nullable: { list: false, items: true },
     description: 'จังหวัดทั้งหมด: the 77 provinces in code order.',
     resolve: () => PROVINCES,
   }),
