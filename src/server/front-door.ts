@@ -27,7 +27,8 @@ import { negotiateLanguage } from '../http/language.js';
 import { requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
 import { rateLimitFields, spentBudget } from '../rate-limit/fields.js';
-import { anonymousBucket, bucketOf, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../rate-limit/limiter.js';
+import { pricedByBytes, type ArrivalPayment } from '../rate-limit/byte-price.js';
+import { anonymousBucket, bucketOf, OPERATION_COSTS, type RateLimiter } from '../rate-limit/limiter.js';
 import { existingSpentBudgetsOf, spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 import { corsHeaders, errorResponse, type Refusal } from './answers/error-answer.js';
 import { SIMULATED_HEADER } from './answers/use-simulated-upstream.js';
@@ -66,7 +67,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
   const { callers, cors } = options;
 
   /** Takes the route's price from the caller's bucket; returns the bucket and what it took, for the byte price. */
-  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<Payment | undefined> => {
+  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<ArrivalPayment | undefined> => {
     const { rateLimit } = options;
     if (rateLimit === undefined || price === 'free') return undefined;
     const { caller, ip } = await state.caller();
@@ -85,7 +86,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
     return { limiter: rateLimit.limiter, bucket, paid };
   };
 
-  const finish = (request: Request, response: Response, payment: Payment | undefined): Response => {
+  const finish = (request: Request, response: Response, payment: ArrivalPayment | undefined): Response => {
     const answered = compressedResponse(request, response, FETCH_API);
     const { headers } = answered;
     headers.set(REQUEST_ID_HEADER, requestIdOf(request));
@@ -112,7 +113,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
         caller: () => callers.of(request, node),
       };
       if (request.method === 'OPTIONS') return finish(request, preflight(request, cors), undefined);
-      let payment: Payment | undefined;
+      let payment: ArrivalPayment | undefined;
       try {
         payment = await pay(route.price, request, state);
         return finish(request, await route.handle(request, state), payment);
@@ -125,66 +126,6 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
       }
     },
   };
-}
-
-/** What a route's request paid when it arrived, and from which bucket: its bytes are priced beyond that. */
-interface Payment {
-  readonly limiter: RateLimiter;
-  readonly bucket: string;
-  readonly paid: number;
-}
-
-/**
- * The answer with its bytes priced: what they cost beyond what the request paid on arrival is taken from the same
- * bucket (into debt: the bytes are already on their way), at once when the length is known, else once the stream
- * ends (or is cut short: what was sent is what is paid for).
- */
-function pricedByBytes(response: Response, payment: Payment, logger: Pick<Logger, 'error'>): Response {
-  const settle = (bytes: number): void => {
-    const owed = pricedBySize(payment.paid, bytes) - payment.paid;
-    if (owed > 0)
-      payment.limiter
-        .charge(payment.bucket, owed)
-        .catch((error: unknown) => logger.error({ err: error }, 'the byte price of an answer was not taken'));
-  };
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (response.body === null || Number.isFinite(length)) {
-    settle(Number.isFinite(length) ? length : 0);
-    return response;
-  }
-  let sent = 0;
-  let settled = false;
-  const settleOnce = (): void => {
-    if (settled) return;
-    settled = true;
-    settle(sent);
-  };
-  const reader = response.body.getReader();
-  const counted = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const next = await reader.read();
-          if (next.done) {
-            settleOnce();
-            controller.close();
-            return;
-          }
-          sent += next.value.byteLength;
-          controller.enqueue(next.value);
-        } catch (error) {
-          settleOnce();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        settleOnce();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A CORS preflight as yoga answers one: the allowed origin, methods and headers, or none of them. */
