@@ -378,7 +378,7 @@ export const SETTINGS = {
       'RESPONSE_CACHE_MAX_MB',
       integer(0, 65_536),
       64,
-      'Bound on the cache of answers to anonymous queries; 0 turns it off.',
+      'Bound on the cache of answers to anonymous queries, one answer taking at most an eighth of it; 0 turns it off.',
     ),
     responseMinUses: setting(
       'RESPONSE_CACHE_MIN_USES',

@@ -51,6 +51,8 @@ const quantity = (facts: ErrorFacts, name: string): number | undefined =>
  * the codes yoga and graphql-js answer with that we let through (parse and validation failures, an operation that
  * cannot be picked, masked errors) are declared here too, for their Thai and their docs.
  */
+const textOf = (facts: ErrorFacts, name: string): string => (typeof facts[name] === 'string' ? facts[name] : 'none');
+
 export const ERRORS = {
   UPSTREAM_TIMEOUT: {
     when: 'the upstream did not answer within `UPSTREAM_TIMEOUT_MS` (the whole call: connect, headers, body)',
@@ -272,6 +274,22 @@ export const ERRORS = {
       whole: (facts) =>
         `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${String(facts['sentAs'])} จึงถูกอ่านเป็นแบบฟอร์มที่ไม่มี "query": ` +
         'ส่งพร้อมส่วนหัว "Content-Type: application/json"',
+    },
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    when:
+      'a POST body the server cannot read: a `Content-Type` no GraphQL parser takes (send `application/json`), or a ' +
+      '`Content-Encoding` other than gzip, deflate or br: HTTP 415',
+    english: (facts) =>
+      typeof facts['contentEncoding'] === 'string'
+        ? `A body in the Content-Encoding ${facts['contentEncoding']} cannot be read: send it as gzip, deflate, br or uncompressed.`
+        : `A body of type ${textOf(facts, 'contentType')} cannot be read: send GraphQL as "Content-Type: application/json".`,
+    thai: {
+      whole: (facts) =>
+        typeof facts['contentEncoding'] === 'string'
+          ? `อ่านเนื้อหาที่บีบอัดแบบ ${facts['contentEncoding']} ไม่ได้: ส่งแบบ gzip, deflate, br หรือไม่บีบอัด`
+          : `อ่านเนื้อหาชนิด ${textOf(facts, 'contentType')} ไม่ได้: ส่งคำขอ GraphQL พร้อมส่วนหัว "Content-Type: application/json"`,
     },
   },
   RATE_LIMITED: {

@@ -3,7 +3,8 @@
  * from `Host` + the target and reads GraphQL parameters after the first `?` of the whole string, while node and
  * our hot path read the target alone: a `Host` holding a path or a query (`h/graphql?query=…`), or a target that
  * is not a plain path (absolute-form, a backslash some parsers read as `/`), would make the two disagree about
- * what was asked. Both are refused with 400 before anything else looks at them.
+ * what was asked. Both are refused with 400 before anything else looks at them, and so is a path whose
+ * percent-encoding does not decode, which every handler that reads the path would otherwise meet on its own.
  */
 
 // reg-name (letters, digits, -._~ and sub-delims but not the ones that start a path, query or userinfo),
@@ -31,7 +32,21 @@ export function requestTargetProblem(
   ) {
     return 'The request target must be an absolute path with an optional query (origin-form).';
   }
+  if (!decodablePath(target)) return 'The request target holds a malformed percent-encoding.';
   return undefined;
+}
+
+/** Whether the target's path (before any `?`) decodes: no lone `%`, and UTF-8 sequences that are whole. */
+function decodablePath(target: string): boolean {
+  const end = target.indexOf('?');
+  const path = end === -1 ? target : target.slice(0, end);
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -6,6 +6,8 @@
  * CSP's `base-uri 'none'` allows no `<base>`.
  */
 import { findDataset, type DatasetCode } from '../catalogue.js';
+import { CodedError, withoutStackTrace } from '../errors/coded-error.js';
+import { CODE } from '../errors/registry.js';
 import { datasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
 import { negotiateLanguage } from '../http/language.js';
@@ -16,10 +18,23 @@ const DATASET_PAGE = /^\/portal\/datasets\/([^/]+)$/;
 /** What the dataset pages publish beside the catalogue: the licence, the contact, and the last change seen. */
 export type DatasetPageFacts = HarvestOptions;
 
-/** The dataset a portal path names, or undefined when it is not a dataset page. */
+/**
+ * The dataset a portal path names, or undefined when it is not a dataset page; throws BAD_REQUEST for a path whose
+ * percent-encoding cannot be decoded.
+ */
 export function datasetOfPage(pathname: string): DatasetCode | undefined {
   const code = DATASET_PAGE.exec(pathname)?.[1];
-  return code === undefined ? undefined : findDataset(decodeURIComponent(code))?.code;
+  if (code === undefined) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(code);
+  } catch {
+    // A malformed percent-encoding (`%E0%A4%A`) is the caller's: 400, not a 500 and a logged stack.
+    throw withoutStackTrace(
+      () => new CodedError(CODE.BAD_REQUEST, 'The path holds a malformed percent-encoding.', {}, 400),
+    );
+  }
+  return findDataset(decoded)?.code;
 }
 
 /** index.html for one dataset: its links absolute, and the dataset's JSON-LD at the end of its head. */

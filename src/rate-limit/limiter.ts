@@ -35,8 +35,8 @@ export const OPERATION_COSTS = {
 
 /**
  * What one token buys of an answer's body, so that an answer costs what it sends: a stored answer costs
- * OPERATION_COSTS.stored or one token per this many bytes it sends, whichever is more, and so do the GraphiQL page
- * and the portal's files. 1/8 of a token (a small hit) covers 32 KB; a 22 MB answer sent without compression costs
+ * OPERATION_COSTS.stored or one token per this many bytes it sends, whichever is more, and so does every other
+ * answer, yoga's misses and every route's (rate-limit/byte-price.ts), beyond what it paid on arrival. 1/8 of a token (a small hit) covers 32 KB; a 22 MB answer sent without compression costs
  * 88 tokens, so an address's sustained egress is bounded by its bucket: RATE_LIMIT_POINTS × 256 KB a window
  * (150 MB a minute at the defaults), and far more of it compressed.
  */

@@ -183,6 +183,8 @@ export function createApp(deps: AppDependencies): App {
           callers,
           graphqlPath: GRAPHQL_PATH,
           onRefusal: (kind) => metrics.rateLimited(kind),
+          heldBackPrice: (req) => (req === undefined ? undefined : responseCache?.candidate(req)?.heldBackPrice),
+          logger: deps.logger,
         });
   // The licence, contact and dates (from the store) that catalogues, harvesters and the portal's pages publish.
   const publishing = {
@@ -244,7 +246,14 @@ export function createApp(deps: AppDependencies): App {
     stage('operation-log', useOperationLog(metrics)),
     stage(
       'response-delivery',
-      useResponseDelivery({ ...deps.httpCaching, now, responseCache, metrics, graphqlPath: GRAPHQL_PATH }),
+      useResponseDelivery({
+        ...deps.httpCaching,
+        now,
+        responseCache,
+        metrics,
+        graphqlPath: GRAPHQL_PATH,
+        priceSentBytes: rateLimit?.priceSentBytes,
+      }),
     ),
   ];
   const yogaOptions: YogaServerOptions<Record<string, unknown>, Context> = {

@@ -27,7 +27,8 @@ import { negotiateLanguage } from '../http/language.js';
 import { requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
 import { rateLimitFields, spentBudget } from '../rate-limit/fields.js';
-import { anonymousBucket, bucketOf, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../rate-limit/limiter.js';
+import { pricedBeforeSent, type ArrivalPayment } from '../rate-limit/byte-price.js';
+import { anonymousBucket, bucketOf, OPERATION_COSTS, type RateLimiter } from '../rate-limit/limiter.js';
 import { existingSpentBudgetsOf, spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 import { corsHeaders, errorResponse, type Refusal } from './answers/error-answer.js';
 import { SIMULATED_HEADER } from './answers/use-simulated-upstream.js';
@@ -67,7 +68,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
   const table = routeTable(routes);
 
   /** Takes the route's price from the caller's bucket; returns the bucket and what it took, for the byte price. */
-  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<Payment | undefined> => {
+  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<ArrivalPayment | undefined> => {
     const { rateLimit } = options;
     if (rateLimit === undefined || price === 'free') return undefined;
     const { caller, ip } = await state.caller();
@@ -89,13 +90,13 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
   const finish = async (
     request: Request,
     response: Response,
-    payment: Payment | undefined,
+    payment: ArrivalPayment | undefined,
     encodesItself = false,
   ): Promise<Response> => {
     const compressed = encodesItself ? response : compressedResponse(request, response, FETCH_API);
     // A body of known length is priced before its headers are written, so its RateLimit fields say what it cost.
     const answered =
-      payment === undefined ? compressed : await pricedByBytes(request, compressed, payment, options.logger);
+      payment === undefined ? compressed : await pricedBeforeSent(request, compressed, payment, options.logger);
     const { headers } = answered;
     headers.set(REQUEST_ID_HEADER, requestIdOf(request));
     setSecurityHeaders(headers);
@@ -125,7 +126,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
         caller: () => callers.of(request, node),
       };
       if (request.method === 'OPTIONS') return finish(request, preflight(request, cors), undefined);
-      let payment: Payment | undefined;
+      let payment: ArrivalPayment | undefined;
       try {
         payment = await pay(route.price, request, state);
         return await finish(request, await route.handle(request, state), payment, route.encodesItself);
@@ -155,77 +156,6 @@ function routeTable(routes: readonly Route[]): (pathname: string) => readonly Ro
   prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
   return (pathname) =>
     exact.get(pathname) ?? prefixes.filter(({ prefix }) => pathname.startsWith(prefix)).map(({ route }) => route);
-}
-
-/** What a route's request paid when it arrived, and from which bucket: its bytes are priced beyond that. */
-interface Payment {
-  readonly limiter: RateLimiter;
-  readonly bucket: string;
-  readonly paid: number;
-  /** The budget the bucket is, as the RateLimit fields name it. */
-  readonly budget: 'default' | 'client';
-}
-
-/**
- * The answer with its bytes priced: what they cost beyond what the request paid on arrival is taken from the same
- * bucket (into debt: the request was admitted), before the answer leaves when its length is known (its RateLimit
- * fields then say so), else once the stream ends or is cut short (what was sent is what is paid for).
- */
-async function pricedByBytes(
-  request: Request,
-  response: Response,
-  payment: Payment,
-  logger: Pick<Logger, 'error'>,
-): Promise<Response> {
-  const owed = (bytes: number): number => pricedBySize(payment.paid, bytes) - payment.paid;
-  const settle = (bytes: number): void => {
-    if (owed(bytes) > 0)
-      payment.limiter
-        .charge(payment.bucket, owed(bytes))
-        .catch((error: unknown) => logger.error({ err: error }, 'the byte price of an answer was not taken'));
-  };
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (response.body === null || Number.isFinite(length)) {
-    const bytes = Number.isFinite(length) ? length : 0;
-    if (owed(bytes) > 0) {
-      const state = await payment.limiter.charge(payment.bucket, owed(bytes));
-      spentBudgetsOf(request).record(spentBudget(payment.budget, state, payment.limiter.windowS));
-    }
-    return response;
-  }
-  let sent = 0;
-  let settled = false;
-  const settleOnce = (): void => {
-    if (settled) return;
-    settled = true;
-    settle(sent);
-  };
-  const reader = response.body.getReader();
-  const counted = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const next = await reader.read();
-          if (next.done) {
-            settleOnce();
-            controller.close();
-            return;
-          }
-          sent += next.value.byteLength;
-          controller.enqueue(next.value);
-        } catch (error) {
-          settleOnce();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        settleOnce();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A CORS preflight as yoga answers one: the allowed origin, methods and headers, or none of them. */

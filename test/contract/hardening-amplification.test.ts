@@ -122,6 +122,8 @@ describe('egress priced by the bytes sent', () => {
     stack = await startStack({
       cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
       rateLimit: { points: 100, windowS: 600, trustProxy: true },
+      // Room for the large answer and its encodings within the eighth of the cache one answer may take.
+      responseCacheMaxMb: 256,
     });
     const listening = await listen(stack.app);
     origin = listening.origin;

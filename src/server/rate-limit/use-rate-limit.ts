@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
 import type { Context } from '../../graphql/context.js';
 import { rateLimitedError } from '../../graphql/errors.js';
@@ -8,6 +9,7 @@ import type { RequestCaller, RequestCallers } from '../../graphql/request-caller
 import { spentBudgetsOf } from '../../rate-limit/spent-budgets.js';
 import { clientIp } from '../../http/client-ip.js';
 import { spentBudget } from '../../rate-limit/fields.js';
+import { pricedByBytes, type ArrivalPayment } from '../../rate-limit/byte-price.js';
 import { bucketOf, OPERATION_COSTS, type RateDecision, type RateLimiter } from '../../rate-limit/limiter.js';
 
 export interface RateLimitOptions {
@@ -18,6 +20,13 @@ export interface RateLimitOptions {
 }
 
 /**
+ * The least a request must pay on arrival, beyond one token per operation: the price of the stored answer the hot
+ * path could not take from the bucket (response-cache/hot-path.ts), so that a hit the bucket cannot pay is refused
+ * here rather than run by yoga for one token. Undefined when it owes no more than its operations.
+ */
+export type HeldBackPrice = (req: IncomingMessage | undefined) => number | undefined;
+
+/**
  * One token per operation from the caller's bucket: an API key's own (as large as the quota the operator gave the
  * client, if any), or the IP's for anonymous callers (the operator is not limited). The tokens are taken when the
  * request's GraphQL parameters have been read and before any document is parsed or validated, so a document that
@@ -26,7 +35,10 @@ export interface RateLimitOptions {
  * `Retry-After`. What the bucket holds then is recorded as the answer's spent budget, whose `RateLimit-Policy` and
  * `RateLimit` fields use-rate-limit-fields.ts writes, so a client can slow down before it is refused. Answers the
  * response cache writes from stored bytes never get here: the hot path charges them its cheaper price
- * (OPERATION_COSTS).
+ * (OPERATION_COSTS), or their bytes' price when that is more. A stored answer the bucket could not pay comes here
+ * with that price still owed (HeldBackPrice) and is refused as any other request would be. Whatever yoga then
+ * writes is priced by its bytes too (priceSentBytes, applied by response-delivery once the answer is compressed),
+ * so a miss costs what the same bytes cost as a hit: one token per SENT_BYTES_PER_TOKEN.
  *
  * A key of a client the operator disabled (403) names no caller the server serves: its request is paid from the
  * address's bucket, as a stranger's would be, so a disabled app cannot ask for free.
@@ -37,6 +49,12 @@ export interface RateLimitOptions {
  * token before the socket parses them (`payForSocketOperation`, which websocket-server.ts calls first); anything
  * else that reaches execution unpaid is charged there, as a last resort.
  */
+/**
+ * The answer to `request` with its bytes priced beyond what it paid on arrival (rate-limit/byte-price.ts): a miss
+ * costs what the same bytes cost as a stored hit. Given the final answer, as compressed, by response-delivery.
+ */
+export type SentBytesPrice = (request: Request, response: Response) => Response;
+
 /** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
 export type SocketOperationPayment = (request: Request, req: IncomingMessage | undefined) => Promise<void>;
 
@@ -48,9 +66,17 @@ export function rateLimitCharges(
   options: RateLimitOptions & {
     readonly callers: RequestCallers;
     readonly graphqlPath: string;
+    readonly heldBackPrice?: HeldBackPrice;
+    readonly logger: Pick<Logger, 'error'>;
   },
-): { plugin: Plugin<Context & { req?: IncomingMessage }>; payForSocketOperation: SocketOperationPayment } {
+): {
+  plugin: Plugin<Context & { req?: IncomingMessage }>;
+  payForSocketOperation: SocketOperationPayment;
+  priceSentBytes: SentBytesPrice;
+} {
   const { limiter, callers } = options;
+  // What each request paid on arrival and from which bucket, so its answer's bytes are priced beyond that.
+  const payments = new WeakMap<Request, ArrivalPayment>();
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
   // pays when it executes or subscribes.
   const chargedAtParse = new WeakSet<Request>();
@@ -65,6 +91,7 @@ export function rateLimitCharges(
       options.onRefusal?.(caller.kind);
       throw rateLimitedError(decision.retryAfterMs);
     }
+    payments.set(request, { limiter, bucket: key, paid: (payments.get(request)?.paid ?? 0) + count });
   };
   const record = (request: Request, decision: RateDecision, budget: 'default' | 'client'): void =>
     spentBudgetsOf(request).record(spentBudget(budget, decision, limiter.windowS));
@@ -92,8 +119,8 @@ export function rateLimitCharges(
       return {
         async onRequestParseDone({ requestParserResult }) {
           const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
-          const cost = operations * OPERATION_COSTS.executed;
           const { req } = serverContext as { req?: IncomingMessage };
+          const cost = Math.max(operations * OPERATION_COSTS.executed, options.heldBackPrice?.(req) ?? 0);
           let found: RequestCaller;
           try {
             found = await callers.of(request, req);
@@ -113,5 +140,9 @@ export function rateLimitCharges(
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
   };
-  return { plugin, payForSocketOperation };
+  const priceSentBytes: SentBytesPrice = (request, response) => {
+    const payment = payments.get(request);
+    return payment === undefined ? response : pricedByBytes(response, payment, options.logger);
+  };
+  return { plugin, payForSocketOperation, priceSentBytes };
 }

@@ -198,14 +198,24 @@ export interface ResponseCacheOptions {
  */
 export const COUNTED_MISS_KEYS = 16_384;
 
+/**
+ * The share of the cache's bound one entry may take at most (its identity body, its encodings, its headers): a
+ * larger answer is sent but not stored, and an entry that an encoding would push past it is dropped. So a handful of
+ * large answers made distinct by a comment cannot push every caller's stored answers out; and with misses priced by
+ * their bytes (rate-limit/byte-price.ts), filling the whole cache costs a caller what sending it would.
+ */
+export const MAX_ENTRY_SHARE = 1 / 8;
+
 /** A request the hot path could not answer from the cache, and whether its answer may be stored (minUses). */
 export interface CacheCandidate extends KeyedRequest {
   readonly admitted: boolean;
+  /** The price of the stored answer the caller's bucket could not pay (hot-path.ts): yoga refuses it unless paid. */
+  readonly heldBackPrice?: number | undefined;
 }
 
 /**
  * Serialised answers to anonymous queries, by request key (see request-key.ts), least recently used out first
- * within `maxBytes`. An answer is stored on its key's `minUses`-th miss: a query sent once (variables that change
+ * within `maxBytes`, none larger than MAX_ENTRY_SHARE of it. An answer is stored on its key's `minUses`-th miss: a query sent once (variables that change
  * with every request, a nonce) then costs no store and evicts nothing that is asked again. An entry expires when
  * the first upstream payload it was made from stops being fresh, which is the earliest the upstream entry can
  * change: so a stored answer is never older than the data a miss would read. When the watcher sees a dataset
@@ -228,6 +238,7 @@ export class ResponseCache {
     this.minUses = options.minUses;
     this.entries = new LRUCache({
       maxSize: options.maxBytes,
+      maxEntrySize: Math.max(1, Math.floor(options.maxBytes * MAX_ENTRY_SHARE)),
       sizeCalculation: (entry, key) => entry.size + key.length,
       dispose: (entry, key, reason) => {
         // 'set' with the same entry is a re-set after an encoding was added: it stays indexed.
@@ -266,6 +277,11 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Whether `entry` is what the cache holds for `key`: false for an answer too large to keep (MAX_ENTRY_SHARE). */
+  holds(key: string, entry: StoredResponse): boolean {
+    return this.entries.peek(key) === entry;
+  }
+
   /** Drops every stored answer that read one of `datasets`; answers how many. */
   dropDatasets(datasets: readonly DatasetCode[]): number {
     let dropped = 0;
@@ -281,14 +297,14 @@ export class ResponseCache {
    * stored once its key has missed `minUses` times. Every later miss of the key is admitted too (a burst of the
    * same query on a cold cache stores as it did before), until the key is stored or pushed out of the count.
    */
-  markCandidate(request: IncomingMessage, keyed: KeyedRequest): void {
+  markCandidate(request: IncomingMessage, keyed: KeyedRequest, heldBackPrice?: number): void {
     let admitted = true;
     if (this.missCounts !== undefined) {
       const misses = Math.min((this.missCounts.get(keyed.key) ?? 0) + 1, this.minUses);
       this.missCounts.set(keyed.key, misses);
       admitted = misses >= this.minUses;
     }
-    this.candidates.set(request, { ...keyed, admitted });
+    this.candidates.set(request, { ...keyed, admitted, heldBackPrice });
   }
 
   candidate(request: IncomingMessage): CacheCandidate | undefined {

@@ -35,30 +35,30 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
     const keyed = keyRequest(request, options);
     if (keyed !== undefined) {
       const entry = cache.lookup(keyed.key);
-      const callerHeaders = entry === undefined ? undefined : await withinRateLimit(request, entry);
-      if (entry !== undefined && callerHeaders !== undefined) {
-        await answer(request, response, entry, started, callerHeaders);
+      const payment = entry === undefined ? undefined : await withinRateLimit(request, entry);
+      if (entry !== undefined && payment?.callerHeaders !== undefined) {
+        await answer(request, response, entry, started, payment.callerHeaders);
         return;
       }
-      // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal.
+      // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal, asking its price.
       if (entry === undefined) metrics.responseCache('miss');
-      cache.markCandidate(request, keyed);
+      cache.markCandidate(request, keyed, payment?.heldBackPrice);
     }
     options.yoga(request, response);
   }
 
   /**
    * Takes the anonymous caller's price of a stored answer (OPERATION_COSTS: a 304 or a hit, a fraction of what the
-   * rate-limit plugin takes for an operation yoga runs) and answers the rate-limit fields of its bucket; undefined
-   * when the bucket cannot pay it: yoga answers then, so the refusal (429, Retry-After, the error body, its
-   * metrics) is made in one place. Its Retry-After is when a whole token is back, enough for a hit or a miss (the
-   * caller cannot know which its next request will be).
+   * rate-limit plugin takes for an operation yoga runs, or the price of the bytes it sends when that is more) and
+   * answers the rate-limit fields of its bucket; or, when the bucket cannot pay it, that price: yoga answers then,
+   * asking the same price (use-rate-limit.ts, HeldBackPrice), so the refusal (429, Retry-After for that price, the
+   * error body, its metrics) is made in one place and a hit the bucket cannot pay is never run for one token.
    */
   async function withinRateLimit(
     request: IncomingMessage,
     entry: StoredResponse,
-  ): Promise<Record<string, string> | undefined> {
-    if (options.rateLimit === undefined) return {};
+  ): Promise<{ readonly callerHeaders?: Record<string, string>; readonly heldBackPrice?: number }> {
+    if (options.rateLimit === undefined) return { callerHeaders: {} };
     const { limiter, trustProxy } = options.rateLimit;
     // A 304 sends no body; a hit pays for the bytes it sends (in the encoding it will be sent in).
     const cost = entry.answersNotModified(header(request, 'if-none-match'))
@@ -69,7 +69,9 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       undefined,
       cost,
     );
-    return decision.allowed ? rateLimitFields([spentBudget('default', decision, limiter.windowS)]) : undefined;
+    return decision.allowed
+      ? { callerHeaders: rateLimitFields([spentBudget('default', decision, limiter.windowS)]) }
+      : { heldBackPrice: cost };
   }
 
   async function answer(

@@ -117,7 +117,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
       httpCaching,
       datasets: ledger.datasets,
     });
-    options.metrics.responseCache('stored');
+    if (cache.holds(key, entry)) options.metrics.responseCache('stored');
     const callerHeaders: Record<string, string> = {};
     for (const name of RATE_LIMIT_FIELDS) {
       const value = response.headers.get(name);

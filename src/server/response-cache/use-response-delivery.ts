@@ -15,23 +15,39 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
   readonly responseCache: ResponseCache | undefined;
   readonly metrics: Metrics;
   readonly graphqlPath: string;
+  /** Prices the final answer by the bytes it sends (use-rate-limit.ts); none when the rate limit is off. */
+  readonly priceSentBytes?: ((request: Request, response: Response) => Response) | undefined;
 }
 
 /**
- * How an answer leaves the server, as three plugins whose order is the contract: freshness sets its
+ * How an answer leaves the server, as plugins whose order is the contract: freshness sets its
  * Cache-Control and ETag (and answers 304), the response cache stores that final answer and renders it as a hit
- * would be, compression encodes whatever they produced, and the answer's bodies leave the in-flight budget once
- * it is sent. Added here in that order (yoga's addPlugin), so no list elsewhere can put them out of it.
+ * would be, compression encodes whatever they produced, its bytes as sent are priced, and the answer's bodies leave
+ * the in-flight budget once it is sent. Added here in that order (yoga's addPlugin), so no list elsewhere can put them out of it.
  */
 export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Context> {
-  const { responseCache, metrics, now, graphqlPath, ...policy } = options;
+  const { responseCache, metrics, now, graphqlPath, priceSentBytes, ...policy } = options;
   return {
     onPluginInit({ addPlugin }) {
       addPlugin(useAnswerErrors());
       addPlugin(useFreshness({ ...policy, now, graphqlPath }));
       if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
       addPlugin(useResponseCompression());
+      if (priceSentBytes !== undefined) addPlugin(useSentBytesPrice(priceSentBytes));
       addPlugin(useLedgerRelease());
+    },
+  };
+}
+
+/**
+ * Prices every answer by the bytes it sends, as they are written (rate-limit/byte-price.ts); a stream (an event
+ * stream, a multipart answer) once it ends or is cut.
+ */
+function useSentBytesPrice(price: (request: Request, response: Response) => Response): Plugin<Context> {
+  return {
+    onResponse(payload) {
+      const priced = price(payload.request, payload.response);
+      if (priced !== payload.response) payload.setResponse(priced);
     },
   };
 }

@@ -14,7 +14,7 @@ const STREAMED = /multipart\/mixed|text\/event-stream/;
  * after it (app.ts orders them) see the plain body. The listener bounded the bytes that arrived (request-guard.ts); a
  * small compressed body could still expand past that bound, so the decoded body is read here, up to
  * `maxDecodedBytes`: over it, HTTP 413 and PAYLOAD_TOO_LARGE; a body that is not what its Content-Encoding says,
- * HTTP 400 and BAD_REQUEST. A body without Content-Encoding passes untouched, with no promise hop.
+ * HTTP 400 and BAD_REQUEST; an encoding it cannot decode, HTTP 415 and UNSUPPORTED_MEDIA_TYPE. A body without Content-Encoding passes untouched, with no promise hop.
  */
 export function useRequestDecompression(maxDecodedBytes: number): Plugin {
   const contentEncoding = useContentEncoding();
@@ -23,7 +23,19 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
       // A body without Content-Encoding (nearly every one) costs one header lookup here.
       if (!payload.request.headers.has('content-encoding')) return undefined;
       let decoding: Request | undefined;
-      void contentEncoding.onRequest?.({ ...payload, setRequest: (request) => void (decoding = request) });
+      let unsupported = false;
+      void contentEncoding.onRequest?.({
+        ...payload,
+        setRequest: (request) => void (decoding = request),
+        // Its one refusal, an encoding it cannot decode, as plain text: answered here as JSON with its code.
+        endResponse: () => void (unsupported = true),
+      });
+      if (unsupported) {
+        const details = { contentEncoding: payload.request.headers.get('content-encoding') ?? 'none' };
+        return payload.endResponse(
+          errorResponse(payload.fetchAPI, payload.request, { code: CODE.UNSUPPORTED_MEDIA_TYPE, details }),
+        );
+      }
       const body = decoding?.body;
       if (decoding === undefined || body === null || body === undefined) return;
       const { request, fetchAPI } = payload;

@@ -2,6 +2,7 @@ import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'gr
 import { createGraphQLError, isPromise, type Plugin } from 'graphql-yoga';
 import { isSingleResult } from '../../graphql/execution-result.js';
 import { CODE } from '../../errors/registry.js';
+import { codedGraphQLError } from '../../graphql/errors.js';
 
 /**
  * How deeply `{ ( [` may nest in a document, and objects and arrays in `variables` and `extensions`. graphql-js
@@ -18,13 +19,22 @@ export const MAX_NESTING = 64;
  * - `query` or `operationName` is not a string, `variables` or `extensions` not an object, or they nest
  *   deeper than MAX_NESTING, or a persisted-query hash that is not a string,
  * - the document nests brackets deeper than MAX_NESTING (checked on the text, before the parser recurses);
+ * answers HTTP 415 with `UNSUPPORTED_MEDIA_TYPE` for a body in a media type no parser reads;
  * and refuses `@stream(initialCount:)` below 0 as BAD_USER_INPUT rather than an internal error, and gives
  * graphql-js's refusal of `variables` that do not fit their types the code BAD_USER_INPUT.
  */
 export function useRequestShape(): Plugin {
   return {
-    onRequestParse({ requestParser, setRequestParser }) {
-      if (requestParser === undefined) return undefined;
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      // No parser takes this Content-Type: yoga would answer an empty 415. A parser that refuses with the code
+      // runs after every other stage's onRequestParse, so CSRF_HEADER_REQUIRED still comes first for a form.
+      if (requestParser === undefined) {
+        const details = { contentType: request.headers.get('content-type') ?? 'none' };
+        setRequestParser(() => {
+          throw codedGraphQLError(CODE.UNSUPPORTED_MEDIA_TYPE, { details });
+        });
+        return undefined;
+      }
       const refuse = (error: unknown): never => {
         if (error instanceof GraphQLError) throw withoutOriginalError(error);
         throw badRequest(

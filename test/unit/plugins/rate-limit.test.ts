@@ -34,6 +34,7 @@ function build(limiter: RateLimiter) {
     callers,
     graphqlPath: '/graphql',
     onRefusal: (kind) => refusals.push(kind),
+    logger: { error: () => undefined },
   });
   return createYoga({
     schema: createSchema({
