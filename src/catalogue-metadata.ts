@@ -124,7 +124,8 @@ export interface Caveat {
   readonly en: string;
 }
 
-const BUDDHIST_ERA: Caveat = {
+/** What every dataset's years are: Buddhist-Era years, 543 ahead of the Common Era. */
+export const BUDDHIST_ERA: Caveat = {
   th: 'ปีเป็นพุทธศักราช (พ.ศ.): ลบ 543 เพื่อเป็นคริสต์ศักราช (2566 คือ ค.ศ. 2023)',
   en: 'Years are Buddhist Era (B.E.): subtract 543 for the Common Era (2566 is 2023).',
 };

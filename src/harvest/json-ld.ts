@@ -3,6 +3,7 @@
  * for each dataset page, which search engines read from its `<script type="application/ld+json">`.
  */
 import { EDUCATION_THEME, FILE_TYPE_IRIS, THAILAND, UPDATE_FREQUENCY } from '../catalogue-metadata.js';
+import { citationOf } from './citation.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
 const DCAT_CONTEXT = {
@@ -130,15 +131,6 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
       contentUrl: distribution.url,
     })),
   };
-}
-
-/** A reader's citation of a dataset, APA-like: publisher, year, title, format, address. */
-export function citationOf(facts: DatasetFacts): string {
-  const year = (facts.modified ?? facts.created)?.getUTCFullYear();
-  return (
-    `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
-    `[${facts.entry.code}; Data set]. ${facts.landingPage}`
-  );
 }
 
 /** JSON for inside an HTML `<script>` element: nothing in it can close the element or open a comment. */

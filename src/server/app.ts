@@ -316,6 +316,7 @@ export function createApp(deps: AppDependencies): App {
     }),
     downloadsRoute({
       ...deps,
+      publishing,
       maxBytes: limits.maxResponseBytes,
       maxRows: http.downloadMaxRows,
       staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,
