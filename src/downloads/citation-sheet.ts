@@ -1,10 +1,10 @@
 /**
  * What an XLSX holds beside its records so that it can be cited away from the portal: a second sheet, "อ้างอิง
  * (citation)", of the citation, title, publisher, licence, where and when the file was taken, the filter, the
- * coverage, the Buddhist-Era note, the caveats and the columns' definitions, in Thai and English; and the workbook's
- * document properties. All of it from the dataset's facts (harvest/dataset-facts.ts), as the feeds publish them.
+ * coverage, the reference period (when its records could be read in time), the Buddhist-Era note, the caveats and
+ * the columns' definitions, in Thai and English; and the workbook's document properties. All of it from the dataset's facts (harvest/dataset-facts.ts), as the feeds publish them.
  */
-import { BUDDHIST_ERA, FIELD_DEFINITIONS } from '../catalogue-metadata.js';
+import { BUDDHIST_ERA, describePeriod, FIELD_DEFINITIONS } from '../catalogue-metadata.js';
 import { fileCitation } from '../harvest/citation.js';
 import type { DatasetFacts } from '../harvest/dataset-facts.js';
 import { fallbackName, FIELD_NAMES } from '../records/index.js';
@@ -43,6 +43,9 @@ export function workbookExtras(facts: DatasetFacts, file: FileTaken): WorkbookEx
     ['ตัวกรอง (filter)', filter ?? 'ไม่มี: ทุกระเบียน', filter ?? 'none: every record'],
     ['จำนวนระเบียน (records)', file.recordCount, file.recordCount],
     ['ขอบเขตพื้นที่ (geographic coverage)', facts.coverage.th, facts.coverage.en],
+    ...(facts.period === undefined
+      ? []
+      : [['ช่วงเวลาของข้อมูล (reference period)', describePeriod(facts.period).th, describePeriod(facts.period).en]]),
     ['ปี (years)', BUDDHIST_ERA.th, BUDDHIST_ERA.en],
     ...facts.caveats
       .filter((caveat) => caveat !== BUDDHIST_ERA)

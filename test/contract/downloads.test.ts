@@ -176,6 +176,7 @@ describe('downloads from the simulator', () => {
     expect(row('records')[2]).toBe(Number(response.headers.get('x-records-count')));
     expect(row('years')[1]).toContain('ลบ 543');
     expect(row('geographic coverage')[2]).toMatch(/^OVEC vocational colleges only/);
+    expect(row('reference period')[2]).toMatch(/^No year field: as of \d{4}-\d{2}-\d{2}$/);
     expect(citation.some((cells) => String(cells[2]).includes('sums every personnel type'))).toBe(true);
     expect(row('PROVINCE_NAME (column)')[2]).toBe('Province');
     // The records' sheet is still the first, whole.
