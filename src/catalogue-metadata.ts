@@ -124,7 +124,8 @@ export interface Caveat {
   readonly en: string;
 }
 
-const BUDDHIST_ERA: Caveat = {
+/** What every dataset's years are: Buddhist-Era years, 543 ahead of the Common Era. */
+export const BUDDHIST_ERA: Caveat = {
   th: 'ปีเป็นพุทธศักราช (พ.ศ.): ลบ 543 เพื่อเป็นคริสต์ศักราช (2566 คือ ค.ศ. 2023)',
   en: 'Years are Buddhist Era (B.E.): subtract 543 for the Common Era (2566 is 2023).',
 };
@@ -255,3 +256,42 @@ export const FILE_TYPE_IRIS = {
 /** DCAT-AP's theme of every dataset (the EU data-theme vocabulary) and the country they cover. */
 export const EDUCATION_THEME = 'http://publications.europa.eu/resource/authority/data-theme/EDUC';
 export const THAILAND = 'http://publications.europa.eu/resource/authority/country/THA';
+
+/**
+ * The period a dataset's records refer to: the academic years its year field holds (Buddhist Era, as written), or,
+ * for a dataset with no year field, the day its records were read ("as of").
+ */
+export type ReferencePeriod =
+  | { readonly kind: 'YEARS'; readonly first: number; readonly last: number }
+  | { readonly kind: 'AS_OF'; readonly date: Date };
+
+/** A Buddhist-Era year in the Common Era. */
+export function commonEraYear(buddhistEra: number): number {
+  return buddhistEra - 543;
+}
+
+/**
+ * The period's first and last day or year as ISO 8601 writes them: Common-Era years ("2017", "2024") for academic
+ * years, the day ("2026-12-06") for an "as of".
+ */
+export function periodBounds(period: ReferencePeriod): [start: string, end: string] {
+  if (period.kind === 'AS_OF') {
+    const date = period.date.toISOString().slice(0, 10);
+    return [date, date];
+  }
+  return [String(commonEraYear(period.first)), String(commonEraYear(period.last))];
+}
+
+/** The period in words, Thai and English: "ปีการศึกษา 2560–2567", "no year field: as of 2026-12-06". */
+export function describePeriod(period: ReferencePeriod): { th: string; en: string } {
+  if (period.kind === 'AS_OF') {
+    const date = period.date.toISOString().slice(0, 10);
+    return { th: `ไม่มีเขตข้อมูลปี: ข้อมูล ณ วันที่ ${date}`, en: `No year field: as of ${date}` };
+  }
+  const span = (first: number, last: number): string => (first === last ? String(first) : `${first}–${last}`);
+  const ce = span(commonEraYear(period.first), commonEraYear(period.last));
+  return {
+    th: `ปีการศึกษา ${span(period.first, period.last)} (พ.ศ.; ค.ศ. ${ce})`,
+    en: `Academic years ${span(period.first, period.last)} B.E. (${ce} C.E.)`,
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * GET /datasets/<CODE>.csv, .json and .xlsx: a dataset's records as a file, filtered and sorted by the query string
- * (parameters.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
+ * (parameters.ts), an XLSX with a sheet that cites it (citation-sheet.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
  * GraphQL query applies here, from the same parts:
  *
  * - pay before work: the caller's rate-limit token (the one an operation pays) is taken by the front door when the
@@ -22,6 +22,7 @@
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import { CODE } from '../errors/registry.js';
+import { harvestFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import type { RequestState, Route } from '../http/route.js';
 import { fetchBudgetOf, type FetchBudgets } from '../rate-limit/fetch-budgets.js';
 import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
@@ -44,6 +45,8 @@ export interface DownloadsOptions {
   readonly maxRows: number;
   readonly staleWhileRevalidateS: number;
   readonly now: () => number;
+  /** The licence, publisher and dates an XLSX's citation sheet and document properties state (the feeds' facts). */
+  readonly publishing: HarvestOptions;
   /** Where a file that fails while it is written is told, once. */
   readonly logger: Pick<Logger, 'error'>;
 }
@@ -110,7 +113,10 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   }
 
   const anonymous = caller.kind === 'anonymous';
-  const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}`);
+  // An XLSX also states its address and the dataset's last change (its citation sheet): a new one is a new file.
+  const [facts] = target.format === 'xlsx' ? await harvestFacts(options.publishing, url.origin, [target.code]) : [];
+  const cited = facts === undefined ? '' : `\n${url.origin}\n${facts.modified?.toISOString() ?? ''}`;
+  const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}${cited}`);
   const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
   const encoding = target.format === 'xlsx' ? undefined : negotiate(request.headers.get('accept-encoding'));
   const headers = new Headers({
@@ -129,8 +135,19 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   const failed = (error: unknown): void =>
     options.logger.error({ err: error, dataset: target.code, format: target.format }, 'download cut short');
   if (target.format === 'xlsx') {
-    const { xlsxSlices } = await import('./xlsx.js');
-    return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31)), failed), {
+    // Found by its code a moment ago.
+    if (facts === undefined) throw new Error(`no facts of dataset ${target.code}`);
+    const [{ xlsxSlices }, { workbookExtras }] = await Promise.all([
+      import('./xlsx.js'),
+      import('./citation-sheet.js'),
+    ]);
+    const extras = workbookExtras(facts, {
+      url,
+      at: new Date(options.now()),
+      columns,
+      recordCount: records.length,
+    });
+    return new Response(sliceStream(xlsxSlices(records, columns, target.code.slice(0, 31), extras), failed), {
       status: 200,
       headers,
     });

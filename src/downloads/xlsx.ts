@@ -1,8 +1,10 @@
 /**
- * XLSX written as it is read: the workbook's few fixed parts, then its one sheet a slice of rows at a time through
- * fflate's streaming ZIP and DEFLATE (no native code; the same on every Node.js line we support), so a large sheet
- * neither sits whole in memory nor holds the event loop. The SpreadsheetML is the least a workbook needs (ECMA-376
- * part 1): one sheet of inline strings and numbers, a bold header row kept in view. write-excel-file, tried first,
+ * XLSX written as it is read: the workbook's few fixed parts, then its records' sheet a slice of rows at a time
+ * through fflate's streaming ZIP and DEFLATE (no native code; the same on every Node.js line we support), so a large
+ * sheet neither sits whole in memory nor holds the event loop, then a small second sheet of what a reader cites
+ * (citation-sheet.ts). The SpreadsheetML is the least a workbook needs (ECMA-376 part 1): sheets of inline strings and
+ * numbers, a bold header row kept in view, and the package's core and extended document properties (title, creator,
+ * created date), which a spreadsheet shows under File > Info. write-excel-file, tried first,
  * made the whole workbook in one synchronous call: 7 s of a blocked event loop for the largest dataset's 11,657
  * rows. Text is never written as a formula, so a value starting with = stays a value.
  */
@@ -23,33 +25,74 @@ const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PACKAGE_RELATIONSHIPS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const WORKSHEET_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml';
 
-const FIXED_PARTS = (sheet: string): [string, string][] => [
+/** The workbook's document properties (docProps/core.xml and app.xml). */
+export interface DocumentProperties {
+  readonly title: string;
+  /** Who made the content: the publishing agency. */
+  readonly creator: string;
+  readonly description: string;
+  readonly keywords: readonly string[];
+  /** When this file was written. */
+  readonly created: Date;
+  /** The organisation the extended properties name (app.xml's Company). */
+  readonly company: string;
+}
+
+/** A small sheet written whole: its name (at most 31 characters, none of []:*?/\) and its rows, the first bold. */
+export interface SmallSheet {
+  readonly name: string;
+  readonly rows: readonly (readonly (string | number)[])[];
+}
+
+/** What a workbook holds beside its records. */
+export interface WorkbookExtras {
+  readonly properties: DocumentProperties;
+  readonly second: SmallSheet;
+}
+
+const FIXED_PARTS = (sheet: string, extras: WorkbookExtras): [string, string][] => [
   [
     '[Content_Types].xml',
     `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
       '<Default Extension="xml" ContentType="application/xml"/>' +
       '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+      `<Override PartName="/xl/worksheets/sheet1.xml" ContentType="${WORKSHEET_TYPE}"/>` +
+      `<Override PartName="/xl/worksheets/sheet2.xml" ContentType="${WORKSHEET_TYPE}"/>` +
       '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+      '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
+      '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
       '</Types>',
   ],
   [
     '_rels/.rels',
     `${XML}<Relationships xmlns="${PACKAGE_RELATIONSHIPS}">` +
-      `<Relationship Id="rId1" Type="${RELATIONSHIPS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      `<Relationship Id="rId1" Type="${RELATIONSHIPS}/officeDocument" Target="xl/workbook.xml"/>` +
+      `<Relationship Id="rId2" Type="${PACKAGE_RELATIONSHIPS}/metadata/core-properties" Target="docProps/core.xml"/>` +
+      `<Relationship Id="rId3" Type="${RELATIONSHIPS}/extended-properties" Target="docProps/app.xml"/>` +
+      '</Relationships>',
+  ],
+  ['docProps/core.xml', coreProperties(extras.properties)],
+  [
+    'docProps/app.xml',
+    `${XML}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">` +
+      `<Application>thai-edu-graphql</Application><Company>${escapeXml(extras.properties.company)}</Company>` +
+      '</Properties>',
   ],
   [
     'xl/workbook.xml',
     `${XML}<workbook xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><sheets>` +
-      `<sheet name="${escapeXml(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      `<sheet name="${escapeXml(sheet)}" sheetId="1" r:id="rId1"/>` +
+      `<sheet name="${escapeXml(extras.second.name)}" sheetId="2" r:id="rId3"/></sheets></workbook>`,
   ],
   [
     'xl/_rels/workbook.xml.rels',
     `${XML}<Relationships xmlns="${PACKAGE_RELATIONSHIPS}">` +
       `<Relationship Id="rId1" Type="${RELATIONSHIPS}/worksheet" Target="worksheets/sheet1.xml"/>` +
-      `<Relationship Id="rId2" Type="${RELATIONSHIPS}/styles" Target="styles.xml"/></Relationships>`,
+      `<Relationship Id="rId2" Type="${RELATIONSHIPS}/styles" Target="styles.xml"/>` +
+      `<Relationship Id="rId3" Type="${RELATIONSHIPS}/worksheet" Target="worksheets/sheet2.xml"/></Relationships>`,
   ],
   [
     'xl/styles.xml',
@@ -63,6 +106,24 @@ const FIXED_PARTS = (sheet: string): [string, string][] => [
       '</styleSheet>',
   ],
 ];
+
+/** The core properties (ECMA-376 part 2, Dublin Core terms); a date to the second, as W3CDTF writes it. */
+function coreProperties(properties: DocumentProperties): string {
+  const created = `${properties.created.toISOString().slice(0, 19)}Z`;
+  return (
+    `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ` +
+    'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" ' +
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
+    `<dc:title>${escapeXml(properties.title)}</dc:title>` +
+    `<dc:creator>${escapeXml(properties.creator)}</dc:creator>` +
+    `<dc:description>${escapeXml(properties.description)}</dc:description>` +
+    `<cp:keywords>${escapeXml(properties.keywords.join(', '))}</cp:keywords>` +
+    '<dc:language>th</dc:language>' +
+    `<dcterms:created xsi:type="dcterms:W3CDTF">${created}</dcterms:created>` +
+    `<dcterms:modified xsi:type="dcterms:W3CDTF">${created}</dcterms:modified>` +
+    '</cp:coreProperties>'
+  );
+}
 
 // Characters XML 1.0 cannot hold at all (C0 controls but tab, line feed and carriage return; lone surrogates; FFFE/FFFF).
 
@@ -105,8 +166,16 @@ function rowXml(
   return `<row r="${number}">${values.map((value, i) => cellXml(`${letters[i] ?? 'A'}${number}`, value, style)).join('')}</row>`;
 }
 
-/** The workbook's bytes, a slice at a time: the fixed parts with the sheet's start, then rows, then the end. */
-export function* xlsxSlices(records: RecordSequence, columns: readonly string[], sheet: string): Generator<Uint8Array> {
+/**
+ * The workbook's bytes, a slice at a time: the fixed parts with the records' sheet's start, then rows, then its end
+ * and the second sheet.
+ */
+export function* xlsxSlices(
+  records: RecordSequence,
+  columns: readonly string[],
+  sheet: string,
+  extras: WorkbookExtras,
+): Generator<Uint8Array> {
   const out: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((error, chunk) => {
@@ -124,7 +193,7 @@ export function* xlsxSlices(records: RecordSequence, columns: readonly string[],
     }
     return bytes;
   };
-  for (const [name, text] of FIXED_PARTS(sheet)) {
+  for (const [name, text] of FIXED_PARTS(sheet, extras)) {
     const part = new ZipPassThrough(name);
     zip.add(part);
     part.push(strToU8(text), true);
@@ -157,6 +226,23 @@ export function* xlsxSlices(records: RecordSequence, columns: readonly string[],
     yield take();
   }
   data.push(strToU8('</sheetData></worksheet>'), true);
+  const second = new ZipDeflate('xl/worksheets/sheet2.xml', { level: DEFLATE_LEVEL });
+  zip.add(second);
+  second.push(strToU8(smallSheetXml(extras.second)), true);
   zip.end();
   yield take();
+}
+
+/** A small sheet whole: its first row bold and kept in view, its first column wide enough for the labels. */
+function smallSheetXml(sheet: SmallSheet): string {
+  const width = Math.max(1, ...sheet.rows.map((row) => row.length));
+  const letters = Array.from({ length: width }, (_, i) => columnName(i));
+  return (
+    `${XML}<worksheet xmlns="${MAIN}"><sheetViews><sheetView workbookViewId="0">` +
+    '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
+    `<cols><col min="1" max="1" width="36" customWidth="1"/>` +
+    (width > 1 ? `<col min="2" max="${width}" width="60" customWidth="1"/>` : '') +
+    '</cols>' +
+    `<sheetData>${sheet.rows.map((row, i) => rowXml(i + 1, row, letters, i === 0)).join('')}</sheetData></worksheet>`
+  );
 }

@@ -18,6 +18,7 @@ import {
   CKAN_ACTIONS_PATH,
 } from './ckan.js';
 import { asText, CkanQueryError, comparator, facetsOf, matches, parseQuery } from './ckan-search.js';
+import { searchTextOf } from './catalogue-search.js';
 import { harvestFacts, type HarvestOptions } from './dataset-facts.js';
 
 type Json = Record<string, unknown>;
@@ -221,7 +222,13 @@ const ACTIONS: Readonly<Record<string, { readonly help: string; readonly run: Ac
       const query = parseQuery(q, 'q');
       const filters = [text(params, 'fq') ?? '', ...list(params, 'fq_list')].map((fq) => parseQuery(fq, 'fq'));
       const order = comparator(sort, query);
-      const found = (await packages(options, origin)).filter((pkg) => matches(pkg, [query, ...filters])).sort(order);
+      // Each package searched by what the catalogue search finds it by (its fields' names, its provinces), as
+      // Solr's `text` field holds more than the dict shows; taken off the results below.
+      const searchable = (await harvestFacts(options, origin)).map((facts) => ({
+        ...ckanPackage(facts),
+        search_text: searchTextOf(facts.entry),
+      }));
+      const found = searchable.filter((pkg) => matches(pkg, [query, ...filters])).sort(order);
       const { facets, searchFacets } = facetsOf(found, list(params, 'facet.field'), facetLimit);
       return {
         count: found.length,

@@ -128,11 +128,14 @@ function fieldValues(pkg: Json, field: string): string[] {
   }
 }
 
-/** Everything free text is matched against, in lower case: `search_text` when the package carries one. */
+/**
+ * Everything free text is matched against, in lower case: name, title, notes and tags, and the package's
+ * `search_text` (what the catalogue search finds it by: field names, the provinces it holds) when it carries one.
+ */
 function searchText(pkg: Json): string {
-  const own = pkg['search_text'];
-  if (typeof own === 'string') return own;
-  return [pkg['name'], pkg['title'], pkg['notes'], ...fieldValues(pkg, 'tags')].join(' ').toLowerCase();
+  return [pkg['name'], pkg['title'], pkg['notes'], ...fieldValues(pkg, 'tags'), asText(pkg['search_text'])]
+    .join(' ')
+    .toLowerCase();
 }
 
 function matchesTerm(pkg: Json, term: Term): boolean {

@@ -6,7 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 import { AGENCIES, AGENCY_NAMES, AGENCY_NAMES_EN, DATASETS, type Agency } from '../catalogue.js';
-import { AGENCY_URLS, GDC_LICENCES, UPDATE_FREQUENCY, type Licence } from '../catalogue-metadata.js';
+import {
+  AGENCY_URLS,
+  describePeriod,
+  GDC_LICENCES,
+  periodBounds,
+  UPDATE_FREQUENCY,
+  type Licence,
+  type ReferencePeriod,
+} from '../catalogue-metadata.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
 type Json = Record<string, unknown>;
@@ -91,6 +99,16 @@ export function ckanLicences(configured: Licence): Json[] {
 }
 
 /** A dataset as CKAN's package_show answers it. */
+/**
+ * The GDC schema's temporal coverage: the Common-Era years of the records' academic years, or the day records with
+ * no year field were read; nothing when they could not be read in time.
+ */
+function temporalCoverage(period: ReferencePeriod | undefined): Json {
+  if (period === undefined) return {};
+  const [start, end] = periodBounds(period);
+  return { temporal_coverage_start: start, temporal_coverage_end: end };
+}
+
 export function ckanPackage(facts: DatasetFacts): Json {
   const created = facts.created === undefined ? null : ckanDate(facts.created);
   const modified = facts.modified === undefined ? null : ckanDate(facts.modified);
@@ -133,6 +151,7 @@ export function ckanPackage(facts: DatasetFacts): Json {
     update_frequency_unit: 'ปี',
     update_frequency_interval: '1',
     geo_coverage: `${facts.coverage.th} (${facts.coverage.en})`,
+    ...temporalCoverage(facts.period),
     data_language: 'ไทย',
     data_format: facts.distributions.map((distribution) => distribution.format),
     data_category: 'ข้อมูลสาธารณะ',
@@ -145,6 +164,7 @@ export function ckanPackage(facts: DatasetFacts): Json {
       { key: 'update_frequency', value: UPDATE_FREQUENCY.en },
       { key: 'frequency', value: UPDATE_FREQUENCY.uri },
       { key: 'geographic_coverage', value: facts.coverage.geography },
+      ...(facts.period === undefined ? [] : [{ key: 'reference_period', value: describePeriod(facts.period).en }]),
       ...(facts.apiUrl === undefined ? [] : [{ key: 'source_api', value: facts.apiUrl }]),
       ...facts.caveats.map((caveat, i) => ({ key: `caveat_${i + 1}`, value: caveat.en })),
     ],

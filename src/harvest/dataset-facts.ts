@@ -21,6 +21,7 @@ import {
   UPDATE_FREQUENCY,
   type Caveat,
   type Licence,
+  type ReferencePeriod,
 } from '../catalogue-metadata.js';
 
 /** What the server's settings say of every dataset. */
@@ -56,6 +57,8 @@ export interface DatasetFacts {
   readonly created: Date | undefined;
   /** When the server last saw the dataset change; undefined while it has not looked. */
   readonly modified: Date | undefined;
+  /** The years its records hold (or the day they were read); undefined when they could not be read in time. */
+  readonly period: ReferencePeriod | undefined;
 }
 
 const MEDIA_TYPES = {
@@ -68,7 +71,12 @@ export function datasetFacts(
   entry: DatasetEntry,
   origin: string,
   publishing: PublishingFacts,
-  extra: { readonly apiUrl?: string; readonly created?: Date | undefined; readonly modified?: Date | undefined } = {},
+  extra: {
+    readonly apiUrl?: string;
+    readonly created?: Date | undefined;
+    readonly modified?: Date | undefined;
+    readonly period?: ReferencePeriod | undefined;
+  } = {},
 ): DatasetFacts {
   const caveats = caveatsOf(entry.code);
   const title = descriptiveTitle(entry);
@@ -104,6 +112,7 @@ export function datasetFacts(
     apiUrl: extra.apiUrl,
     created: extra.created,
     modified: extra.modified,
+    period: extra.period,
   };
 }
 
@@ -113,6 +122,8 @@ export interface HarvestOptions extends PublishingFacts {
   readonly apiUrl: (code: DatasetCode) => string;
   /** When the server first saw a dataset and last saw it change (the stored record); undefined when not known. */
   readonly dates: (code: DatasetCode) => Promise<{ readonly created?: Date; readonly modified?: Date }>;
+  /** The period a dataset's records refer to; undefined when they cannot be read in time (the feeds omit it). */
+  readonly periods: (code: DatasetCode) => Promise<ReferencePeriod | undefined>;
 }
 
 /** The facts of every dataset (or some), as this request's origin reaches them. */
@@ -126,10 +137,9 @@ export async function harvestFacts(
       const entry = findDataset(code);
       if (entry === undefined) return [];
       return [
-        options
-          .dates(code)
-          .catch(() => ({}))
-          .then((dates) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates })),
+        Promise.all([options.dates(code).catch(() => ({})), options.periods(code).catch(() => undefined)]).then(
+          ([dates, period]) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates, period }),
+        ),
       ];
     }),
   );

@@ -2,7 +2,16 @@
  * The datasets as linked data: a DCAT-AP catalogue (GET /catalog.jsonld) for harvesters, and a schema.org `Dataset`
  * for each dataset page, which search engines read from its `<script type="application/ld+json">`.
  */
-import { EDUCATION_THEME, FILE_TYPE_IRIS, THAILAND, UPDATE_FREQUENCY } from '../catalogue-metadata.js';
+import {
+  describePeriod,
+  EDUCATION_THEME,
+  FILE_TYPE_IRIS,
+  periodBounds,
+  THAILAND,
+  UPDATE_FREQUENCY,
+  type ReferencePeriod,
+} from '../catalogue-metadata.js';
+import { citationOf } from './citation.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
 const DCAT_CONTEXT = {
@@ -18,6 +27,19 @@ const thaiAndEnglish = (th: string, en: string) => [
   { '@value': th, '@language': 'th' },
   { '@value': en, '@language': 'en' },
 ];
+
+/** DCAT-AP's period of time: its start and end as xsd:gYear (academic years) or xsd:date (as of a day). */
+function dcatPeriod(period: ReferencePeriod): Record<string, unknown> {
+  const [start, end] = periodBounds(period);
+  const type = period.kind === 'YEARS' ? 'xsd:gYear' : 'xsd:date';
+  const words = describePeriod(period);
+  return {
+    '@type': 'dct:PeriodOfTime',
+    'dcat:startDate': { '@value': start, '@type': type },
+    'dcat:endDate': { '@value': end, '@type': type },
+    'skos:prefLabel': thaiAndEnglish(words.th, words.en),
+  };
+}
 
 function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
   return {
@@ -44,6 +66,7 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
       '@type': 'dct:Location',
       'skos:prefLabel': thaiAndEnglish(facts.coverage.th, facts.coverage.en),
     },
+    ...(facts.period === undefined ? {} : { 'dct:temporal': dcatPeriod(facts.period) }),
     'dct:accrualPeriodicity': { '@id': UPDATE_FREQUENCY.uri },
     'dct:license': { '@id': facts.licence.url },
     'dcat:landingPage': { '@id': facts.landingPage },
@@ -90,6 +113,11 @@ export function dcatCatalogue(origin: string, datasets: readonly DatasetFacts[])
   };
 }
 
+function schemaOrgPeriod(period: ReferencePeriod): string {
+  const [start, end] = periodBounds(period);
+  return start === end ? start : `${start}/${end}`;
+}
+
 /** A dataset page's schema.org `Dataset` (what Google's dataset search reads), in the page's language. */
 export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Record<string, unknown> {
   const thai = language === 'th';
@@ -103,6 +131,8 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
     url: facts.landingPage,
     identifier: facts.entry.code,
     keywords: facts.keywords,
+    // ISO 8601: a year interval ("2017/2024") or one day.
+    ...(facts.period === undefined ? {} : { temporalCoverage: schemaOrgPeriod(facts.period) }),
     spatialCoverage: {
       '@type': 'Place',
       name: thai ? facts.coverage.th : facts.coverage.en,
@@ -130,15 +160,6 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
       contentUrl: distribution.url,
     })),
   };
-}
-
-/** A reader's citation of a dataset, APA-like: publisher, year, title, format, address. */
-export function citationOf(facts: DatasetFacts): string {
-  const year = (facts.modified ?? facts.created)?.getUTCFullYear();
-  return (
-    `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
-    `[${facts.entry.code}; Data set]. ${facts.landingPage}`
-  );
 }
 
 /** JSON for inside an HTML `<script>` element: nothing in it can close the element or open a comment. */

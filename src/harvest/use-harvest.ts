@@ -1,5 +1,6 @@
 /**
- * What harvesters read, answered before yoga from the catalogue and its metadata (no upstream call):
+ * What harvesters read, answered before yoga from the catalogue and its metadata, with each dataset's reference period
+ * from its records through the upstream cache (left out when they cannot be read in time):
  * - GET /catalog.jsonld: the DCAT-AP catalogue in JSON-LD (application/ld+json), where ckanext-dcat serves it;
  * - GET and POST /api/3/action/<name> and /api/action/<name>: CKAN's Action API (ckan-actions.ts).
  * Public and the same for every caller; short-lived in HTTP caches, since a dataset's dates follow the watcher.

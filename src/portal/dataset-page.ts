@@ -47,9 +47,12 @@ export async function datasetPageHtml(
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
   const origin = new URL(request.url).origin;
-  const dates = await facts.dates(code).catch(() => ({}));
+  const [dates, period] = await Promise.all([
+    facts.dates(code).catch(() => ({})),
+    facts.periods(code).catch(() => undefined),
+  ]);
   const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
-  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates });
+  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates, period });
   const jsonLd = schemaOrgDataset(described, language);
   const title = language === 'th' ? described.title : described.titleEn;
   const description = (language === 'th' ? described.description : described.descriptionEn).slice(0, 300);

@@ -38,6 +38,7 @@ import { schemaFilesRoute } from './schema-files/route.js';
 import { mcpRoute } from '../mcp/route.js';
 import type { DatasetCode } from '../catalogue.js';
 import { datasetDatesReader } from '../live/dataset-dates.js';
+import { referencePeriodReader } from '../live/reference-periods.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -167,6 +168,8 @@ function stage<PluginContext extends object>(name: string, plugin: Plugin<Plugin
 }
 
 export const GRAPHQL_PATH = '/graphql';
+/** How long the feeds wait for a dataset's records to state its reference period before they omit it. */
+const REFERENCE_PERIOD_WAIT_MS = 2_000;
 /** What parsed documents and their validation results may hold (an estimate; see parse-cache.ts). */
 export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -192,6 +195,7 @@ export function createApp(deps: AppDependencies): App {
     contactEmail: http.contactEmail,
     apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
     dates: datasetDatesReader(deps.access, deps.datasetVersions),
+    periods: referencePeriodReader(deps.source, REFERENCE_PERIOD_WAIT_MS),
   };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/contract/pipeline-order.test.ts pins it):
@@ -318,6 +322,7 @@ export function createApp(deps: AppDependencies): App {
     }),
     downloadsRoute({
       ...deps,
+      publishing,
       maxBytes: limits.maxResponseBytes,
       maxRows: http.downloadMaxRows,
       staleWhileRevalidateS: deps.httpCaching.staleWhileRevalidateS,

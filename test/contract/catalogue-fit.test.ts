@@ -4,9 +4,10 @@
  * includedInDataCatalog and citation, each dataset page's own title, description and canonical link, and every
  * dataset's geographic coverage stated (dataset 13: OVEC vocational colleges only).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
-import { useStack, type Stack } from '../helpers/stack.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { startStack, useStack, type Stack } from '../helpers/stack.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,5 +78,66 @@ describe('catalogue metadata for GDC, DCAT-AP and schema.org', () => {
       expect(jsonLd['citation']).toContain(entry.code);
     }
     expect(titles.size).toBe(13);
+  });
+});
+
+describe('each dataset’s reference period, from its records', () => {
+  const stack = useStack();
+
+  it('states the years of the year field (or "as of" without one) in CKAN, DCAT and schema.org', async () => {
+    const byYear = (await json(stack(), '/api/3/action/package_show?id=ods_count_teacher_by_year'))['result'] as Json;
+    // The simulator's academic years 2560-2567 B.E. are 2017-2024 C.E.
+    expect(byYear).toMatchObject({ temporal_coverage_start: '2017', temporal_coverage_end: '2024' });
+    expect(byYear['extras']).toContainEqual({
+      key: 'reference_period',
+      value: 'Academic years 2560–2567 B.E. (2017–2024 C.E.)',
+    });
+    const noYear = (await json(stack(), '/api/3/action/package_show?id=mv_dwh_school1'))['result'] as Json;
+    expect(noYear['temporal_coverage_start']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(noYear['temporal_coverage_end']).toBe(noYear['temporal_coverage_start']);
+    const stated = (noYear['extras'] as Json[]).find((extra) => extra['key'] === 'reference_period');
+    expect(stated?.['value']).toMatch(/^No year field: as of \d{4}-\d{2}-\d{2}$/);
+
+    const catalogue = await json(stack(), '/catalog.jsonld');
+    const datasets = catalogue['dcat:dataset'] as Json[];
+    expect(datasets.every((dataset) => dataset['dct:temporal'] !== undefined)).toBe(true);
+    const graduates = datasets.find(
+      (dataset) => dataset['dct:identifier'] === 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST',
+    );
+    expect(graduates?.['dct:temporal']).toMatchObject({
+      '@type': 'dct:PeriodOfTime',
+      'dcat:startDate': { '@value': '2023', '@type': 'xsd:gYear' },
+      'dcat:endDate': { '@value': '2023', '@type': 'xsd:gYear' },
+    });
+
+    const page = await (await stack().app.fetch('http://localhost/portal/datasets/ODS_COUNT_TEACHER_BY_YEAR')).text();
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}') as Json;
+    expect(jsonLd['temporalCoverage']).toBe('2017/2024');
+  });
+});
+
+describe('the reference period when the upstream fails', () => {
+  let upstream: LoopbackServer;
+  let stack: Stack;
+  beforeAll(async () => {
+    upstream = await startLoopbackServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    stack = await startStack({ baseUrl: upstream.origin, caPem: null });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await upstream.close();
+  });
+
+  it('omits it, and the feeds answer all the same', async () => {
+    const catalogue = await stack.app.fetch('http://localhost/catalog.jsonld');
+    expect(catalogue.status).toBe(200);
+    const datasets = ((await catalogue.json()) as Json)['dcat:dataset'] as Json[];
+    expect(datasets).toHaveLength(DATASETS.length);
+    expect(datasets.every((dataset) => dataset['dct:temporal'] === undefined)).toBe(true);
+    const pkg = (await json(stack, '/api/3/action/package_show?id=ods_count_teacher_by_year'))['result'] as Json;
+    expect(pkg['temporal_coverage_start']).toBeUndefined();
   });
 });

@@ -196,7 +196,8 @@ describe('CKAN clients', () => {
     // GET on /api/3/action and /api/action alike; a form POST too.
     for (const path of ['/api/3/action/package_search', '/api/action/package_search']) {
       const got = (await (await stack().app.fetch(`http://localhost${path}?q=teachers&rows=2`)).json()) as Json;
-      expect(got).toMatchObject({ success: true, result: { count: 3 } });
+      // The teachers group's two, No. 13, and Nos. 9 and 10 by their teacher-count fields.
+      expect(got).toMatchObject({ success: true, result: { count: 5 } });
       expect((got['result'] as Json)['results']).toHaveLength(2);
     }
     const form = await stack().app.fetch('http://localhost/api/3/action/package_search', {
@@ -205,6 +206,33 @@ describe('CKAN clients', () => {
       body: 'fq=organization%3Aovec&rows=5',
     });
     expect(((await form.json()) as Json)['result']).toMatchObject({ count: 1 });
+  });
+
+  it('package_search: q finds by field names and by the provinces a dataset holds, not only by titles', async () => {
+    const codes = async (q: string): Promise<string[]> =>
+      (
+        (ckanapiOutcome((await ckanapi(stack(), 'package_search', { q, rows: 100 })).body).result as Json)[
+          'results'
+        ] as Json[]
+      )
+        .map((pkg) => String(pkg['name']))
+        .sort();
+    const byProvince = [
+      'mv_dwh_school1',
+      'ods_count_graduate_by_prov_dist_subdist',
+      'ods_list_count_teacher_by_sch_prov_persontype_gender',
+    ];
+    expect(await codes('เชียงใหม่')).toEqual(byProvince);
+    expect(await codes('Chiang Mai')).toEqual(byProvince);
+    // Nos. 9 and 10 count teachers in their fields (TEACHER_TOTAL, TEACHER_COUNT), and No. 13 is teachers by college.
+    expect(await codes('ครู')).toEqual(
+      expect.arrayContaining(['mv_dwh_school1', 'zview_cps_summary_data', byProvince[2]]),
+    );
+    expect(await codes('DISABILITY_TYPE')).toEqual(['opendata_mis_stat_disabled_student_edulevel_other']);
+    const shown = (ckanapiOutcome((await ckanapi(stack(), 'package_search', { q: 'เชียงใหม่' })).body).result as Json)[
+      'results'
+    ] as Json[];
+    expect(shown.every((pkg) => !('search_text' in pkg))).toBe(true);
   });
 
   it("ckanext-harvest's CKAN harvester: the gather stage pages package_search to 13 packages, then package_show", async () => {

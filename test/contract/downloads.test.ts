@@ -141,7 +141,7 @@ describe('downloads from the simulator', () => {
     expect(stack().simulator.requests.map((request) => request.query)).toEqual(['ACADEMIC_YEAR=2564']);
   });
 
-  it('writes an XLSX workbook: one sheet, the header and the rows, numbers as numbers, Thai as text', async () => {
+  it("writes an XLSX workbook: the records' sheet first, the header and the rows, numbers as numbers, Thai as text", async () => {
     const response = await get(stack(), '/datasets/ODS_COUNT_TEACHER_BY_JURISDICTION.xlsx?where.ACADEMIC_YEAR=2566');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(
@@ -155,6 +155,54 @@ describe('downloads from the simulator', () => {
     expect(rows.length).toBe(1 + Number(response.headers.get('x-records-count')));
     expect(`${sheet}${strings}`).toContain('สำนักงานคณะกรรมการการศึกษาขั้นพื้นฐาน');
     expect(sheet).toMatch(/<c [^>]*><v>\d+<\/v><\/c>/);
+  });
+
+  it("writes an XLSX a reader can cite: a citation sheet and the document properties, from the feeds' facts", async () => {
+    const path = '/datasets/ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER.xlsx?where.PROVINCE_NAME=เชียงใหม่';
+    const response = await get(stack(), encodeURI(path));
+    expect(response.status).toBe(200);
+    const buffer = Buffer.from(await response.arrayBuffer());
+    const citation = await readSheet(buffer, 'อ้างอิง (citation)');
+    const row = (label: string): unknown[] => citation.find((cells) => String(cells[0]).includes(label)) ?? [];
+    expect(row('cite as')[2]).toMatch(
+      /^Office of the Vocational Education Commission\. \((?:\d{4}|n\.d\.)\)\. .*\[ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER; Data set, XLSX\]\. Licence: Open Government License - Thailand \(https:\/\/data\.go\.th\/.*\)\. Retrieved \d{4}-\d{2}-\d{2}, from http:\/\/localhost\/datasets\//,
+    );
+    expect(row('cite as')[1]).toMatch(/สืบค้นเมื่อ .* จาก http:\/\/localhost\/datasets\//);
+    expect(row('publisher)')[1]).toBe('สำนักงานคณะกรรมการการอาชีวศึกษา');
+    expect(row('licence)')[2]).toBe('Open Government License - Thailand');
+    expect(row('licence URL')[2]).toBe('https://data.go.th/pages/open-government-licence');
+    expect(row('downloaded from')[2]).toBe(`http://localhost${encodeURI(path)}`);
+    expect(row('filter')[1]).toBe('where.PROVINCE_NAME=เชียงใหม่');
+    expect(row('records')[2]).toBe(Number(response.headers.get('x-records-count')));
+    expect(row('years')[1]).toContain('ลบ 543');
+    expect(row('geographic coverage')[2]).toMatch(/^OVEC vocational colleges only/);
+    expect(row('reference period')[2]).toMatch(/^No year field: as of \d{4}-\d{2}-\d{2}$/);
+    expect(citation.some((cells) => String(cells[2]).includes('sums every personnel type'))).toBe(true);
+    expect(row('PROVINCE_NAME (column)')[2]).toBe('Province');
+    // The records' sheet is still the first, whole.
+    const records = await readSheet(buffer);
+    expect(records).toHaveLength(1 + Number(response.headers.get('x-records-count')));
+
+    const files = unzipSync(new Uint8Array(buffer));
+    const core = strFromU8(files['docProps/core.xml'] ?? new Uint8Array());
+    expect(core).toContain('<dc:creator>สำนักงานคณะกรรมการการอาชีวศึกษา</dc:creator>');
+    expect(core).toContain('<dc:title>');
+    expect(core).toContain('(ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER)</dc:title>');
+    expect(core).toMatch(
+      /<dcterms:created xsi:type="dcterms:W3CDTF">\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z<\/dcterms:created>/,
+    );
+    expect(strFromU8(files['docProps/app.xml'] ?? new Uint8Array())).toContain(
+      '<Company>สำนักงานคณะกรรมการการอาชีวศึกษา</Company>',
+    );
+    const types = strFromU8(files['[Content_Types].xml'] ?? new Uint8Array());
+    expect(types).toContain(
+      'PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"',
+    );
+    expect(types).toContain('PartName="/docProps/app.xml"');
+    expect(types).toContain('PartName="/xl/worksheets/sheet2.xml"');
+    const relationships = strFromU8(files['_rels/.rels'] ?? new Uint8Array());
+    expect(relationships).toContain('metadata/core-properties" Target="docProps/core.xml"');
+    expect(relationships).toContain('extended-properties" Target="docProps/app.xml"');
   });
 
   it('answers 304 to If-None-Match with its ETag, and another ETag for other parameters', async () => {

@@ -1,0 +1,52 @@
+/**
+ * How a reader cites a dataset, APA-like: the dataset page's citation (its JSON-LD), and a downloaded file's, which
+ * names what a reader needs to find the same file again and the terms it was published under.
+ */
+import type { DatasetFacts } from './dataset-facts.js';
+
+/** The Buddhist Era is 543 years ahead of the Common Era. */
+const BUDDHIST_ERA_OFFSET = 543;
+
+/** The year a dataset last changed (or was first seen), or undefined while the server has not looked. */
+function yearOf(facts: DatasetFacts): number | undefined {
+  return (facts.modified ?? facts.created)?.getUTCFullYear();
+}
+
+/** A reader's citation of a dataset, APA-like: publisher, year, title, format, address. */
+export function citationOf(facts: DatasetFacts): string {
+  const year = yearOf(facts);
+  return (
+    `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
+    `[${facts.entry.code}; Data set]. ${facts.landingPage}`
+  );
+}
+
+/** Where and when a file was taken: its full address (filters included) and the moment it was written. */
+export interface Retrieval {
+  readonly url: string;
+  readonly format: string;
+  readonly at: Date;
+}
+
+/**
+ * A downloaded file's citation, in Thai (a Buddhist-Era year, the date as Thai readers write it) and in English:
+ * publisher, year, title, code and format, licence with its address, the date it was retrieved and from where.
+ */
+export function fileCitation(facts: DatasetFacts, retrieval: Retrieval): { th: string; en: string } {
+  const year = yearOf(facts);
+  const licence = `${facts.licence.name} (${facts.licence.url})`;
+  const thaiDate = new Intl.DateTimeFormat('th-TH', { dateStyle: 'long', timeZone: 'Asia/Bangkok' }).format(
+    retrieval.at,
+  );
+  const date = retrieval.at.toISOString().slice(0, 10);
+  return {
+    th:
+      `${facts.publisher.name}. (${year === undefined ? 'ม.ป.ป.' : String(year + BUDDHIST_ERA_OFFSET)}). ` +
+      `${facts.title} [${facts.entry.code}; ชุดข้อมูล, ${retrieval.format}]. สัญญาอนุญาต ${licence}. ` +
+      `สืบค้นเมื่อ ${thaiDate} จาก ${retrieval.url}`,
+    en:
+      `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
+      `[${facts.entry.code}; Data set, ${retrieval.format}]. Licence: ${licence}. ` +
+      `Retrieved ${date}, from ${retrieval.url}`,
+  };
+}
