@@ -43,9 +43,17 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
  * Prices every answer by the bytes it sends, as they are written (rate-limit/byte-price.ts); a stream (an event
  * stream, a multipart answer) once it ends or is cut.
  */
+/** The media types of answers sent as a stream of parts. */
+const STREAMED = /(text\/event-stream|multipart\/mixed)/i;
+
 function useSentBytesPrice(price: (request: Request, response: Response) => Response): Plugin<Context> {
   return {
     onResponse(payload) {
+      // A stream of parts (@defer, @stream, subscriptions over SSE or multipart) is left as yoga made it: wrapped in
+      // a counting stream, its parts stopped reaching the client (yoga's event stream has no Content-Type here yet,
+      // so the request's Accept tells it). Its operations paid on arrival; its bytes are not priced yet.
+      const streamed = [payload.response.headers.get('content-type'), payload.request.headers.get('accept')];
+      if (streamed.some((type) => STREAMED.test(type ?? ''))) return;
       const priced = price(payload.request, payload.response);
       if (priced !== payload.response) payload.setResponse(priced);
     },
