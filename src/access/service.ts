@@ -18,7 +18,7 @@ import { datasetDates, recordDatasetVersion } from './dataset-dates.js';
 import { databaseClock, erasedFromFiles, openDatabase, type MigrationReport, type StoreObserver } from './database.js';
 import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
-import { asStoreUnavailable, storeCause } from './store-failure.js';
+import { asStoreUnavailable, refusedToWrite, storeCause } from './store-failure.js';
 import type { AccessStore } from './store-rows.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
 import {
@@ -224,7 +224,7 @@ class StoredAccessService implements AccessService {
       this.#failedWrite = undefined;
       return result;
     } catch (error) {
-      if (error instanceof AccessError && error.code === CODE.STORE_UNAVAILABLE) {
+      if (error instanceof AccessError && error.code === CODE.STORE_UNAVAILABLE && refusedToWrite(storeCause(error))) {
         this.#failedWrite = { cause: storeCause(error), at: performance.now() };
       }
       throw error;

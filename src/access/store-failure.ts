@@ -26,6 +26,18 @@ export function isStoreFailure(error: unknown): boolean {
 }
 
 /**
+ * Whether the store answered and refused to write (SQLite's own errors: a full disk, a read-only file, I/O; an error
+ * PostgreSQL answered with, such as 53100 disk_full): a `select 1` still succeeds then, so readiness must remember
+ * it. A connection that failed or a deadline that passed is not one: the readiness ping meets those itself, and
+ * forgets them when the store answers again.
+ */
+export function refusedToWrite(cause: unknown): boolean {
+  if (cause instanceof SqliteDatabase.SqliteError) return true;
+  if (!(cause instanceof Error) || !('severity' in cause) || !('code' in cause)) return false;
+  return typeof cause.code === 'string' && /^[0-9A-Z]{5}$/.test(cause.code);
+}
+
+/**
  * The failure as a caller meets it: STORE_UNAVAILABLE (HTTP 503, Retry-After) with the store's own error as its
  * `cause`, for the log; an error that is not the store's is returned as it is.
  */
