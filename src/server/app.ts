@@ -184,7 +184,6 @@ export function createApp(deps: AppDependencies): App {
       : rateLimitCharges({
           ...deps.rateLimit,
           callers,
-          graphqlPath: GRAPHQL_PATH,
           onRefusal: (kind) => metrics.rateLimited(kind),
           heldBackPrice: (req) => (req === undefined ? undefined : responseCache?.candidate(req)?.heldBackPrice),
           logger: deps.logger,

@@ -65,7 +65,6 @@ export type SocketOperationPayment = (request: Request, req: IncomingMessage | u
 export function rateLimitCharges(
   options: RateLimitOptions & {
     readonly callers: RequestCallers;
-    readonly graphqlPath: string;
     readonly heldBackPrice?: HeldBackPrice;
     readonly logger: Pick<Logger, 'error'>;
   },

@@ -32,7 +32,6 @@ function build(limiter: RateLimiter) {
     limiter,
     trustProxy: true,
     callers,
-    graphqlPath: '/graphql',
     onRefusal: (kind) => refusals.push(kind),
     logger: { error: () => undefined },
   });
