@@ -33,6 +33,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // A test waits for what it needs (vi.waitFor, an event), never a fixed second or more: fixed sleeps made the
+    // suites slow and still flaky on a loaded machine. The bench's settling waits are measurements, not tests.
+    files: ['test/**/*.ts'],
+    ignores: ['test/bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.name=/^(delay|sleep|wait)$/][arguments.0.type="Literal"][arguments.0.value>=1000]',
+          message: 'No fixed wait of 1 s or more in a test: wait for the condition (vi.waitFor) instead.',
+        },
+        {
+          selector:
+            'CallExpression[callee.name="setTimeout"][arguments.0.name="resolve"][arguments.1.type="Literal"][arguments.1.value>=1000]',
+          message: 'No fixed wait of 1 s or more in a test: wait for the condition (vi.waitFor) instead.',
+        },
+      ],
+    },
+  },
   // Layout is Prettier's (npm run format); ESLint keeps to correctness.
   prettier,
 );

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { setTimeout as delay } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -108,7 +107,13 @@ describe.runIf(HAS_REDIS_SERVER)('Redis down at start, and back', () => {
     // Five connections and the watcher's lease retry on a back-off: one line for the outage, not one per attempt.
     const warnings = () => stack.logLines.filter((line) => line['level'] === 40).length;
     const before = warnings();
-    await delay(2_500);
+    // Not a fixed sleep: wait until the watcher has retried its lease twice more (each retry is a refused command),
+    // so the reconnections and retries that would each log a line if they were not coalesced have happened.
+    const refusedBefore = await metric(stack, 'redis_command_errors_total');
+    await vi.waitFor(
+      async () => expect(await metric(stack, 'redis_command_errors_total')).toBeGreaterThanOrEqual(refusedBefore + 2),
+      { timeout: 20_000, interval: 50 },
+    );
     await ready(stack);
     expect(warnings()).toBe(before);
     expect(messages(stack, 'redis unavailable')).toBe(1);
