@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely';
 import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, secretsEqual } from './api-keys.js';
 import { AccessError } from './errors.js';
-import type { Caller, ClientRecord, OperatorToken } from './model.js';
+import { ANONYMOUS, type Caller, type ClientRecord, type OperatorToken } from './model.js';
 import type { AccessTables } from './tables.js';
 import { validGrace } from './validation.js';
 import { CODE } from '../errors/registry.js';
@@ -121,7 +121,7 @@ export function callerWithoutStore(
   operatorTokens: readonly OperatorToken[],
   authorization: string | null,
 ): Caller | { readonly apiKey: string } {
-  if (authorization === null) return { kind: 'anonymous' };
+  if (authorization === null) return ANONYMOUS;
   const token = bearerToken(authorization);
   // Every operator token is compared, matched or not, so that timing does not tell which one (or whether any) matched.
   let operator: OperatorToken | undefined;

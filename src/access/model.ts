@@ -69,6 +69,9 @@ export type Caller =
   /** `name`: the operator's name from ADMIN_TOKENS; null for the ADMIN_TOKEN bearer. */
   | { readonly kind: 'operator'; readonly name: string | null };
 
+/** The caller of a request that presents no credential: no store is asked (access/client-keys.ts). */
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
 /** An operator token: its bearer is the operator called `name` (null: the unnamed ADMIN_TOKEN). */
 export interface OperatorToken {
   readonly name: string | null;

@@ -21,6 +21,8 @@
  */
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
+import { DOWNLOAD_FORMATS, type DownloadFormat } from '../catalogue-metadata.js';
+import { findDataset, type DatasetCode } from '../catalogue.js';
 import { CODE } from '../errors/registry.js';
 import { harvestFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import type { RequestState, Route } from '../http/route.js';
@@ -32,7 +34,6 @@ import { recordsView } from '../records/index.js';
 import type { UpstreamSource } from '../upstream/source.js';
 import { DownloadError } from './errors.js';
 import { downloadParameters } from './parameters.js';
-import { downloadTarget, DOWNLOADS_PATH, type DownloadFormat } from './route.js';
 import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
 
 export interface DownloadsOptions {
@@ -57,6 +58,16 @@ const CONTENT_TYPES: Readonly<Record<DownloadFormat, string>> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
+const DOWNLOADS_PATH = '/datasets/';
+
+/** The dataset and format a download path names, or undefined for an unknown code or format. */
+function downloadTarget(pathname: string): { code: DatasetCode; format: DownloadFormat } | undefined {
+  const match = /^\/datasets\/([A-Z0-9_]+)\.([a-z]+)$/.exec(pathname);
+  const code = match?.[1] === undefined ? undefined : findDataset(match[1])?.code;
+  const format = DOWNLOAD_FORMATS.find((known) => known === match?.[2]);
+  return code === undefined || format === undefined ? undefined : { code, format };
+}
+
 /**
  * The route of the downloads' paths. It pays as an operation does, before its parameters are read (the front
  * door takes the price), and for the bytes it sends; refusals are thrown as coded errors, which the front door
@@ -67,6 +78,8 @@ export function downloadsRoute(options: DownloadsOptions): Route {
     name: 'downloads',
     price: 'operation',
     paths: [`${DOWNLOADS_PATH}*`],
+    // CSV and JSON are compressed here, a slice at a time as they are written; an XLSX is a zip already.
+    encodesItself: true,
     handle: (request, state) => answer(options, request, state),
   };
 }

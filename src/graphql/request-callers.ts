@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AccessError } from '../access/errors.js';
-import type { AccessService, Caller } from '../access/model.js';
+import { ANONYMOUS, type AccessService, type Caller } from '../access/model.js';
 import { clientIp } from '../http/client-ip.js';
 import type { RequestCaller } from '../http/route.js';
 import { CODE } from '../errors/registry.js';
@@ -48,8 +48,11 @@ export class RequestCallers {
 
   private async authenticate(request: Request, ip: string): Promise<Caller> {
     const { access, ipLimits } = this.options;
+    const authorization = request.headers.get('authorization');
+    // No credential, no question: most requests are anonymous, and the store's deadline and lookup are for keys.
+    if (authorization === null) return ANONYMOUS;
     try {
-      return await access.authenticate(request.headers.get('authorization'));
+      return await access.authenticate(authorization);
     } catch (error) {
       if (error instanceof AccessError && error.code === CODE.UNAUTHENTICATED) {
         // Read before this failure is counted: the budget's last failure is still answered 401.

@@ -71,16 +71,17 @@ export function parseWhere(where: readonly RecordFilter[] | null | undefined): P
 
 /** The operand, when it is of the kind the operator takes and within the bounds; BAD_USER_INPUT if not. */
 function checkOperand(op: Operator, value: unknown, field: string): unknown {
-  const where = `where: "${op}" on ${quoted(field)}`;
+  // Named only when refused: a filter that passes builds no message.
+  const where = (): string => `where: "${op}" on ${quoted(field)}`;
   switch (op) {
     case 'eq':
     case 'ne':
       checkValue(value, where);
       return value;
     case 'in':
-      if (!Array.isArray(value)) throw badUserInput(`${where} must be a list of values`);
+      if (!Array.isArray(value)) throw badUserInput(`${where()} must be a list of values`);
       if (value.length > MAX_IN_VALUES) {
-        throw overLimit('inValues', `${where} has ${value.length} values; at most ${MAX_IN_VALUES} are allowed`);
+        throw overLimit('inValues', `${where()} has ${value.length} values; at most ${MAX_IN_VALUES} are allowed`);
       }
       for (const item of value) checkValue(item, where);
       return value;
@@ -88,7 +89,7 @@ function checkOperand(op: Operator, value: unknown, field: string): unknown {
     case 'gte':
     case 'lte':
       if (typeof value !== 'string' && typeof value !== 'number') {
-        throw badUserInput(`${where} must be a string or a number`);
+        throw badUserInput(`${where()} must be a string or a number`);
       }
       checkValue(value, where);
       return value;
@@ -99,14 +100,14 @@ function checkOperand(op: Operator, value: unknown, field: string): unknown {
  * Checks a JSON operand without recursion, so that no nesting can exhaust the stack: at most MAX_VALUE_DEPTH
  * levels of arrays and objects, MAX_VALUE_NODES values in all, strings and keys of at most MAX_VALUE_TEXT_LENGTH.
  */
-function checkValue(value: unknown, where: string): void {
+function checkValue(value: unknown, where: () => string): void {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   let nodes = 1;
   const text = (item: string): void => {
     if (item.length > MAX_VALUE_TEXT_LENGTH) {
       throw overLimit(
         'valueTextLength',
-        `${where}: a text of ${item.length} characters; at most ${MAX_VALUE_TEXT_LENGTH} are allowed`,
+        `${where()}: a text of ${item.length} characters; at most ${MAX_VALUE_TEXT_LENGTH} are allowed`,
       );
     }
   };
@@ -115,12 +116,12 @@ function checkValue(value: unknown, where: string): void {
     if (typeof item.value !== 'object' || item.value === null) continue;
     const depth = item.depth + 1;
     if (depth > MAX_VALUE_DEPTH) {
-      throw overLimit('valueDepth', `${where}: the value nests deeper than ${MAX_VALUE_DEPTH} levels`);
+      throw overLimit('valueDepth', `${where()}: the value nests deeper than ${MAX_VALUE_DEPTH} levels`);
     }
     const children: unknown[] = Array.isArray(item.value) ? item.value : Object.keys(item.value);
     nodes += children.length;
     if (nodes > MAX_VALUE_NODES) {
-      throw overLimit('valueNodes', `${where}: the value has more than ${MAX_VALUE_NODES} parts`);
+      throw overLimit('valueNodes', `${where()}: the value has more than ${MAX_VALUE_NODES} parts`);
     }
     if (Array.isArray(item.value)) {
       for (const child of item.value as unknown[]) pending.push({ value: child, depth });
