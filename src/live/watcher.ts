@@ -58,11 +58,11 @@ export interface Watcher {
   /** One pass now: a conditional GET per dataset, one at a time, unless another instance is the leader. */
   check(): Promise<WatchReport>;
   /**
-   * A pass every `intervalMs`, the first one interval after start (start-up already fetches enough: CACHE_WARM, the
-   * first requests), each timer drawn up to a tenth later so that restarted instances spread out; a pass never
-   * overlaps the one before.
+   * A pass every `intervalMs`, the first one `firstAfterMs` after start (by default an interval: start-up already
+   * fetches enough, CACHE_WARM and the first requests), each timer drawn up to a tenth later so that restarted
+   * instances spread out; a pass never overlaps the one before. Called again, it starts over.
    */
-  start(intervalMs: number): void;
+  start(intervalMs: number, firstAfterMs?: number): void;
   /** No more passes; waits for the one running. */
   close(): Promise<void>;
 }
@@ -172,20 +172,20 @@ export function createWatcher(options: WatcherOptions): Watcher {
     return change;
   }
 
-  function schedule(intervalMs: number): void {
+  function schedule(intervalMs: number, afterMs = intervalMs): void {
     if (closed) return;
-    const jitterMs = Math.floor(Math.random() * intervalMs * 0.1);
+    const jitterMs = Math.floor(Math.random() * afterMs * 0.1);
     timer = setTimeout(() => {
       void check().finally(() => schedule(intervalMs));
-    }, intervalMs + jitterMs);
+    }, afterMs + jitterMs);
     timer.unref();
   }
 
   return {
     check,
-    start(intervalMs) {
+    start(intervalMs, firstAfterMs) {
       clearTimeout(timer);
-      schedule(intervalMs);
+      schedule(intervalMs, firstAfterMs);
     },
     async close() {
       closed = true;

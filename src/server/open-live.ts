@@ -19,6 +19,9 @@ import { openSeveral, type Opened } from './opened.js';
 import type { RedisPlace } from './open-redis.js';
 import type { ResponseCache } from './response-cache/cache.js';
 
+/** When a store that holds no dates for some dataset has its first look, rather than an interval after start. */
+const FIRST_LOOK_MS = 5_000;
+
 /** Change detection and delivery, as the app and shutdown use them. */
 export interface LiveParts {
   readonly hub: LiveHub;
@@ -132,7 +135,18 @@ export function openLive(config: Config, dependencies: LiveDependencies): Promis
     });
     // Closed before the lease is handed back, so no pass runs once another instance may lead.
     opened.push(() => watcher.close());
-    if (config.live.watchIntervalS > 0) watcher.start(config.live.watchIntervalS * 1_000);
+    if (config.live.watchIntervalS > 0) {
+      const intervalMs = config.live.watchIntervalS * 1_000;
+      watcher.start(intervalMs);
+      // A store without every dataset's dates (a new deployment) gets its first look within seconds instead of an
+      // interval: until then the catalogues publish no dates, and CKAN's harvesters need metadata_modified.
+      void dependencies.store.datasetDates().then(
+        (rows) => {
+          if (rows.length < DATASET_CODES.length) watcher.start(intervalMs, Math.min(FIRST_LOOK_MS, intervalMs));
+        },
+        () => undefined,
+      );
+    }
     opened.push(() => Promise.resolve(hub.close()));
     return { hub, datasetVersions, access, watcher, leadership };
   });

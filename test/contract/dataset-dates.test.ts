@@ -4,7 +4,7 @@
  * DCAT's dct:issued and dct:modified and schema.org's datePublished and dateModified on its first request, and an
  * incremental harvest (`fq=metadata_modified:[T TO *]`) finds only what changed after T.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AccessService } from '../../src/access/model.js';
 import { loadServerKit } from '../helpers/server-kit.js';
 import { STORE_SETTINGS } from '../helpers/settings.js';
@@ -100,5 +100,23 @@ describe('dataset dates across a restart', () => {
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)?.[1] ?? '{}') as Json;
     expect(jsonLd['datePublished']).toBe((dcat?.['dct:issued'] as Json)['@value']);
     expect(jsonLd['dateModified']).toBe((dcat?.['dct:modified'] as Json)['@value']);
+  });
+
+  it('dates a new deployment within seconds, not a watch interval: its store holds no dates yet', async () => {
+    const { access } = await openTestStore('sqlite');
+    // The watcher's passes are five minutes apart, as by default; the first comes early because the store is new.
+    const fresh = await startStack({ sharedAccess: access, live: { watchIntervalS: 300 } });
+    closers.push(
+      () => access.close(),
+      () => fresh.close(),
+    );
+    await vi.waitFor(
+      async () => {
+        const found = [...(await dates(fresh)).values()];
+        expect(found).toHaveLength(13);
+        expect(found.every((date) => typeof date.modified === 'string')).toBe(true);
+      },
+      { timeout: 15_000, interval: 250 },
+    );
   });
 });
