@@ -11,7 +11,8 @@
  * 3. Against each other and the server: probes on /health and /ready through the named port, the termination
  *    grace covering preStop + SHUTDOWN_READINESS_DELAY_S + SHUTDOWN_GRACE_S, selectors matching, every
  *    referenced ConfigMap and Secret present, and the ConfigMap with the Secret template's keys accepted by the
- *    server's own configuration parser.
+ *    server's own configuration parser; every migration (the init container and the Job) reading its DATABASE_URL
+ *    from the migration role's Secret, and the server never (docs/operators/database-roles.md).
  *
  *   npx tsx deploy/kubernetes/validate.ts [kustomization directory, default deploy/kubernetes/base]
  */
@@ -108,7 +109,7 @@ const get = (value: unknown, ...path: (string | number)[]): unknown =>
   path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Json)[key] : undefined), value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-function checkTogether(resources: readonly Resource[], secret: Resource): void {
+function checkTogether(resources: readonly Resource[], secret: Resource, migrateSecret: Resource): void {
   const byKind = (kind: string) => resources.filter((r) => r.kind === kind);
   const [deployment] = byKind('Deployment');
   const [service] = byKind('Service');
@@ -184,6 +185,7 @@ function checkTogether(resources: readonly Resource[], secret: Resource): void {
   if ((migrate?.command as string[] | undefined)?.join(' ') !== 'node dist/cli/migrate.js') {
     problem(label(job), 'must run node dist/cli/migrate.js');
   }
+  checkMigrationRole(deployment, job, migrateSecret);
   for (const workload of [deployment, job]) {
     for (const container of (get(workload, 'spec', 'template', 'spec', 'containers') ?? []) as Json[]) {
       for (const from of (container.envFrom ?? []) as Json[]) {
@@ -200,14 +202,38 @@ function checkTogether(resources: readonly Resource[], secret: Resource): void {
   }
 }
 
+/** The DATABASE_URL a container takes from a Secret's key (env over envFrom), as `secret/key`; undefined if none. */
+function databaseUrlSecret(container: Json | undefined): string | undefined {
+  const entry = ((container?.env ?? []) as Json[]).find((variable) => variable.name === 'DATABASE_URL');
+  const ref = get(entry, 'valueFrom', 'secretKeyRef');
+  return ref === undefined ? undefined : `${text(get(ref, 'name')) ?? '?'}/${text(get(ref, 'key')) ?? '?'}`;
+}
+
+/** Migrations run as the migration role (its Secret's DATABASE_URL), the server as its own role. */
+function checkMigrationRole(deployment: Resource, job: Resource, migrateSecret: Resource): void {
+  const wanted = `${migrateSecret.metadata.name}/DATABASE_URL`;
+  const url = text(get(migrateSecret, 'stringData', 'DATABASE_URL'));
+  if (url === undefined || !/^postgres(ql)?:\/\//.test(url))
+    problem(label(migrateSecret), 'needs a PostgreSQL DATABASE_URL');
+  const podSpec = (workload: Resource): unknown => get(workload, 'spec', 'template', 'spec');
+  const [initMigrate] = (get(podSpec(deployment), 'initContainers') ?? []) as Json[];
+  const [jobMigrate] = (get(podSpec(job), 'containers') ?? []) as Json[];
+  const [server] = (get(podSpec(deployment), 'containers') ?? []) as Json[];
+  if (databaseUrlSecret(initMigrate) !== wanted)
+    problem(label(deployment), `its migrate init container must read DATABASE_URL from ${wanted}`);
+  if (databaseUrlSecret(jobMigrate) !== wanted) problem(label(job), `must read DATABASE_URL from ${wanted}`);
+  if (databaseUrlSecret(server) !== undefined) problem(label(deployment), 'its server must not use the migration role');
+}
+
 const rendered = execFileSync('kubectl', ['kustomize', baseDir], { encoding: 'utf8' });
 const resources = parseResources(rendered, 'kubectl kustomize');
-const [secret] = parseResources(readFileSync(secretTemplate, 'utf8'), secretTemplate);
-if (secret === undefined) throw new Error(`${secretTemplate}: empty`);
-const all = [...resources, secret];
+const [secret, migrateSecret] = parseResources(readFileSync(secretTemplate, 'utf8'), secretTemplate);
+if (secret === undefined || migrateSecret === undefined)
+  throw new Error(`${secretTemplate}: needs the server's Secret and the migration role's`);
+const all = [...resources, secret, migrateSecret];
 for (const resource of all) await validateSchema(resource);
 typeCheck(all);
-checkTogether(resources, secret);
+checkTogether(resources, secret, migrateSecret);
 
 for (const resource of all) console.log(`${resource.apiVersion} ${label(resource)}`);
 if (problems.length > 0) {

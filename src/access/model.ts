@@ -250,5 +250,10 @@ export interface AccessService {
   datasetDates(): Promise<DatasetDatesRecord[]>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
+  /**
+   * The database server's clock now, in ms since the epoch (PostgreSQL's `clock_timestamp()`), for measuring this
+   * instance's clock against it; undefined for SQLite, whose clock is this machine's own.
+   */
+  clock(): Promise<number | undefined>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import { outsideDeadline, withinDeadline } from './postgres-dialect.js';
 import type { AccessService, OperatorToken } from './model.js';
 import { asStoreUnavailable, refusedToWrite, storeCause } from './store-failure.js';
 import type { AccessStore } from './store-rows.js';
+import type { Dialect } from './migrations.js';
 import { pageSummaryReads, UsageBuffer, usageOf, type UsagePolicy } from './usage.js';
 import {
   findUseRequest,
@@ -94,6 +95,7 @@ export async function openAccessService(options: AccessServiceOptions): Promise<
     usage,
     dialect === 'postgres' ? options.postgres.operationTimeoutMs : undefined,
     options.onStoreFailure ?? (() => undefined),
+    dialect,
   );
 }
 
@@ -129,6 +131,7 @@ class StoredAccessService implements AccessService {
     /** PostgreSQL's DATABASE_OPERATION_TIMEOUT_MS; undefined for SQLite. */
     private readonly operationTimeoutMs: number | undefined,
     private readonly onStoreFailure: (cause: unknown) => void,
+    private readonly dialect: Dialect,
   ) {}
 
   get keyPolicy(): KeyPolicy {
@@ -193,6 +196,19 @@ class StoredAccessService implements AccessService {
     if (failed === undefined) return;
     if (performance.now() - failed.at > FAILED_WRITE_REMEMBERED_MS) this.#failedWrite = undefined;
     else throw new Error('the last write to the store failed', { cause: failed.cause });
+  }
+
+  async clock(): Promise<number | undefined> {
+    if (this.dialect === 'sqlite') return undefined;
+    // As a number of ms with its microseconds: a timestamptz parsed by the driver keeps milliseconds only.
+    const { rows } = await this.#withinDeadline(() =>
+      sql<{ ms: number | string }>`select extract(epoch from clock_timestamp())::float8 * 1000 as ms`.execute(
+        this.store.db,
+      ),
+    );
+    const ms = Number(rows[0]?.ms);
+    if (!Number.isFinite(ms)) throw new Error('the store did not tell its time');
+    return ms;
   }
 
   /**

@@ -129,6 +129,7 @@ class StoreWhenReachable implements AccessService {
     (await this.#store()).recordDatasetVersion(...args);
   readonly datasetDates: AccessService['datasetDates'] = async () => (await this.#store()).datasetDates();
   readonly ping: AccessService['ping'] = async () => (await this.#store()).ping();
+  readonly clock: AccessService['clock'] = async () => (await this.#store()).clock();
 
   // Only a client's operations are counted, and no client is known without the store: nothing to count before it.
   countOperation(clientId: string): void {

@@ -3,7 +3,7 @@
  *   npm run admin -- list [--status PENDING]
  *   npm run admin -- approve|reject|revoke <id> [--note "…"]
  *   npm run admin -- history <id>
- *   npm run admin -- disable|enable <client-id>
+ *   npm run admin -- disable|enable <client-id> [--note "…"]
  *   npm run admin -- quota <client-id> <points|default>
  *   npm run admin -- client <client-id>
  * It reads the store's settings only (loadStoreConfig: the server's checks of them, so a misspelt DATABASE_URL stops
@@ -44,11 +44,14 @@ Commands:
   reject <id> [--note <text>]   reject a PENDING request
   revoke <id> [--note <text>]   revoke an APPROVED request
   history <id>                  a request and every change of its status
-  disable <client-id>           refuse every key of the client (CLIENT_DISABLED)
-  enable <client-id>            serve a disabled client again
+  disable <client-id> [--note <text>]
+                                refuse every key of the client (CLIENT_DISABLED)
+  enable <client-id> [--note <text>]
+                                serve a disabled client again
   quota <client-id> <points>    the client's own rate-limit quota, operations per
                                 window (1 to 1000000), or "default"
-  client <client-id>            a client and its audit trail (kept after deletion)
+  client <client-id>            a client and its audit trail (kept after deletion),
+                                with the operator's notes
 
 Options:
   -h, --help                    show this help
@@ -64,7 +67,8 @@ type Command =
   | { readonly name: 'list'; readonly status: UseRequestStatus | undefined }
   | { readonly name: Decision; readonly id: string; readonly note: string | null }
   | { readonly name: 'history'; readonly id: string }
-  | { readonly name: 'disable' | 'enable' | 'client'; readonly clientId: string }
+  | { readonly name: 'disable' | 'enable'; readonly clientId: string; readonly note: string | null }
+  | { readonly name: 'client'; readonly clientId: string }
   | { readonly name: 'quota'; readonly clientId: string; readonly points: number | null };
 
 /** Arguments that do not make a command: the usage is printed and the exit status is 2. */
@@ -86,8 +90,8 @@ function parseCommand(argv: readonly string[]): Command {
   const [name, ...operands] = positionals;
   if (name === undefined) throw new UsageError('Missing command');
   if (values.status !== undefined && name !== 'list') throw new UsageError('--status applies only to list');
-  if (values.note !== undefined && !isDecision(name))
-    throw new UsageError('--note applies only to approve, reject and revoke');
+  if (values.note !== undefined && !isDecision(name) && name !== 'disable' && name !== 'enable')
+    throw new UsageError('--note applies only to approve, reject, revoke, disable and enable');
   if (name === 'list') {
     if (operands.length > 0) throw new UsageError(`list takes no arguments (got ${operands.join(' ')})`);
     return { name, status: values.status === undefined ? undefined : parseStatus(values.status) };
@@ -100,7 +104,7 @@ function parseCommand(argv: readonly string[]): Command {
   if (name === 'disable' || name === 'enable' || name === 'client') {
     const [clientId, ...rest] = operands;
     if (clientId === undefined || rest.length > 0) throw new UsageError(`${name} takes exactly one client id`);
-    return { name, clientId };
+    return name === 'client' ? { name, clientId } : { name, clientId, note: values.note ?? null };
   }
   if (name === 'quota') {
     const [clientId, points, ...rest] = operands;
@@ -213,6 +217,7 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
           clientId: command.clientId,
           disabled: command.name === 'disable',
           actor: ACTOR,
+          note: command.note,
         }),
       );
     case 'quota':
@@ -229,9 +234,10 @@ async function run(access: AccessService, command: Exclude<Command, { name: 'hel
       return (
         (client === undefined ? `${command.clientId} (deleted: its personal data is erased)\n` : formatClient(client)) +
         '\n' +
+        // The note says why (a disabling's reason, an erasure's ticket): the trail without it reads as bare facts.
         formatTable(
-          ['AT', 'EVENT', 'ACTOR', 'DETAIL'],
-          events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '']),
+          ['AT', 'EVENT', 'ACTOR', 'DETAIL', 'NOTE'],
+          events.map((e) => [formatTime(e.at), e.kind, e.actor, e.detail ?? '', e.note ?? '']),
         )
       );
     }

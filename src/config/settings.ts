@@ -758,7 +758,7 @@ export const SETTINGS = {
         'SUBSCRIPTION_MAX_PER_CALLER',
         integer(1, 10_000),
         10,
-        'Open subscriptions of one caller (key, operator, or IP when anonymous).',
+        'Open subscriptions of one caller (key, operator, or IP when anonymous): on all instances together with Redis, on each without.',
       ),
       total: setting(
         'SUBSCRIPTION_MAX_TOTAL',

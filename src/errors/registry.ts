@@ -343,7 +343,7 @@ export const ERRORS = {
   },
   SUBSCRIPTION_LIMIT: {
     when:
-      'a subscription over `SUBSCRIPTION_MAX_PER_CALLER` for its caller or `SUBSCRIPTION_MAX_TOTAL` for the instance ' +
+      'a subscription over `SUBSCRIPTION_MAX_PER_CALLER` for its caller (on all instances with Redis) or `SUBSCRIPTION_MAX_TOTAL` for the instance ' +
       '(`extensions.maxSubscriptions`): its stream carries this error and completes',
     thai: { lead: 'เปิดการติดตามข้อมูล (subscription) พร้อมกันเกินจำนวนที่อนุญาต: ปิดรายการที่ไม่ใช้ก่อนเปิดใหม่' },
   },

@@ -27,17 +27,17 @@ const feeds = new WeakMap<Context, AsyncIterator<unknown>>();
 const asked = new WeakMap<object, Map<string, Promise<Caller | undefined>>>();
 
 /** Opens the caller's subscription to `topic` (see LiveHub.subscribe), remembered so an event can end it. */
-export function openStream<T>(
+export async function openStream<T>(
   context: Context,
   topic: LiveTopic,
   select: (event: LiveEvent) => T | undefined,
-): AsyncIterableIterator<T | FeedEnding> {
+): Promise<AsyncIterableIterator<T | FeedEnding>> {
   const { credential } = context;
   const stillValid =
     context.caller.kind === 'anonymous' || credential === null
       ? undefined
       : async () => (await currentCaller(context, credential)) !== undefined;
-  const feed = context.live.subscribe(subscriberKey(context.caller, context.clientIp), topic, select, stillValid);
+  const feed = await context.live.subscribe(subscriberKey(context.caller, context.clientIp), topic, select, stillValid);
   feeds.set(context, feed);
   return feed;
 }

@@ -2,6 +2,7 @@ import type { Caller, UseRequestRecord } from '../access/model.js';
 import { CodedError } from '../errors/coded-error.js';
 import type { DatasetChange } from './watcher.js';
 import { CODE } from '../errors/registry.js';
+import type { SubscriptionSlots } from './subscription-slots.js';
 
 /** What subscriptions deliver: a dataset that changed upstream, a request for use whose status moved. */
 export type LiveEvent =
@@ -12,9 +13,9 @@ export type LiveEvent =
 
 export type LiveTopic = LiveEvent['topic'];
 
-/** The bounds of one instance's subscriptions. */
+/** The bounds of subscriptions: the caller's across instances when Redis counts them, the rest per instance. */
 export interface SubscriptionLimits {
-  /** Open subscriptions of one caller (a client id, the operator, or an anonymous IP). */
+  /** Open subscriptions of one caller (a client id, the operator, or an anonymous IP), on all instances with Redis. */
   readonly perCaller: number;
   /** Open subscriptions of this instance, everyone's together. */
   readonly total: number;
@@ -91,11 +92,15 @@ export function subscriberKey(caller: Caller, clientIp: string): string {
 export class LiveHub {
   private readonly feeds = new Set<Feed<unknown>>();
   private readonly perCaller = new Map<string, number>();
+  // Subscriptions checked against the bounds and waiting for Redis's count: they hold their place meanwhile.
+  private pending = 0;
   private closed = false;
 
+  /** `slots`: the callers' counts across instances (Redis); without it the bound is this instance's alone. */
   constructor(
     private readonly limits: SubscriptionLimits,
     private readonly observer?: LiveObserver,
+    private readonly slots?: SubscriptionSlots,
   ) {}
 
   get openSubscriptions(): number {
@@ -104,24 +109,18 @@ export class LiveHub {
 
   /**
    * Opens a subscription of `caller` to `topic`; `select` gives the value an event has for it, or undefined to
-   * pass it by. Refused with SUBSCRIPTION_LIMIT beyond the caller's or the instance's bound.
+   * pass it by. Refused with SUBSCRIPTION_LIMIT beyond the caller's bound (on this instance, then across instances
+   * when the slots are shared) or the instance's.
    */
-  subscribe<T>(
+  async subscribe<T>(
     caller: string,
     topic: LiveTopic,
     select: (event: LiveEvent) => T | undefined,
     stillValid?: () => Promise<boolean>,
-  ): AsyncIterableIterator<T | FeedEnding> {
+  ): Promise<AsyncIterableIterator<T | FeedEnding>> {
     const held = this.perCaller.get(caller) ?? 0;
-    if (held >= this.limits.perCaller) {
-      this.observer?.refused('caller');
-      throw new SubscriptionError(
-        CODE.SUBSCRIPTION_LIMIT,
-        `You have ${held} subscriptions open, as many as one caller may: close one before opening another.`,
-        { maxSubscriptions: this.limits.perCaller },
-      );
-    }
-    if (this.closed || this.feeds.size >= this.limits.total) {
+    if (held >= this.limits.perCaller) throw this.callerRefusal(held);
+    if (this.closed || this.feeds.size + this.pending >= this.limits.total) {
       this.observer?.refused('total');
       throw new SubscriptionError(
         CODE.SUBSCRIPTION_LIMIT,
@@ -132,16 +131,47 @@ export class LiveHub {
       );
     }
     this.perCaller.set(caller, held + 1);
-    const feed = new Feed<T>(caller, topic, select, this.limits, stillValid, () => {
-      this.feeds.delete(feed as Feed<unknown>);
+    const giveBack = (): void => {
       const left = (this.perCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.perCaller.set(caller, left);
       else this.perCaller.delete(caller);
+    };
+    let release = (): void => undefined;
+    if (this.slots !== undefined) {
+      this.pending += 1;
+      const slot = await this.slots.take(caller, this.limits.perCaller).finally(() => (this.pending -= 1));
+      if (!slot.taken) {
+        giveBack();
+        throw this.callerRefusal(slot.held);
+      }
+      release = slot.release;
+      if (this.closed) {
+        giveBack();
+        release();
+        this.observer?.refused('total');
+        throw new SubscriptionError(CODE.SUBSCRIPTION_LIMIT, 'This server is shutting down: try again shortly.', {
+          maxSubscriptions: this.limits.total,
+        });
+      }
+    }
+    const feed = new Feed<T>(caller, topic, select, this.limits, stillValid, () => {
+      this.feeds.delete(feed as Feed<unknown>);
+      giveBack();
+      release();
       this.observer?.closed(topic);
     });
     this.feeds.add(feed as Feed<unknown>);
     this.observer?.opened(topic);
     return feed;
+  }
+
+  private callerRefusal(held: number): SubscriptionError {
+    this.observer?.refused('caller');
+    return new SubscriptionError(
+      CODE.SUBSCRIPTION_LIMIT,
+      `You have ${held} subscriptions open, as many as one caller may: close one before opening another.`,
+      { maxSubscriptions: this.limits.perCaller },
+    );
   }
 
   /**

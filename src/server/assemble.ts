@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
 import { redisKeyPrefixOf, type Config } from '../config.js';
@@ -14,7 +15,8 @@ import type { Leadership } from '../live/watcher-leadership.js';
 import type { Watcher } from '../live/watcher.js';
 import { openLive } from './open-live.js';
 import { openObservability } from './open-observability.js';
-import { linkRedis, openSharedRedis } from './open-redis.js';
+import { linkRedis, openSharedRedis, type RedisPlace } from './open-redis.js';
+import { watchClockSkew, type ClockSource } from './observability/clock-skew.js';
 import { openStore } from './open-store.js';
 import { openUpstream } from './open-upstream.js';
 import { AssembleError, ClosingStack } from './opened.js';
@@ -41,6 +43,8 @@ export interface AssembleOverrides {
   readonly upstream?: Pick<Upstream, 'client' | 'source'>;
   /** Checks for /ready besides the store's, the upstream's and Redis's. */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** This instance's wall clock as the clock-skew measurement reads it (Date.now unless given). */
+  readonly wallClock?: () => number;
 }
 
 /** The server, assembled and not yet listening, with what it opened. */
@@ -114,6 +118,13 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
         now: overrides.now,
       }),
     );
+    const skew = watchClockSkew({
+      sources: clockSources(store, redisPlace, redis),
+      now: overrides.wallClock ?? Date.now,
+      logger: logger.child({ component: 'clock-skew' }),
+      report: (against, skewS) => metrics.clockSkew(against, skewS),
+    });
+    opened.push(() => Promise.resolve(skew.close()));
     let shuttingDown = false;
     const { app, readiness } = createAppParts(config, {
       logger,
@@ -157,6 +168,25 @@ export async function assemble(config: Config, overrides: AssembleOverrides = {}
     await opened.close();
     throw error;
   }
+}
+
+/** The clocks this instance is measured against: the store's (PostgreSQL; SQLite has none of its own) and Redis's. */
+function clockSources(store: AccessService, redisPlace: RedisPlace, redis: Redis | undefined): ClockSource[] {
+  const { link } = redisPlace;
+  return [
+    { against: 'store', read: () => store.clock() },
+    ...(redis === undefined || link === undefined
+      ? []
+      : [
+          {
+            against: 'redis' as const,
+            read: async () => {
+              const [seconds, microseconds] = (await link.run(() => redis.time())).map(Number);
+              return (seconds ?? Number.NaN) * 1_000 + (microseconds ?? Number.NaN) / 1_000;
+            },
+          },
+        ]),
+  ];
 }
 
 /** The trusted documents when PERSISTED_OPERATIONS_ONLY is set; a manifest that cannot be used fails start-up. */

@@ -9,6 +9,7 @@ import { createMemoryVersions, createRedisVersions, type DatasetVersions } from 
 import { createMemoryBus, createRedisBus, eventChannel } from '../live/event-bus.js';
 import { publishingTransitions } from '../live/publishing-access.js';
 import { clientSubscriberKey, LiveHub, type LiveEvent } from '../live/subscription-hub.js';
+import { redisSubscriptionSlots } from '../live/subscription-slots.js';
 import { ALWAYS_LEADER, leadWithLease, type Leadership } from '../live/watcher-leadership.js';
 import { createWatcher, type Watcher } from '../live/watcher.js';
 import { recordsView } from '../records/index.js';
@@ -55,7 +56,20 @@ export interface LiveDependencies {
 export function openLive(config: Config, dependencies: LiveDependencies): Promise<Opened<LiveParts>> {
   const { logger, metrics, upstream, responseCache, redisPlace, redis, now } = dependencies;
   return openSeveral(logger, (opened) => {
-    const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions);
+    // With Redis, a caller's subscriptions are counted over every instance (SUBSCRIPTION_MAX_PER_CALLER holds for
+    // the fleet, not per instance); closed after the hub, whose subscriptions give their slots back as they end.
+    const { link } = redisPlace;
+    const slots =
+      redis === undefined || link === undefined
+        ? undefined
+        : redisSubscriptionSlots({
+            redis,
+            key: (caller) => redisPlace.key(`live:subscriptions:${caller}`),
+            run: (command) => link.run(command),
+            logger: logger.child({ component: 'subscription-slots' }),
+          });
+    if (slots !== undefined) opened.push(() => slots.close());
+    const hub = new LiveHub(config.live.subscriptions, metrics.subscriptions, slots);
     const datasetVersions = recordingDates(
       redis === undefined ? createMemoryVersions() : createRedisVersions(redis, redisPlace.key('live:')),
       dependencies.store,

@@ -148,7 +148,7 @@ describe('admin CLI (npm run admin)', () => {
       name: 'CLI Managed App',
       contactEmail: 'cli@example.org',
     });
-    const disabled = await admin('disable', client.id);
+    const disabled = await admin('disable', client.id, '--note', 'ตั๋ว INC-4711: key leaked');
     expect(disabled).toMatchObject({ code: 0, stderr: '' });
     expect(disabled.stdout).toMatch(
       new RegExp(
@@ -179,7 +179,13 @@ describe('admin CLI (npm run admin)', () => {
     });
     const shown = await admin('client', client.id);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL\n/);
+    expect(shown.stdout).toMatch(/\n\nAT +EVENT +ACTOR +DETAIL +NOTE\n/);
+    // The trail says why, as the operator wrote it (client_events.note, migration 0005).
+    expect(shown.stdout).toMatch(/ DISABLED +operator:cli +ตั๋ว INC-4711: key leaked\n/);
+    expect((await access.clientEvents([client.id]))[1]).toMatchObject({
+      kind: 'DISABLED',
+      note: 'ตั๋ว INC-4711: key leaked',
+    });
     // The address the runbooks have the operator check a requester against.
     expect(shown.stdout).toMatch(/^CLIENT +NAME +CONTACT +STATUS +QUOTA\n/);
     expect(shown.stdout).toContain(client.contactEmail);
@@ -235,7 +241,7 @@ describe('admin CLI (npm run admin)', () => {
       'admin: Unknown command "delete"',
       'admin: approve takes exactly one request id',
       'admin: Unknown status "bogus": use one of PENDING, APPROVED, REJECTED, REVOKED',
-      'admin: --note applies only to approve, reject and revoke',
+      'admin: --note applies only to approve, reject, revoke, disable and enable',
       expect.stringContaining("Unknown option '--verbose'"),
     ]);
   });

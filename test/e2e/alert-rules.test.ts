@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ if (!PROMTOOL)
   console.warn('alert-rules: promtool is not on PATH, its rule tests are skipped (Debian: apt-get install prometheus)');
 
 interface RuleFile {
-  groups: { rules: { alert?: string }[] }[];
+  groups: { rules: { alert?: string; annotations?: { runbook?: string } }[] }[];
 }
 interface RuleTests {
   tests: { alert_rule_test?: { alertname: string; exp_alerts: unknown[] }[] }[];
@@ -39,6 +39,18 @@ describe('the alert rules (deploy/prometheus/alerts.yaml)', () => {
       ),
     );
     expect(alerts.filter((alert) => !firing.has(alert))).toEqual([]);
+  });
+
+  it('each name a runbook that exists', () => {
+    const rules = (parse(readFileSync(RULES, 'utf8')) as RuleFile).groups.flatMap((group) => group.rules);
+    const withoutRunbook = rules
+      .filter((rule) => rule.alert !== undefined)
+      .filter((rule) => {
+        const runbook = rule.annotations?.runbook;
+        return runbook === undefined || !existsSync(fileURLToPath(new URL(`../../${runbook}`, import.meta.url)));
+      })
+      .map((rule) => rule.alert);
+    expect(withoutRunbook).toEqual([]);
   });
 
   // promtool takes 2 s alone and several times that beside the other suites on a loaded machine: run it without

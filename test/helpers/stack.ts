@@ -104,6 +104,8 @@ export interface StackOptions {
   sharedUpstream?: Pick<Stack, 'upstream' | 'source'>;
   /** Checks for /ready besides the store's and the upstream's. */
   readinessChecks?: readonly ReadinessCheck[];
+  /** The instance's wall clock as the clock-skew measurement reads it (Date.now unless given). */
+  wallClock?: () => number;
   /**
    * The cross-request payload cache. Without it nothing is kept between operations (every window 0), so
    * suites that count upstream calls per operation see each one; cache suites pass real windows.
@@ -209,6 +211,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? undefined
         : { client: options.sharedUpstream.upstream, source: options.sharedUpstream.source },
     readinessChecks: options.readinessChecks,
+    wallClock: options.wallClock,
   });
   const { app, upstream, source, access, metrics, live } = server;
 

@@ -11,6 +11,7 @@ import type { OperationNames } from './operation-names.js';
 import { isErrorCode } from '../../errors/registry.js';
 import type { BuildInfo } from './build-info.js';
 import type { Readiness, ReadinessReport } from './use-readiness.js';
+import type { ClockReference } from './clock-skew.js';
 
 /**
  * The server's Prometheus metrics beside the GraphQL ones that useMetrics registers on the same registry:
@@ -81,6 +82,8 @@ export interface Metrics {
   upstreamSimulated(serving: boolean): void;
   /** Reads, at each scrape, what is held now: bytes of answers in flight, the payload cache's bytes. */
   watchHeld(held: HeldReaders): void;
+  /** This instance's clock minus the store's or Redis's (clock-skew.ts); undefined drops the series (unknown). */
+  clockSkew(against: ClockReference, skewS: number | undefined): void;
 }
 
 export interface DoneOperation {
@@ -380,6 +383,12 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
     labelNames: ['dataset'],
     registers: [registry],
   });
+  const clockSkew = new Gauge({
+    name: 'clock_skew_seconds',
+    help: "This instance's clock minus the store's (PostgreSQL) or Redis's, measured every minute over a round trip halved: positive when this instance is ahead. No series while it cannot be measured (SQLite, a reference that is down).",
+    labelNames: ['against'],
+    registers: [registry],
+  });
   let breakerState: (() => BreakerState) | undefined;
   new Gauge({
     name: 'upstream_breaker_state',
@@ -515,6 +524,10 @@ export function createMetrics(operationNames: OperationNames, build?: BuildInfo)
     upstreamSimulated: (serving) => simulated.set(serving ? 1 : 0),
     watchHeld(readers) {
       held = { ...held, ...readers };
+    },
+    clockSkew(against, skewS) {
+      if (skewS === undefined) clockSkew.remove({ against });
+      else clockSkew.set({ against }, skewS);
     },
   };
 }
