@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SENT_BYTES_PER_TOKEN } from '../../src/rate-limit/limiter.js';
+import { subscribe } from '../helpers/sse.js';
 import { useListeningStack } from '../helpers/stack.js';
 
 // Issue 42: an SSE or multipart answer (@defer, @stream, subscriptions) paid one token on arrival and nothing for its
@@ -108,5 +109,34 @@ describe('a stream of parts (SSE, multipart) pays for its bytes as it sends them
     const afterEnd = await remaining(origin, address);
     // Once ended, every byte is paid: the probes' two tokens and the stream's bytes, rounded down.
     expect(POINTS - afterEnd).toBeGreaterThanOrEqual(2 + Math.floor(streamed.bytes() / SENT_BYTES_PER_TOKEN) - 1);
+  });
+});
+
+describe('a subscription over SSE, with the byte price on', () => {
+  const started = useListeningStack({ rateLimit: { points: POINTS, windowS: 3600, trustProxy: true } });
+
+  it('gets each event as it is published (compressed, metered), its stream still open', async () => {
+    const { origin, stack } = started();
+    const code = 'ODS_COUNT_TEACHER_BY_YEAR';
+    // The first look only records what each dataset is.
+    await stack.live.watcher.check();
+    const stream = await subscribe(
+      `${origin}/graphql`,
+      'subscription Changed($codes: [DatasetCode!]) { datasetChanged(codes: $codes) { dataset { code } version } }',
+      { codes: [code] },
+      { 'x-forwarded-for': '203.0.113.83', 'accept-encoding': 'gzip' },
+    );
+    expect(stream.status).toBe(200);
+    const revised = await fetch(`${stack.simulator.url}/__simulator/datasets/${code}/revisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ step: 3 }),
+    });
+    expect(revised.status).toBe(201);
+    await stack.live.watcher.check();
+    const event = await stream.next();
+    expect(event.data).toMatchObject({ datasetChanged: { dataset: { code } } });
+    stream.close();
+    expect(await stream.ended).toBe(false);
   });
 });
