@@ -258,7 +258,6 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key, count, quota) =>
-      use(key, 'charge', quota, count).catch(() => fallback.charge(key, count, quota)),
+    charge: (key, count, quota) => use(key, 'charge', quota, count).catch(() => fallback.charge(key, count, quota)),
   };
 }
