@@ -71,7 +71,7 @@ export function rateLimitCharges(
   payForSocketOperation: SocketOperationPayment;
   priceSentBytes: SentBytesPrice;
 } {
-  const { limiter, callers } = options;
+  const { callers } = options;
   // What each request paid on arrival and from which bucket, so its answer's bytes are priced beyond that.
   const payments = new WeakMap<Request, ArrivalPayment>();
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -25,20 +25,28 @@ import { setTimeout as delay } from 'node:timers/promises';
  *   `Connection: close`), or HTTP_FIRST_HEADERS_TIMEOUT_MS ends it. node's own `server.close()` closes both.
  */
 export class ConnectionDrain {
-  // Answers begun and not finished.
+  // Answers begun and not finished, and per connection that has carried a request, how many are in flight on it.
   readonly #unfinished = new Set<ServerResponse>();
+  readonly #inFlight = new Map<Socket, number>();
   /** `serving`, `draining` (answers say close), `quiet` (keep-alive until the accept queue is empty), `closed`. */
   #mode: 'serving' | 'draining' | 'quiet' | 'closed' = 'serving';
 
   constructor(private readonly server: Server) {
     // First among the listeners, so that the header is set before any of them can answer.
-    server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => this.#track(response));
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      this.#track(request.socket, response),
+    );
   }
 
-  #track(response: ServerResponse): void {
+  #track(socket: Socket, response: ServerResponse): void {
     if (this.#sayClose()) response.setHeader('connection', 'close');
+    if (!this.#inFlight.has(socket)) socket.once('close', () => this.#inFlight.delete(socket));
+    this.#inFlight.set(socket, (this.#inFlight.get(socket) ?? 0) + 1);
     this.#unfinished.add(response);
-    response.once('close', () => this.#unfinished.delete(response));
+    response.once('close', () => {
+      this.#unfinished.delete(response);
+      if (this.#inFlight.has(socket)) this.#inFlight.set(socket, (this.#inFlight.get(socket) ?? 1) - 1);
+    });
   }
 
   #sayClose(): boolean {
@@ -62,11 +70,21 @@ export class ConnectionDrain {
     await this.#quiet();
     this.#mode = 'closed';
     this.#closeUnbegun();
-    return new Promise<void>((resolve) => {
+    const closed = new Promise<void>((resolve) => {
       // net.Server's own close: stops listening and calls back once the last connection is gone, without
       // http.Server's closing of every idle connection (see above).
       NetServer.prototype.close.call(this.server, () => resolve());
     });
+    // A keep-alive time-out longer than the default would hold the shutdown that long for a client that went quiet:
+    // past MAX_IDLE_WAIT_MS its idle connections are closed (a client that sends at that very moment loses that one
+    // request, as it would at any keep-alive time-out).
+    if (this.server.keepAliveTimeout > MAX_IDLE_WAIT_MS) {
+      const idleClose = setTimeout(() => {
+        for (const [socket, inFlight] of this.#inFlight) if (inFlight === 0) closeIdle(socket);
+      }, MAX_IDLE_WAIT_MS).unref();
+      void closed.then(() => clearTimeout(idleClose));
+    }
+    return closed;
   }
 
   /**
@@ -90,6 +108,14 @@ export class ConnectionDrain {
       this.server.off('connection', count);
     }
   }
+}
+
+/** The longest the drain leaves an idle keep-alive connection to its client: node's default keep-alive time-out. */
+const MAX_IDLE_WAIT_MS = 5_000;
+
+function closeIdle(socket: Socket): void {
+  // The server's sockets are half-open: end() alone would leave the reading side to the client to close.
+  socket.end(() => socket.destroy());
 }
 
 /** How long no connection must arrive before the listener is closed: a reconnect after an answer takes far less. */
