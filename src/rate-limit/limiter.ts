@@ -97,8 +97,10 @@ export interface RateLimiter {
    * Takes `count` tokens (one unless given) even from an empty bucket, which then owes them: a failure is counted
    * however many arrived at once, so a burst of concurrent failures keeps its sender out for as long as that many
    * would at the rate; and what is learnt only after the work (the bytes an upstream call brought) is paid so.
+   * `quota` is the bucket's size, as consume was given it (a client's own quota): a charge with another size would
+   * refill the bucket at the wrong rate and cut it down to the configured points.
    */
-  charge(key: string, count?: number): Promise<BucketState>;
+  charge(key: string, count?: number, quota?: number): Promise<BucketState>;
 }
 
 /** What to do with the bucket: the three operations of RateLimiter, which share one piece of arithmetic. */
@@ -197,7 +199,7 @@ function memoryBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => Promise.resolve(use(key, 'consume', quota, count)),
     peek: (key) => Promise.resolve(use(key, 'peek')),
-    charge: (key, count) => Promise.resolve(use(key, 'charge', undefined, count)),
+    charge: (key, count, quota) => Promise.resolve(use(key, 'charge', quota, count)),
   };
 }
 
@@ -256,6 +258,6 @@ function redisBuckets(
     defaultQuota: config.points,
     consume: (key, quota, count) => use(key, 'consume', quota, count).catch(() => fallback.consume(key, quota, count)),
     peek: (key) => use(key, 'peek').catch(() => fallback.peek(key)),
-    charge: (key, count) => use(key, 'charge', undefined, count).catch(() => fallback.charge(key, count)),
+    charge: (key, count, quota) => use(key, 'charge', quota, count).catch(() => fallback.charge(key, count, quota)),
   };
 }

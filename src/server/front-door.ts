@@ -11,9 +11,9 @@
  *    the request's language; anything unexpected is logged and answered 500 with a code and nothing internal;
  * 5. the answer's headers: request id, security headers, RateLimit fields, CORS, the simulated-upstream mark;
  *    compressed when the client accepts it and the route did not encode it itself;
- * 6. its bytes priced as they are written: beyond what step 3 took, one token per SENT_BYTES_PER_TOKEN, taken
- *    once the answer's length is known (at once for a body of known length, at its end for a stream), into debt
- *    when the bucket is short, so no route is a way round the byte price GraphQL answers pay.
+ * 6. its bytes priced as they are written: beyond what step 3 took, one token per SENT_BYTES_PER_TOKEN from the
+ *    same bucket at the same size (at once for a body of known length, as it passes for a stream), into debt when
+ *    the bucket is short, so no route is a way round the byte price GraphQL answers pay.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
@@ -21,17 +21,17 @@ import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CodedError } from '../errors/coded-error.js';
 import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
-import { rateLimitedError } from '../graphql/errors.js';
 import type { RequestCallers } from '../graphql/request-callers.js';
 import { negotiateLanguage } from '../http/language.js';
 import { requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
-import { rateLimitFields, spentBudget } from '../rate-limit/fields.js';
+import { rateLimitFields } from '../rate-limit/fields.js';
 import { pricedBeforeSent, type ArrivalPayment } from '../rate-limit/byte-price.js';
-import { anonymousBucket, bucketOf, OPERATION_COSTS, type RateLimiter } from '../rate-limit/limiter.js';
-import { existingSpentBudgetsOf, spentBudgetsOf } from '../rate-limit/spent-budgets.js';
+import { OPERATION_COSTS, type RateLimiter } from '../rate-limit/limiter.js';
+import { existingSpentBudgetsOf } from '../rate-limit/spent-budgets.js';
 import { corsHeaders, errorResponse, type Refusal } from './answers/error-answer.js';
 import { SIMULATED_HEADER } from './answers/use-simulated-upstream.js';
+import { spend } from './rate-limit/spend.js';
 import { compressedResponse } from './transport/use-compression.js';
 import { setSecurityHeaders } from './transport/use-security-headers.js';
 
@@ -67,24 +67,11 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
   const { callers, cors } = options;
   const table = routeTable(routes);
 
-  /** Takes the route's price from the caller's bucket; returns the bucket and what it took, for the byte price. */
+  /** Takes the route's price from the caller's own bucket (spend.ts); returns the bucket and what it took, for the byte price. */
   const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<ArrivalPayment | undefined> => {
     const { rateLimit } = options;
     if (rateLimit === undefined || price === 'free') return undefined;
-    const { caller, ip } = await state.caller();
-    if (caller.kind === 'operator') return undefined;
-    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
-    const bucket = caller.kind === 'client' ? bucketOf(caller, ip) : anonymousBucket(ip);
-    const paid = ARRIVAL_COSTS[price];
-    const decision = await rateLimit.limiter.consume(bucket, quota, paid);
-    spentBudgetsOf(request).record(
-      spentBudget(quota === undefined ? 'default' : 'client', decision, rateLimit.limiter.windowS),
-    );
-    if (!decision.allowed) {
-      rateLimit.onRefusal?.(caller.kind);
-      throw rateLimitedError(decision.retryAfterMs);
-    }
-    return { limiter: rateLimit.limiter, bucket, paid, budget: quota === undefined ? 'default' : 'client' };
+    return spend(rateLimit, request, await state.caller(), ARRIVAL_COSTS[price]);
   };
 
   const finish = async (

@@ -12,6 +12,8 @@ const ONE = `{ dataset(code: ${LARGEST}) { payload } }`;
 /** Three versions of it: about 12 MB, more than the eighth of the cache one answer may take. */
 const THREE = `{ a: dataset(code: ${LARGEST}) { payload } b: dataset(code: ${LARGEST}) { payload(query: { X: "1" }) } c: dataset(code: ${LARGEST}) { payload(query: { X: "2" }) } }`;
 const POINTS = 40;
+const remaining = (response: Response): number =>
+  Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1] ?? Number.NaN);
 
 describe('every byte priced, a hit and a miss alike; no answer takes more than its share of the cache', () => {
   let stack: Stack;
@@ -37,8 +39,6 @@ describe('every byte priced, a hit and a miss alike; no answer takes more than i
     fetch(`${origin}/graphql?query=${encodeURIComponent(query)}`, {
       headers: { 'x-forwarded-for': address, 'accept-encoding': 'identity' },
     });
-  const remaining = (response: Response): number =>
-    Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1] ?? Number.NaN);
   const cacheCount = async (result: string): Promise<number> => {
     const text = await stack.metrics.registry.metrics();
     return Number(
@@ -88,5 +88,41 @@ describe('every byte priced, a hit and a miss alike; no answer takes more than i
     expect(again.status).toBe(200);
     expect(await cacheCount('stored')).toBe(stored);
     expect(await cacheCount('hit')).toBe(hits);
+  });
+});
+
+describe("a client's bytes are priced from its own bucket, at its own size", () => {
+  let stack: Stack;
+  let origin: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    stack = await startStack({ rateLimit: { points: POINTS, windowS: 3600, trustProxy: true } });
+    const listening = await listen(stack.app);
+    origin = listening.origin;
+    close = () => listening.close();
+  });
+  afterAll(async () => {
+    await close();
+    await stack.close();
+  });
+
+  it('a GraphQL answer and a download, each of many tokens, leave a 400-token quota at 400 less their price', async () => {
+    const { apiKey, client } = await stack.access.registerClient({ name: 'แอปโควตา', contactEmail: 'q@example.co.th' });
+    const quota = 10 * POINTS;
+    await stack.access.setClientQuota({ clientId: client.id, rateLimitPoints: quota, actor: 'operator' });
+    const headers = { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'identity' };
+    const answer = await fetch(`${origin}/graphql?query=${encodeURIComponent(ONE)}`, { headers });
+    const answered = (await answer.arrayBuffer()).byteLength;
+    expect(answer.status).toBe(200);
+    const file = await fetch(`${origin}/datasets/${LARGEST}.csv`, { headers });
+    const downloaded = (await file.arrayBuffer()).byteLength;
+    expect(file.status).toBe(200);
+    const probe = await fetch(`${origin}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers });
+    await probe.arrayBuffer();
+    expect(probe.headers.get('ratelimit-policy')).toBe(`"client";q=${quota};w=3600`);
+    // Charged at the default size (40), the bytes' charge cut the client's bucket to 40 less their price.
+    const price = Math.ceil((answered + downloaded) / SENT_BYTES_PER_TOKEN);
+    expect(price).toBeGreaterThan(POINTS / 4);
+    expect(remaining(probe)).toBeGreaterThanOrEqual(quota - price - 3);
   });
 });

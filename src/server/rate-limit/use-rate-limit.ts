@@ -4,13 +4,11 @@ import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
 import type { Context } from '../../graphql/context.js';
-import { rateLimitedError } from '../../graphql/errors.js';
 import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
-import { spentBudgetsOf } from '../../rate-limit/spent-budgets.js';
 import { clientIp } from '../../http/client-ip.js';
-import { spentBudget } from '../../rate-limit/fields.js';
-import { pricedByBytes, type ArrivalPayment } from '../../rate-limit/byte-price.js';
-import { bucketOf, OPERATION_COSTS, type RateDecision, type RateLimiter } from '../../rate-limit/limiter.js';
+import { pricedByBytes, type ArrivalPayment, type ResponseMaker } from '../../rate-limit/byte-price.js';
+import { OPERATION_COSTS, type RateLimiter } from '../../rate-limit/limiter.js';
+import { spend } from './spend.js';
 
 export interface RateLimitOptions {
   readonly limiter: RateLimiter;
@@ -53,7 +51,7 @@ export type HeldBackPrice = (req: IncomingMessage | undefined) => number | undef
  * The answer to `request` with its bytes priced beyond what it paid on arrival (rate-limit/byte-price.ts): a miss
  * costs what the same bytes cost as a stored hit. Given the final answer, as compressed, by response-delivery.
  */
-export type SentBytesPrice = (request: Request, response: Response) => Response;
+export type SentBytesPrice = (request: Request, response: Response, fetchAPI: ResponseMaker) => Response;
 
 /** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
 export type SocketOperationPayment = (request: Request, req: IncomingMessage | undefined) => Promise<void>;
@@ -73,27 +71,18 @@ export function rateLimitCharges(
   payForSocketOperation: SocketOperationPayment;
   priceSentBytes: SentBytesPrice;
 } {
-  const { limiter, callers } = options;
+  const { callers } = options;
   // What each request paid on arrival and from which bucket, so its answer's bytes are priced beyond that.
   const payments = new WeakMap<Request, ArrivalPayment>();
   // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
   // pays when it executes or subscribes.
   const chargedAtParse = new WeakSet<Request>();
-  /** Takes `count` tokens from the bucket of `caller` and records what it holds; throws the refusal. */
-  const spend = async (request: Request, { caller, ip }: RequestCaller, count: number): Promise<void> => {
-    if (caller.kind === 'operator') return;
-    const quota = caller.kind === 'client' ? (caller.client.rateLimitPoints ?? undefined) : undefined;
-    const key = bucketOf(caller, ip);
-    const decision = await limiter.consume(key, quota, count);
-    record(request, decision, quota === undefined ? 'default' : 'client');
-    if (!decision.allowed) {
-      options.onRefusal?.(caller.kind);
-      throw rateLimitedError(decision.retryAfterMs);
-    }
-    payments.set(request, { limiter, bucket: key, paid: (payments.get(request)?.paid ?? 0) + count });
+  /** Takes `count` tokens from the bucket of `caller` (spend.ts) and keeps what it paid in all; throws the refusal. */
+  const spendFor = async (request: Request, found: RequestCaller, count: number): Promise<void> => {
+    const payment = await spend(options, request, found, count);
+    if (payment !== undefined)
+      payments.set(request, { ...payment, paid: (payments.get(request)?.paid ?? 0) + payment.paid });
   };
-  const record = (request: Request, decision: RateDecision, budget: 'default' | 'client'): void =>
-    spentBudgetsOf(request).record(spentBudget(budget, decision, limiter.windowS));
   const ipOf = (request: Request, req: IncomingMessage | undefined): string =>
     clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
   const take = async (
@@ -102,7 +91,7 @@ export function rateLimitCharges(
   ): Promise<void> => {
     try {
       const caller = { caller: context.caller, ip: ipOf(context.request, context.req) };
-      await spend(context.request, caller, OPERATION_COSTS.executed);
+      await spendFor(context.request, caller, OPERATION_COSTS.executed);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       stop({ errors: [error] });
@@ -111,7 +100,7 @@ export function rateLimitCharges(
   const payForSocketOperation: SocketOperationPayment = async (request, req) => {
     const found = await callers.of(request, req);
     chargedAtParse.add(request);
-    await spend(request, found, OPERATION_COSTS.executed);
+    await spendFor(request, found, OPERATION_COSTS.executed);
   };
   const plugin: Plugin<Context & { req?: IncomingMessage }> = {
     onRequestParse({ request, serverContext }) {
@@ -126,11 +115,11 @@ export function rateLimitCharges(
           } catch (error) {
             if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
             // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
-            await spend(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
+            await spendFor(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
             throw error;
           }
           chargedAtParse.add(request);
-          await spend(request, found, cost);
+          await spendFor(request, found, cost);
         },
       };
     },
@@ -139,9 +128,9 @@ export function rateLimitCharges(
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
   };
-  const priceSentBytes: SentBytesPrice = (request, response) => {
+  const priceSentBytes: SentBytesPrice = (request, response, fetchAPI) => {
     const payment = payments.get(request);
-    return payment === undefined ? response : pricedByBytes(response, payment, options.logger);
+    return payment === undefined ? response : pricedByBytes(response, payment, options.logger, fetchAPI);
   };
   return { plugin, payForSocketOperation, priceSentBytes };
 }

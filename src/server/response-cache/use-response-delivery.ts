@@ -4,6 +4,7 @@ import { existingLedgerOf } from '../../graphql/response-ledger.js';
 import type { Context } from '../../graphql/context.js';
 import { useAnswerErrors } from './answer-errors.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { SentBytesPrice } from '../rate-limit/use-rate-limit.js';
 import type { ResponseCache } from './cache.js';
 import { useResponseCompression } from '../transport/use-compression.js';
 import { useFreshness, type HttpCachingPolicy } from './use-freshness.js';
@@ -16,7 +17,7 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
   readonly metrics: Metrics;
   readonly graphqlPath: string;
   /** Prices the final answer by the bytes it sends (use-rate-limit.ts); none when the rate limit is off. */
-  readonly priceSentBytes?: ((request: Request, response: Response) => Response) | undefined;
+  readonly priceSentBytes?: SentBytesPrice | undefined;
 }
 
 /**
@@ -40,21 +41,13 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
 }
 
 /**
- * Prices every answer by the bytes it sends, as they are written (rate-limit/byte-price.ts); a stream (an event
- * stream, a multipart answer) once it ends or is cut.
+ * Prices every answer by the bytes it sends, as they are written (rate-limit/byte-price.ts): a stream of parts (an
+ * event stream, a multipart answer) chunk by chunk as it passes, while it is open, each part flushed as before.
  */
-/** The media types of answers sent as a stream of parts. */
-const STREAMED = /(text\/event-stream|multipart\/mixed)/i;
-
-function useSentBytesPrice(price: (request: Request, response: Response) => Response): Plugin<Context> {
+function useSentBytesPrice(price: SentBytesPrice): Plugin<Context> {
   return {
     onResponse(payload) {
-      // A stream of parts (@defer, @stream, subscriptions over SSE or multipart) is left as yoga made it: wrapped in
-      // a counting stream, its parts stopped reaching the client (yoga's event stream has no Content-Type here yet,
-      // so the request's Accept tells it). Its operations paid on arrival; its bytes are not priced yet.
-      const streamed = [payload.response.headers.get('content-type'), payload.request.headers.get('accept')];
-      if (streamed.some((type) => STREAMED.test(type ?? ''))) return;
-      const priced = price(payload.request, payload.response);
+      const priced = price(payload.request, payload.response, payload.fetchAPI);
       if (priced !== payload.response) payload.setResponse(priced);
     },
   };
