@@ -46,7 +46,12 @@ export const { t, tOf } = translator({
     embedHeading: 'ฝังแผนภูมิในหน้าเว็บอื่น',
     embedHelp:
       'วางโค้ด SVG นี้ในหน้าเว็บของคุณ แผนภูมิเป็นภาพนิ่งของข้อมูลตอนนี้ พร้อมลิงก์กลับมาที่มุมมองนี้ (พอร์ทัลไม่ยอมให้ฝังในกรอบ iframe เพื่อกันการหลอกให้คลิก)',
-    sourceLine: 'ที่มา: {title} ({code}) · {url}',
+    sourceLine: 'ที่มา: {title} (ชุดข้อมูล {code}) เผยแพร่โดย {publisher}',
+    licenceLine: 'สัญญาอนุญาต: {licence} ({url})',
+    datesLine: 'ข้อมูล ณ {data} · สืบค้นเมื่อ {retrieved}',
+    datesUnknown: 'ไม่ทราบ',
+    chartCut: 'แผนภูมินี้แสดง {shown} กลุ่มที่มากที่สุดจากทั้งหมด {total} กลุ่ม',
+    addressLine: 'ดูมุมมองนี้และดาวน์โหลดข้อมูลได้ที่ {url}',
     copy: 'คัดลอก',
     copied: 'คัดลอกแล้ว',
     // Explorer
@@ -151,7 +156,12 @@ export const { t, tOf } = translator({
     embedHeading: 'Embed the chart in another page',
     embedHelp:
       'Paste this SVG into your page: a still picture of the data as it is now, linking back to this view (the portal refuses to be framed in an iframe, against clickjacking).',
-    sourceLine: 'Source: {title} ({code}) · {url}',
+    sourceLine: 'Source: {title} (dataset {code}), published by {publisher}',
+    licenceLine: 'Licence: {licence} ({url})',
+    datesLine: 'Data as of {data} · retrieved {retrieved}',
+    datesUnknown: 'not known',
+    chartCut: 'This chart shows the largest {shown} of {total} groups',
+    addressLine: 'This view and its data: {url}',
     copy: 'Copy',
     copied: 'Copied',
     rowsHeading: 'Data table',
