@@ -50,12 +50,7 @@ export function chartPanel(page, options) {
   let showAll = false;
   let generation = 0;
 
-  const measureLabel = (/** @type {string | undefined} */ measure) =>
-    measure === undefined || measure === ROW_COUNT
-      ? oneThingPerRecord(page.columns, page.recordCount)
-        ? t('rowCountOf', { group: tOf('groupNouns', page.about?.group ?? '') })
-        : t('rowCount')
-      : page.label(measure);
+  const measureLabel = (/** @type {string | undefined} */ measure) => measureWords(page, measure);
 
   const fillSelects = () => {
     const view = page.view();
@@ -263,6 +258,19 @@ export function chartPanel(page, options) {
   );
   void redraw();
   return { element, redraw: () => void redraw() };
+}
+
+/**
+ * The words for a measure: a column's label, or what a record counts.
+ * @param {Page} page
+ * @param {string | undefined} measure
+ */
+export function measureWords(page, measure) {
+  return measure === undefined || measure === ROW_COUNT
+    ? oneThingPerRecord(page.columns, page.recordCount)
+      ? t('rowCountOf', { group: tOf('groupNouns', page.about?.group ?? '') })
+      : t('rowCount')
+    : page.label(measure);
 }
 
 /**

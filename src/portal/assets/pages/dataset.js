@@ -12,7 +12,8 @@ import { alertBox, announce, descriptiveTitle, section, shortVersion } from '../
 import { defaultGroupBy, defaultMeasure, yearColumn } from '../dataset/columns.js';
 import { ABOUT, COLUMNS, VERSION } from '../dataset/documents.js';
 import { columnLabel, typedNames } from '../dataset/labels.js';
-import { chartPanel } from '../dataset/chart-panel.js';
+import { chartPanel, measureWords } from '../dataset/chart-panel.js';
+import { provinceMap } from '../dataset/province-map.js';
 import { explorer } from '../dataset/explorer.js';
 import { codePanel } from '../dataset/code-panel.js';
 import { fieldsTable } from '../dataset/fields-table.js';
@@ -51,6 +52,10 @@ export function renderDataset(main, code) {
   const subtitle = h('div', {});
   const aboutBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const chartBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  // Shown only for a dataset whose records name a province, once its columns say so.
+  const mapBody = h('div', {});
+  const mapSection = section(t('mapHeading'), mapBody);
+  mapSection.hidden = true;
   const rowsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const fieldsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const codeBody = h('div', {});
@@ -64,6 +69,7 @@ export function renderDataset(main, code) {
     subtitle,
     section(t('about'), aboutBody, changeNote),
     section(t('chartHeading'), chartBody),
+    mapSection,
     section(t('rowsHeading'), rowsBody),
     section(t('codeHeading'), codeBody),
     section(t('fieldsHeading'), fieldsBody),
@@ -209,6 +215,13 @@ export function renderDataset(main, code) {
       const table = explorer(page, { quick: [yearColumn(columns), provinceColumn(columns), staffType?.name] });
       const snippets = codePanel(page);
       onViewChange.push(chart.redraw, table.redraw, snippets.redraw);
+      const province = provinceColumn(columns);
+      if (province !== undefined) {
+        const map = provinceMap(page, { province, measureLabel: (measure) => measureWords(page, measure) });
+        onViewChange.push(map.redraw);
+        replace(mapBody, map.element);
+      }
+      mapSection.hidden = province === undefined;
       replace(chartBody, chart.element);
       replace(rowsBody, table.element);
       replace(codeBody, snippets.element);
