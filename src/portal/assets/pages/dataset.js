@@ -7,13 +7,15 @@ import { h, replace } from '../dom.js';
 import { formatDateTime, language } from '../i18n.js';
 import { t, tOf } from '../dataset/messages.js';
 import { datasetPath, portalPath } from '../routes.js';
-import { focusHeading, showSimulatedNotice } from '../shell.js';
+import { focusHeading, setHead, showSimulatedNotice } from '../shell.js';
+import { datasetDescription, datasetTitle } from '../page-heads.js';
 import { alertBox, announce, descriptiveTitle, section, shortVersion } from '../ui.js';
 import { defaultGroupBy, defaultMeasure, yearColumn } from '../dataset/columns.js';
 import { ABOUT, COLUMNS, VERSION } from '../dataset/documents.js';
 import { columnLabel, typedNames } from '../dataset/labels.js';
 import { chartPanel, measureWords } from '../dataset/chart-panel.js';
 import { provinceMap } from '../dataset/province-map.js';
+import { citeBox } from '../dataset/cite-box.js';
 import { explorer } from '../dataset/explorer.js';
 import { codePanel } from '../dataset/code-panel.js';
 import { fieldsTable } from '../dataset/fields-table.js';
@@ -70,6 +72,7 @@ export function renderDataset(main, code) {
     section(t('about'), aboutBody, changeNote),
     section(t('chartHeading'), chartBody),
     mapSection,
+    section(t('citeHeading'), citeBox(code)),
     section(t('rowsHeading'), rowsBody),
     section(t('codeHeading'), codeBody),
     section(t('fieldsHeading'), fieldsBody),
@@ -111,7 +114,11 @@ export function renderDataset(main, code) {
     const descriptive = titleIsCode ? descriptiveTitle(dataset) : undefined;
     heading.textContent = titleIsCode ? official : title;
     heading.classList.toggle('code-title', titleIsCode);
-    document.title = `${descriptive ?? title} · ${t('brand')}`;
+    setHead(
+      datasetTitle(descriptive ?? title, dataset.code, language),
+      datasetDescription(descriptive ?? title, dataset.metadata.publisher, language),
+      datasetPath(dataset.code),
+    );
     replace(subtitle, descriptive === undefined ? null : h('p', { class: 'subtitle', lang: language }, descriptive));
     // The watcher's content hash; what was last fetched before its first look is the "last fetched" fact below (its
     // version is the upstream's ETag where it sends one, another kind of version, so it is not shown here).
