@@ -67,9 +67,10 @@ export const { t, tOf } = translator({
     mapFailed: 'วาดแผนที่ไม่สำเร็จ',
     // Cite this
     citeHeading: 'การอ้างอิง',
-    citeHelp: 'อ้างอิงชุดข้อมูลนี้ด้วยข้อความนี้ หรือนำเข้า BibTeX ในโปรแกรมจัดการบรรณานุกรม',
+    citeHelp:
+      'อ้างอิงชุดข้อมูลนี้ด้วยข้อความด้านล่าง (ข้อความภาษาอังกฤษตรงกับที่หน้านี้ให้เครื่องมือค้นหาใน JSON-LD) หรือนำเข้า BibTeX ในโปรแกรมจัดการบรรณานุกรม',
     citeText: 'ข้อความอ้างอิง',
-    citeTextOther: 'ข้อความอ้างอิงภาษาอังกฤษ (เหมือนใน JSON-LD ของหน้านี้สำหรับเครื่องมือค้นหา)',
+    citeTextOther: 'ข้อความอ้างอิงภาษาอังกฤษ',
     citeBibtex: 'BibTeX',
     citeFailed: 'โหลดการอ้างอิงไม่สำเร็จ',
     copy: 'คัดลอก',
@@ -197,7 +198,7 @@ export const { t, tOf } = translator({
     mapFailed: 'The map could not be drawn',
     citeHeading: 'Cite this',
     citeHelp:
-      'Cite this dataset with this text (the same as in this page’s JSON-LD for search engines), or import the BibTeX into a reference manager.',
+      'Cite this dataset with the text below (the English one is word for word what this page gives search engines in its JSON-LD), or import the BibTeX into a reference manager.',
     citeText: 'Citation',
     citeTextOther: 'Citation in Thai',
     citeBibtex: 'BibTeX',
