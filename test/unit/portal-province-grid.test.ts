@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   classBreaks,
   classOf,
+  classRanges,
   GRID_COLUMNS,
   GRID_ROWS,
   PROVINCE_TILES,
@@ -105,5 +106,18 @@ describe('classBreaks', () => {
     expect(classBreaks([7], 5)).toEqual([7]);
     expect(classBreaks([3, 3, 3, 9], 5)).toEqual([3, 9]);
     expect(classBreaks([], 5)).toEqual([]);
+  });
+
+  it("states each class's own smallest and largest value, so the legend's ranges do not overlap", () => {
+    const values = [1, 2, 3, 10, 11, 12, 50, 60, 70, 100];
+    const breaks = classBreaks(values, 5);
+    const ranges = classRanges(values, breaks);
+    expect(ranges).toHaveLength(breaks.length);
+    for (const [index, range] of ranges.entries()) {
+      expect(range.to).toBe(breaks[index]);
+      const below = ranges[index - 1];
+      if (below !== undefined) expect(range.from).toBeGreaterThan(below.to);
+    }
+    expect(ranges[0]?.from).toBe(1);
   });
 });

@@ -203,3 +203,22 @@ export function classOf(value, breaks) {
   const index = breaks.findIndex((bound) => value <= bound);
   return index === -1 ? breaks.length - 1 : index;
 }
+
+/**
+ * Each class's smallest and largest value, as the legend states them: ranges that do not overlap, from the values
+ * themselves (a class's lower bound is its own smallest value, not the class below's upper bound).
+ * @param {number[]} values
+ * @param {number[]} breaks
+ * @returns {{ from: number, to: number }[]}
+ */
+export function classRanges(values, breaks) {
+  /** @type {{ from: number, to: number }[]} */
+  const ranges = breaks.map(() => ({ from: Infinity, to: -Infinity }));
+  for (const value of values) {
+    const range = ranges[classOf(value, breaks)];
+    if (range === undefined) continue;
+    range.from = Math.min(range.from, value);
+    range.to = Math.max(range.to, value);
+  }
+  return ranges;
+}

@@ -9,7 +9,15 @@ import { alertBox } from '../ui.js';
 import { ROW_COUNT } from './columns.js';
 import { CHART } from './documents.js';
 import { t } from './messages.js';
-import { classBreaks, classOf, GRID_COLUMNS, GRID_ROWS, PROVINCE_TILES, valuesByProvince } from './province-grid.js';
+import {
+  classBreaks,
+  classOf,
+  classRanges,
+  GRID_COLUMNS,
+  GRID_ROWS,
+  PROVINCE_TILES,
+  valuesByProvince,
+} from './province-grid.js';
 import { recordFilters } from './view.js';
 
 /** @typedef {import('../pages/dataset.js').Page} Page */
@@ -119,17 +127,14 @@ function mapFigure({ values, unplaced }, words) {
       title,
     );
   });
-  let lower = 0;
-  const legend = breaks.map((upper, index) => {
-    const from = index === 0 ? Math.min(...values.values()) : lower;
-    lower = upper;
-    return h(
+  const legend = classRanges([...values.values()], breaks).map(({ from, to }, index) =>
+    h(
       'li',
       {},
       h('span', { class: 'swatch', 'data-shade': String(SHADES.indexOf(shades[index] ?? '')) }),
-      from === upper ? formatNumber(upper) : `${formatNumber(from)}–${formatNumber(upper)}`,
-    );
-  });
+      from === to ? formatNumber(to) : `${formatNumber(from)}–${formatNumber(to)}`,
+    ),
+  );
   return h(
     'figure',
     { class: 'province-map' },
