@@ -1,6 +1,7 @@
 /**
- * How a reader cites a dataset, APA-like: the dataset page's citation (its JSON-LD), and a downloaded file's, which
- * names what a reader needs to find the same file again and the terms it was published under.
+ * How a reader cites a dataset, APA-like, in the one place that writes it: the dataset page's citation (its JSON-LD,
+ * its "cite this" box in Thai, English and BibTeX), and a downloaded file's, which names what a reader needs to find
+ * the same file again and the terms it was published under.
  */
 import type { DatasetFacts } from './dataset-facts.js';
 
@@ -19,6 +20,57 @@ export function citationOf(facts: DatasetFacts): string {
     `${facts.publisher.nameEn}. (${year === undefined ? 'n.d.' : String(year)}). ${facts.titleEn} ` +
     `[${facts.entry.code}; Data set]. ${facts.landingPage}`
   );
+}
+
+/** The same citation in Thai: the Thai publisher and title, a Buddhist-Era year (ม.ป.ป. when none is known). */
+function thaiCitationOf(facts: DatasetFacts): string {
+  const year = yearOf(facts);
+  return (
+    `${facts.publisher.name}. (${year === undefined ? 'ม.ป.ป.' : String(year + BUDDHIST_ERA_OFFSET)}). ${facts.title} ` +
+    `[${facts.entry.code}; ชุดข้อมูล]. ${facts.landingPage}`
+  );
+}
+
+/** A BibTeX field's text: its special characters escaped, so that LaTeX prints them as they are. */
+function bibtexText(text: string): string {
+  return text.replace(/[\\{}&%$#_^~]/g, (character) =>
+    character === '\\'
+      ? '\\textbackslash{}'
+      : character === '^' || character === '~'
+        ? `\\${character}{}`
+        : `\\${character}`,
+  );
+}
+
+/**
+ * The citation as a BibTeX `@misc` entry (what reference managers import): the publisher as a corporate author (in
+ * double braces, so that it is not read as a person's names), the English title, the year as in `citationOf`, the
+ * code, the address and the licence. Its key is the code and the year.
+ */
+export function bibtexOf(facts: DatasetFacts): string {
+  const year = yearOf(facts);
+  const fields: [string, string][] = [
+    ['author', `{${bibtexText(facts.publisher.nameEn)}}`],
+    ['title', `{${bibtexText(facts.titleEn)}}`],
+    ...(year === undefined ? [] : ([['year', String(year)]] as [string, string][])),
+    ['publisher', bibtexText(facts.publisher.nameEn)],
+    ['howpublished', `Data set ${bibtexText(facts.entry.code)}`],
+    ['url', facts.landingPage],
+    ['note', `Licence: ${bibtexText(facts.licence.name)}, ${bibtexText(facts.licence.url)}`],
+  ];
+  const key = `${facts.entry.code.toLowerCase()}${year === undefined ? '' : String(year)}`;
+  return `@misc{${key},\n${fields.map(([name, value]) => `  ${name.padEnd(12)} = {${value}},`).join('\n')}\n}`;
+}
+
+/** What a dataset page offers to cite it: the citation (as the JSON-LD carries it), in Thai, and as BibTeX. */
+export interface DatasetCitation {
+  readonly text: string;
+  readonly textTh: string;
+  readonly bibtex: string;
+}
+
+export function datasetCitation(facts: DatasetFacts): DatasetCitation {
+  return { text: citationOf(facts), textTh: thaiCitationOf(facts), bibtex: bibtexOf(facts) };
 }
 
 /** Where and when a file was taken: its full address (filters included) and the moment it was written. */

@@ -5,15 +5,18 @@
  * The page's relative links are made absolute: under /portal/datasets/ they would point one level too deep, and the
  * CSP's `base-uri 'none'` allows no `<base>`.
  */
-import { findDataset, type DatasetCode } from '../catalogue.js';
+import { findDataset, type DatasetCode, type DatasetEntry } from '../catalogue.js';
 import { CodedError, withoutStackTrace } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
-import { datasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
+import { datasetCitation, type DatasetCitation } from '../harvest/citation.js';
+import { datasetFacts, type DatasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
-import { negotiateLanguage } from '../http/language.js';
+import { datasetTitle } from './assets/page-heads.js';
+import { pageLanguage, withHead } from './page-heads.js';
 import { PORTAL_PATH } from './route.js';
 
 const DATASET_PAGE = /^\/portal\/datasets\/([^/]+)$/;
+const CITATION = /^\/portal\/datasets\/([^/]+)\/citation\.json$/;
 
 /** What the dataset pages publish beside the catalogue: the licence, the contact, and the last change seen. */
 export type DatasetPageFacts = HarvestOptions;
@@ -23,7 +26,15 @@ export type DatasetPageFacts = HarvestOptions;
  * percent-encoding cannot be decoded.
  */
 export function datasetOfPage(pathname: string): DatasetCode | undefined {
-  const code = DATASET_PAGE.exec(pathname)?.[1];
+  return datasetNamed(DATASET_PAGE.exec(pathname)?.[1]);
+}
+
+/** The dataset whose citation a portal path asks for (/portal/datasets/<CODE>/citation.json), as datasetOfPage. */
+export function datasetOfCitation(pathname: string): DatasetCode | undefined {
+  return datasetNamed(CITATION.exec(pathname)?.[1]);
+}
+
+function datasetNamed(code: string | undefined): DatasetCode | undefined {
   if (code === undefined) return undefined;
   let decoded: string;
   try {
@@ -37,6 +48,30 @@ export function datasetOfPage(pathname: string): DatasetCode | undefined {
   return findDataset(decoded)?.code;
 }
 
+/** A dataset's facts as the request reaches them, with its stored dates and reference period. */
+async function describedDataset(entry: DatasetEntry, request: Request, facts: DatasetPageFacts): Promise<DatasetFacts> {
+  const origin = new URL(request.url).origin;
+  const [dates, period] = await Promise.all([
+    facts.dates(entry.code).catch(() => ({})),
+    facts.periods(entry.code).catch(() => undefined),
+  ]);
+  return datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(entry.code), ...dates, period });
+}
+
+/**
+ * The dataset page's "cite this" (its citation, in Thai, and as BibTeX), from the one place that writes citations
+ * (harvest/citation.ts): the same text as the page's JSON-LD `citation`, which the portal's script cannot read on a
+ * page it drew without a load.
+ */
+export async function datasetCitationJson(
+  code: DatasetCode,
+  request: Request,
+  facts: DatasetPageFacts,
+): Promise<DatasetCitation | undefined> {
+  const entry = findDataset(code);
+  return entry === undefined ? undefined : datasetCitation(await describedDataset(entry, request, facts));
+}
+
 /** index.html for one dataset: its links absolute, and the dataset's JSON-LD at the end of its head. */
 export async function datasetPageHtml(
   indexHtml: string,
@@ -46,30 +81,20 @@ export async function datasetPageHtml(
 ): Promise<string> {
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
-  const origin = new URL(request.url).origin;
-  const [dates, period] = await Promise.all([
-    facts.dates(code).catch(() => ({})),
-    facts.periods(code).catch(() => undefined),
-  ]);
-  const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
-  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates, period });
+  const language = pageLanguage(request);
+  const described = await describedDataset(entry, request, facts);
   const jsonLd = schemaOrgDataset(described, language);
-  const title = language === 'th' ? described.title : described.titleEn;
-  const description = (language === 'th' ? described.description : described.descriptionEn).slice(0, 300);
-  const head =
-    `<title>${escapeHtml(title)} · ${entry.code}</title>\n` +
-    `    <meta name="description" content="${escapeHtml(description)}">\n` +
-    `    <link rel="canonical" href="${escapeHtml(described.landingPage)}">`;
+  const head = {
+    title: datasetTitle(language === 'th' ? described.title : described.titleEn, entry.code, language),
+    description: (language === 'th' ? described.description : described.descriptionEn).slice(0, 300),
+    canonical: described.landingPage,
+  };
   const absolute = indexHtml.replace(
     /\b(href|src)="(?![a-z][a-z0-9+.-]*:|\/|#)([^"]*)"/gi,
     (_match, attribute: string, target: string) => `${attribute}="${PORTAL_PATH}/${target}"`,
   );
-  return absolute
-    .replace(/<title>[^<]*<\/title>/, () => head)
-    .replace('</head>', `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`);
-}
-
-/** Text for an HTML attribute or element. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  return withHead(absolute, head, language).replace(
+    '</head>',
+    `  <script type="application/ld+json">${scriptJson(jsonLd)}</script>\n  </head>`,
+  );
 }

@@ -9,7 +9,14 @@ import { etagOf, matchesEtag } from '../http/caching.js';
 import { compressOnce, negotiate, type Encoding } from '../http/content-encoding.js';
 import { CODE_ROOT } from '../package-files.js';
 import { SHAPES_FILE } from '../records/shapes-file.js';
-import { datasetOfPage, datasetPageHtml, type DatasetPageFacts } from './dataset-page.js';
+import {
+  datasetCitationJson,
+  datasetOfCitation,
+  datasetOfPage,
+  datasetPageHtml,
+  type DatasetPageFacts,
+} from './dataset-page.js';
+import { pageLanguage, portalPageHead, withHead } from './page-heads.js';
 import { PORTAL_PATH } from './route.js';
 
 /** The browser code, in src/portal/assets/, which `npm run build` copies to dist/portal/assets/. */
@@ -96,6 +103,18 @@ export async function createPortalFiles(facts: DatasetPageFacts): Promise<Portal
   return {
     async answer(request, pathname) {
       if (pathname === PORTAL_PATH) return redirect(`${PORTAL_PATH}/`);
+      // A dataset's "cite this": computed for the request, like its page (the stored dates give the year).
+      const cited = datasetOfCitation(pathname);
+      if (cited !== undefined) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          return plain(405, 'Method not allowed', { allow: 'GET, HEAD' });
+        }
+        const citation = await datasetCitationJson(cited, request, facts);
+        return new Response(request.method === 'HEAD' ? null : JSON.stringify(citation), {
+          status: 200,
+          headers: { 'content-type': JSON_TYPE, 'cache-control': CACHE_CONTROL },
+        });
+      }
       // The portal's pages have addresses of their own (the browser routes them): each is the one page, a dataset's
       // with its JSON-LD.
       const dataset = datasetOfPage(pathname);
@@ -110,6 +129,24 @@ export async function createPortalFiles(facts: DatasetPageFacts): Promise<Portal
           dataset,
           request,
           facts,
+        );
+        return new Response(request.method === 'HEAD' ? null : html, {
+          status: 200,
+          headers: {
+            'content-type': asset.contentType,
+            'cache-control': CACHE_CONTROL,
+            'content-security-policy': PORTAL_CSP,
+            vary: 'accept-language',
+          },
+        });
+      }
+      // The catalogue, developer and operator pages: index.html with the page's own title, description and canonical.
+      const head = name === 'index.html' && dataset === undefined ? portalPageHead(pathname, request) : undefined;
+      if (head !== undefined && asset !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+        const html = withHead(
+          (await variant(name, asset, 'identity')).body.toString('utf8'),
+          head,
+          pageLanguage(request),
         );
         return new Response(request.method === 'HEAD' ? null : html, {
           status: 200,

@@ -79,6 +79,31 @@ describe('catalogue metadata for GDC, DCAT-AP and schema.org', () => {
     }
     expect(titles.size).toBe(13);
   });
+
+  it('gives the catalogue, developer and operator pages their own title, description and canonical link', async () => {
+    const titles = new Set<string>();
+    for (const language of ['th', 'en']) {
+      for (const [path, canonical] of [
+        ['/portal/', '/portal/'],
+        ['/portal/developer', '/portal/developer'],
+        ['/portal/operator/', '/portal/operator'],
+      ] as const) {
+        const response = await stack().app.fetch(`http://localhost${path}`, {
+          headers: { 'accept-language': language },
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('vary')).toContain('accept-language');
+        const html = await response.text();
+        titles.add(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+        expect(html.match(/<title>/g)).toHaveLength(1);
+        expect(html).toMatch(/<meta name="description" content="[^"]{50,}">/);
+        expect(html).toContain(`<link rel="canonical" href="http://localhost${canonical}">`);
+        expect(html).toContain(`<html lang="${language}"`);
+      }
+    }
+    // Three pages in two languages, and none the same as a dataset page's.
+    expect(titles.size).toBe(6);
+  });
 });
 
 describe('each dataset’s reference period, from its records', () => {

@@ -181,6 +181,37 @@ describe('harvesting', () => {
     expect(await english.text()).toContain('"name":"Number of teachers and education personnel"');
     expect((await get(stack(), '/portal/datasets/NOT_A_DATASET')).status).toBe(404);
   });
+
+  it("gives each dataset page's citation as its JSON-LD carries it, in Thai and as BibTeX, for the cite box", async () => {
+    for (const entry of DATASETS) {
+      const page = await (await get(stack(), `/portal/datasets/${entry.code}`)).text();
+      const jsonLd = JSON.parse(
+        /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)?.[1] ?? '{}',
+      ) as Json;
+      const response = await get(stack(), `/portal/datasets/${entry.code}/citation.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const citation = (await response.json()) as { text: string; textTh: string; bibtex: string };
+      // One text, written once (harvest/citation.ts): the page's box says what its JSON-LD says.
+      expect(citation.text).toBe(jsonLd['citation']);
+      expect(citation.text).toContain(`[${entry.code}; Data set]. http://localhost/portal/datasets/${entry.code}`);
+      expect(citation.textTh).toContain(`[${entry.code}; ชุดข้อมูล]. http://localhost/portal/datasets/${entry.code}`);
+      expect(citation.bibtex).toMatch(new RegExp(`^@misc\\{${entry.code.toLowerCase()}\\d*,\n`));
+      expect(citation.bibtex).toContain(`  url          = {http://localhost/portal/datasets/${entry.code}},`);
+      expect(citation.bibtex).toContain(`howpublished = {Data set ${entry.code.replace(/_/g, '\\_')}}`);
+      expect(citation.bibtex).toContain(
+        'note         = {Licence: Open Government License - Thailand, https://data.go.th/pages/open-government-licence},',
+      );
+      // Balanced braces: a reference manager reads it whole.
+      let depth = 0;
+      for (const character of citation.bibtex.replace(/\\[{}]/g, '')) {
+        depth += character === '{' ? 1 : character === '}' ? -1 : 0;
+        expect(depth).toBeGreaterThanOrEqual(0);
+      }
+      expect(depth).toBe(0);
+    }
+    expect((await get(stack(), '/portal/datasets/NOT_A_DATASET/citation.json')).status).toBe(404);
+  });
 });
 
 describe.each([

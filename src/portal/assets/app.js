@@ -7,7 +7,8 @@ import { language, setLanguage, t } from './i18n.js';
 
 /** @typedef {import('./i18n.js').MessageKey} MessageKey */
 import { PORTAL, portalPath } from './routes.js';
-import { focusHeading, main, notice, showSimulatedNotice } from './shell.js';
+import { focusHeading, main, notice, setHead, showSimulatedNotice } from './shell.js';
+import { PAGE_HEADS, pageOfPath } from './page-heads.js';
 
 /**
  * A page draws itself into `main` and may return a function that stops what it started (subscriptions).
@@ -101,7 +102,14 @@ async function route() {
   const match = ROUTES.map(([pattern, load, nav]) => /** @type {const} */ ([pattern.exec(path), load, nav])).find(
     ([found]) => found !== null,
   );
-  document.title = t('brand');
+  // The page's own head (page-heads.js); a dataset's page sets its own once the catalogue has answered.
+  const named = pageOfPath(`${PORTAL}${path}`);
+  const head = named === undefined ? undefined : PAGE_HEADS[named][language];
+  setHead(
+    head?.title ?? t('brand'),
+    head?.description ?? '',
+    named === undefined ? location.pathname : PAGE_HEADS[named].path,
+  );
   replace(notice);
   if (match === undefined) {
     renderHeader('');

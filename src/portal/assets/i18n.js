@@ -1,13 +1,15 @@
 // The portal's words in Thai (first) and English. The language follows the browser until the reader picks one,
 // which is remembered; it is also sent as Accept-Language, so the API's labels and messages match the page.
 
+import { BRAND } from './page-heads.js';
+
 const STORAGE_KEY = 'portal.language';
 
 /** @typedef {'th' | 'en'} Language */
 
 /** The words every page uses, in Thai: the table that says which keys there are. */
 const th = {
-  brand: 'พอร์ทัลข้อมูลสถิติการศึกษา',
+  brand: BRAND.th,
   skip: 'ข้ามไปยังเนื้อหา',
   navLabel: 'เมนูหลัก',
   navDatasets: 'ชุดข้อมูล',
@@ -112,7 +114,7 @@ const th = {
 const en = {
   // English readers see a dataset's English title (titleEn), not a rendering of its code.
   descriptiveTitles: {},
-  brand: 'Education statistics portal',
+  brand: BRAND.en,
   skip: 'Skip to content',
   navLabel: 'Main',
   navDatasets: 'Datasets',

@@ -19,3 +19,29 @@ export function focusHeading() {
     heading.focus({ preventScroll: true });
   }
 }
+
+/**
+ * The page's title, meta description and canonical address, as the server writes them into a page it sends
+ * (page-heads.js): set here too, so a page drawn without a load says the same of itself. The canonical address is the
+ * page's own, without a view's query.
+ * @param {string} title
+ * @param {string} description
+ * @param {string} path the page's path, as the server's canonical link has it
+ */
+export function setHead(title, description, path) {
+  document.title = title;
+  let meta = document.head.querySelector('meta[name="description"]');
+  if (meta === null) {
+    meta = document.createElement('meta');
+    meta.setAttribute('name', 'description');
+    document.head.append(meta);
+  }
+  meta.setAttribute('content', description);
+  let canonical = document.head.querySelector('link[rel="canonical"]');
+  if (canonical === null) {
+    canonical = document.createElement('link');
+    canonical.setAttribute('rel', 'canonical');
+    document.head.append(canonical);
+  }
+  canonical.setAttribute('href', `${location.origin}${path}`);
+}

@@ -8,7 +8,7 @@ import { h, replace, uid } from '../dom.js';
 import { language } from '../i18n.js';
 import { t, tOf } from './messages.js';
 import { datasetPath } from '../routes.js';
-import { alertBox, copyButton, field } from '../ui.js';
+import { alertBox, copyButton, descriptiveTitle, field } from '../ui.js';
 import { dimensions, isYear, measures, oneThingPerRecord, ROW_COUNT, valueText } from './columns.js';
 import { CHART } from './documents.js';
 import { recordFilters, viewParams } from './view.js';
@@ -45,15 +45,12 @@ export function chartPanel(page, options) {
   const errors = h('div', {});
   /** @type {ChartData | undefined} */
   let shown;
+  /** The exported chart's source lines, for the view it shows. @type {string[]} */
+  let footer = [];
   let showAll = false;
   let generation = 0;
 
-  const measureLabel = (/** @type {string | undefined} */ measure) =>
-    measure === undefined || measure === ROW_COUNT
-      ? oneThingPerRecord(page.columns, page.recordCount)
-        ? t('rowCountOf', { group: tOf('groupNouns', page.about?.group ?? '') })
-        : t('rowCount')
-      : page.label(measure);
+  const measureLabel = (/** @type {string | undefined} */ measure) => measureWords(page, measure);
 
   const fillSelects = () => {
     const view = page.view();
@@ -137,11 +134,16 @@ export function chartPanel(page, options) {
       const total = chart.categories.length;
       const limited = showAll || total <= MOST_BARS ? chart : cut(chart, MOST_BARS);
       shown = { ...limited, caption };
-      const source = t('sourceLine', {
-        title: (language === 'th' ? page.about?.title : page.about?.titleEn) ?? page.code,
-        code: page.code,
-        url: shareUrl,
-      });
+      footer = footerOf(page, shareUrl, [
+        total > limited.categories.length ? t('chartCut', { shown: limited.categories.length, total }) : '',
+        chart.seriesTotal > chart.series.length
+          ? t('compareLimited', {
+              shown: chart.series.length,
+              total: chart.seriesTotal,
+              compare: page.label(compare ?? ''),
+            })
+          : '',
+      ]);
       if (total === 0) {
         replace(figure, h('p', {}, t('noChart')));
       } else {
@@ -181,7 +183,7 @@ export function chartPanel(page, options) {
             : null,
         );
       }
-      embedText.value = `<a href="${escapeAttribute(shareUrl)}">\n${chartSvg(shown, source)}\n</a>`;
+      embedText.value = `<a href="${escapeAttribute(shareUrl)}">\n${chartSvg(shown, footer)}\n</a>`;
       replace(notes, caveats(page, view, options));
     } catch (error) {
       if (mine !== generation) return;
@@ -191,21 +193,15 @@ export function chartPanel(page, options) {
     }
   };
 
-  const sourceText = () =>
-    t('sourceLine', {
-      title: (language === 'th' ? page.about?.title : page.about?.titleEn) ?? page.code,
-      code: page.code,
-      url: shareInput.value,
-    });
   const fileName = (/** @type {string} */ extension) => `${page.code.toLowerCase()}-chart.${extension}`;
   const saveSvg = () => {
     if (shown === undefined) return;
-    saveBlob(new Blob([chartSvg(shown, sourceText())], { type: 'image/svg+xml' }), fileName('svg'));
+    saveBlob(new Blob([chartSvg(shown, footer)], { type: 'image/svg+xml' }), fileName('svg'));
   };
   const savePng = async () => {
     if (shown === undefined) return;
     try {
-      saveBlob(await svgToPng(chartSvg(shown, sourceText())), fileName('png'));
+      saveBlob(await svgToPng(chartSvg(shown, footer)), fileName('png'));
     } catch (error) {
       errors.replaceChildren(alertBox(error));
     }
@@ -262,6 +258,60 @@ export function chartPanel(page, options) {
   );
   void redraw();
   return { element, redraw: () => void redraw() };
+}
+
+/**
+ * The words for a measure: a column's label, or what a record counts.
+ * @param {Page} page
+ * @param {string | undefined} measure
+ */
+export function measureWords(page, measure) {
+  return measure === undefined || measure === ROW_COUNT
+    ? oneThingPerRecord(page.columns, page.recordCount)
+      ? t('rowCountOf', { group: tOf('groupNouns', page.about?.group ?? '') })
+      : t('rowCount')
+    : page.label(measure);
+}
+
+/**
+ * What an exported chart says under its bars, so that it can be cited away from the page: the dataset and its
+ * publisher, the licence, when the data was fetched and when this picture was made, what the picture leaves out,
+ * the dataset's caveats, and the address of this view. Every line is whole (chart-svg.js wraps them).
+ * @param {Page} page
+ * @param {string} address the share link of this view
+ * @param {string[]} omissions what the picture leaves out ('' when nothing)
+ */
+function footerOf(page, address, omissions) {
+  const about = page.about;
+  const date = (/** @type {string | null | undefined} */ iso) =>
+    iso === null || iso === undefined
+      ? t('datesUnknown')
+      : new Intl.DateTimeFormat(language === 'th' ? 'th-TH' : 'en-GB', { dateStyle: 'long' }).format(new Date(iso));
+  return [
+    t('sourceLine', {
+      // No. 13's official title is its code: the words that say what it is go beside it.
+      title:
+        about === undefined
+          ? page.code
+          : about.title === about.code
+            ? descriptiveTitle(about)
+            : language === 'th'
+              ? about.title
+              : about.titleEn,
+      code: page.code,
+      publisher: about?.metadata.publisher ?? '',
+    }),
+    about === undefined
+      ? ''
+      : t('licenceLine', { licence: about.metadata.licence.name, url: about.metadata.licence.url }),
+    t('datesLine', {
+      data: date(about?.lastFetched?.fetchedAt ?? about?.changedAt),
+      retrieved: date(new Date().toISOString()),
+    }),
+    ...omissions,
+    ...(about?.metadata.caveats ?? []),
+    t('addressLine', { url: address }),
+  ].filter((line) => line !== '');
 }
 
 /**

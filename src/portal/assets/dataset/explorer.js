@@ -5,7 +5,8 @@ import { graphql } from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { formatNumber } from '../i18n.js';
 import { t } from './messages.js';
-import { alertBox, field } from '../ui.js';
+import { alertBox, announce, field } from '../ui.js';
+import { focusOn } from '../operator/focus.js';
 import { measures, valueText } from './columns.js';
 import { ROWS, VALUES } from './documents.js';
 import {
@@ -42,6 +43,12 @@ export function explorer(page, options) {
   /** @type {import('./explorer-state.js').Cursors} */
   let cursors = firstRows();
   let generation = 0;
+  /**
+   * What the reader just did to the table, whose controls the redraw replaces: the focus then goes to the new table's
+   * caption (which says which records it holds), not to the page's body, and a screen reader hears the new rows.
+   * @type {'sorted' | 'paged' | undefined}
+   */
+  let moved;
 
   /** Every value of a column, from the data (aggregate groups), largest year first. @param {Column} column */
   const valuesOf = (column) => {
@@ -292,6 +299,7 @@ export function explorer(page, options) {
                   disabled: cursors.length === 1,
                   onclick: () => {
                     cursors = previousRows(cursors);
+                    moved = 'paged';
                     void drawRows();
                   },
                 },
@@ -313,6 +321,7 @@ export function explorer(page, options) {
                   disabled: !records.pageInfo.hasNextPage,
                   onclick: () => {
                     cursors = nextRows(cursors, records.pageInfo.endCursor);
+                    moved = 'paged';
                     void drawRows();
                   },
                 },
@@ -320,11 +329,37 @@ export function explorer(page, options) {
               ),
             ),
       );
+      followReader(view);
     } catch (error) {
       if (mine !== generation) return;
       replace(tableSlot, alertBox(error));
       replace(pager);
+      followReader(view);
     }
+  };
+
+  /**
+   * After a sort or a page turn: the focus on the new table's caption (or what stands in its place), and the new
+   * rows said aloud.
+   * @param {import('./view.js').View} view
+   */
+  const followReader = (view) => {
+    const done = moved;
+    moved = undefined;
+    if (done === undefined) return;
+    const target = tableSlot.querySelector('caption') ?? tableSlot.firstElementChild;
+    focusOn(target);
+    const rows = target?.textContent ?? '';
+    const sort = view.sort;
+    announce(
+      done === 'sorted' && sort !== undefined
+        ? t('rowsSortedAnnounce', {
+            rows,
+            column: page.label(sort.field),
+            direction: sort.descending ? t('sortedDescending') : t('sortedAscending'),
+          })
+        : rows,
+    );
   };
 
   /**
@@ -360,7 +395,10 @@ export function explorer(page, options) {
                     type: 'button',
                     class: 'sort',
                     title: t('sortBy', { column: page.label(column.name) }),
-                    onclick: () => page.setView(sortedBy(page.view(), column.name)),
+                    onclick: () => {
+                      moved = 'sorted';
+                      page.setView(sortedBy(page.view(), column.name));
+                    },
                   },
                   page.label(column.name),
                   h(

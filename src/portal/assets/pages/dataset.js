@@ -7,12 +7,15 @@ import { h, replace } from '../dom.js';
 import { formatDateTime, language } from '../i18n.js';
 import { t, tOf } from '../dataset/messages.js';
 import { datasetPath, portalPath } from '../routes.js';
-import { focusHeading, showSimulatedNotice } from '../shell.js';
+import { focusHeading, setHead, showSimulatedNotice } from '../shell.js';
+import { datasetDescription, datasetTitle } from '../page-heads.js';
 import { alertBox, announce, descriptiveTitle, section, shortVersion } from '../ui.js';
 import { defaultGroupBy, defaultMeasure, yearColumn } from '../dataset/columns.js';
 import { ABOUT, COLUMNS, VERSION } from '../dataset/documents.js';
 import { columnLabel, typedNames } from '../dataset/labels.js';
-import { chartPanel } from '../dataset/chart-panel.js';
+import { chartPanel, measureWords } from '../dataset/chart-panel.js';
+import { provinceMap } from '../dataset/province-map.js';
+import { citeBox } from '../dataset/cite-box.js';
 import { explorer } from '../dataset/explorer.js';
 import { codePanel } from '../dataset/code-panel.js';
 import { fieldsTable } from '../dataset/fields-table.js';
@@ -51,6 +54,10 @@ export function renderDataset(main, code) {
   const subtitle = h('div', {});
   const aboutBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const chartBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
+  // Shown only for a dataset whose records name a province, once its columns say so.
+  const mapBody = h('div', {});
+  const mapSection = section(t('mapHeading'), mapBody);
+  mapSection.hidden = true;
   const rowsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const fieldsBody = h('div', {}, h('p', { role: 'status' }, t('loading')));
   const codeBody = h('div', {});
@@ -64,6 +71,8 @@ export function renderDataset(main, code) {
     subtitle,
     section(t('about'), aboutBody, changeNote),
     section(t('chartHeading'), chartBody),
+    mapSection,
+    section(t('citeHeading'), citeBox(code)),
     section(t('rowsHeading'), rowsBody),
     section(t('codeHeading'), codeBody),
     section(t('fieldsHeading'), fieldsBody),
@@ -105,7 +114,11 @@ export function renderDataset(main, code) {
     const descriptive = titleIsCode ? descriptiveTitle(dataset) : undefined;
     heading.textContent = titleIsCode ? official : title;
     heading.classList.toggle('code-title', titleIsCode);
-    document.title = `${descriptive ?? title} · ${t('brand')}`;
+    setHead(
+      datasetTitle(descriptive ?? title, dataset.code, language),
+      datasetDescription(descriptive ?? title, dataset.metadata.publisher, language),
+      datasetPath(dataset.code),
+    );
     replace(subtitle, descriptive === undefined ? null : h('p', { class: 'subtitle', lang: language }, descriptive));
     // The watcher's content hash; what was last fetched before its first look is the "last fetched" fact below (its
     // version is the upstream's ETag where it sends one, another kind of version, so it is not shown here).
@@ -209,6 +222,13 @@ export function renderDataset(main, code) {
       const table = explorer(page, { quick: [yearColumn(columns), provinceColumn(columns), staffType?.name] });
       const snippets = codePanel(page);
       onViewChange.push(chart.redraw, table.redraw, snippets.redraw);
+      const province = provinceColumn(columns);
+      if (province !== undefined) {
+        const map = provinceMap(page, { province, measureLabel: (measure) => measureWords(page, measure) });
+        onViewChange.push(map.redraw);
+        replace(mapBody, map.element);
+      }
+      mapSection.hidden = province === undefined;
       replace(chartBody, chart.element);
       replace(rowsBody, table.element);
       replace(codeBody, snippets.element);
