@@ -114,7 +114,9 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
 
   const anonymous = caller.kind === 'anonymous';
   // An XLSX also states its address and the dataset's last change (its citation sheet): a new one is a new file.
-  const [facts] = target.format === 'xlsx' ? await harvestFacts(options.publishing, url.origin, [target.code]) : [];
+  // Its sheet states no file sizes: they are not measured for a download (that would write the whole CSV and JSON).
+  const publishing = { ...options.publishing, byteSizes: undefined };
+  const [facts] = target.format === 'xlsx' ? await harvestFacts(publishing, url.origin, [target.code]) : [];
   const cited = facts === undefined ? '' : `\n${url.origin}\n${facts.modified?.toISOString() ?? ''}`;
   const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}${cited}`);
   const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));

@@ -8,7 +8,7 @@
 import { findDataset, type DatasetCode } from '../catalogue.js';
 import { CodedError, withoutStackTrace } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
-import { datasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
+import { readFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
 import { negotiateLanguage } from '../http/language.js';
 import { PORTAL_PATH } from './route.js';
@@ -47,12 +47,8 @@ export async function datasetPageHtml(
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
   const origin = new URL(request.url).origin;
-  const [dates, period] = await Promise.all([
-    facts.dates(code).catch(() => ({})),
-    facts.periods(code).catch(() => undefined),
-  ]);
   const language = negotiateLanguage(request.headers.get('accept-language')) === 'en' ? 'en' : 'th';
-  const described = datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(code), ...dates, period });
+  const described = await readFacts(facts, origin, entry);
   const jsonLd = schemaOrgDataset(described, language);
   const title = language === 'th' ? described.title : described.titleEn;
   const description = (language === 'th' ? described.description : described.descriptionEn).slice(0, 300);
