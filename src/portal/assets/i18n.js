@@ -134,7 +134,8 @@ const en = {
   datasetsTable: 'List of datasets',
   summariesTable: 'List of summaries',
   searchDatasets: 'Search the datasets',
-  searchDatasetsHelp: 'A title, a code, a word of the description, a field or a province (e.g. Chiang Mai), in Thai or English',
+  searchDatasetsHelp:
+    'A title, a code, a word of the description, a field or a province (e.g. Chiang Mai), in Thai or English',
   datasetsShown: '{shown} of {total} datasets shown',
   noDatasetMatches: 'No dataset matches the search',
   summariesHeading: 'Summaries ({count}): request for use',

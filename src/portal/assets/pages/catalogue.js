@@ -136,7 +136,8 @@ export function renderCatalogue(main) {
         const groups = new Set(boxes.filter(({ box }) => box.checked).map(({ group }) => group));
         const shown = datasets.filter(
           (row) =>
-            (groups.size === 0 || groups.has(row.dataset.group)) && (found === undefined || found.has(row.dataset.code)),
+            (groups.size === 0 || groups.has(row.dataset.group)) &&
+            (found === undefined || found.has(row.dataset.code)),
         );
         count.textContent = t('datasetsShown', { shown: shown.length, total: datasets.length });
         replace(
