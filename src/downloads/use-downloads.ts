@@ -1,6 +1,7 @@
 /**
  * GET /datasets/<CODE>.csv, .json and .xlsx: a dataset's records as a file, filtered and sorted by the query string
- * (parameters.ts), an XLSX with a sheet that cites it (citation-sheet.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
+ * (parameters.ts), an XLSX with a sheet that cites it (citation-sheet.ts), a CSV with a link to its CSVW metadata
+ * (GET /datasets/<CODE>.csv-metadata.json with the same parameters, csvw.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
  * GraphQL query applies here, from the same parts:
  *
  * - pay before work: the caller's rate-limit token (the one an operation pays) is taken by the front door when the
@@ -30,9 +31,17 @@ import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
 import { compressStream, negotiate } from '../http/content-encoding.js';
 import { recordsView } from '../records/index.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import { csvwMetadata } from './csvw.js';
 import { DownloadError } from './errors.js';
 import { downloadParameters } from './parameters.js';
-import { downloadTarget, DOWNLOADS_PATH, type DownloadFormat } from './route.js';
+import {
+  CSVW_CONTENT_TYPE,
+  describedCsvPath,
+  downloadTarget,
+  DOWNLOADS_PATH,
+  metadataUrlOf,
+  type DownloadFormat,
+} from './route.js';
 import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
 
 export interface DownloadsOptions {
@@ -81,11 +90,14 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
       405,
     );
   }
-  const target = downloadTarget(url.pathname);
+  // A CSV's CSVW metadata (csvw.ts) is read as the CSV it describes is, from the same records.
+  const describedCsv = describedCsvPath(url.pathname);
+  const target = downloadTarget(describedCsv ?? url.pathname);
   if (target === undefined) {
     throw new DownloadError(
       CODE.NOT_FOUND,
-      `no such file: ${url.pathname.slice(0, 120)}; a dataset's files are /datasets/<DATASET_CODE>.csv, .json and .xlsx`,
+      `no such file: ${url.pathname.slice(0, 120)}; a dataset's files are /datasets/<DATASET_CODE>.csv, .json and ` +
+        ".xlsx, and a CSV's CSVW metadata /datasets/<DATASET_CODE>.csv-metadata.json",
       {},
       404,
     );
@@ -113,22 +125,45 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   }
 
   const anonymous = caller.kind === 'anonymous';
+  const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
+  const cacheControl = anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache';
+  if (describedCsv !== undefined) {
+    const [described] = await harvestFacts({ ...options.publishing, byteSizes: undefined }, url.origin, [target.code]);
+    if (described === undefined) throw new Error(`no facts of dataset ${target.code}`);
+    const metadata = csvwMetadata(described, {
+      url: new URL(`${describedCsv}${url.search}`, url.origin),
+      columns: columnsOf(records.length > 0 ? records : view.matches()),
+      records,
+      at: new Date(options.now()),
+    });
+    return new Response(request.method === 'HEAD' ? null : JSON.stringify(metadata, null, 2), {
+      status: 200,
+      headers: {
+        'content-type': `${CSVW_CONTENT_TYPE}; charset=utf-8`,
+        'cache-control': cacheControl,
+        vary: 'authorization',
+      },
+    });
+  }
   // An XLSX also states its address and the dataset's last change (its citation sheet): a new one is a new file.
   // Its sheet states no file sizes: they are not measured for a download (that would write the whole CSV and JSON).
   const publishing = { ...options.publishing, byteSizes: undefined };
   const [facts] = target.format === 'xlsx' ? await harvestFacts(publishing, url.origin, [target.code]) : [];
   const cited = facts === undefined ? '' : `\n${url.origin}\n${facts.modified?.toISOString() ?? ''}`;
   const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}${cited}`);
-  const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
   const encoding = target.format === 'xlsx' ? undefined : negotiate(request.headers.get('accept-encoding'));
   const headers = new Headers({
     'content-type': CONTENT_TYPES[target.format],
     'content-disposition': `attachment; filename="${target.code}.${target.format}"`,
     etag,
-    'cache-control': anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache',
+    'cache-control': cacheControl,
     vary: 'accept-encoding, authorization',
     'x-records-count': String(records.length),
   });
+  // CSVW's way to a CSV's metadata (its §5.2 link header): the columns' names, titles and types, and the citation.
+  if (target.format === 'csv') {
+    headers.set('link', `<${url.origin}${metadataUrlOf(url)}>; rel="describedby"; type="${CSVW_CONTENT_TYPE}"`);
+  }
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
 
