@@ -8,7 +8,8 @@
  */
 import type { DatasetFacts } from '../harvest/dataset-facts.js';
 import { fileCitation } from '../harvest/citation.js';
-import type { RecordSequence } from '../records/index.js';
+import { FIELD_DEFINITIONS } from '../catalogue-metadata.js';
+import { fallbackName, FIELD_NAMES, type RecordSequence } from '../records/index.js';
 
 const thaiAndEnglish = (th: string, en: string) => [
   { '@value': th, '@language': 'th' },
@@ -47,6 +48,16 @@ function columnName(key: string): string {
         .join('');
 }
 
+/** A column the shapes file does not know: `integer` or `number` when its cells are numbers, else `string`. */
+function cellType(records: RecordSequence, column: string): 'integer' | 'number' | 'string' {
+  for (let i = 0; i < records.length; i++) {
+    const value = records.record(i)[column];
+    if (value !== null && value !== undefined)
+      return typeof value === 'number' ? numberType(records, column) : 'string';
+  }
+  return 'string';
+}
+
 const DATATYPES = { string: 'string', boolean: 'boolean', json: 'json' } as const;
 
 /** The CSVW metadata of a CSV of `columns` (its header, in order) holding `records`. */
@@ -79,16 +90,28 @@ export function csvwMetadata(
         const name = columnName(column);
         // A header cell that is not the name is one of the titles, so that a validator matches the two.
         const header = name === column ? {} : { und: [column] };
-        if (variable === undefined) return { name, titles: { ...header, und: [column] }, datatype: 'string' };
-        const description = [variable.description, variable.unit === undefined ? undefined : `Unit: ${variable.unit}`]
+        // A key of another spelling (another upstream's จังหวัด, male) is defined by its GraphQL name's definition.
+        const definition = variable ?? FIELD_DEFINITIONS[FIELD_NAMES[column] ?? fallbackName(column)];
+        if (definition === undefined) {
+          return { name, titles: { und: [column] }, datatype: cellType(csv.records, column) };
+        }
+        const description = [
+          definition.description,
+          definition.unit === undefined ? undefined : `Unit: ${definition.unit}`,
+        ]
           .filter((part) => part !== undefined)
           .join(' ');
         return {
           name,
-          titles: { ...header, th: [variable.label], en: [variable.labelEn] },
-          datatype: variable.type === 'number' ? numberType(csv.records, column) : DATATYPES[variable.type],
+          titles: { ...header, th: [definition.label], en: [definition.labelEn] },
+          datatype:
+            variable === undefined
+              ? cellType(csv.records, column)
+              : variable.type === 'number'
+                ? numberType(csv.records, column)
+                : DATATYPES[variable.type],
           ...(description === '' ? {} : { 'dc:description': { '@value': description, '@language': 'en' } }),
-          ...(variable.unit === undefined ? {} : { 'schema:unitText': variable.unit }),
+          ...(definition.unit === undefined ? {} : { 'schema:unitText': definition.unit }),
         };
       }),
     },

@@ -7,6 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
+import { useListeningOtherStack } from '../helpers/other-stack.js';
 import { useListeningStack } from '../helpers/stack.js';
 
 interface Column {
@@ -108,5 +109,24 @@ describe('CSVW metadata of every CSV', () => {
     // JSON and XLSX answers have no CSVW link.
     const json = await fetch(`${origin}/datasets/V10_DUPWITH.json`);
     expect(json.headers.get('link')).toBeNull();
+  });
+});
+
+describe('CSVW metadata of a CSV from the second upstream (Thai and lower-case keys, counts as text)', () => {
+  const listening = useListeningOtherStack();
+
+  it('names a Thai header cell by its percent-encoding, titled by the header itself and its definition', async () => {
+    const { origin } = listening();
+    const { rows, metadata } = await csvAndMetadata(origin, '/datasets/ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST.csv');
+    const [header = [], ...cells] = rows;
+    const { columns } = metadata.tableSchema;
+    expect(columns.map((column) => decodeURIComponent(column.name))).toEqual(header);
+    const province = columns.find((column) => column.titles['und']?.[0] === 'จังหวัด');
+    expect(province?.name).toBe(encodeURIComponent('จังหวัด'));
+    expect(province?.titles).toMatchObject({ th: ['จังหวัด'], en: ['Province'] });
+    for (const [index, column] of columns.entries()) {
+      const wrong = cells.map((row) => row[index] ?? '').filter((cell) => !satisfies(cell, column.datatype));
+      expect(wrong.slice(0, 3), `${column.name} (${column.datatype})`).toEqual([]);
+    }
   });
 });
