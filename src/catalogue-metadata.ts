@@ -258,6 +258,29 @@ export const EDUCATION_THEME = 'http://publications.europa.eu/resource/authority
 export const THAILAND = 'http://publications.europa.eu/resource/authority/country/THA';
 
 /**
+ * data.go.th's category of every dataset (its CKAN group "การศึกษา"), a second theme beside the EU's: a harvester into
+ * data.go.th files them there, a DCAT-AP reader under EDUC.
+ */
+export const DATA_GO_TH_CATEGORY = { th: 'การศึกษา', en: 'Education' } as const;
+
+/** A place a dataset's records lie in: its ISO 3166 code, its names, and an IRI where a vocabulary has one. */
+export interface Place {
+  readonly iso: string;
+  readonly th: string;
+  readonly en: string;
+  readonly iri: string | undefined;
+}
+
+const THAILAND_PLACE: Place = { iso: 'TH', th: 'ประเทศไทย', en: 'Thailand', iri: THAILAND };
+// ISO 3166-2:TH-10; the EU's vocabularies name no place below the country outside the EU.
+const BANGKOK_PLACE: Place = { iso: 'TH-10', th: 'กรุงเทพมหานคร', en: 'Bangkok', iri: undefined };
+
+/** Where a dataset's records lie: Thailand, and the province when they cover one alone (dataset 6, Bangkok). */
+export function placesOf(code: DatasetCode): readonly Place[] {
+  return COVERAGE[code].geography === 'BANGKOK_ONLY' ? [THAILAND_PLACE, BANGKOK_PLACE] : [THAILAND_PLACE];
+}
+
+/**
  * The period a dataset's records refer to: the academic years its year field holds (Buddhist Era, as written), or,
  * for a dataset with no year field, the day its records were read ("as of").
  */

@@ -1,6 +1,7 @@
 /**
  * GET /datasets/<CODE>.csv, .json and .xlsx: a dataset's records as a file, filtered and sorted by the query string
- * (parameters.ts), an XLSX with a sheet that cites it (citation-sheet.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
+ * (parameters.ts), an XLSX with a sheet that cites it (citation-sheet.ts), a CSV with a link to its CSVW metadata
+ * (GET /datasets/<CODE>.csv-metadata.json with the same parameters, csvw.ts), from the records engine over the same payload reads as the GraphQL fields. What applies to a
  * GraphQL query applies here, from the same parts:
  *
  * - pay before work: the caller's rate-limit token (the one an operation pays) is taken by the front door when the
@@ -21,8 +22,6 @@
  */
 import type { Logger } from 'pino';
 import type { AccessService } from '../access/model.js';
-import { DOWNLOAD_FORMATS, type DownloadFormat } from '../catalogue-metadata.js';
-import { findDataset, type DatasetCode } from '../catalogue.js';
 import { CODE } from '../errors/registry.js';
 import { harvestFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import type { RequestState, Route } from '../http/route.js';
@@ -32,8 +31,17 @@ import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
 import { compressStream, negotiate } from '../http/content-encoding.js';
 import { recordsView } from '../records/index.js';
 import type { UpstreamSource } from '../upstream/source.js';
+import { csvwMetadata } from './csvw.js';
 import { DownloadError } from './errors.js';
 import { downloadParameters } from './parameters.js';
+import {
+  CSVW_CONTENT_TYPE,
+  describedCsvPath,
+  downloadTarget,
+  DOWNLOADS_PATH,
+  metadataUrlOf,
+  type DownloadFormat,
+} from './route.js';
 import { columnsOf, csvSlices, jsonSlices, sliceStream } from './writers.js';
 
 export interface DownloadsOptions {
@@ -57,16 +65,6 @@ const CONTENT_TYPES: Readonly<Record<DownloadFormat, string>> = {
   json: 'application/json; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-
-const DOWNLOADS_PATH = '/datasets/';
-
-/** The dataset and format a download path names, or undefined for an unknown code or format. */
-function downloadTarget(pathname: string): { code: DatasetCode; format: DownloadFormat } | undefined {
-  const match = /^\/datasets\/([A-Z0-9_]+)\.([a-z]+)$/.exec(pathname);
-  const code = match?.[1] === undefined ? undefined : findDataset(match[1])?.code;
-  const format = DOWNLOAD_FORMATS.find((known) => known === match?.[2]);
-  return code === undefined || format === undefined ? undefined : { code, format };
-}
 
 /**
  * The route of the downloads' paths. It pays as an operation does, before its parameters are read (the front
@@ -94,11 +92,14 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
       405,
     );
   }
-  const target = downloadTarget(url.pathname);
+  // A CSV's CSVW metadata (csvw.ts) is read as the CSV it describes is, from the same records.
+  const describedCsv = describedCsvPath(url.pathname);
+  const target = downloadTarget(describedCsv ?? url.pathname);
   if (target === undefined) {
     throw new DownloadError(
       CODE.NOT_FOUND,
-      `no such file: ${url.pathname.slice(0, 120)}; a dataset's files are /datasets/<DATASET_CODE>.csv, .json and .xlsx`,
+      `no such file: ${url.pathname.slice(0, 120)}; a dataset's files are /datasets/<DATASET_CODE>.csv, .json and ` +
+        ".xlsx, and a CSV's CSVW metadata /datasets/<DATASET_CODE>.csv-metadata.json",
       {},
       404,
     );
@@ -126,20 +127,49 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   }
 
   const anonymous = caller.kind === 'anonymous';
+  const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
+  const cacheControl = anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache';
+  if (describedCsv !== undefined) {
+    const [described] = await harvestFacts({ ...options.publishing, byteSizes: undefined }, url.origin, [target.code]);
+    if (described === undefined) throw new Error(`no facts of dataset ${target.code}`);
+    const metadata = csvwMetadata(described, {
+      url: new URL(`${describedCsv}${url.search}`, url.origin),
+      columns: columnsOf(records.length > 0 ? records : view.matches()),
+      records,
+      at: new Date(options.now()),
+    });
+    const headers = new Headers({
+      'content-type': `${CSVW_CONTENT_TYPE}; charset=utf-8`,
+      'cache-control': cacheControl,
+      vary: 'accept-encoding, authorization',
+    });
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+    // Encoded here as the files are: the route writes its own Content-Encoding (encodesItself).
+    const text = new Response(JSON.stringify(metadata, null, 2)).body;
+    const encoding = negotiate(request.headers.get('accept-encoding'));
+    if (text === null || encoding === undefined) return new Response(text, { status: 200, headers });
+    headers.set('content-encoding', encoding);
+    return new Response(compressStream(text, encoding), { status: 200, headers });
+  }
   // An XLSX also states its address and the dataset's last change (its citation sheet): a new one is a new file.
-  const [facts] = target.format === 'xlsx' ? await harvestFacts(options.publishing, url.origin, [target.code]) : [];
+  // Its sheet states no file sizes: they are not measured for a download (that would write the whole CSV and JSON).
+  const publishing = { ...options.publishing, byteSizes: undefined };
+  const [facts] = target.format === 'xlsx' ? await harvestFacts(publishing, url.origin, [target.code]) : [];
   const cited = facts === undefined ? '' : `\n${url.origin}\n${facts.modified?.toISOString() ?? ''}`;
   const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}${cited}`);
-  const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
   const encoding = target.format === 'xlsx' ? undefined : negotiate(request.headers.get('accept-encoding'));
   const headers = new Headers({
     'content-type': CONTENT_TYPES[target.format],
     'content-disposition': `attachment; filename="${target.code}.${target.format}"`,
     etag,
-    'cache-control': anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache',
+    'cache-control': cacheControl,
     vary: 'accept-encoding, authorization',
     'x-records-count': String(records.length),
   });
+  // CSVW's way to a CSV's metadata (its §5.2 link header): the columns' names, titles and types, and the citation.
+  if (target.format === 'csv') {
+    headers.set('link', `<${url.origin}${metadataUrlOf(url)}>; rel="describedby"; type="${CSVW_CONTENT_TYPE}"`);
+  }
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
 

@@ -64,11 +64,68 @@ export function searchTextOf(entry: DatasetEntry): string {
   ).concat(' ', searchTexts().get(entry.code) ?? '');
 }
 
-/** Whether a dataset matches a search: every word of it (split at spaces) found in the dataset's text. */
+/** The most characters a search may hold: a question, not a document. */
+export const MAX_SEARCH_LENGTH = 500;
+
+/** Words too common to tell datasets apart, or the filler of a question ("how many teachers in …"). */
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'how',
+  'many',
+  'much',
+  'what',
+  'which',
+  'with',
+  'number',
+  'data',
+  'education',
+  'thailand',
+  'การศึกษา',
+  'จำนวน',
+  'ข้อมูล',
+  'สถิติ',
+]);
+
+/**
+ * The words a search looks for: split at blanks and punctuation, folded, without stop words or Latin words of one
+ * or two letters ("in", "of"), an English plural by its singular ("teachers" finds "Teacher counts" too).
+ */
+export function searchWords(search: string): string[] {
+  return foldSearchText(search)
+    .split(/[\s,.;:!?()"'“”]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word) && !/^[a-z]{1,2}$/.test(word))
+    .map((word) => (/^[a-z]{4,}s$/.test(word) ? word.slice(0, -1) : word));
+}
+
+/** Whether a dataset matches a search: every word of it found in the dataset's text. An empty search matches all. */
 export function matchesSearch(entry: DatasetEntry, search: string): boolean {
   const text = searchTextOf(entry);
-  return foldSearchText(search)
-    .split(/\s+/u)
-    .filter((word) => word !== '')
-    .every((word) => text.includes(word));
+  return searchWords(search).every((word) => text.includes(word));
+}
+
+/**
+ * The one search of the catalogue, which the GraphQL `datasets(search:)`, the portal's search box (through it),
+ * MCP's find_datasets and CKAN's package_search (its `q`, through searchTextOf) share.
+ *
+ * - `all` (the default): the datasets holding every word, in catalogue order;
+ * - `any`: for a question none holds all the words of ("teachers in Chiang Mai in 2566": no dataset names a year),
+ *   the datasets holding at least one, those holding more first, then in catalogue order.
+ */
+export function searchDatasets(
+  entries: readonly DatasetEntry[],
+  search: string,
+  mode: 'all' | 'any' = 'all',
+): DatasetEntry[] {
+  const words = searchWords(search);
+  if (mode === 'all') return entries.filter((entry) => matchesSearch(entry, search));
+  return entries
+    .map((entry, index) => {
+      const text = searchTextOf(entry);
+      return { entry, index, held: words.filter((word) => text.includes(word)).length };
+    })
+    .filter((found) => found.held > 0)
+    .sort((a, b) => b.held - a.held || a.index - b.index)
+    .map((found) => found.entry);
 }

@@ -19,7 +19,19 @@ import {
 } from './ckan.js';
 import { asText, CkanQueryError, comparator, facetsOf, matches, parseQuery } from './ckan-search.js';
 import { searchTextOf } from './catalogue-search.js';
-import { harvestFacts, type HarvestOptions } from './dataset-facts.js';
+import { harvestFacts as allFacts, type DatasetFacts, type HarvestOptions } from './dataset-facts.js';
+
+/**
+ * The facts CKAN's dicts are made of: without the files' sizes, which no dict states, so that no action waits for a
+ * file to be measured.
+ */
+function harvestFacts(
+  options: HarvestOptions,
+  origin: string,
+  codes?: readonly DatasetCode[],
+): Promise<DatasetFacts[]> {
+  return allFacts({ ...options, byteSizes: undefined }, origin, codes);
+}
 
 type Json = Record<string, unknown>;
 type Params = Readonly<Record<string, unknown>>;

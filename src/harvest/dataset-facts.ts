@@ -18,11 +18,14 @@ import {
   type Coverage,
   descriptiveTitle,
   keywordsOf,
+  placesOf,
   UPDATE_FREQUENCY,
+  type Place,
   type Caveat,
   type Licence,
   type ReferencePeriod,
 } from '../catalogue-metadata.js';
+import { variablesOf, type Variable } from './variables.js';
 
 /** What the server's settings say of every dataset. */
 export interface PublishingFacts {
@@ -30,11 +33,18 @@ export interface PublishingFacts {
   readonly contactEmail: string | undefined;
 }
 
+export type DistributionFormat = 'CSV' | 'JSON' | 'XLSX';
+
 export interface Distribution {
-  readonly format: 'CSV' | 'JSON' | 'XLSX';
+  readonly format: DistributionFormat;
   readonly mediaType: string;
   readonly url: string;
+  /** The bytes of the whole file as the download writes it (no filter, no compression); undefined when not known. */
+  readonly byteSize: number | undefined;
 }
+
+/** The byte sizes known of a dataset's whole files, by format: only those measured (an XLSX never is). */
+export type ByteSizes = Partial<Readonly<Record<DistributionFormat, number>>>;
 
 export interface DatasetFacts {
   readonly entry: DatasetEntry;
@@ -50,6 +60,10 @@ export interface DatasetFacts {
   readonly caveats: readonly Caveat[];
   /** The area its records cover. */
   readonly coverage: Coverage;
+  /** Where its records lie: Thailand, and a province when they cover one alone. */
+  readonly places: readonly Place[];
+  /** Its fields: what it measures and what divides it. */
+  readonly variables: readonly Variable[];
   readonly distributions: readonly Distribution[];
   /** The upstream's own address of the records (JSON). */
   readonly apiUrl: string | undefined;
@@ -76,6 +90,7 @@ export function datasetFacts(
     readonly created?: Date | undefined;
     readonly modified?: Date | undefined;
     readonly period?: ReferencePeriod | undefined;
+    readonly byteSizes?: ByteSizes | undefined;
   } = {},
 ): DatasetFacts {
   const caveats = caveatsOf(entry.code);
@@ -104,10 +119,13 @@ export function datasetFacts(
     keywords: keywordsOf(entry),
     caveats,
     coverage: COVERAGE[entry.code],
+    places: placesOf(entry.code),
+    variables: variablesOf(entry.code),
     distributions: (['CSV', 'JSON', 'XLSX'] as const).map((format) => ({
       format,
       mediaType: MEDIA_TYPES[format],
       url: `${origin}/datasets/${entry.code}.${format.toLowerCase()}`,
+      byteSize: extra.byteSizes?.[format],
     })),
     apiUrl: extra.apiUrl,
     created: extra.created,
@@ -124,6 +142,19 @@ export interface HarvestOptions extends PublishingFacts {
   readonly dates: (code: DatasetCode) => Promise<{ readonly created?: Date; readonly modified?: Date }>;
   /** The period a dataset's records refer to; undefined when they cannot be read in time (the feeds omit it). */
   readonly periods: (code: DatasetCode) => Promise<ReferencePeriod | undefined>;
+  /** The sizes of a dataset's whole files, when measured (downloads/file-sizes.ts); the feeds omit the others. */
+  readonly byteSizes?: (code: DatasetCode) => Promise<ByteSizes | undefined>;
+}
+
+/** The facts of one dataset that are read (the dates, the period, the sizes), each left out when it fails. */
+export async function readFacts(options: HarvestOptions, origin: string, entry: DatasetEntry): Promise<DatasetFacts> {
+  const { code } = entry;
+  const [dates, period, byteSizes] = await Promise.all([
+    options.dates(code).catch(() => ({})),
+    options.periods(code).catch(() => undefined),
+    options.byteSizes?.(code).catch(() => undefined),
+  ]);
+  return datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates, period, byteSizes });
 }
 
 /** The facts of every dataset (or some), as this request's origin reaches them. */
@@ -136,11 +167,7 @@ export async function harvestFacts(
     codes.flatMap((code) => {
       const entry = findDataset(code);
       if (entry === undefined) return [];
-      return [
-        Promise.all([options.dates(code).catch(() => ({})), options.periods(code).catch(() => undefined)]).then(
-          ([dates, period]) => datasetFacts(entry, origin, options, { apiUrl: options.apiUrl(code), ...dates, period }),
-        ),
-      ];
+      return [readFacts(options, origin, entry)];
     }),
   );
 }

@@ -3,12 +3,13 @@
  * for each dataset page, which search engines read from its `<script type="application/ld+json">`.
  */
 import {
+  DATA_GO_TH_CATEGORY,
   describePeriod,
   EDUCATION_THEME,
   FILE_TYPE_IRIS,
   periodBounds,
-  THAILAND,
   UPDATE_FREQUENCY,
+  type Place,
   type ReferencePeriod,
 } from '../catalogue-metadata.js';
 import { citationOf } from './citation.js';
@@ -41,6 +42,31 @@ function dcatPeriod(period: ReferencePeriod): Record<string, unknown> {
   };
 }
 
+/**
+ * A place as a dct:Location: the country by the EU vocabulary's IRI; a province, which no vocabulary of DCAT-AP's names,
+ * by its ISO 3166-2 code. Labels are the place's names only: the country's node is shared by every dataset, so what
+ * a dataset covers of it is said in the dataset's description.
+ */
+function dcatLocation(place: Place): Record<string, unknown> {
+  return {
+    ...(place.iri === undefined ? {} : { '@id': place.iri }),
+    '@type': 'dct:Location',
+    'dct:identifier': place.iso,
+    'skos:prefLabel': thaiAndEnglish(place.th, place.en),
+  };
+}
+
+/** DCAT-AP's contact point (a vCard): the agency, and the address DATASET_CONTACT_EMAIL gives. */
+function dcatContact(facts: DatasetFacts): Record<string, unknown> {
+  return {
+    '@type': 'vcard:Organization',
+    'vcard:fn': facts.publisher.nameEn,
+    'vcard:organization-name': thaiAndEnglish(facts.publisher.name, facts.publisher.nameEn),
+    'vcard:hasURL': { '@id': facts.publisher.url },
+    ...(facts.contactEmail === undefined ? {} : { 'vcard:hasEmail': { '@id': `mailto:${facts.contactEmail}` } }),
+  };
+}
+
 function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
   return {
     '@id': facts.landingPage,
@@ -53,19 +79,17 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
       '@type': 'foaf:Agent',
       'foaf:name': thaiAndEnglish(facts.publisher.name, facts.publisher.nameEn),
     },
-    'dcat:contactPoint': {
-      '@type': 'vcard:Organization',
-      'vcard:fn': facts.publisher.name,
-      'vcard:hasURL': { '@id': facts.publisher.url },
-      ...(facts.contactEmail === undefined ? {} : { 'vcard:hasEmail': { '@id': `mailto:${facts.contactEmail}` } }),
-    },
+    'dcat:contactPoint': dcatContact(facts),
     'dcat:keyword': facts.keywords,
-    'dcat:theme': { '@id': EDUCATION_THEME },
-    'dct:spatial': {
-      '@id': THAILAND,
-      '@type': 'dct:Location',
-      'skos:prefLabel': thaiAndEnglish(facts.coverage.th, facts.coverage.en),
-    },
+    'dcat:theme': [
+      { '@id': EDUCATION_THEME },
+      {
+        '@type': 'skos:Concept',
+        'skos:prefLabel': thaiAndEnglish(DATA_GO_TH_CATEGORY.th, DATA_GO_TH_CATEGORY.en),
+        'skos:inScheme': { '@id': 'https://data.go.th/group' },
+      },
+    ],
+    'dct:spatial': facts.places.map(dcatLocation),
     ...(facts.period === undefined ? {} : { 'dct:temporal': dcatPeriod(facts.period) }),
     'dct:accrualPeriodicity': { '@id': UPDATE_FREQUENCY.uri },
     'dct:license': { '@id': facts.licence.url },
@@ -85,6 +109,9 @@ function dcatDataset(facts: DatasetFacts): Record<string, unknown> {
       'dcat:downloadURL': { '@id': distribution.url },
       'dcat:mediaType': { '@id': `http://www.iana.org/assignments/media-types/${distribution.mediaType}` },
       'dct:format': { '@id': FILE_TYPE_IRIS[distribution.format] },
+      ...(distribution.byteSize === undefined
+        ? {}
+        : { 'dcat:byteSize': { '@value': String(distribution.byteSize), '@type': 'xsd:nonNegativeInteger' } }),
       'dct:license': { '@id': facts.licence.url },
     })),
   };
@@ -118,6 +145,24 @@ function schemaOrgPeriod(period: ReferencePeriod): string {
   return start === end ? start : `${start}/${end}`;
 }
 
+/**
+ * The narrowest place a dataset's records lie in, with what they cover of it in words: Thailand, or Bangkok within
+ * Thailand.
+ */
+function schemaOrgPlace(facts: DatasetFacts, thai: boolean): Record<string, unknown> {
+  const name = (place: Place): string => (thai ? place.th : place.en);
+  const [country, ...within] = facts.places;
+  const narrowest = within.at(-1) ?? country;
+  return {
+    '@type': narrowest === country ? 'Country' : 'AdministrativeArea',
+    ...(narrowest === undefined ? {} : { name: name(narrowest), identifier: narrowest.iso }),
+    description: thai ? facts.coverage.th : facts.coverage.en,
+    ...(narrowest === country || country === undefined
+      ? {}
+      : { containedInPlace: { '@type': 'Country', name: name(country), identifier: country.iso } }),
+  };
+}
+
 /** A dataset page's schema.org `Dataset` (what Google's dataset search reads), in the page's language. */
 export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Record<string, unknown> {
   const thai = language === 'th';
@@ -133,11 +178,14 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
     keywords: facts.keywords,
     // ISO 8601: a year interval ("2017/2024") or one day.
     ...(facts.period === undefined ? {} : { temporalCoverage: schemaOrgPeriod(facts.period) }),
-    spatialCoverage: {
-      '@type': 'Place',
-      name: thai ? facts.coverage.th : facts.coverage.en,
-      containedInPlace: { '@type': 'Country', name: 'Thailand', identifier: 'TH' },
-    },
+    spatialCoverage: schemaOrgPlace(facts, thai),
+    variableMeasured: facts.variables.map((variable) => ({
+      '@type': 'PropertyValue',
+      name: variable.key,
+      alternateName: thai ? [variable.label, variable.labelEn] : [variable.labelEn, variable.label],
+      description: [thai ? variable.label : variable.labelEn, variable.description].filter(Boolean).join(': '),
+      ...(variable.unit === undefined ? {} : { unitText: variable.unit }),
+    })),
     includedInDataCatalog: {
       '@type': 'DataCatalog',
       name: thai ? 'สถิติการศึกษาแบบเปิด' : 'Education open-data statistics',
@@ -158,6 +206,7 @@ export function schemaOrgDataset(facts: DatasetFacts, language: 'th' | 'en'): Re
       '@type': 'DataDownload',
       encodingFormat: distribution.mediaType,
       contentUrl: distribution.url,
+      ...(distribution.byteSize === undefined ? {} : { contentSize: `${distribution.byteSize} B` }),
     })),
   };
 }

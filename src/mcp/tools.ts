@@ -6,10 +6,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DATA_GROUPS, DATASET_CODES, DATASETS, type DatasetCode } from '../catalogue.js';
+import { DATA_GROUPS, DATASET_CODES, DATASETS, findDataset, type DataGroup, type DatasetCode } from '../catalogue.js';
 import { CODE } from '../errors/registry.js';
+import { searchDatasets } from '../harvest/catalogue-search.js';
 import { largestFitting } from './bounded.js';
-import { matchDatasets, type ListedDataset } from './dataset-search.js';
 import type { GraphQLAnswer, GraphQLCall } from './graphql-call.js';
 import { PROVENANCE_FRAGMENT, provenanceOf, provenanceSchema, type ProvenanceSelection } from './provenance.js';
 
@@ -52,6 +52,32 @@ const DESCRIPTIONS = {
     'select and `cursor: nextCursor` for the next page. Use this to show or inspect rows; for totals use ' +
     'query_statistic.',
 } as const;
+
+/** What the catalogue operation answers of one dataset. */
+interface ListedDataset {
+  readonly code: DatasetCode;
+  readonly title: string;
+  readonly titleEn: string;
+  readonly group: DataGroup;
+  readonly metadata: { readonly descriptiveTitle: string; readonly keywords: readonly string[] };
+}
+
+/**
+ * find_datasets' answer: the datasets the search found with every word; for a question none holds every word of
+ * ("teachers in Chiang Mai in 2566": no dataset names a year), the same search's datasets holding some of them,
+ * those holding more first; all 13, unmatched, when none holds any.
+ */
+function foundDatasets(
+  listed: readonly ListedDataset[],
+  foundCodes: readonly DatasetCode[],
+  query: string,
+): { matched: boolean; datasets: ListedDataset[] } {
+  const byCode = new Map(listed.map((dataset) => [dataset.code, dataset]));
+  const entries = listed.flatMap((dataset) => findDataset(dataset.code) ?? []);
+  const codes = foundCodes.length > 0 ? foundCodes : searchDatasets(entries, query, 'any').map(({ code }) => code);
+  const datasets = codes.flatMap((code) => byCode.get(code) ?? []);
+  return datasets.length === 0 ? { matched: false, datasets: [...listed] } : { matched: true, datasets };
+}
 
 /** The most rows one get_records page holds, whatever `limit` asks. */
 export const MAX_RESULT_ROWS = 100;
@@ -240,13 +266,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async ({ query }) => {
       try {
+        // The catalogue's one search (GraphQL's datasets(search:)): the datasets holding every word of the question.
         const answer = await call(
-          'query McpFindDatasets { datasets { code title titleEn group metadata { descriptiveTitle keywords } } }',
-          {},
+          'query McpFindDatasets($search: String!) { found: datasets(search: $search) { code } ' +
+            'datasets { code title titleEn group metadata { descriptiveTitle keywords } } }',
+          { search: query },
         );
         const listed = answer.data?.['datasets'] as ListedDataset[] | undefined;
-        if (listed === undefined) throw refusalOf(answer);
-        const found = matchDatasets(listed, query);
+        const foundCodes = (answer.data?.['found'] as { code: DatasetCode }[] | undefined)?.map(({ code }) => code);
+        if (listed === undefined || foundCodes === undefined) throw refusalOf(answer);
+        const found = foundDatasets(listed, foundCodes, query);
         const datasets = found.datasets.map((dataset) => ({
           code: dataset.code,
           title: dataset.metadata.descriptiveTitle,

@@ -5,11 +5,11 @@
  * The page's relative links are made absolute: under /portal/datasets/ they would point one level too deep, and the
  * CSP's `base-uri 'none'` allows no `<base>`.
  */
-import { findDataset, type DatasetCode, type DatasetEntry } from '../catalogue.js';
+import { findDataset, type DatasetCode } from '../catalogue.js';
 import { CodedError, withoutStackTrace } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
 import { datasetCitation, type DatasetCitation } from '../harvest/citation.js';
-import { datasetFacts, type DatasetFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
+import { readFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import { schemaOrgDataset, scriptJson } from '../harvest/json-ld.js';
 import { datasetTitle } from './assets/page-heads.js';
 import { pageLanguage, withHead } from './page-heads.js';
@@ -48,16 +48,6 @@ function datasetNamed(code: string | undefined): DatasetCode | undefined {
   return findDataset(decoded)?.code;
 }
 
-/** A dataset's facts as the request reaches them, with its stored dates and reference period. */
-async function describedDataset(entry: DatasetEntry, request: Request, facts: DatasetPageFacts): Promise<DatasetFacts> {
-  const origin = new URL(request.url).origin;
-  const [dates, period] = await Promise.all([
-    facts.dates(entry.code).catch(() => ({})),
-    facts.periods(entry.code).catch(() => undefined),
-  ]);
-  return datasetFacts(entry, origin, facts, { apiUrl: facts.apiUrl(entry.code), ...dates, period });
-}
-
 /**
  * The dataset page's "cite this" (its citation, in Thai, and as BibTeX), from the one place that writes citations
  * (harvest/citation.ts): the same text as the page's JSON-LD `citation`, which the portal's script cannot read on a
@@ -69,7 +59,7 @@ export async function datasetCitationJson(
   facts: DatasetPageFacts,
 ): Promise<DatasetCitation | undefined> {
   const entry = findDataset(code);
-  return entry === undefined ? undefined : datasetCitation(await describedDataset(entry, request, facts));
+  return entry === undefined ? undefined : datasetCitation(await readFacts(facts, new URL(request.url).origin, entry));
 }
 
 /** index.html for one dataset: its links absolute, and the dataset's JSON-LD at the end of its head. */
@@ -82,7 +72,7 @@ export async function datasetPageHtml(
   const entry = findDataset(code);
   if (entry === undefined) return indexHtml;
   const language = pageLanguage(request);
-  const described = await describedDataset(entry, request, facts);
+  const described = await readFacts(facts, new URL(request.url).origin, entry);
   const jsonLd = schemaOrgDataset(described, language);
   const head = {
     title: datasetTitle(language === 'th' ? described.title : described.titleEn, entry.code, language),

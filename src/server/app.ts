@@ -39,6 +39,7 @@ import { mcpRoute } from '../mcp/route.js';
 import type { DatasetCode } from '../catalogue.js';
 import { datasetDatesReader } from '../live/dataset-dates.js';
 import { referencePeriodReader } from '../live/reference-periods.js';
+import { fileSizeReader } from '../downloads/file-sizes.js';
 import {
   useAutomaticPersistedQueries,
   useTrustedDocuments,
@@ -195,6 +196,11 @@ export function createApp(deps: AppDependencies): App {
     apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
     dates: datasetDatesReader(deps.access, deps.datasetVersions),
     periods: referencePeriodReader(deps.source, REFERENCE_PERIOD_WAIT_MS),
+    byteSizes: fileSizeReader(
+      deps.source,
+      { maxRows: http.downloadMaxRows, maxBytes: limits.maxResponseBytes },
+      REFERENCE_PERIOD_WAIT_MS,
+    ),
   };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/contract/pipeline-order.test.ts pins it):

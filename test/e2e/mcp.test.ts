@@ -122,6 +122,14 @@ function sharedSuite(connect: () => Promise<Client>, origin: () => string): void
     expect(found['matched']).toBe(true);
     expect(codes).toContain(TEACHERS);
     expect(codes).not.toContain('V10_DUPWITH');
+    // No dataset names a year: the catalogue's search lists those holding the other words, more first (the relay
+    // runs that ranking itself, from the package's shapes file).
+    const withYear = structured(await callTool(client, 'find_datasets', { query: `teachers in ${CHIANG_MAI} 2566` }));
+    expect(withYear['matched']).toBe(true);
+    expect((withYear['datasets'] as { code: string }[]).slice(0, 2).map(({ code }) => code)).toEqual([
+      'MV_DWH_SCHOOL1',
+      TEACHERS,
+    ]);
   });
 
   it('gives the figure GraphQL aggregate gives for teachers in เชียงใหม่, with full provenance', async () => {

@@ -130,8 +130,20 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
     const rows = page.locator('main table').first().locator('tbody tr');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(13);
-    await page.getByLabel('ค้นหาชุดข้อมูล').fill('ครู');
-    await expect.poll(() => rows.count()).toBe(3);
+    // The server's search (GraphQL datasets(search:)): ครู finds Nos. 9 and 10 by their teacher fields and No. 13.
+    const search = page.getByLabel('ค้นหาชุดข้อมูล');
+    await search.fill('ครู');
+    await expect.poll(() => rows.count()).toBe(5);
+    // A province finds the datasets holding its rows, in Thai or English: Nos. 7, 9 and 13.
+    const numbers = () => rows.locator('td:first-child').allInnerTexts();
+    await search.fill('เชียงใหม่');
+    await expect.poll(numbers).toEqual(['7', '9', '13']);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('เชียงใหม่');
+    await search.fill('Chiang Mai');
+    await expect.poll(numbers).toEqual(['7', '9', '13']);
+    // A shared address opens with its search asked.
+    await page.reload();
+    await expect.poll(numbers).toEqual(['7', '9', '13']);
     await page.getByLabel('ค้นหาชุดข้อมูล').fill('');
     await page.getByLabel('สถานศึกษา').check();
     await expect.poll(() => rows.count()).toBe(4);

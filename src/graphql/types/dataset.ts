@@ -1,3 +1,6 @@
+import { CodedError } from '../../errors/coded-error.js';
+import { CODE } from '../../errors/registry.js';
+import { MAX_SEARCH_LENGTH, searchDatasets } from '../../harvest/catalogue-search.js';
 import { builder } from '../builder.js';
 import { datasetCodeOf, datasetNodeId } from '../node-ids.js';
 import { entityReference } from '../entity-reference.js';
@@ -154,15 +157,35 @@ async function recordedVersion(dataset: DatasetEntry, context: Context): Promise
 builder.queryFields((t) => ({
   datasets: t.field({
     type: [Dataset],
-    description: 'ชุดข้อมูลทั้งหมด: the datasets in catalogue order (No. 1 to 13), optionally only one group or agency.',
+    description:
+      'ชุดข้อมูลทั้งหมด: the datasets in catalogue order (No. 1 to 13), optionally only one group or agency, or only ' +
+      'those a search finds.',
     args: {
       group: t.arg({ type: DataGroup, description: 'Only datasets of this group.' }),
       agency: t.arg({ type: Agency, description: 'Only datasets of this agency.' }),
+      search: t.arg.string({
+        description:
+          'ค้นหา: only the datasets holding every word of it (Thai or English, case ignored) in their titles, ' +
+          'description, keywords, field names and labels, or the names of the provinces they hold rows for ' +
+          '("เชียงใหม่" or "Chiang Mai" finds the datasets with rows for Chiang Mai). Words like "the" or "data" ' +
+          `are not looked for; an empty search finds all. At most ${MAX_SEARCH_LENGTH} characters (BAD_USER_INPUT). ` +
+          "The portal's search box and MCP's find_datasets call this search; CKAN's package_search q looks in the same text.",
+      }),
     },
-    resolve: (_root, { group, agency }) =>
-      DATASETS.filter(
+    resolve: (_root, { group, agency, search }) => {
+      const listed = DATASETS.filter(
         (dataset) => (group == null || dataset.group === group) && (agency == null || dataset.agency === agency),
-      ),
+      );
+      if (search == null) return listed;
+      if (search.length > MAX_SEARCH_LENGTH) {
+        throw new CodedError(
+          CODE.BAD_USER_INPUT,
+          `search: at most ${MAX_SEARCH_LENGTH} characters, got ${search.length}`,
+          { field: 'search' },
+        );
+      }
+      return searchDatasets(listed, search);
+    },
   }),
   dataset: t.field({
     type: Dataset,

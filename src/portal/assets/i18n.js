@@ -32,7 +32,7 @@ const th = {
   datasetsTable: 'ตารางรายการชุดข้อมูล',
   summariesTable: 'ตารางรายการข้อมูลสรุป',
   searchDatasets: 'ค้นหาชุดข้อมูล',
-  searchDatasetsHelp: 'ชื่อภาษาไทยหรืออังกฤษ รหัส หรือลำดับ',
+  searchDatasetsHelp: 'ชื่อ รหัส คำในคำอธิบาย ชื่อเขตข้อมูล หรือจังหวัด (เช่น เชียงใหม่) ภาษาไทยหรืออังกฤษ',
   datasetsShown: 'แสดง {shown} จาก {total} ชุดข้อมูล',
   noDatasetMatches: 'ไม่พบชุดข้อมูลที่ตรงกับการค้นหา',
   summariesHeading: 'ข้อมูลสรุป ({count}) ต้องขอใช้งาน',
@@ -136,7 +136,8 @@ const en = {
   datasetsTable: 'List of datasets',
   summariesTable: 'List of summaries',
   searchDatasets: 'Search the datasets',
-  searchDatasetsHelp: 'A Thai or English title, a code or a number',
+  searchDatasetsHelp:
+    'A title, a code, a word of the description, a field or a province (e.g. Chiang Mai), in Thai or English',
   datasetsShown: '{shown} of {total} datasets shown',
   noDatasetMatches: 'No dataset matches the search',
   summariesHeading: 'Summaries ({count}): request for use',

@@ -22,8 +22,9 @@ export function corsOptions(origins: '*' | readonly string[]): CORSOptions | fal
       'apollographql-client-name',
       'apollographql-client-version',
     ],
-    // RateLimit and RateLimit-Policy: so that a browser app can slow down before it is refused, as the docs advise.
-    exposedHeaders: ['x-request-id', 'retry-after', 'etag', 'ratelimit', 'ratelimit-policy'],
+    // RateLimit and RateLimit-Policy: so that a browser app can slow down before it is refused, as the docs advise;
+    // Link: a CSV's CSVW metadata (rel="describedby").
+    exposedHeaders: ['x-request-id', 'retry-after', 'etag', 'ratelimit', 'ratelimit-policy', 'link'],
     maxAge: 86_400,
   };
 }

@@ -365,6 +365,13 @@ export type PortalCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type PortalCatalogueQuery = { datasets: Array<{ no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, version: string | null, changedAt: string | null }>, summaryEndpoints: Array<{ name: string, title: string, subject: SummarySubject, version: number, apiUrl: string, status: UseRequestStatus, statusLabel: string }> };
 
+export type PortalDatasetSearchQueryVariables = Exact<{
+  search: string;
+}>;
+
+
+export type PortalDatasetSearchQuery = { datasets: Array<{ code: DatasetCode }> };
+
 export type PortalDatasetChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 

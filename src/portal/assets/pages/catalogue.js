@@ -18,7 +18,7 @@ import {
 } from '../ui.js';
 import { credential } from '../session.js';
 
-/** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables } from '../gql/operations' */
+/** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables, PortalDatasetSearchQuery, PortalDatasetSearchQueryVariables } from '../gql/operations' */
 
 /** @type {import('../api.js').Operation<PortalCatalogueQuery, PortalCatalogueQueryVariables>} */
 const CATALOGUE = operation(/* GraphQL */ `
@@ -47,6 +47,22 @@ const CATALOGUE = operation(/* GraphQL */ `
   }
 `);
 
+/**
+ * The catalogue's one search (the server's, which MCP's find_datasets and CKAN's package_search share): it looks in
+ * what the page does not hold, the datasets' descriptions, field names and the provinces they have rows for.
+ * @type {import('../api.js').Operation<PortalDatasetSearchQuery, PortalDatasetSearchQueryVariables>}
+ */
+const SEARCH = operation(/* GraphQL */ `
+  query PortalDatasetSearch($search: String!) {
+    datasets(search: $search) {
+      code
+    }
+  }
+`);
+
+/** How long typing pauses before the search is asked: one request per pause, not per key. */
+const SEARCH_PAUSE_MS = 250;
+
 /** @type {import('../api.js').Operation<PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables>} */
 const CHANGES = operation(/* GraphQL */ `
   subscription PortalDatasetChanges {
@@ -62,9 +78,6 @@ const CHANGES = operation(/* GraphQL */ `
 
 /** The catalogue groups, in the order the filters show them. */
 const GROUPS = /** @type {const} */ (['TEACHERS', 'STUDENTS', 'SCHOOLS', 'GRADUATES']);
-
-/** Text for a search to match: lower case, Thai and English alike. @param {string} text */
-const fold = (text) => text.toLocaleLowerCase().normalize('NFC');
 
 /** @param {HTMLElement} main */
 export function renderCatalogue(main) {
@@ -99,11 +112,6 @@ export function renderCatalogue(main) {
         const title = described !== undefined || language === 'th' ? dataset.title : dataset.titleEn;
         return {
           dataset,
-          text: fold(
-            [dataset.no, dataset.code, dataset.title, dataset.titleEn, described, tOf('groups', dataset.group)].join(
-              ' ',
-            ),
-          ),
           cells: [
             String(dataset.no),
             h(
@@ -121,14 +129,15 @@ export function renderCatalogue(main) {
       });
       const listSlot = h('div', {});
       const count = h('p', { role: 'status', class: 'help' });
+      /** The codes the server's search found for the words in the box; undefined for an empty box (all). */
+      /** @type {Set<string> | undefined} */
+      let found;
       const drawList = () => {
-        const words = fold(search.value)
-          .split(/\s+/)
-          .filter((word) => word !== '');
         const groups = new Set(boxes.filter(({ box }) => box.checked).map(({ group }) => group));
         const shown = datasets.filter(
           (row) =>
-            (groups.size === 0 || groups.has(row.dataset.group)) && words.every((word) => row.text.includes(word)),
+            (groups.size === 0 || groups.has(row.dataset.group)) &&
+            (found === undefined || found.has(row.dataset.code)),
         );
         count.textContent = t('datasetsShown', { shown: shown.length, total: datasets.length });
         replace(
@@ -148,7 +157,31 @@ export function renderCatalogue(main) {
         const query = next.toString();
         history.replaceState(history.state, '', `${location.pathname}${query === '' ? '' : `?${query}`}`);
       };
-      search.addEventListener('input', drawList);
+      // Each answer is drawn only if it is for the words still in the box: a slower earlier answer is dropped.
+      const searchFor = async () => {
+        const words = search.value.trim();
+        if (words === '') {
+          found = undefined;
+          drawList();
+          return;
+        }
+        try {
+          const answer = await graphql(SEARCH, { search: words }, credential('client')).catch(() =>
+            graphql(SEARCH, { search: words }),
+          );
+          if (search.value.trim() !== words) return;
+          found = new Set(answer.datasets.map((dataset) => dataset.code));
+          drawList();
+        } catch (error) {
+          if (search.value.trim() === words) replace(listSlot, alertBox(error));
+        }
+      };
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let pause;
+      search.addEventListener('input', () => {
+        clearTimeout(pause);
+        pause = setTimeout(() => void searchFor(), SEARCH_PAUSE_MS);
+      });
       for (const { box } of boxes) box.addEventListener('change', drawList);
       const summaries = data.summaryEndpoints.map((endpoint) => [
         summaryTitle(endpoint),
@@ -189,6 +222,8 @@ export function renderCatalogue(main) {
         ),
       );
       drawList();
+      // A shared address (?q=…) opens with its search asked.
+      if (search.value.trim() !== '') await searchFor();
     } catch (error) {
       replace(body, alertBox(error), h('button', { type: 'button', onclick: load }, t('retry')));
     }
