@@ -26,7 +26,6 @@ import { CODE } from '../errors/registry.js';
 import { harvestFacts, type HarvestOptions } from '../harvest/dataset-facts.js';
 import type { RequestState, Route } from '../http/route.js';
 import { fetchBudgetOf, type FetchBudgets } from '../rate-limit/fetch-budgets.js';
-import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
 import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
 import { compressStream, negotiate } from '../http/content-encoding.js';
 import { recordsView } from '../records/index.js';
@@ -108,7 +107,7 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   const parameters = downloadParameters(url.searchParams);
   if (caller.kind === 'client') options.access.countOperation(caller.client.id);
 
-  const budget = fetchBudgetOf(options.fetchBudgets, caller, ip, spentBudgetsOf(request));
+  const budget = fetchBudgetOf(options.fetchBudgets, caller, ip, state.budgets);
   const read = await options.source.readDataset(target.code, parameters.queryString, budget);
   const view = recordsView(read.value, `${target.code}?${parameters.queryString}#${read.version}`);
   const query = { where: parameters.where, orderBy: parameters.orderBy };

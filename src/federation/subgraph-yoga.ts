@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
 import type { Context } from '../graphql/context.js';
 import { buildSubgraphSchema } from '../graphql/schema.js';
 import { CODE, type ErrorCode } from '../errors/registry.js';
+import type { RequestState } from '../http/request-state.js';
 
 /** Where the Federation v2 subgraph answers: POST for every operation, GET for queries, as on /graphql. */
 export const SUBGRAPH_PATH = '/subgraph';
@@ -17,6 +18,7 @@ type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 export type Refuse = (
   fetchAPI: { Response: typeof Response },
   request: Request,
+  requestId: string,
   refusal: { status: number; code: ErrorCode; message: string },
 ) => Response;
 
@@ -47,7 +49,9 @@ export function createSubgraphYoga(options: SubgraphOptions): Pick<Yoga, 'fetch'
   const fetch = (...args: unknown[]): unknown => (instance().fetch as (...args: unknown[]) => unknown)(...args);
   return {
     fetch: fetch as Yoga['fetch'],
-    requestListener: (request, response) => instance().requestListener(request, response),
+    // With the server context it is given beside them (the request state, server/request-state.ts).
+    requestListener: (request, response, ...serverContext) =>
+      instance().requestListener(request, response, ...serverContext),
   };
 }
 
@@ -55,15 +59,15 @@ export function createSubgraphYoga(options: SubgraphOptions): Pick<Yoga, 'fetch'
  * Refuses a request whose X-Subgraph-Token is not SUBGRAPH_TOKEN (403, FORBIDDEN), before any stage parses it. The
  * comparison takes the same time whatever the header holds (both sides hashed to equal lengths first).
  */
-export function useSubgraphToken(token: string, refuse: Refuse): Plugin {
+export function useSubgraphToken(token: string, refuse: Refuse): Plugin<object, { readonly state: RequestState }> {
   const expected = digest(token);
   return {
     onRequest(payload) {
-      const { request, fetchAPI } = payload;
+      const { request, fetchAPI, serverContext } = payload;
       const given = request.headers.get(SUBGRAPH_TOKEN_HEADER);
       if (given !== null && timingSafeEqual(digest(given), expected)) return;
       payload.endResponse(
-        refuse(fetchAPI, request, {
+        refuse(fetchAPI, request, serverContext.state.id, {
           status: 403,
           code: CODE.FORBIDDEN,
           message: `Only the federation router may call ${SUBGRAPH_PATH}: it sends the X-Subgraph-Token header. Clients call /graphql.`,
@@ -93,7 +97,10 @@ export function routeSubgraphFetch<Fetch extends Yoga['fetch']>(main: Fetch, sub
   return route as Fetch;
 }
 
-/** The same for node:http. */
-export function routeSubgraphListener(main: RequestListener, subgraph: RequestListener): RequestListener {
-  return (request, response) => (isSubgraphPath(request.url ?? '/') ? subgraph : main)(request, response);
+/** The same for node:http, whatever a listener is given beside the request. */
+export function routeSubgraphListener<Rest extends unknown[]>(
+  main: (request: IncomingMessage, ...rest: Rest) => unknown,
+  subgraph: (request: IncomingMessage, ...rest: Rest) => unknown,
+): (request: IncomingMessage, ...rest: Rest) => unknown {
+  return (request, ...rest) => (isSubgraphPath(request.url ?? '/') ? subgraph : main)(request, ...rest);
 }

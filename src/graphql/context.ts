@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Licence } from '../catalogue-metadata.js';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -6,12 +5,12 @@ import { operatorActor, type AccessService, type Caller } from '../access/model.
 import { fetchBudgetOf, type FetchBudgets } from '../rate-limit/fetch-budgets.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import { createLoaders, type Loaders } from './loaders.js';
-import type { RequestCallers } from './request-callers.js';
-import { negotiateLanguage, type Language } from '../http/language.js';
-import { requestIdOf } from '../http/request-id.js';
+import type { Language } from '../http/language.js';
 import type { PayloadSizes } from './payload-sizes.js';
-import { AnswerFreshness, ledgerOf, type InFlightBodies, type ResponseLedger } from './response-ledger.js';
-import { spentBudgetsOf, type SpentBudgets } from '../rate-limit/spent-budgets.js';
+import { AnswerFreshness, ResponseLedger, type InFlightBodies } from './response-ledger.js';
+import type { SpentBudgets } from '../rate-limit/spent-budgets.js';
+import { AnswerBudget } from '../records/index.js';
+import type { GraphQLRequestState } from './request-state.js';
 import type { ShapeDriftWatch } from '../records/shape-drift.js';
 import type { ShapeWatch } from '../records/shape-watch.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -20,8 +19,14 @@ import type { UpstreamSource } from '../upstream/source.js';
 import type { LiveHub } from '../live/subscription-hub.js';
 import { AnswerWarnings } from './warnings.js';
 
-/** What every resolver receives: who is calling, the per-request loaders and the facts about this request. */
+/**
+ * What every resolver receives: who is calling, the per-request loaders and the facts about this request. One per
+ * operation (a batch's operations each have their own), made by the context factory below; the request's own state,
+ * which a batch's operations share, is `state`.
+ */
 export interface Context {
+  /** The request state (request-state.ts), as the server's entry made it and handed it to yoga. */
+  readonly state: GraphQLRequestState;
   readonly requestId: string;
   /** The language of labels and messages, negotiated from Accept-Language; answers vary by it. */
   readonly language: Language;
@@ -40,6 +45,10 @@ export interface Context {
   readonly freshness: AnswerFreshness;
   /** This operation's `extensions.warnings`: what any field says of the request without failing (warnings.ts). */
   readonly warnings: AnswerWarnings;
+  /** This operation's budget of records answers, shared by the untyped and the typed records fields. */
+  readonly answerBudget: AnswerBudget;
+  /** The stream this operation's subscription field opened (stream-key.ts), so an event can end it. */
+  readonly liveFeed: { stream: AsyncIterator<unknown> | undefined };
   readonly shapes: ShapeWatch;
   /** Compares live record shapes with schema/shapes.json for the typed fields. */
   readonly shapeDrift: ShapeDriftWatch;
@@ -91,44 +100,47 @@ export interface ContextDependencies {
   readonly usageRetentionDays: number;
   /** Per-IP budgets: registrations spend them (authentication failures are RequestCallers'). */
   readonly ipLimits?: IpLimits | undefined;
-  /** Who sent each request, authenticated once per request (the rate limit may have asked already). */
-  readonly callers: RequestCallers;
   /** Each caller's budget of cache misses sent to the upstream; unbounded when undefined. */
   readonly fetchBudgets?: FetchBudgets | undefined;
   readonly publishing: Publishing;
 }
 
 /**
- * The yoga context factory: runs once per GraphQL request, so loaders never outlive their request. The caller is
- * the one RequestCallers found (a bad credential has refused the request there, with 401 or 429).
+ * The yoga context factory: runs once per GraphQL operation, so loaders never outlive their request. The caller is
+ * the one the request state found (a bad credential has refused the request there, with 401 or 429).
  */
 export function createContextFactory(deps: ContextDependencies) {
-  return async (initial: YogaInitialContext & { req?: IncomingMessage }): Promise<Context> => {
-    const requestId = requestIdOf(initial.request);
-    const { caller, ip } = await deps.callers.of(initial.request, initial.req);
+  return async (initial: YogaInitialContext & { readonly state: GraphQLRequestState }): Promise<Context> => {
+    const { state } = initial;
+    const requestId = state.id;
+    const { caller, ip } = await state.caller();
     // Usage per client: counted in memory, written in batches by the store.
     if (caller.kind === 'client') deps.access.countOperation(caller.client.id);
-    const language = negotiateLanguage(initial.request.headers.get('accept-language'));
-    const ledger = ledgerOf(initial.request, deps.maxResponseBytes, deps.inFlightBodies);
+    const { language } = state;
+    // One per response: a batch's later operations add to the ledger the first one made.
+    const ledger = (state.ledger ??= new ResponseLedger(deps.maxResponseBytes, deps.inFlightBodies));
     return {
+      state,
       requestId,
       language,
       caller,
       clientIp: ip,
       ipLimits: deps.ipLimits,
-      // One record per request (spentBudgetsOf makes it once): the rate limit and RequestCallers wrote theirs there.
-      budgets: spentBudgetsOf(initial.request),
+      // The request's one record: the rate limit and the caller's authentication wrote theirs there.
+      budgets: state.budgets,
       loaders: createLoaders({
         upstream: deps.source,
         payloadSizes: deps.payloadSizes,
         access: deps.access,
         caller,
-        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, spentBudgetsOf(initial.request)),
+        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, state.budgets),
       }),
       access: deps.access,
       ledger,
       freshness: new AnswerFreshness(ledger),
       warnings: new AnswerWarnings(language),
+      answerBudget: new AnswerBudget(),
+      liveFeed: { stream: undefined },
       shapes: deps.shapes,
       shapeDrift: deps.shapeDrift,
       upstreamUrls: deps.upstream,

@@ -6,7 +6,7 @@ import type { RequestCaller } from '../http/route.js';
 import { CODE } from '../errors/registry.js';
 import { codedGraphQLError, rateLimitedError } from './errors.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
-import { spentBudgetsOf } from '../rate-limit/spent-budgets.js';
+import type { SpentBudgets } from '../rate-limit/spent-budgets.js';
 
 export interface RequestCallersOptions {
   /** Only its authentication: a plugin that asks who pays (the rate limit) is tested with a stand-in for it. */
@@ -19,9 +19,19 @@ export interface RequestCallersOptions {
 
 export type { RequestCaller } from '../http/route.js';
 
+/** The request, as authentication reads it: its headers (the credential, X-Forwarded-For) and its spent budgets. */
+export interface AuthenticatedRequest {
+  readonly headers: Pick<Headers, 'get'>;
+  /** node:http's request: its socket's peer is the client's address unless a trusted proxy names another. */
+  readonly node: IncomingMessage | undefined;
+  /** Where a failed authentication records the budget of failures it spent. */
+  readonly budgets: SpentBudgets;
+}
+
 /**
- * Who sent each request, found once per request however many ask: the rate limit asks when the request arrives
- * (to know whose bucket pays, before anything is parsed), the context factory asks again after validation. A bad
+ * Who sent a request. Asked once per request however many parts ask (the request state's `caller()` keeps the
+ * answer): the rate limit asks when the request arrives (to know whose bucket pays, before anything is parsed),
+ * the front door before a route's price, the context factory after validation. A bad
  * credential refuses the whole request with HTTP 401: a client whose key was mistyped must hear so, not be served
  * silently as anonymous.
  *
@@ -31,22 +41,15 @@ export type { RequestCaller } from '../http/route.js';
  * (none for a token without the key prefix), less than parsing the document it came with.
  */
 export class RequestCallers {
-  private readonly known = new WeakMap<Request, Promise<RequestCaller>>();
-
   constructor(private readonly options: RequestCallersOptions) {}
 
   /** The caller of `request`; rejects with the coded refusal when its credential is bad. */
-  of(request: Request, req: IncomingMessage | undefined): Promise<RequestCaller> {
-    let found = this.known.get(request);
-    if (found === undefined) {
-      const ip = clientIp(request.headers.get('x-forwarded-for'), req, this.options.trustProxy ?? false);
-      found = this.authenticate(request, ip).then((caller) => ({ caller, ip }));
-      this.known.set(request, found);
-    }
-    return found;
+  async of(request: AuthenticatedRequest): Promise<RequestCaller> {
+    const ip = clientIp(request.headers.get('x-forwarded-for'), request.node, this.options.trustProxy ?? false);
+    return { caller: await this.authenticate(request, ip), ip };
   }
 
-  private async authenticate(request: Request, ip: string): Promise<Caller> {
+  private async authenticate(request: AuthenticatedRequest, ip: string): Promise<Caller> {
     const { access, ipLimits } = this.options;
     const authorization = request.headers.get('authorization');
     // No credential, no question: most requests are anonymous, and the store's deadline and lookup are for keys.
@@ -59,7 +62,7 @@ export class RequestCallers {
         const refusal = await ipLimits?.authenticationRefusal(ip);
         const counted = await ipLimits?.authenticationFailed(ip);
         // The answer (401, or 429 once the budget is spent) names the budget of failures, as it is after this one.
-        if (counted !== undefined) spentBudgetsOf(request).record(counted);
+        if (counted !== undefined) request.budgets.record(counted);
         if (refusal?.retryAfterMs !== undefined) throw rateLimitedError(refusal.retryAfterMs);
         throw codedGraphQLError(CODE.UNAUTHENTICATED, {
           message: error.message,

@@ -342,23 +342,6 @@ const IN_FLIGHT_HOLD_MAX_MS = 120_000;
 const IN_FLIGHT_FREE_BYTES = 256 * 1024;
 const IN_FLIGHT_STEP_BYTES = 256 * 1024;
 
-const ledgers = new WeakMap<Request, ResponseLedger>();
-
-/** The ledger of this HTTP request's GraphQL response, made on first use with the bounds given. */
-export function ledgerOf(request: Request, maxAnswerBytes?: number, inFlight?: InFlightBodies): ResponseLedger {
-  let ledger = ledgers.get(request);
-  if (ledger === undefined) {
-    ledger = new ResponseLedger(maxAnswerBytes, inFlight);
-    ledgers.set(request, ledger);
-  }
-  return ledger;
-}
-
-/** The ledger of a request whose operation was executed, or undefined when none was (a refusal, an error). */
-export function existingLedgerOf(request: Request): ResponseLedger | undefined {
-  return ledgers.get(request);
-}
-
 /** How long an answer stays fresh: until a moment, or for a fixed time after it is sent. */
 export type AnswerLifetime = { readonly untilMs: number } | { readonly fixedS: number };
 

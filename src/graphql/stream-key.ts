@@ -23,7 +23,7 @@ import { authorizeFieldFor } from './field-authorization.js';
  * a disabling or a deletion publishes `clientAccessChanged`, on which every instance asks its streams of that
  * client again (LiveHub.recheck).
  */
-const feeds = new WeakMap<Context, AsyncIterator<unknown>>();
+// The answer per event (an event's value is one object for every stream it reaches), not per request.
 const asked = new WeakMap<object, Map<string, Promise<Caller | undefined>>>();
 
 /** Opens the caller's subscription to `topic` (see LiveHub.subscribe), remembered so an event can end it. */
@@ -38,7 +38,7 @@ export async function openStream<T>(
       ? undefined
       : async () => (await currentCaller(context, credential)) !== undefined;
   const feed = await context.live.subscribe(subscriberKey(context.caller, context.clientIp), topic, select, stillValid);
-  feeds.set(context, feed);
+  context.liveFeed.stream = feed;
   return feed;
 }
 
@@ -70,7 +70,7 @@ export async function answerToKey(
     if (caller === undefined) throw keyRevokedError();
     await authorizeFieldFor(caller, context, info, parent, args);
   } catch (error) {
-    await feeds.get(context)?.return?.();
+    await context.liveFeed.stream?.return?.();
     throw error;
   }
 }

@@ -37,9 +37,9 @@ export function harvestRoute(options: HarvestOptions): Route {
     name: 'harvest',
     price: 'operation',
     paths: [CATALOGUE_PATH, ...CKAN_ACTION_PREFIXES.map((prefix) => `${prefix}*`)],
-    accepts: (url, request) => answererOf(request, url) !== undefined,
+    accepts: (pathname, request) => answererOf(request, pathname) !== undefined,
     handle: (request, state) => {
-      const answer = answererOf(request, state.url);
+      const answer = answererOf(request, state.url.pathname);
       // Matched a moment ago on the same method and path.
       if (answer === undefined) throw new Error(`no harvest answer for ${state.url.pathname}`);
       return answer(request, state.url, options);
@@ -50,10 +50,10 @@ export function harvestRoute(options: HarvestOptions): Route {
 /** What answers a request on the harvesters' paths, or undefined when it reaches none. */
 function answererOf(
   request: RequestHead,
-  url: URL,
+  pathname: string,
 ): ((request: Request, url: URL, options: HarvestOptions) => Promise<Response>) | undefined {
   const { method } = request;
-  if (url.pathname === CATALOGUE_PATH) return method === 'GET' || method === 'HEAD' ? answerCatalogue : undefined;
-  if (ckanActionOf(url.pathname) === undefined) return undefined;
+  if (pathname === CATALOGUE_PATH) return method === 'GET' || method === 'HEAD' ? answerCatalogue : undefined;
+  if (ckanActionOf(pathname) === undefined) return undefined;
   return method === 'GET' || method === 'HEAD' || method === 'POST' ? answerCkanAction : undefined;
 }

@@ -60,3 +60,15 @@ export function isPathOf(url: string, path: string): boolean {
   if (start !== -1 && url.slice(start, end === -1 ? undefined : end) === path) return true;
   return new URL(url).pathname === path;
 }
+
+/**
+ * The path of a request target that passed `requestTargetProblem`, as `new URL(target, base).pathname` reads it:
+ * the text before `?` as it is, unless it may hold a dot-segment (`/.`, or `%2e` escaped), which the URL parser
+ * resolves, or a character it escapes in a path (`"<>\`{}`): only then is it parsed. So the route table finds a
+ * request's route without a URL made for it.
+ */
+export function targetPathname(target: string): string {
+  const end = target.indexOf('?');
+  const path = end === -1 ? target : target.slice(0, end);
+  return /\/\.|%2e|["<>`{}]/i.test(path) ? new URL(path, 'http://localhost').pathname : path;
+}

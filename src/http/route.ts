@@ -4,29 +4,10 @@
  * door gives every one of them the same concerns (request id, security headers, CORS, the caller and its price,
  * the one refusal writer, compression); server/front-door.ts applies them, so a new door cannot forget one.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Caller } from '../access/model.js';
-import type { Language } from './language.js';
+import type { RequestState } from './request-state.js';
 
-/** Who sent a request, and from where. */
-export interface RequestCaller {
-  readonly caller: Caller;
-  /** The socket's peer, or the address the trusted proxy saw. */
-  readonly ip: string;
-}
-
-/** What the front door knows of one request, for the handler that answers it. */
-export interface RequestState {
-  /** The request's id: on its answer (`x-request-id`) and on its log lines. */
-  readonly id: string;
-  /** The language its answer is written in (Accept-Language; Thai unless English is preferred). */
-  readonly language: Language;
-  readonly url: URL;
-  /** node:http's request, when the request came through a socket (not in yoga-less tests calling `fetch`). */
-  readonly node: IncomingMessage | undefined;
-  /** Who sent it, authenticated once; rejects with the coded refusal (401, 403, 429). */
-  caller(): Promise<RequestCaller>;
-}
+// A route's handler is given the request state (request-state.ts): what the front door knows of its request.
+export type { RequestCaller, RequestState } from './request-state.js';
 
 /**
  * What a request to a route pays from its caller's bucket (the one GraphQL operations pay from), before its handler
@@ -55,7 +36,7 @@ export interface Route {
    * Whether it takes a request on its paths, when not every one (GraphiQL's page shares the GraphQL path, for a GET
    * that asks for HTML): a request it does not take goes on to the next route, or to yoga.
    */
-  readonly accepts?: (url: URL, request: RequestHead) => boolean;
+  readonly accepts?: (pathname: string, request: RequestHead) => boolean;
   readonly price: RoutePrice;
   readonly handle: RouteHandler;
   /**

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { spentBudget } from './fields.js';
 import { pricedBySize, type RateLimiter } from './limiter.js';
-import { spentBudgetsOf } from './spent-budgets.js';
+import type { SpentBudgets } from './spent-budgets.js';
 
 /** What a request paid when it arrived, and from which bucket: its answer's bytes are priced beyond that. */
 export interface ArrivalPayment {
@@ -26,10 +26,10 @@ const GLOBAL_FETCH: ResponseMaker = { Response };
 
 /**
  * As pricedByBytes, but a body of known length is charged before its headers are written, so its RateLimit fields
- * (the request's spent budgets) say what it cost; a stream is priced as it is sent.
+ * (`budgets`, the request's spent budgets) say what it cost; a stream is priced as it is sent.
  */
 export async function pricedBeforeSent(
-  request: Request,
+  budgets: SpentBudgets,
   response: Response,
   payment: ArrivalPayment,
   logger: Pick<Logger, 'error'>,
@@ -40,7 +40,7 @@ export async function pricedBeforeSent(
   const owed = pricedBySize(payment.paid, Number.isFinite(length) ? length : 0) - payment.paid;
   if (owed > 0) {
     const state = await payment.limiter.charge(payment.bucket, owed, payment.quota);
-    spentBudgetsOf(request).record(spentBudget(payment.budget ?? 'default', state, payment.limiter.windowS));
+    budgets.record(spentBudget(payment.budget ?? 'default', state, payment.limiter.windowS));
   }
   return response;
 }

@@ -28,7 +28,8 @@ export interface BudgetAnswer {
 /**
  * Every budget one request spent or was refused by, whoever spent it (the rate limit before parsing, the caller's
  * authentication, a resolver that registers a client, a loader that fetches upstream); the RateLimit fields of
- * the answer name each (server/rate-limit/use-rate-limit-fields.ts). A budget spent twice (two registrations in one
+ * the answer name each (server/rate-limit/use-rate-limit-fields.ts). One per request: the request state's `budgets`
+ * (http/request-state.ts). A budget spent twice (two registrations in one
  * mutation) is named once, as it was left last.
  */
 export class SpentBudgets {
@@ -42,21 +43,4 @@ export class SpentBudgets {
   list(): readonly SpentBudget[] {
     return [...this.byName.values()];
   }
-}
-
-const spent = new WeakMap<Request, SpentBudgets>();
-
-/** The budgets `request` spent, made on first use: one record per request, however many ask for it. */
-export function spentBudgetsOf(request: Request): SpentBudgets {
-  let budgets = spent.get(request);
-  if (budgets === undefined) {
-    budgets = new SpentBudgets();
-    spent.set(request, budgets);
-  }
-  return budgets;
-}
-
-/** The budgets `request` spent, or none if nothing spent any. */
-export function existingSpentBudgetsOf(request: Request): readonly SpentBudget[] {
-  return spent.get(request)?.list() ?? [];
 }

@@ -30,7 +30,7 @@ import { useOperationLog } from './observability/use-operation-log.js';
 import { portalRoute } from './pages/use-portal.js';
 import { downloadsRoute } from '../downloads/use-downloads.js';
 import { harvestRoute } from '../harvest/use-harvest.js';
-import { createFrontDoor, type FrontDoor } from './front-door.js';
+import { createFrontDoor, requestStates, type FrontDoor } from './front-door.js';
 import type { Route } from '../http/route.js';
 import { createServerAdapter } from '@whatwg-node/server';
 import { schemaFiles } from './schema-files/schema-files.js';
@@ -55,6 +55,18 @@ import { useSecurityHeaders } from './transport/use-security-headers.js';
 import { useSimulatedUpstream } from './answers/use-simulated-upstream.js';
 import type { ResponseCache } from './response-cache/cache.js';
 import { createHotPath } from './response-cache/hot-path.js';
+import {
+  pipelinePlugin,
+  useOperationState,
+  withRequestState,
+  type GraphQLListener,
+  type NodeListener,
+  type PipelineRequestState,
+  type PipelineServerContext,
+  type RequestEntry,
+} from './request-state.js';
+import { targetPathname } from '../http/request-target.js';
+import type { AccessNotes } from './observability/access-log.js';
 import { guardRequests, type BufferedListener } from './transport/request-guard.js';
 import type { Tracing } from './observability/tracing.js';
 import { useAnswerBudget } from './operations/use-answer-budget.js';
@@ -163,9 +175,13 @@ interface PipelineStage {
   readonly plugin: Plugin<Context>;
 }
 
-function stage<PluginContext extends object>(name: string, plugin: Plugin<PluginContext>): PipelineStage {
-  // Every stage runs in the same yoga, whose context is Context; each plugin names only the part it reads.
-  return { name, plugin: plugin as Plugin<Context> };
+function stage<PluginContext extends object, ServerContext extends object>(
+  name: string,
+  plugin: Plugin<PluginContext, ServerContext>,
+): PipelineStage {
+  // Every stage runs in the same yoga, whose context is Context and whose server context carries the request state
+  // (request-state.ts); each plugin names only the part it reads.
+  return { name, plugin: pipelinePlugin(plugin) as Plugin<Context> };
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -177,6 +193,8 @@ export const PARSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 export function createApp(deps: AppDependencies): App {
   const { limits, http, metrics, now, responseCache } = deps;
   const callers = new RequestCallers({ access: deps.access, ipLimits: deps.ipLimits, trustProxy: deps.trustProxy });
+  // Every request's state is made by this, where it enters (routedListener, routedFetch; a socket's operations).
+  const requestState = requestStates(callers);
   // One page for the plugin that serves it and the rate limit that prices it by the bytes it sends.
   const graphiqlPage = http.graphiql ? new GraphiQLPage() : undefined;
   const rateLimit =
@@ -184,9 +202,8 @@ export function createApp(deps: AppDependencies): App {
       ? undefined
       : rateLimitCharges({
           ...deps.rateLimit,
-          callers,
           onRefusal: (kind) => metrics.rateLimited(kind),
-          heldBackPrice: (req) => (req === undefined ? undefined : responseCache?.candidate(req)?.heldBackPrice),
+          heldBackPrice: (state) => state.responseCache.candidate?.heldBackPrice,
           logger: deps.logger,
         });
   // The licence, contact and dates (from the store) that catalogues, harvesters and the portal's pages publish.
@@ -204,7 +221,8 @@ export function createApp(deps: AppDependencies): App {
   };
   // The pipeline, in yoga's order: request hooks run down this list, and so do response hooks, each over the response
   // the stage before it made. The rules that fix the order, stated here only (test/contract/pipeline-order.test.ts pins it):
-  // - request-id first: every answer, a refusal of any later stage included, carries the id its log lines carry.
+  // - operation-state first: every later stage's hooks find each operation's state (request-state.ts).
+  // - request-id next: every answer, a refusal of any later stage included, carries the id its log lines carry.
   // Only GraphQL is answered here: every other door is a route of the front door (front-door.ts), ahead of yoga.
   // - security-headers, simulated-upstream and language before any stage that answers by itself (a refusal): their
   //   response hooks then reach those answers too.
@@ -223,6 +241,7 @@ export function createApp(deps: AppDependencies): App {
   //   budget may add an error, warnings go in `extensions`, the text is written, and the log reads what was sent.
   // - response-delivery last: freshness, then the response cache, then compression, over the final answer.
   const pipeline: readonly PipelineStage[] = [
+    stage('operation-state', useOperationState()),
     stage('request-id', useRequestId()),
     stage('validation-errors-released', useValidationErrorsReleased()),
     stage('security-headers', useSecurityHeaders()),
@@ -239,12 +258,9 @@ export function createApp(deps: AppDependencies): App {
     stage('metrics', useMetrics(metrics)),
     ...(deps.tracing === undefined ? [] : [stage('tracing', deps.tracing.plugin)]),
     stage('csrf-prevention', useCsrfPrevention()),
-    stage(
-      'persisted-operations',
-      deps.trustedDocuments === undefined
-        ? useAutomaticPersistedQueries(deps.persistedQueries)
-        : useTrustedDocuments(deps.trustedDocuments),
-    ),
+    deps.trustedDocuments === undefined
+      ? stage('persisted-operations', useAutomaticPersistedQueries(deps.persistedQueries))
+      : stage('persisted-operations', useTrustedDocuments(deps.trustedDocuments)),
     ...useOperationLimits(limits, deps.payloadSizes).map(([name, plugin]) => stage(name, plugin)),
     ...(http.introspection ? [] : [stage('introspection-disabled', useDisableIntrospection())]),
     stage('defer-stream', useDeferStream()),
@@ -265,15 +281,16 @@ export function createApp(deps: AppDependencies): App {
       }),
     ),
   ];
+  const contextOf = createContextFactory({
+    ...deps,
+    publishing,
+    maxResponseBytes: limits.maxResponseBytes,
+    maxNodeIds: limits.maxNodeIds,
+  });
   const yogaOptions: YogaServerOptions<Record<string, unknown>, Context> = {
     schema,
-    context: createContextFactory({
-      ...deps,
-      callers,
-      publishing,
-      maxResponseBytes: limits.maxResponseBytes,
-      maxNodeIds: limits.maxNodeIds,
-    }),
+    // Every request brings its state in the server context (routedListener, routedFetch, the WebSocket server).
+    context: (initial) => contextOf(initial as typeof initial & PipelineServerContext),
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: YOGA_HEALTH_CHECK_DISABLED,
     landingPage: false,
@@ -307,6 +324,7 @@ export function createApp(deps: AppDependencies): App {
     corsOrigins: http.corsOrigins,
     metrics,
     logger: deps.logger,
+    requestState,
   });
   // The doors that are not GraphQL, in the order they are matched: GraphiQL's page first, since it shares the
   // GraphQL path (a GET asking for HTML).
@@ -320,7 +338,14 @@ export function createApp(deps: AppDependencies): App {
     schemaFilesRoute(schemaFiles(schema, http.introspection)),
     // MCP's tools run their GraphQL operations back through yoga, as the caller: each pays what its operation costs.
     mcpRoute({
-      graphql: (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext)),
+      // Each tool's operation is a request of its own to yoga, with a state of its own.
+      graphql: (request, serverContext) =>
+        Promise.resolve(
+          yoga.fetch(request, {
+            ...serverContext,
+            state: requestState({ headers: request.headers, url: () => new URL(request.url), node: serverContext.req }),
+          }),
+        ),
       graphqlPath: GRAPHQL_PATH,
       corsOrigins: http.corsOrigins,
       maxResultBytes: http.mcpMaxResultBytes,
@@ -334,7 +359,6 @@ export function createApp(deps: AppDependencies): App {
     }),
   ];
   const frontDoor = createFrontDoor(routes, {
-    callers,
     rateLimit:
       deps.rateLimit === undefined
         ? undefined
@@ -343,12 +367,15 @@ export function createApp(deps: AppDependencies): App {
     logger: deps.logger,
     simulatedUpstream: deps.simulatedUpstream,
   });
+  // yoga's node:http listeners, given the request state in their server context.
+  const yogaListener = withRequestState(yoga.requestListener);
+  const subgraphListener = withRequestState(subgraph.requestListener);
   const graphqlListener =
     responseCache === undefined
-      ? yoga.requestListener
+      ? yogaListener
       : createHotPath({
           cache: responseCache,
-          yoga: yoga.requestListener,
+          yoga: yogaListener,
           graphqlPath: GRAPHQL_PATH,
           metrics,
           rateLimit: deps.rateLimit,
@@ -357,7 +384,7 @@ export function createApp(deps: AppDependencies): App {
     pipeline: pipeline.map(({ name }) => name),
     routes: frontDoor.routes,
     webSockets,
-    fetch: routedFetch(frontDoor, async (input, init, serverContext = {}) => {
+    fetch: routedFetch(frontDoor, requestState, async (input, init, serverContext = {}) => {
       // whatwg-node defines fetch as an arrow function, so it needs no binding (and bind() would lose its overloads).
       // eslint-disable-next-line @typescript-eslint/unbound-method
       const graphql = routeSubgraphFetch(yoga.fetch, subgraph.fetch);
@@ -366,7 +393,7 @@ export function createApp(deps: AppDependencies): App {
         : graphql(String(input), init ?? {}, serverContext);
     }),
     requestListener: guardRequests(
-      routedListener(frontDoor, routeSubgraphListener(graphqlListener, subgraph.requestListener)),
+      routedListener(frontDoor, requestState, routeSubgraphListener(graphqlListener, subgraphListener)),
       {
         logger: deps.logger,
         maxBodyBytes: limits.maxBodyBytes,
@@ -381,8 +408,14 @@ export function createApp(deps: AppDependencies): App {
   };
 }
 
-/** The fetch handler of the whole app: a route's request through the front door, any other to yoga. */
-function routedFetch(frontDoor: FrontDoor, graphql: AppFetch): AppFetch {
+/** Makes a request's state (request-state.ts). */
+type RequestStates = (entry: RequestEntry) => PipelineRequestState;
+
+/**
+ * The fetch handler of the whole app: a route's request through the front door, any other to yoga, each with the
+ * request state made here (yoga finds it in its server context).
+ */
+function routedFetch(frontDoor: FrontDoor, requestState: RequestStates, graphql: AppFetch): AppFetch {
   return async (input, init, serverContext = {}) => {
     const given = input instanceof Request ? input : undefined;
     const url = new URL(given?.url ?? (input instanceof URL ? input.href : (input as string)));
@@ -390,32 +423,41 @@ function routedFetch(frontDoor: FrontDoor, graphql: AppFetch): AppFetch {
       method: init?.method ?? given?.method ?? 'GET',
       headers: new Headers(init?.headers ?? given?.headers),
     };
-    const route = frontDoor.routeOf(url, head);
+    const node = serverContext['req'] as IncomingMessage | undefined;
+    const state = requestState({ headers: head.headers, url: () => url, node });
+    const route = frontDoor.routeOf(url.pathname, head);
     // yoga makes its own Request (its fetch API's) from what it is given, as it would for a socket.
-    if (route === undefined) return graphql(input, init, serverContext);
+    if (route === undefined) return graphql(input, init, { ...serverContext, state });
     const request = given !== undefined && init === undefined ? given : new Request(input, init);
-    return frontDoor.serve(route, request, serverContext['req'] as IncomingMessage | undefined);
+    return frontDoor.serve(route, request, state);
   };
 }
 
 /**
- * The node:http listener behind the guard: a route's request through the front door (whatwg-node's adapter makes
- * its fetch Request and writes its Response), any other to the GraphQL listener (the hot path, then yoga).
+ * The node:http listener behind the guard. The route table is asked once, by the target's path (no URL is made for
+ * it): a route's request goes through the front door (whatwg-node's adapter makes its fetch Request, which the
+ * request state is made from, and writes its Response), any other to the GraphQL listener (the hot path, then
+ * yoga) with its request state.
  */
-function routedListener(frontDoor: FrontDoor, graphql: BufferedListener): BufferedListener {
-  const routes = createServerAdapter<{ req: IncomingMessage; res: ServerResponse }>((request, { req }) => {
-    const route = frontDoor.routeOf(new URL(request.url), request);
-    // Matched once on the node request already; a route is found again from the same method, path and headers.
-    return route === undefined ? new Response(null, { status: 404 }) : frontDoor.serve(route, request, req);
-  });
-  return (request, response) => {
+function routedListener(frontDoor: FrontDoor, requestState: RequestStates, graphql: GraphQLListener): BufferedListener {
+  const routes = createServerAdapter<{ req: IncomingMessage; res: ServerResponse; route: Route; notes: AccessNotes }>(
+    (request, { req, route, notes }) =>
+      frontDoor.serve(
+        route,
+        request,
+        requestState({ headers: request.headers, url: () => new URL(request.url), node: req, accessNotes: notes }),
+      ),
+  );
+  const routeListener = routes.requestListener as NodeListener<{ route: Route; notes: AccessNotes }>;
+  return (request, response, notes) => {
     const head = {
       method: request.method ?? 'GET',
       headers: { get: (name: string) => headerOf(request, name) },
     };
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (frontDoor.routeOf(url, head) === undefined) return graphql(request, response);
-    return routes.requestListener(request, response);
+    const route = frontDoor.routeOf(targetPathname(request.url ?? '/'), head);
+    if (route !== undefined) return routeListener(request, response, { route, notes });
+    const url = (): URL => new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+    return graphql(request, response, requestState({ headers: head.headers, url, node: request, accessNotes: notes }));
   };
 }
 

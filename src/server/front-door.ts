@@ -3,7 +3,8 @@
  * the hot path and then yoga's GraphQL-only pipeline; every other door (files, pages, feeds, probes, the metrics
  * page, GraphiQL's page) is a `Route` (http/route.ts) answered here, never by a yoga stage. For each, in order:
  *
- * 1. its request state: id, language, URL, and the caller, authenticated once when asked (a bad key is 401);
+ * 1. its request state (request-state.ts), made where the request entered: id, language, URL, and the caller,
+ *    authenticated once when asked (a bad key is 401);
  * 2. a CORS preflight answered as yoga would (CORS_ORIGINS), without running the route;
  * 3. pay before work: the route's price (route.ts) from the caller's bucket, the one GraphQL operations pay from;
  *    an empty bucket is 429 with Retry-After;
@@ -15,7 +16,7 @@
  *    same bucket at the same size (at once for a body of known length, as it passes for a stream), into debt when
  *    the bucket is short, so no route is a way round the byte price GraphQL answers pay.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -23,12 +24,14 @@ import { CodedError } from '../errors/coded-error.js';
 import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
 import type { RequestCallers } from '../graphql/request-callers.js';
 import { negotiateLanguage } from '../http/language.js';
-import { requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import type { RequestCaller } from '../http/request-state.js';
 import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
 import { rateLimitFields } from '../rate-limit/fields.js';
 import { pricedBeforeSent, type ArrivalPayment } from '../rate-limit/byte-price.js';
 import { OPERATION_COSTS, type RateLimiter } from '../rate-limit/limiter.js';
-import { existingSpentBudgetsOf } from '../rate-limit/spent-budgets.js';
+import { SpentBudgets } from '../rate-limit/spent-budgets.js';
+import type { PipelineRequestState, RequestEntry } from './request-state.js';
 import { corsHeaders, errorResponse, type Refusal } from './answers/error-answer.js';
 import { SIMULATED_HEADER } from './answers/use-simulated-upstream.js';
 import { spend } from './rate-limit/spend.js';
@@ -36,7 +39,6 @@ import { compressedResponse } from './transport/use-compression.js';
 import { setSecurityHeaders } from './transport/use-security-headers.js';
 
 export interface FrontDoorOptions {
-  readonly callers: RequestCallers;
   /** No price is taken when undefined (RATE_LIMIT_POINTS=0). */
   readonly rateLimit: { readonly limiter: RateLimiter; readonly onRefusal?: (callerKind: string) => void } | undefined;
   readonly cors: CORSOptions | false;
@@ -48,10 +50,13 @@ export interface FrontDoorOptions {
 export interface FrontDoor {
   /** The names of the routes, in the order they are matched. */
   readonly routes: readonly string[];
-  /** The route that answers this request, or undefined: it is GraphQL's (or nobody's), and yoga answers it. */
-  routeOf(url: URL, request: RequestHead): Route | undefined;
-  /** Answers `request` by `route`, through every concern of the door. */
-  serve(route: Route, request: Request, node: IncomingMessage | undefined): Promise<Response>;
+  /**
+   * The route that answers a request on this path (`URL.pathname`), or undefined: it is GraphQL's (or nobody's),
+   * and yoga answers it.
+   */
+  routeOf(pathname: string, request: RequestHead): Route | undefined;
+  /** Answers `request` by `route`, through every concern of the door, with the request's state. */
+  serve(route: Route, request: Request, state: RequestState): Promise<Response>;
 }
 
 const FETCH_API = { Headers, Response };
@@ -64,18 +69,19 @@ const ARRIVAL_COSTS: Readonly<Record<RoutePrice, number>> = {
 };
 
 export function createFrontDoor(routes: readonly Route[], options: FrontDoorOptions): FrontDoor {
-  const { callers, cors } = options;
+  const { cors } = options;
   const table = routeTable(routes);
 
   /** Takes the route's price from the caller's own bucket (spend.ts); returns the bucket and what it took, for the byte price. */
-  const pay = async (price: RoutePrice, request: Request, state: RequestState): Promise<ArrivalPayment | undefined> => {
+  const pay = async (price: RoutePrice, state: RequestState): Promise<ArrivalPayment | undefined> => {
     const { rateLimit } = options;
     if (rateLimit === undefined || price === 'free') return undefined;
-    return spend(rateLimit, request, await state.caller(), ARRIVAL_COSTS[price]);
+    return spend(rateLimit, state.budgets, await state.caller(), ARRIVAL_COSTS[price]);
   };
 
   const finish = async (
     request: Request,
+    state: RequestState,
     response: Response,
     payment: ArrivalPayment | undefined,
     encodesItself = false,
@@ -83,12 +89,11 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
     const compressed = encodesItself ? response : compressedResponse(request, response, FETCH_API);
     // A body of known length is priced before its headers are written, so its RateLimit fields say what it cost.
     const answered =
-      payment === undefined ? compressed : await pricedBeforeSent(request, compressed, payment, options.logger);
+      payment === undefined ? compressed : await pricedBeforeSent(state.budgets, compressed, payment, options.logger);
     const { headers } = answered;
-    headers.set(REQUEST_ID_HEADER, requestIdOf(request));
+    headers.set(REQUEST_ID_HEADER, state.id);
     setSecurityHeaders(headers);
-    for (const [name, value] of Object.entries(rateLimitFields(existingSpentBudgetsOf(request))))
-      headers.set(name, value);
+    for (const [name, value] of Object.entries(rateLimitFields(state.budgets.list()))) headers.set(name, value);
     if (!headers.has('access-control-allow-origin'))
       for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin'), cors)))
         headers.set(name, value);
@@ -101,30 +106,66 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
 
   return {
     routes: routes.map((route) => route.name),
-    routeOf: (url, request) =>
-      table(url.pathname).find((route) => route.accepts === undefined || route.accepts(url, request)),
-    async serve(route, request, node) {
-      const url = new URL(request.url);
-      const state: RequestState = {
-        id: requestIdOf(request),
-        language: negotiateLanguage(request.headers.get('accept-language')),
-        url,
-        node,
-        caller: () => callers.of(request, node),
-      };
-      if (request.method === 'OPTIONS') return finish(request, preflight(request, cors), undefined);
+    routeOf: (pathname, request) =>
+      table(pathname).find((route) => route.accepts === undefined || route.accepts(pathname, request)),
+    async serve(route, request, state) {
+      if (request.method === 'OPTIONS') return finish(request, state, preflight(request, cors), undefined);
       let payment: ArrivalPayment | undefined;
       try {
-        payment = await pay(route.price, request, state);
-        return await finish(request, await route.handle(request, state), payment, route.encodesItself);
+        payment = await pay(route.price, state);
+        return await finish(request, state, await route.handle(request, state), payment, route.encodesItself);
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal === undefined)
           options.logger.error({ err: error, requestId: state.id, route: route.name }, 'route failed');
-        const refused = errorResponse(FETCH_API, request, refusal ?? { status: 500, code: CODE.INTERNAL_SERVER_ERROR });
-        return finish(request, refused, payment);
+        const refused = errorResponse(
+          FETCH_API,
+          request,
+          state.id,
+          refusal ?? { status: 500, code: CODE.INTERNAL_SERVER_ERROR },
+        );
+        return finish(request, state, refused, payment);
       }
     },
+  };
+}
+
+/**
+ * Makes each request's state (its fields are declared in http/, graphql/ and server/request-state.ts), where the
+ * request enters: app.ts's routedListener and routedFetch, and the WebSocket server for each operation. `callers`
+ * authenticates its caller, once, when first asked. Here beside the front door, which every request's way starts
+ * with, so a request runs no module more for it (test/server/files-per-request.test.ts).
+ */
+export function requestStates(callers: RequestCallers): (entry: RequestEntry) => PipelineRequestState {
+  return (entry) => {
+    const { headers, node } = entry;
+    const budgets = new SpentBudgets();
+    let url: URL | undefined;
+    let caller: Promise<RequestCaller> | undefined;
+    return {
+      // Settled on the node request's headers by the access line already (access-log.ts): the same id here.
+      id: requestIdFrom(headers.get(REQUEST_ID_HEADER)),
+      language: negotiateLanguage(headers.get('accept-language')),
+      get url() {
+        return (url ??= entry.url());
+      },
+      node,
+      caller: () => (caller ??= callers.of({ headers, node, budgets })),
+      budgets,
+      ledger: undefined,
+      accessNotes: entry.accessNotes,
+      responseCache: { candidate: undefined, executedKey: undefined, reusable: undefined },
+      rateLimit: { payment: undefined, chargedAtParse: false },
+      metrics: { arrivedAt: undefined, parsed: false },
+      answer: { hasErrors: false, hasWarnings: false, tooLargeReported: false, pendingChunks: undefined },
+      transport: {
+        batchSize: undefined,
+        batched: false,
+        openedStreams: undefined,
+        subscribed: false,
+        rateLimitReported: false,
+      },
+    };
   };
 }
 

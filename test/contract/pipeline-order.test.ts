@@ -17,6 +17,7 @@ describe('the pipeline', () => {
 
   it('runs its stages in the order app.ts states the rules for', () => {
     expect(stack.app.pipeline).toEqual([
+      'operation-state',
       'request-id',
       'validation-errors-released',
       'security-headers',

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../../src/server/transport/use-request-shape.js';
 import { useListeningStack } from '../helpers/stack.js';
+import { fetchWithState } from '../helpers/request-state.js';
 
 interface RawAnswer {
   readonly status: number;
@@ -314,7 +315,8 @@ describe('a plugin that throws', () => {
       ],
     ]) {
       const yoga = createYoga({ schema, plugins, logging: false });
-      const answer = await yoga.fetch('http://localhost/graphql?query={__typename}');
+      // With its request state, as the app hands every request to yoga.
+      const answer = await fetchWithState(yoga)('http://localhost/graphql?query={__typename}');
       expect(answer.status).toBe(500);
       const body = await answer.text();
       // In Thai, the default language; see test/contract/language.test.ts for English.

@@ -1,7 +1,6 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
-import { budgetOf } from '../operation-answer-budgets.js';
 import type { DatasetEntry } from '../../catalogue.js';
 import type { Context } from '../context.js';
 import type { JsonObject } from '../../json.js';
@@ -254,7 +253,7 @@ builder.objectFields(Dataset, (t) => {
   const recordsPage = () =>
     recordsField<RecordsPageArgs & QueryArg, RecordConnectionShape>(
       (view, args, context) =>
-        budgetOf(context).charge(
+        context.answerBudget.charge(
           view.page({
             where: args.where,
             orderBy: args.orderBy,
@@ -305,7 +304,7 @@ builder.objectFields(Dataset, (t) => {
         where: whereArg(),
       },
       ...recordsField((view, args: AggregateArgs & QueryArg, context) =>
-        budgetOf(context).charge(view.aggregate({ groupBy: args.groupBy, sum: args.sum, where: args.where })),
+        context.answerBudget.charge(view.aggregate({ groupBy: args.groupBy, sum: args.sum, where: args.where })),
       ),
     }),
     shapeFingerprint: t.string({

@@ -10,7 +10,6 @@ import type { FieldMap, InputFieldMap } from '@pothos/core';
 import { builder } from '../builder.js';
 import { payloadField } from '../payload-field.js';
 import { returnsDatasets } from '../payload-sizes.js';
-import { budgetOf } from '../operation-answer-budgets.js';
 import type { Context } from '../context.js';
 import { DATASETS, type DatasetEntry } from '../../catalogue.js';
 import type { JsonObject } from '../../json.js';
@@ -364,7 +363,7 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
               page.edges.map((edge) => edge.node),
               keys,
             );
-            return budgetOf(context).charge(page);
+            return context.answerBudget.charge(page);
           },
         ),
       });
@@ -397,7 +396,7 @@ function datasetTypes(shape: DatasetShape, dataset: DatasetEntry) {
             await view.prepare(query);
             const groups = view.aggregate(query);
             marked(groups, keys);
-            return budgetOf(context).charge(groups);
+            return context.answerBudget.charge(groups);
           },
         ),
       });

@@ -6,7 +6,7 @@ import { englishMessage, ERRORS, type ErrorCode, type ErrorDeclaration } from '.
 import { codedExtensions } from '../../graphql/errors.js';
 import { localizedMessage } from '../../graphql/messages.js';
 import { negotiateLanguage } from '../../http/language.js';
-import { REQUEST_ID_HEADER, requestIdFrom, requestIdOf } from '../../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 
 /** What a refusal made outside yoga's result path says: an HTTP status and one coded error. */
 export interface Refusal {
@@ -99,11 +99,17 @@ export function writeRawErrorAnswer(socket: Duplex, header: HeaderOf, refusal: R
 }
 
 /**
- * The answer as a fetch Response, for a plugin's hook: made with the server's own fetch API (`fetchAPI` of the
- * hook), which writes a text body with its length where a native Response would be sent chunked.
+ * The answer as a fetch Response, for a plugin's hook or a route: made with the server's own fetch API (`fetchAPI`
+ * of the hook), which writes a text body with its length where a native Response would be sent chunked.
+ * `requestId` is the request state's `id`.
  */
-export function errorResponse(fetchAPI: { Response: typeof Response }, request: Request, refusal: Refusal): Response {
-  const { status, headers, body } = errorAnswer((name) => request.headers.get(name), requestIdOf(request), refusal);
+export function errorResponse(
+  fetchAPI: { Response: typeof Response },
+  request: Request,
+  requestId: string,
+  refusal: Refusal,
+): Response {
+  const { status, headers, body } = errorAnswer((name) => request.headers.get(name), requestId, refusal);
   return new fetchAPI.Response(body, { status, headers });
 }
 

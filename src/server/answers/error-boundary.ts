@@ -2,6 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
 import { errorResponse } from './error-answer.js';
+import type { PipelineServerContext } from '../request-state.js';
 
 /**
  * Wraps a plugin's HTTP hooks (onRequest, onResponse; and those of the plugins it adds) so that one that throws
@@ -12,9 +13,14 @@ export function withErrorBoundary<PluginContext extends object>(
   plugin: Plugin<PluginContext>,
   logger: Logger,
 ): Plugin<PluginContext> {
-  const unexpected = (payload: { request: Request; fetchAPI: { Response: typeof Response } }, error: unknown) => {
+  const unexpected = (
+    payload: { request: Request; fetchAPI: { Response: typeof Response }; serverContext: unknown },
+    error: unknown,
+  ) => {
     logger.error({ err: error }, 'a plugin failed while handling a request');
-    return errorResponse(payload.fetchAPI, payload.request, { status: 500, code: CODE.INTERNAL_SERVER_ERROR });
+    // Every request reaches the pipeline with its state (server/request-state.ts).
+    const { id } = (payload.serverContext as PipelineServerContext).state;
+    return errorResponse(payload.fetchAPI, payload.request, id, { status: 500, code: CODE.INTERNAL_SERVER_ERROR });
   };
   const { onRequest, onResponse, onPluginInit } = plugin;
   // Synchronous hooks stay synchronous: an async wrapper would make yoga await every plugin's hook, a promise hop

@@ -17,13 +17,6 @@ export interface AccessNotes {
   caller?: string;
 }
 
-const notes = new WeakMap<IncomingMessage, AccessNotes>();
-
-/** The notes of a request that came through the node:http listener (an access line will be written); else undefined. */
-export function accessNotesOf(request: IncomingMessage | undefined): AccessNotes | undefined {
-  return request === undefined ? undefined : notes.get(request);
-}
-
 // Probes and scrapes come every few seconds from machines: their lines are debug, so LOG_LEVEL=info keeps them out.
 const ROUTINE_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/metrics']);
 const MAX_USER_AGENT = 256;
@@ -67,15 +60,19 @@ export function loggedAddress(address: string, detail: ClientAddressDetail): str
  * its headers, so every later part (yoga's x-request-id, the refusals, the context's logger) uses the same one.
  *
  * One line per request: an operation's name and error codes are on it (the operation plugin writes no line of its
- * own for such a request). `bytes` is what the connection carried for this answer, headers included.
+ * own for such a request). `bytes` is what the connection carried for this answer, headers included. Answers the
+ * notes the line is written from, which the request's state carries (server/request-state.ts, `accessNotes`).
  */
-export function startAccessLine(request: IncomingMessage, response: ServerResponse, options: AccessLogOptions): void {
+export function startAccessLine(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: AccessLogOptions,
+): AccessNotes {
   const started = performance.now();
   const offered = request.headers[REQUEST_ID_HEADER];
   const requestId = requestIdFrom(Array.isArray(offered) ? offered[0] : offered);
   request.headers[REQUEST_ID_HEADER] = requestId;
   const noted: AccessNotes = { operationNames: [], errorCodes: [] };
-  notes.set(request, noted);
   // Read now: once the answer is done, node may have detached the socket from the request.
   const socket = request.socket;
   const bytesBefore = socket.bytesWritten;
@@ -129,4 +126,5 @@ export function startAccessLine(request: IncomingMessage, response: ServerRespon
   };
   response.once('finish', write);
   response.once('close', write);
+  return noted;
 }

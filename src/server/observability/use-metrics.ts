@@ -5,12 +5,20 @@ import { Counter, Histogram, Summary } from 'prom-client';
 import { maskError } from '../../graphql/errors.js';
 import { clientLibraryLabel, httpLabels, type Metrics, type OperationLabel } from './metrics.js';
 import { CODE, isErrorCode } from '../../errors/registry.js';
+import type { OperationState, PipelineContext, PipelineRequestState, PipelineServerContext } from '../request-state.js';
 
 export const METRICS_PATH = '/metrics';
 
 const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription']);
 
 type Labels = Record<OperationLabel, string>;
+
+/** What the metrics read of an operation's context: its state, its request's, and the parameters yoga gave it. */
+interface OperationContext {
+  readonly operation: OperationState;
+  readonly state: PipelineRequestState;
+  readonly params?: { readonly operationName?: unknown; readonly extensions?: unknown };
+}
 
 /**
  * What /metrics shows of GraphQL (the page itself is `metricsRoute`, below):
@@ -26,7 +34,7 @@ type Labels = Record<OperationLabel, string>;
  *
  * A failure while counting is logged and the request goes on: metrics never fail an operation.
  */
-export function useMetrics(metrics: Metrics): Plugin {
+export function useMetrics(metrics: Metrics): Plugin<PipelineContext, PipelineServerContext> {
   const { registry, operationNames, operations } = metrics;
   const phaseHistogram = (name: string, help: string): Histogram<'operationType'> =>
     new Histogram({ name, help, labelNames: ['operationType'], registers: [registry] });
@@ -62,40 +70,33 @@ export function useMetrics(metrics: Metrics): Plugin {
   };
 
   // The operation execution picks, as yoga's HTTP histogram and the response cache name it: worked out once per
-  // document and context, though several metrics ask for it at different points of the same operation.
-  const computed = new WeakMap<object, { document: DocumentNode | undefined; labels: Labels }>();
-  const labels = (document: DocumentNode | undefined, context: object): Labels => {
-    const known = computed.get(context);
+  // document and operation (its state's `metrics`), though several metrics ask for it at different points of it.
+  const labels = (document: DocumentNode | undefined, context: OperationContext): Labels => {
+    const noted = context.operation.metrics;
+    const known = noted.labels;
     if (known !== undefined && known.document === document) return known.labels;
     const operation = document === undefined ? undefined : getOperationAST(document, requestedName(context));
     const found = {
       operationName: operationNames.label(operation?.name?.value),
       operationType: operationTypeLabel(operation?.operation),
     };
-    computed.set(context, { document, labels: found });
+    noted.labels = { document, labels: found };
     return found;
   };
-  // Per operation (its context): the document it parsed, and when it was enveloped (the summary's start).
-  const parsed = new WeakMap<object, DocumentNode>();
-  const envelopedAt = new WeakMap<object, number>();
-  // Per HTTP request: when it arrived, and whether any of its operations parsed (only those are in the HTTP histogram).
-  const arrivedAt = new WeakMap<Request, number>();
-  const parsedRequests = new WeakSet<Request>();
-
   const countErrors = (errors: readonly unknown[] | undefined): void => {
     // A subscription's events are counted under `execute` too, as @envelop/prometheus counted them.
     for (const error of errors ?? []) errorResults.inc({ code: codeLabel(error, 'execute'), phase: 'execute' });
   };
   // The end of an execution or a subscription: its duration, the summary from enveloping, and the count.
-  const ended = (document: DocumentNode, context: object, started: number): void => {
+  const ended = (document: DocumentNode, context: OperationContext, started: number): void => {
     const now = Date.now();
     const operation = labels(document, context);
     executeDuration.observe({ operationType: operation.operationType }, (now - started) / 1_000);
-    const enveloped = envelopedAt.get(context);
+    const enveloped = context.operation.metrics.envelopedAt;
     if (enveloped !== undefined) timeSummary.observe(operation, (now - enveloped) / 1_000);
     operations.requests.inc(operation);
   };
-  const resultHooks = (document: DocumentNode, context: object) => {
+  const resultHooks = (document: DocumentNode, context: OperationContext) => {
     const started = Date.now();
     const done = (result: unknown) => {
       if (isAsyncIterable(result))
@@ -113,10 +114,8 @@ export function useMetrics(metrics: Metrics): Plugin {
     return done;
   };
 
-  const countClientLibrary = (context: object): void =>
-    metrics.clientLibraryOperation(
-      clientLibraryLabel((context as { params?: { extensions?: unknown } }).params?.extensions),
-    );
+  const countClientLibrary = (context: OperationContext): void =>
+    metrics.clientLibraryOperation(clientLibraryLabel(context.params?.extensions));
 
   return {
     onYogaInit({ yoga }) {
@@ -127,11 +126,12 @@ export function useMetrics(metrics: Metrics): Plugin {
         safely(() => errorResults.inc({ code: codeLabel(error, 'context'), phase: 'context' })),
       );
     },
-    onRequest({ request }) {
-      arrivedAt.set(request, Date.now());
+    onRequest({ serverContext }) {
+      serverContext.state.metrics.arrivedAt = Date.now();
     },
     onEnveloped({ context }) {
-      if (context != null && !envelopedAt.has(context)) envelopedAt.set(context, Date.now());
+      const noted = context?.operation.metrics;
+      if (noted !== undefined) noted.envelopedAt ??= Date.now();
     },
     onParse({ context }) {
       const started = Date.now();
@@ -139,20 +139,19 @@ export function useMetrics(metrics: Metrics): Plugin {
         safely(() => {
           const seconds = (Date.now() - started) / 1_000;
           if (result === null || result instanceof Error) {
-            parsed.delete(context);
+            context.operation.metrics.parsed = undefined;
             parseDuration.observe({ operationType: labels(undefined, context).operationType }, seconds);
             errorResults.inc({ code: codeLabel(result, 'parse'), phase: 'parse' });
             return;
           }
           const document = result as DocumentNode;
-          parsed.set(context, document);
-          const { request } = context as { request?: Request };
-          if (request !== undefined) parsedRequests.add(request);
+          context.operation.metrics.parsed = document;
+          context.state.metrics.parsed = true;
           parseDuration.observe({ operationType: labels(document, context).operationType }, seconds);
         });
     },
     onValidate({ context }) {
-      const document = parsed.get(context);
+      const document = context.operation.metrics.parsed;
       if (document === undefined) return undefined;
       const started = Date.now();
       return ({ valid }) =>
@@ -164,16 +163,16 @@ export function useMetrics(metrics: Metrics): Plugin {
         });
     },
     onExecute({ args }) {
-      const context = args.contextValue as object;
-      const document = parsed.get(context);
+      const context = args.contextValue;
+      const document = context.operation.metrics.parsed;
       if (document === undefined) return undefined;
       safely(() => countClientLibrary(context));
       const done = resultHooks(document, context);
       return { onExecuteDone: ({ result }) => done(result) };
     },
     onSubscribe({ args }) {
-      const context = args.contextValue as object;
-      const document = parsed.get(context);
+      const context = args.contextValue;
+      const document = context.operation.metrics.parsed;
       if (document === undefined) return undefined;
       safely(() => countClientLibrary(context));
       const done = resultHooks(document, context);
@@ -183,20 +182,20 @@ export function useMetrics(metrics: Metrics): Plugin {
         onSubscribeError: () => safely(() => errorResults.inc({ code: CODE.INTERNAL_SERVER_ERROR, phase: 'unknown' })),
       };
     },
-    onResponse({ request, response }) {
-      const arrived = arrivedAt.get(request);
-      if (arrived === undefined || !parsedRequests.has(request)) return;
+    onResponse({ request, response, serverContext }) {
+      const { arrivedAt, parsed } = serverContext.state.metrics;
+      if (arrivedAt === undefined || !parsed) return;
       safely(() =>
-        operations.httpDuration.observe(httpLabels(request.method, response.status), (Date.now() - arrived) / 1_000),
+        operations.httpDuration.observe(httpLabels(request.method, response.status), (Date.now() - arrivedAt) / 1_000),
       );
     },
   };
 }
 
 /** The operation name the request asked for (yoga's context carries the request's params). */
-function requestedName(context: unknown): string | undefined {
-  const params = (context as { params?: { operationName?: unknown } } | null | undefined)?.params;
-  return typeof params?.operationName === 'string' ? params.operationName : undefined;
+function requestedName(context: OperationContext): string | undefined {
+  const operationName = context.params?.operationName;
+  return typeof operationName === 'string' ? operationName : undefined;
 }
 
 function operationTypeLabel(type: string | undefined): string {
@@ -231,7 +230,7 @@ export function metricsRoute({ registry }: Pick<Metrics, 'registry'>): Route {
     name: 'metrics',
     price: 'operation',
     paths: [METRICS_PATH],
-    accepts: (_url, request) => request.method === 'GET' || request.method === 'HEAD',
+    accepts: (_pathname, request) => request.method === 'GET' || request.method === 'HEAD',
     handle: async () => new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } }),
   };
 }

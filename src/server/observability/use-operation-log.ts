@@ -1,12 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { getOperationAST, type DocumentNode } from 'graphql';
-import { callerLabel, type Context } from '../../graphql/context.js';
+import { callerLabel } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
-import { accessNotesOf } from './access-log.js';
 import type { Metrics } from './metrics.js';
 import { errorCodes, logOperation } from './operation-log.js';
 import { CODE } from '../../errors/registry.js';
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 
 /**
  * Each executed operation's name goes on the request's access line (access-log.ts), with the codes of every
@@ -16,10 +15,10 @@ import { CODE } from '../../errors/registry.js';
  * operation go to graphql_operation_duration_seconds and graphql_operation_errors_total. Variables and payloads
  * are never logged: they may be large, and the id is enough to correlate.
  */
-export function useOperationLog(metrics: Metrics): Plugin<Context> {
+export function useOperationLog(metrics: Metrics): Plugin<PipelineContext, PipelineServerContext> {
   return {
     onResultProcess({ result, serverContext }) {
-      const notes = accessNotesOf((serverContext as { req?: IncomingMessage }).req);
+      const notes = serverContext.state.accessNotes;
       if (notes === undefined || isAsyncIterable(result)) return;
       for (const single of Array.isArray(result) ? result : [result])
         for (const error of single.errors ?? []) notes.errorCodes.push(answeredCode(error));
@@ -30,7 +29,7 @@ export function useOperationLog(metrics: Metrics): Plugin<Context> {
       const document = args.document as DocumentNode;
       const operation = getOperationAST(document, args.operationName as string | null | undefined);
       const operationName = operation?.name?.value;
-      const notes = accessNotesOf((args.contextValue as { req?: IncomingMessage }).req);
+      const notes = args.contextValue.state.accessNotes;
       if (notes !== undefined) notes.caller = callerLabel(args.contextValue.caller);
       return {
         onExecuteDone({ result }) {

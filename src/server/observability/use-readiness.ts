@@ -166,7 +166,7 @@ export const healthRoute: Route = {
   name: 'health',
   price: 'free',
   paths: [HEALTH_PATH],
-  accepts: (_url, request) => isRead(request.method),
+  accepts: (_pathname, request) => isRead(request.method),
   handle: () => new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } }),
 };
 
@@ -176,7 +176,7 @@ export function readyRoute(readiness: Readiness): Route {
     name: 'ready',
     price: 'free',
     paths: [READY_PATH],
-    accepts: (_url, request) => isRead(request.method),
+    accepts: (_pathname, request) => isRead(request.method),
     handle: async () => {
       const { status, headers, body } = readinessAnswer(await readiness.report());
       return new Response(body, { status, headers });

@@ -1,8 +1,8 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../../graphql/context.js';
-import { ResponseTooLargeError, type ResponseLedger } from '../../graphql/response-ledger.js';
+import { ResponseTooLargeError } from '../../graphql/response-ledger.js';
 import { CODE } from '../../errors/registry.js';
+import type { AnswerState, PipelineContext } from '../request-state.js';
 
 /** An execution result or one incremental part: where field errors are. */
 interface ResultPart {
@@ -16,15 +16,15 @@ interface ResultPart {
  * that tipped it, rather than once per refused field (as many errors could outweigh the bytes they stand for).
  * A subscription's budget is per event: each event's answer starts with all of it.
  */
-export function useAnswerBudget(): Plugin<Context> {
-  const reported = new WeakSet<ResponseLedger>();
-  const keepFirstRefusal = (ledger: ResponseLedger, part: ResultPart): ResultPart => {
+export function useAnswerBudget(): Plugin<PipelineContext> {
+  // Whether the answer (its request state's, as its ledger is) reported its refusal already.
+  const keepFirstRefusal = (answer: AnswerState, part: ResultPart): ResultPart => {
     const refusedOnce = (errors: readonly GraphQLError[] | undefined): GraphQLError[] | undefined => {
       if (errors === undefined) return undefined;
       const kept = errors.filter((error) => {
         if (!isRefusal(error)) return true;
-        if (reported.has(ledger)) return false;
-        reported.add(ledger);
+        if (answer.tooLargeReported) return false;
+        answer.tooLargeReported = true;
         return true;
       });
       return kept.length === 0 ? undefined : kept;
@@ -47,25 +47,25 @@ export function useAnswerBudget(): Plugin<Context> {
   };
   return {
     onExecute({ args }) {
-      const { ledger } = args.contextValue;
+      const { answer } = args.contextValue.state;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result)
-            return { onNext: ({ result: part, setResult: setPart }) => setPart(keepFirstRefusal(ledger, part)) };
-          setResult(keepFirstRefusal(ledger, result));
+            return { onNext: ({ result: part, setResult: setPart }) => setPart(keepFirstRefusal(answer, part)) };
+          setResult(keepFirstRefusal(answer, result));
           return undefined;
         },
       };
     },
     onSubscribe({ args }) {
-      const { ledger } = args.contextValue;
+      const { ledger, state } = args.contextValue;
       return {
         onSubscribeResult() {
           return {
             onNext({ result, setResult }) {
-              setResult(keepFirstRefusal(ledger, result));
+              setResult(keepFirstRefusal(state.answer, result));
               ledger.nextEvent();
-              reported.delete(ledger);
+              state.answer.tooLargeReported = false;
             },
           };
         },

@@ -6,6 +6,7 @@ import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { PersistedQueryStore } from './persisted-query-store.js';
 import { CODE, englishMessage } from '../../errors/registry.js';
 import { codedExtensions, codedGraphQLError } from '../../graphql/errors.js';
+import type { OperationServerContext, PipelineContext } from '../request-state.js';
 
 /** Documents a trusted-documents server accepts, by their SHA-256 hash (codegen's persisted-documents.json). */
 const NOT_IN_MANIFEST =
@@ -115,9 +116,9 @@ function trustedOperations(manifest: PersistedManifest): Plugin {
  * refused registration stores nothing, and every stored document cost its sender a token. The store bounds
  * the bytes they take together (persisted-query-store.ts).
  */
-export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
-  // A registration waits here for its operation to run; keyed by the operation's context, one per operation of a batch.
-  const pending = new WeakMap<object, { hash: string; document: string }>();
+export function useAutomaticPersistedQueries(
+  store: PersistedQueryStore,
+): Plugin<PipelineContext, OperationServerContext> {
   return {
     // Synchronous unless a document must be looked up: a hook that returns a promise costs every request a hop.
     onParams({ params, setParams, context }) {
@@ -150,12 +151,14 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       if (createHash('sha256').update(params.query).digest('hex') !== hash) {
         throw codedGraphQLError(CODE.PERSISTED_QUERY_MISMATCH);
       }
-      pending.set(context, { hash, document: params.query });
+      // It waits in the operation's state (one per operation of a batch) for the operation to run.
+      context.operation.apqRegistration = { hash, document: params.query };
     },
     onExecute({ args, executeFn, setExecuteFn }) {
-      const registration = pending.get(args.contextValue);
+      const { operation } = args.contextValue;
+      const registration = operation.apqRegistration;
       if (registration === undefined) return;
-      pending.delete(args.contextValue);
+      operation.apqRegistration = undefined;
       // Stored when execution starts rather than now: an onExecute hook after this one may still refuse it.
       setExecuteFn(async (executionArgs) => {
         await store.set(registration.hash, registration.document);

@@ -36,7 +36,8 @@ export function graphiqlRoute(options: GraphiQLPageOptions): Route {
     // Kept in brotli and gzip; a client that takes neither gets the page as it is, never compressed per request.
     encodesItself: true,
     // yoga's own rule (shouldRenderGraphiQL): a GET that accepts HTML.
-    accepts: (_url, request) => request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html'),
+    accepts: (_pathname, request) =>
+      request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html'),
     async handle(request) {
       const encoding = negotiate(request.headers.get('accept-encoding'), page.encodings);
       const { body, etag } = await page.variant(encoding ?? 'identity');

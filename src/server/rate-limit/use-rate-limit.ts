@@ -1,13 +1,12 @@
-import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
-import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
-import type { Context } from '../../graphql/context.js';
-import type { RequestCaller, RequestCallers } from '../../graphql/request-callers.js';
+import type { RequestCaller } from '../../http/request-state.js';
 import { clientIp } from '../../http/client-ip.js';
-import { pricedByBytes, type ArrivalPayment, type ResponseMaker } from '../../rate-limit/byte-price.js';
+import { pricedByBytes, type ResponseMaker } from '../../rate-limit/byte-price.js';
 import { OPERATION_COSTS, type RateLimiter } from '../../rate-limit/limiter.js';
+import type { PipelineContext, PipelineRequestState, PipelineServerContext } from '../request-state.js';
 import { spend } from './spend.js';
 
 export interface RateLimitOptions {
@@ -22,7 +21,7 @@ export interface RateLimitOptions {
  * path could not take from the bucket (response-cache/hot-path.ts), so that a hit the bucket cannot pay is refused
  * here rather than run by yoga for one token. Undefined when it owes no more than its operations.
  */
-export type HeldBackPrice = (req: IncomingMessage | undefined) => number | undefined;
+export type HeldBackPrice = (state: PipelineRequestState) => number | undefined;
 
 /**
  * One token per operation from the caller's bucket: an API key's own (as large as the quota the operator gave the
@@ -51,10 +50,10 @@ export type HeldBackPrice = (req: IncomingMessage | undefined) => number | undef
  * The answer to `request` with its bytes priced beyond what it paid on arrival (rate-limit/byte-price.ts): a miss
  * costs what the same bytes cost as a stored hit. Given the final answer, as compressed, by response-delivery.
  */
-export type SentBytesPrice = (request: Request, response: Response, fetchAPI: ResponseMaker) => Response;
+export type SentBytesPrice = (state: PipelineRequestState, response: Response, fetchAPI: ResponseMaker) => Response;
 
-/** Pays one operation's token for a request made for a socket's message (its upgrade request in `req`). */
-export type SocketOperationPayment = (request: Request, req: IncomingMessage | undefined) => Promise<void>;
+/** Pays one operation's token for a socket's message, by the request state made for that operation. */
+export type SocketOperationPayment = (state: PipelineRequestState) => Promise<void>;
 
 /**
  * The rate limit: a yoga plugin, and the same charge for a WebSocket's operations, taken before any work on them.
@@ -62,74 +61,68 @@ export type SocketOperationPayment = (request: Request, req: IncomingMessage | u
  */
 export function rateLimitCharges(
   options: RateLimitOptions & {
-    readonly callers: RequestCallers;
     readonly heldBackPrice?: HeldBackPrice;
     readonly logger: Pick<Logger, 'error'>;
   },
 ): {
-  plugin: Plugin<Context & { req?: IncomingMessage }>;
+  plugin: Plugin<PipelineContext, PipelineServerContext>;
   payForSocketOperation: SocketOperationPayment;
   priceSentBytes: SentBytesPrice;
 } {
-  const { callers } = options;
-  // What each request paid on arrival and from which bucket, so its answer's bytes are priced beyond that.
-  const payments = new WeakMap<Request, ArrivalPayment>();
-  // Requests whose operations were paid for when their parameters were read; anything else (a WebSocket message)
-  // pays when it executes or subscribes.
-  const chargedAtParse = new WeakSet<Request>();
-  /** Takes `count` tokens from the bucket of `caller` (spend.ts) and keeps what it paid in all; throws the refusal. */
-  const spendFor = async (request: Request, found: RequestCaller, count: number): Promise<void> => {
-    const payment = await spend(options, request, found, count);
+  /**
+   * Takes `count` tokens from the bucket of `caller` (spend.ts) and keeps what the request paid in all in its state
+   * (`rateLimit.payment`: its answer's bytes are priced beyond that); throws the refusal.
+   */
+  const spendFor = async (state: PipelineRequestState, found: RequestCaller, count: number): Promise<void> => {
+    const payment = await spend(options, state.budgets, found, count);
     if (payment !== undefined)
-      payments.set(request, { ...payment, paid: (payments.get(request)?.paid ?? 0) + payment.paid });
+      state.rateLimit.payment = { ...payment, paid: (state.rateLimit.payment?.paid ?? 0) + payment.paid };
   };
-  const ipOf = (request: Request, req: IncomingMessage | undefined): string =>
-    clientIp(request.headers.get('x-forwarded-for'), req, options.trustProxy);
-  const take = async (
-    context: Context & YogaInitialContext & { req?: IncomingMessage },
-    stop: (result: { errors: GraphQLError[] }) => void,
-  ): Promise<void> => {
+  const ipOf = (request: Request, state: PipelineRequestState): string =>
+    clientIp(request.headers.get('x-forwarded-for'), state.node, options.trustProxy);
+  const take = async (context: PipelineContext, stop: (result: { errors: GraphQLError[] }) => void): Promise<void> => {
     try {
-      const caller = { caller: context.caller, ip: ipOf(context.request, context.req) };
-      await spendFor(context.request, caller, OPERATION_COSTS.executed);
+      const caller = { caller: context.caller, ip: ipOf(context.request, context.state) };
+      await spendFor(context.state, caller, OPERATION_COSTS.executed);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       stop({ errors: [error] });
     }
   };
-  const payForSocketOperation: SocketOperationPayment = async (request, req) => {
-    const found = await callers.of(request, req);
-    chargedAtParse.add(request);
-    await spendFor(request, found, OPERATION_COSTS.executed);
+  const payForSocketOperation: SocketOperationPayment = async (state) => {
+    const found = await state.caller();
+    state.rateLimit.chargedAtParse = true;
+    await spendFor(state, found, OPERATION_COSTS.executed);
   };
-  const plugin: Plugin<Context & { req?: IncomingMessage }> = {
+  const plugin: Plugin<PipelineContext, PipelineServerContext> = {
     onRequestParse({ request, serverContext }) {
+      const { state } = serverContext;
       return {
         async onRequestParseDone({ requestParserResult }) {
           const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
-          const { req } = serverContext as { req?: IncomingMessage };
-          const cost = Math.max(operations * OPERATION_COSTS.executed, options.heldBackPrice?.(req) ?? 0);
+          const cost = Math.max(operations * OPERATION_COSTS.executed, options.heldBackPrice?.(state) ?? 0);
           let found: RequestCaller;
           try {
-            found = await callers.of(request, req);
+            found = await state.caller();
           } catch (error) {
             if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
             // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
-            await spendFor(request, { caller: { kind: 'anonymous' }, ip: ipOf(request, req) }, cost);
+            await spendFor(state, { caller: { kind: 'anonymous' }, ip: ipOf(request, state) }, cost);
             throw error;
           }
-          chargedAtParse.add(request);
-          await spendFor(request, found, cost);
+          state.rateLimit.chargedAtParse = true;
+          await spendFor(state, found, cost);
         },
       };
     },
+    // Operations not paid for when their parameters were read (a WebSocket message) pay when they run.
     onExecute: ({ args, setResultAndStopExecution }) =>
-      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
+      args.contextValue.state.rateLimit.chargedAtParse ? undefined : take(args.contextValue, setResultAndStopExecution),
     onSubscribe: ({ args, setResultAndStopExecution }) =>
-      chargedAtParse.has(args.contextValue.request) ? undefined : take(args.contextValue, setResultAndStopExecution),
+      args.contextValue.state.rateLimit.chargedAtParse ? undefined : take(args.contextValue, setResultAndStopExecution),
   };
-  const priceSentBytes: SentBytesPrice = (request, response, fetchAPI) => {
-    const payment = payments.get(request);
+  const priceSentBytes: SentBytesPrice = (state, response, fetchAPI) => {
+    const { payment } = state.rateLimit;
     return payment === undefined ? response : pricedByBytes(response, payment, options.logger, fetchAPI);
   };
   return { plugin, payForSocketOperation, priceSentBytes };

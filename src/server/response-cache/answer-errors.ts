@@ -1,10 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
-
-const withErrors = new WeakSet<Request>();
-const withWarnings = new WeakSet<Request>();
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 
 /**
  * Notes, for the plugins that decide whether an answer may be kept (HTTP caching and the response cache), whether
@@ -12,14 +9,16 @@ const withWarnings = new WeakSet<Request>();
  * a caller can provoke, a refused input) inside a 200 must never be served to others. Read from the final result,
  * after every plugin that adds errors, so no field, batch member or plugin can slip one past it. An incremental
  * answer is never stored, so it is not inspected. Likewise whether it carries `extensions.warnings`, which are about
- * this request alone and are never kept for another caller either (see use-warnings.ts).
+ * this request alone and are never kept for another caller either (see use-warnings.ts). Noted in the request
+ * state's `answer` (server/request-state.ts).
  */
-export function useAnswerErrors(): Plugin<Context> {
+export function useAnswerErrors(): Plugin<PipelineContext, PipelineServerContext> {
   return {
-    onResultProcess({ request, result }) {
+    onResultProcess({ result, serverContext }) {
+      const { answer } = serverContext.state;
       const results: unknown[] = Array.isArray(result) ? result : [result];
-      if (results.some((one) => isSingleResult(one) && hasErrors(one))) withErrors.add(request);
-      if (results.some((one) => isSingleResult(one) && hasWarnings(one))) withWarnings.add(request);
+      if (results.some((one) => isSingleResult(one) && hasErrors(one))) answer.hasErrors = true;
+      if (results.some((one) => isSingleResult(one) && hasWarnings(one))) answer.hasWarnings = true;
     },
   };
 }
@@ -31,14 +30,4 @@ function hasErrors(result: ExecutionResult): boolean {
 function hasWarnings(result: ExecutionResult): boolean {
   const warnings = result.extensions?.['warnings'];
   return Array.isArray(warnings) && warnings.length > 0;
-}
-
-/** Whether the answer to this request carries a warning (see useAnswerErrors). */
-export function answerHasWarnings(request: Request): boolean {
-  return withWarnings.has(request);
-}
-
-/** Whether the answer to this request carries an error (see useAnswerErrors). */
-export function answerHasErrors(request: Request): boolean {
-  return withErrors.has(request);
 }

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { DatasetCode } from '../../catalogue.js';
 import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
@@ -226,8 +225,6 @@ export class ResponseCache {
   private readonly minUses: number;
   // The keys of the entries that read each dataset; kept in step with the entries by lru-cache's dispose.
   private readonly byDataset = new Map<DatasetCode, Set<string>>();
-  // Set by the hot path for a request it could not answer, read by the plugin when yoga's answer is ready.
-  private readonly candidates = new WeakMap<IncomingMessage, CacheCandidate>();
   // The misses of keys not yet stored, counted up to minUses; undefined when every miss is stored.
   private readonly missCounts: LRUCache<string, number> | undefined;
   readonly now: () => number;
@@ -293,22 +290,19 @@ export class ResponseCache {
   }
 
   /**
-   * Marks a request the hot path could not answer from the cache, and counts the miss: yoga's answer to it may be
-   * stored once its key has missed `minUses` times. Every later miss of the key is admitted too (a burst of the
+   * The candidate of a request the hot path could not answer from the cache (its request state carries it to the
+   * plugin that stores yoga's answer), and counts the miss: yoga's answer to it may be stored once its key has
+   * missed `minUses` times. Every later miss of the key is admitted too (a burst of the
    * same query on a cold cache stores as it did before), until the key is stored or pushed out of the count.
    */
-  markCandidate(request: IncomingMessage, keyed: KeyedRequest, heldBackPrice?: number): void {
+  markCandidate(keyed: KeyedRequest, heldBackPrice?: number): CacheCandidate {
     let admitted = true;
     if (this.missCounts !== undefined) {
       const misses = Math.min((this.missCounts.get(keyed.key) ?? 0) + 1, this.minUses);
       this.missCounts.set(keyed.key, misses);
       admitted = misses >= this.minUses;
     }
-    this.candidates.set(request, { ...keyed, admitted, heldBackPrice });
-  }
-
-  candidate(request: IncomingMessage): CacheCandidate | undefined {
-    return this.candidates.get(request);
+    return { ...keyed, admitted, heldBackPrice };
   }
 
   get storedBytes(): number {

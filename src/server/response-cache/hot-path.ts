@@ -2,18 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../observability/metrics.js';
 import { clientIp } from '../../http/client-ip.js';
 import { negotiate } from '../../http/content-encoding.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
-import { accessNotesOf } from '../observability/access-log.js';
 import { rateLimitFields, spentBudget } from '../../rate-limit/fields.js';
 import { anonymousBucket, OPERATION_COSTS, pricedBySize, type RateLimiter } from '../../rate-limit/limiter.js';
-import type { BufferedListener } from '../transport/request-guard.js';
+import type { GraphQLListener, PipelineRequestState } from '../request-state.js';
 import type { ResponseCache, StoredResponse } from './cache.js';
 import { keyRequest, type KeyOptions } from './request-key.js';
 
 export interface HotPathOptions extends KeyOptions {
   readonly cache: ResponseCache;
-  /** Everything the cache cannot answer goes here: yoga's own node:http listener. */
-  readonly yoga: (request: IncomingMessage & { body?: Buffer }, response: ServerResponse) => unknown;
+  /** Everything the cache cannot answer goes here: yoga's own node:http listener, with the request state. */
+  readonly yoga: GraphQLListener;
   readonly metrics: Metrics;
   readonly rateLimit: { readonly limiter: RateLimiter; readonly trustProxy: boolean } | undefined;
 }
@@ -27,24 +25,29 @@ export interface HotPathOptions extends KeyOptions {
  * A hit behaves as the miss did: the same bytes and headers (a fresh x-request-id, Cache-Control recomputed),
  * the same rate limit, the operation counted in the same metrics and named on the request's access line.
  */
-export function createHotPath(options: HotPathOptions): BufferedListener {
+export function createHotPath(options: HotPathOptions): GraphQLListener {
   const { cache, metrics } = options;
 
-  async function serve(request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> {
+  async function serve(
+    request: IncomingMessage & { body?: Buffer },
+    response: ServerResponse,
+    state: PipelineRequestState,
+  ): Promise<void> {
     const started = performance.now();
     const keyed = keyRequest(request, options);
     if (keyed !== undefined) {
       const entry = cache.lookup(keyed.key);
       const payment = entry === undefined ? undefined : await withinRateLimit(request, entry);
       if (entry !== undefined && payment?.callerHeaders !== undefined) {
-        await answer(request, response, entry, started, payment.callerHeaders);
+        await answer(request, response, state, entry, started, payment.callerHeaders);
         return;
       }
       // A stored answer held back by the rate limit is not a miss: yoga only answers the refusal, asking its price.
       if (entry === undefined) metrics.responseCache('miss');
-      cache.markCandidate(request, keyed, payment?.heldBackPrice);
+      // Handed to the response-cache plugin (use-response-cache.ts) in the request state.
+      state.responseCache.candidate = cache.markCandidate(keyed, payment?.heldBackPrice);
     }
-    options.yoga(request, response);
+    options.yoga(request, response, state);
   }
 
   /**
@@ -77,14 +80,14 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
   async function answer(
     request: IncomingMessage,
     response: ServerResponse,
+    state: PipelineRequestState,
     entry: StoredResponse,
     started: number,
     callerHeaders: Record<string, string>,
   ): Promise<void> {
-    const requestId = requestIdFrom(header(request, REQUEST_ID_HEADER));
     const rendered = await entry.render({
       encoding: negotiate(header(request, 'accept-encoding') ?? null),
-      requestId,
+      requestId: state.id,
       ifNoneMatch: header(request, 'if-none-match'),
       now: cache.now(),
       callerHeaders,
@@ -98,7 +101,7 @@ export function createHotPath(options: HotPathOptions): BufferedListener {
       status: rendered.status,
       seconds: (performance.now() - started) / 1_000,
     });
-    const notes = accessNotesOf(request);
+    const notes = state.accessNotes;
     if (notes !== undefined) {
       notes.operationNames.push(entry.operationName);
       notes.responseCache = 'hit';

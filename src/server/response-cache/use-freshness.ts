@@ -1,11 +1,10 @@
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../../graphql/context.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
-import { existingLedgerOf, maxAgeS } from '../../graphql/response-ledger.js';
-import { answerHasErrors, answerHasWarnings } from './answer-errors.js';
+import { maxAgeS } from '../../graphql/response-ledger.js';
 import { addVary, etagOf, matchesEtag, publicCacheControl } from '../../http/caching.js';
 import { isPathOf } from '../../http/request-target.js';
 import { bodyChunks, chunkedResponse } from './chunked-body.js';
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 
 /** What HTTP caches are told about how long answers stay fresh. */
 export interface HttpCachingPolicy {
@@ -38,7 +37,7 @@ export const ANSWER_VARIES_BY = ['accept', 'accept-encoding', 'authorization', '
  *   carries an error whatever its status: a failed field in a 200 is no more reusable than a 4xx), and a
  *   Vary naming every request header that can change it, and a matching `If-None-Match` gets 304, so CDNs and mobile HTTP caches do the work.
  */
-export function useFreshness(options: FreshnessOptions): Plugin<Context> {
+export function useFreshness(options: FreshnessOptions): Plugin<PipelineContext, PipelineServerContext> {
   const { now } = options;
   return {
     onExecute({ args }) {
@@ -60,22 +59,23 @@ export function useFreshness(options: FreshnessOptions): Plugin<Context> {
     },
     // Synchronous for every answer but a public GET one (which is read for its ETag): a promise is a hop per request.
     onResponse(payload) {
-      const { request, response, fetchAPI } = payload;
+      const { request, response, fetchAPI, serverContext } = payload;
+      const { state } = serverContext;
       const setResponse = (next: Response): void => payload.setResponse(next);
       const contentType = response.headers.get('content-type') ?? '';
       if (contentType.includes('text/html') || !isPathOf(request.url, options.graphqlPath)) return;
       if (request.method !== 'GET') {
         // No cache keeps a POST's answer without being told to; a refusal (a 404 for an unknown persisted query, a
         // 403 without the CSRF header) says so anyway, for caches that key by more than the method.
-        if ((response.status >= 400 || answerHasErrors(request)) && !response.headers.has('cache-control'))
+        if ((response.status >= 400 || state.answer.hasErrors) && !response.headers.has('cache-control'))
           response.headers.set('cache-control', 'no-store');
         return;
       }
       addVary(response.headers, ...ANSWER_VARIES_BY);
-      const ledger = existingLedgerOf(request);
+      const { ledger } = state;
       const callerDependent = request.headers.has('authorization') || ledger?.dependsOnCaller === true;
       // A warning is about this request alone: like an error, it is never kept for another caller.
-      const failed = answerHasErrors(request) || answerHasWarnings(request);
+      const failed = state.answer.hasErrors || state.answer.hasWarnings;
       if (
         ledger === undefined ||
         callerDependent ||

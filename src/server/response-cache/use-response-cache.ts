@@ -1,19 +1,16 @@
-import { IncomingMessage } from 'node:http';
 import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { Context } from '../../graphql/context.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { HttpCachingPolicy } from './use-freshness.js';
 import type { HttpCaching, ResponseCache } from './cache.js';
 import { requestKey } from './request-key.js';
 import { bodyChunks, chunkedResponse } from './chunked-body.js';
 import { isSingleResult } from '../../graphql/execution-result.js';
-import { answerExpiresAt, ledgerOf, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
+import { answerExpiresAt, type AnswerLifetime, type ResponseLedger } from '../../graphql/response-ledger.js';
 import { addVary } from '../../http/caching.js';
-import { answerHasErrors, answerHasWarnings } from './answer-errors.js';
 import { negotiate } from '../../http/content-encoding.js';
-import { requestIdOf } from '../../http/request-id.js';
 import { RATE_LIMIT_FIELDS } from '../../rate-limit/fields.js';
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 
 export interface ResponseCacheOptions extends HttpCachingPolicy {
   readonly cache: ResponseCache;
@@ -27,23 +24,20 @@ export interface ResponseCacheOptions extends HttpCachingPolicy {
  * The answer is then rendered from the entry, as a hit would be, so a miss and the hits after it send the same
  * bytes and headers, and a large body is compressed once per entry rather than once per request.
  */
-export function useResponseCache(options: ResponseCacheOptions): Plugin<Context> {
+export function useResponseCache(options: ResponseCacheOptions): Plugin<PipelineContext, PipelineServerContext> {
   const { cache } = options;
-  // The operation name of requests whose result may be stored: a query that ran without errors.
-  const reusable = new WeakMap<Request, string | undefined>();
-  // The hot path's key of each request whose executed parameters are the ones that key was computed from.
-  const executedKeys = new WeakMap<Request, string>();
   return {
     onRequestParse({ request, serverContext, setRequestParser }) {
-      const nodeRequest = (serverContext as { req?: unknown } | undefined)?.req;
-      const candidate = nodeRequest instanceof IncomingMessage ? cache.candidate(nodeRequest) : undefined;
+      // The hot path's hand-off: what it keyed of a request it could not answer from the cache.
+      const noted = serverContext.state.responseCache;
+      const { candidate } = noted;
       if (candidate === undefined) return;
       // A JSON POST: yoga runs the parameters the hot path read and keyed instead of reading the body again, so the
       // key is that of what runs by construction, and neither the body nor the key is worked out twice.
       if (candidate.method === 'POST' && isJsonPost(request)) {
         // Yoga's JSON parser hands on the body's object unchecked as well; its shape is checked after parsing.
         setRequestParser(() => candidate.parameters as GraphQLParams);
-        if (candidate.admitted) executedKeys.set(request, candidate.key);
+        if (candidate.admitted) noted.executedKey = candidate.key;
         return;
       }
       if (!candidate.admitted) return;
@@ -53,13 +47,14 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
         onRequestParseDone({ requestParserResult }) {
           if (Array.isArray(requestParserResult)) return;
           const key = requestKey(request.method, requestParserResult, (name) => request.headers.get(name) ?? undefined);
-          if (key === candidate.key) executedKeys.set(request, key);
+          if (key === candidate.key) noted.executedKey = key;
         },
       };
     },
     onExecute({ args }) {
       // Only an answer that may be stored needs its operation looked at.
-      if (!executedKeys.has(args.contextValue.request)) return;
+      const noted = args.contextValue.state.responseCache;
+      if (noted.executedKey === undefined) return;
       const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | null | undefined);
       return {
         onExecuteDone({ result }) {
@@ -69,20 +64,22 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
             (result.errors?.length ?? 0) > 0
           )
             return;
-          reusable.set(args.contextValue.request, operation.name?.value);
+          noted.reusable = { operationName: operation.name?.value };
         },
       };
     },
     // Synchronous for every answer that is not stored: a hook that returns a promise costs every request a hop.
     onResponse(payload) {
-      const { request, response } = payload;
-      const key = executedKeys.get(request);
-      if (key === undefined || !reusable.has(request) || response.status !== 200) return;
-      if (answerHasErrors(request) || answerHasWarnings(request)) return;
+      const { response, serverContext } = payload;
+      const { state } = serverContext;
+      const { executedKey: key, reusable } = state.responseCache;
+      if (key === undefined || reusable === undefined || response.status !== 200) return;
+      if (state.answer.hasErrors || state.answer.hasWarnings) return;
       if (!(response.headers.get('content-type') ?? '').includes('json') || response.headers.has('content-encoding'))
         return;
-      const ledger = ledgerOf(request);
-      if (ledger.dependsOnCaller || ledger.servedStale) return;
+      // An operation ran (it is reusable), so the context factory made the ledger.
+      const ledger = state.ledger;
+      if (ledger === undefined || ledger.dependsOnCaller || ledger.servedStale) return;
       const now = cache.now();
       const lifetime = ledger.lifetime(options.catalogueMaxAgeS);
       const expiresAt = answerExpiresAt(lifetime, now);
@@ -93,14 +90,15 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
   };
 
   async function storeAndRender(
-    payload: Parameters<NonNullable<Plugin['onResponse']>>[0],
+    payload: Parameters<NonNullable<Plugin<PipelineContext, PipelineServerContext>['onResponse']>>[0],
     key: string,
     ledger: ResponseLedger,
     lifetime: AnswerLifetime,
     expiresAt: number,
     now: number,
   ): Promise<void> {
-    const { request, response, fetchAPI } = payload;
+    const { request, response, fetchAPI, serverContext } = payload;
+    const { state } = serverContext;
     const headers = new fetchAPI.Headers(response.headers);
     // What the compression plugin would add: the stored answer comes in every encoding.
     addVary(headers, 'accept-encoding');
@@ -112,7 +110,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
     const entry = cache.store(key, {
       body: await bodyChunks(response),
       headers,
-      operationName: reusable.get(request),
+      operationName: state.responseCache.reusable?.operationName,
       expiresAt,
       httpCaching,
       datasets: ledger.datasets,
@@ -125,7 +123,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<Context>
     }
     const rendered = await entry.render({
       encoding: negotiate(request.headers.get('accept-encoding')),
-      requestId: requestIdOf(request),
+      requestId: state.id,
       ifNoneMatch: request.headers.get('if-none-match'),
       now,
       callerHeaders,

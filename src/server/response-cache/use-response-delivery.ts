@@ -1,7 +1,6 @@
 import { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import { existingLedgerOf } from '../../graphql/response-ledger.js';
-import type { Context } from '../../graphql/context.js';
+import { pipelinePlugin, type PipelineContext, type PipelineServerContext } from '../request-state.js';
 import { useAnswerErrors } from './answer-errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { SentBytesPrice } from '../rate-limit/use-rate-limit.js';
@@ -26,16 +25,17 @@ export interface ResponseDeliveryOptions extends HttpCachingPolicy {
  * would be, compression encodes whatever they produced, its bytes as sent are priced, and the answer's bodies leave
  * the in-flight budget once it is sent. Added here in that order (yoga's addPlugin), so no list elsewhere can put them out of it.
  */
-export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Context> {
+export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<PipelineContext, PipelineServerContext> {
   const { responseCache, metrics, now, graphqlPath, priceSentBytes, ...policy } = options;
   return {
     onPluginInit({ addPlugin }) {
-      addPlugin(useAnswerErrors());
-      addPlugin(useFreshness({ ...policy, now, graphqlPath }));
-      if (responseCache !== undefined) addPlugin(useResponseCache({ ...policy, cache: responseCache, metrics }));
+      addPlugin(pipelinePlugin(useAnswerErrors()));
+      addPlugin(pipelinePlugin(useFreshness({ ...policy, now, graphqlPath })));
+      if (responseCache !== undefined)
+        addPlugin(pipelinePlugin(useResponseCache({ ...policy, cache: responseCache, metrics })));
       addPlugin(useResponseCompression());
-      if (priceSentBytes !== undefined) addPlugin(useSentBytesPrice(priceSentBytes));
-      addPlugin(useLedgerRelease());
+      if (priceSentBytes !== undefined) addPlugin(pipelinePlugin(useSentBytesPrice(priceSentBytes)));
+      addPlugin(pipelinePlugin(useLedgerRelease()));
     },
   };
 }
@@ -44,10 +44,10 @@ export function useResponseDelivery(options: ResponseDeliveryOptions): Plugin<Co
  * Prices every answer by the bytes it sends, as they are written (rate-limit/byte-price.ts): a stream of parts (an
  * event stream, a multipart answer) chunk by chunk as it passes, while it is open, each part flushed as before.
  */
-function useSentBytesPrice(price: SentBytesPrice): Plugin<Context> {
+function useSentBytesPrice(price: SentBytesPrice): Plugin<PipelineContext, PipelineServerContext> {
   return {
     onResponse(payload) {
-      const priced = price(payload.request, payload.response, payload.fetchAPI);
+      const priced = price(payload.serverContext.state, payload.response, payload.fetchAPI);
       if (priced !== payload.response) payload.setResponse(priced);
     },
   };
@@ -58,7 +58,7 @@ function useSentBytesPrice(price: SentBytesPrice): Plugin<Context> {
  * client went away; at once when there is no socket (yoga's fetch, in tests). A subscription's events are given
  * back one by one, each once its bytes left for the socket: the stream itself never finishes.
  */
-function useLedgerRelease(): Plugin<Context> {
+function useLedgerRelease(): Plugin<PipelineContext, PipelineServerContext> {
   return {
     onSubscribe({ args }) {
       const { ledger } = args.contextValue;
@@ -85,8 +85,8 @@ function useLedgerRelease(): Plugin<Context> {
         }),
       };
     },
-    onResponse({ request, serverContext }) {
-      const ledger = existingLedgerOf(request);
+    onResponse({ serverContext }) {
+      const { ledger } = serverContext.state;
       if (ledger === undefined) return;
       const socketResponse = (serverContext as { res?: unknown }).res;
       if (socketResponse instanceof ServerResponse && !socketResponse.writableFinished)

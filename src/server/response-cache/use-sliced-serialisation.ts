@@ -1,10 +1,9 @@
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
 import { hasSharedText, knownAnswerSize } from '../../graphql/answer-size.js';
-import type { Context } from '../../graphql/context.js';
-import { existingLedgerOf } from '../../graphql/response-ledger.js';
 import { chunkedResponse, chunksLength } from './chunked-body.js';
 import { joinedText, slicedJson, type AnswerChunks, type KnownValues } from './sliced-json.js';
+import type { AnswerState, PipelineContext, PipelineServerContext } from '../request-state.js';
 
 /** Answers larger than this are written a slice of this size at a time; smaller ones by one JSON.stringify. */
 export const SERIALISATION_SLICE_BYTES = 1024 * 1024;
@@ -34,9 +33,9 @@ const MARK = '\u0000';
  * that carries a shared text takes this path whatever its size, so that its bytes are held once, as the in-flight
  * budget counted them. A small answer stays on the fast path untouched.
  */
-export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): Plugin<Context> {
-  // The chunks of each request's large members, in the order their marks appear in the processor's text.
-  const pendingChunks = new WeakMap<Request, AnswerChunks[]>();
+export function useSlicedSerialisation(
+  sliceBytes = SERIALISATION_SLICE_BYTES,
+): Plugin<PipelineContext, PipelineServerContext> {
   return {
     onExecute({ args }) {
       const { ledger } = args.contextValue;
@@ -59,8 +58,8 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
     },
     // Synchronous for a small answer (nearly every one): a hook that returns a promise costs every request a hop.
     onResultProcess(processing) {
-      const { request, result } = processing;
-      const ledger = existingLedgerOf(request);
+      const { result, serverContext } = processing;
+      const { ledger, answer } = serverContext.state;
       if (isAsyncIterable(result) || ledger === undefined) return undefined;
       if (ledger.answerSize < sliceBytes && !ledger.carriesSharedText) return undefined;
       // Only yoga's JSON processor writes the body whole, where marks can be replaced; any other (an event stream
@@ -68,7 +67,7 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       const order: MemberOrder = ledger.answerSize >= sliceBytes ? 'large last' : 'as the result has them';
       const regular = processing.resultProcessor === processRegularResult;
       if (!regular) ledger.copySharedTexts();
-      const place: Placing = regular ? markedFor(request, pendingChunks) : asText;
+      const place: Placing = regular ? markedFor(answer) : asText;
       // The text of each value written whole, shared by the batch's operations: each is written once.
       const texts = new WeakMap<object, string>();
       const written = async (): Promise<void> => {
@@ -84,10 +83,11 @@ export function useSlicedSerialisation(sliceBytes = SERIALISATION_SLICE_BYTES): 
       return written();
     },
     onResponse(payload) {
-      const { request, response, fetchAPI } = payload;
-      const members = pendingChunks.get(request);
+      const { response, fetchAPI, serverContext } = payload;
+      const { answer } = serverContext.state;
+      const members = answer.pendingChunks;
       if (members === undefined) return undefined;
-      pendingChunks.delete(request);
+      answer.pendingChunks = undefined;
       const withChunks = async (): Promise<void> => {
         const chunks = placed(await response.text(), members);
         const headers = new fetchAPI.Headers(response.headers);
@@ -104,12 +104,10 @@ type Placing = (chunks: AnswerChunks) => string;
 
 const asText: Placing = joinedText;
 
-/** Marks whose chunks onResponse puts in the response's body. */
-function markedFor(request: Request, pending: WeakMap<Request, AnswerChunks[]>): Placing {
+/** Marks whose chunks onResponse puts in the response's body (kept in the request state's `answer` till then). */
+function markedFor(answer: AnswerState): Placing {
   return (chunks) => {
-    const members = pending.get(request) ?? [];
-    pending.set(request, members);
-    members.push(chunks);
+    (answer.pendingChunks ??= []).push(chunks);
     return MARK;
   };
 }

@@ -16,7 +16,7 @@ export function schemaFilesRoute(files: SchemaFiles): Route {
     name: 'schema-files',
     price: 'stored',
     paths: [SCHEMA_SDL_PATH, SCHEMA_JSON_PATH],
-    accepts: (url, request) => isSchemaFileRequest(request, url.pathname),
-    handle: (request) => schemaFileResponse(request, files),
+    accepts: (pathname, request) => isSchemaFileRequest(request, pathname),
+    handle: (request, state) => schemaFileResponse(request, state.id, files),
   };
 }

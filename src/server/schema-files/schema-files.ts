@@ -75,12 +75,12 @@ export function isSchemaFileRequest(request: RequestHead, pathname: string): boo
  * The answer to GET or HEAD on a schema file's path: the file with its ETag (304 when If-None-Match names it), or,
  * with introspection off, 404 NOT_FOUND in the request's language.
  */
-export function schemaFileResponse(request: Request, files: SchemaFiles): Promise<Response> {
+export function schemaFileResponse(request: Request, requestId: string, files: SchemaFiles): Promise<Response> {
   const pathname = new URL(request.url).pathname;
   const found = files?.get(pathname);
   if (found === undefined)
     return Promise.resolve(
-      errorResponse({ Response }, request, {
+      errorResponse({ Response }, request, requestId, {
         status: 404,
         code: CODE.NOT_FOUND,
         message: `The schema is not published at ${pathname}: introspection is off on this server (INTROSPECTION=false).`,

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import { requestTargetProblem } from '../../http/request-target.js';
-import { startAccessLine, type AccessLogOptions } from '../observability/access-log.js';
+import { startAccessLine, type AccessLogOptions, type AccessNotes } from '../observability/access-log.js';
 import { writeErrorAnswer } from '../answers/error-answer.js';
 import { SIMULATED_HEADER } from '../answers/use-simulated-upstream.js';
 
@@ -17,7 +17,11 @@ import { SIMULATED_HEADER } from '../answers/use-simulated-upstream.js';
  */
 export function guardRequests(listener: BufferedListener, options: GuardOptions): RequestListener {
   const { logger, maxBodyBytes, cors, trustProxy, onAnswered, clientDetails } = options;
-  const guarded = async (request: IncomingMessage & { body?: Buffer }, response: ServerResponse): Promise<void> => {
+  const guarded = async (
+    request: IncomingMessage & { body?: Buffer },
+    response: ServerResponse,
+    notes: AccessNotes,
+  ): Promise<void> => {
     // node keeps the first of several Host fields in `headers`; RFC 9112 §3.2 asks 400 for more than one.
     const hosts = request.headersDistinct['host'] ?? [];
     const problem = requestTargetProblem(request.url, hosts.length === 1 ? hosts[0] : hosts);
@@ -31,11 +35,11 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
       }
       request.body = body;
     }
-    await listener(request, response);
+    await listener(request, response, notes);
   };
-  const serve = (request: IncomingMessage, response: ServerResponse): void => {
+  const serve = (request: IncomingMessage, response: ServerResponse, notes: AccessNotes): void => {
     if (options.simulatedUpstream === true) response.setHeader(SIMULATED_HEADER, 'true');
-    guarded(request, response).catch((error: unknown) => {
+    guarded(request, response, notes).catch((error: unknown) => {
       if (request.destroyed || response.destroyed) {
         // The client went away while its body was read: there is nobody left to answer.
         logger.debug({ err: error }, 'request abandoned before it could be answered');
@@ -49,13 +53,19 @@ export function guardRequests(listener: BufferedListener, options: GuardOptions)
   const { traceRequest } = options;
   if (traceRequest === undefined)
     return (request, response) => {
-      startAccessLine(request, response, { logger, trustProxy, onAnswered, clientDetails });
-      serve(request, response);
+      const notes = startAccessLine(request, response, { logger, trustProxy, onAnswered, clientDetails });
+      serve(request, response, notes);
     };
   return (request, response) => {
     const traced = traceRequest(request, response);
-    startAccessLine(request, response, { logger, trustProxy, onAnswered, clientDetails, traceId: traced.traceId });
-    traced.run(() => serve(request, response));
+    const notes = startAccessLine(request, response, {
+      logger,
+      trustProxy,
+      onAnswered,
+      clientDetails,
+      traceId: traced.traceId,
+    });
+    traced.run(() => serve(request, response, notes));
   };
 }
 
@@ -65,8 +75,15 @@ export type RequestTracer = (
   response: ServerResponse,
 ) => { readonly traceId: string; run(serve: () => void): void };
 
-/** A listener that finds a request's body, when it has one, already read into `request.body`. */
-export type BufferedListener = (request: IncomingMessage & { body?: Buffer }, response: ServerResponse) => unknown;
+/**
+ * A listener that finds a request's body, when it has one, already read into `request.body`, and is given the notes
+ * of the request's access line, for its request state.
+ */
+export type BufferedListener = (
+  request: IncomingMessage & { body?: Buffer },
+  response: ServerResponse,
+  notes: AccessNotes,
+) => unknown;
 
 export interface GuardOptions {
   readonly logger: Logger;

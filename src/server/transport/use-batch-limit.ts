@@ -2,6 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import { isPromise } from 'graphql-yoga';
 import { CODE } from '../../errors/registry.js';
 import { errorResponse } from '../answers/error-answer.js';
+import type { PipelineServerContext } from '../request-state.js';
 
 /**
  * A batch is answered with one result per operation it holds, refused or not, so that a batching client (Apollo's
@@ -20,13 +21,12 @@ import { errorResponse } from '../answers/error-answer.js';
  */
 const REPEATED_AT_MOST = 100;
 
-export function useBatchLimit(maxBatch: number): Plugin {
-  // The operations of each batch request, once its body is read.
-  const batchSizes = new WeakMap<Request, number>();
+export function useBatchLimit(maxBatch: number): Plugin<object, PipelineServerContext> {
   return {
     onResponse(payload) {
-      const { request, response, fetchAPI } = payload;
-      const size = batchSizes.get(request);
+      const { response, fetchAPI, serverContext } = payload;
+      // The operations of the batch, once its body was read.
+      const size = serverContext.state.transport.batchSize;
       if (
         size === undefined ||
         size > REPEATED_AT_MOST ||
@@ -53,13 +53,14 @@ export function useBatchLimit(maxBatch: number): Plugin {
         );
       });
     },
-    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI, serverContext }) {
       if (requestParser === undefined) return;
+      const { state } = serverContext;
       // The refusal is one answer; onResponse repeats it for each operation of the batch.
       const refused = (parsed: unknown): unknown => {
-        if (Array.isArray(parsed)) batchSizes.set(request, parsed.length);
+        if (Array.isArray(parsed)) state.transport.batchSize = parsed.length;
         if (!Array.isArray(parsed) || parsed.length <= maxBatch) return parsed;
-        return errorResponse(fetchAPI, request, {
+        return errorResponse(fetchAPI, request, state.id, {
           status: 413,
           code: CODE.BAD_REQUEST,
           message: `Batching is limited to ${maxBatch} operations per request; this one holds ${parsed.length}.`,

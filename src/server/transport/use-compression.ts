@@ -5,6 +5,7 @@ import { CODE } from '../../errors/registry.js';
 import { addVary } from '../../http/caching.js';
 import { compressStream, createCompressor, negotiate } from '../../http/content-encoding.js';
 import { errorResponse } from '../answers/error-answer.js';
+import type { PipelineServerContext } from '../request-state.js';
 
 // Incremental deliveries and event streams: compressed with a flush after every part (see compressStream).
 const STREAMED = /multipart\/mixed|text\/event-stream/;
@@ -16,8 +17,8 @@ const STREAMED = /multipart\/mixed|text\/event-stream/;
  * `maxDecodedBytes`: over it, HTTP 413 and PAYLOAD_TOO_LARGE; a body that is not what its Content-Encoding says,
  * HTTP 400 and BAD_REQUEST; an encoding it cannot decode, HTTP 415 and UNSUPPORTED_MEDIA_TYPE. A body without Content-Encoding passes untouched, with no promise hop.
  */
-export function useRequestDecompression(maxDecodedBytes: number): Plugin {
-  const contentEncoding = useContentEncoding();
+export function useRequestDecompression(maxDecodedBytes: number): Plugin<object, PipelineServerContext> {
+  const contentEncoding = useContentEncoding<PipelineServerContext>();
   return {
     onRequest(payload) {
       // A body without Content-Encoding (nearly every one) costs one header lookup here.
@@ -33,7 +34,10 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
       if (unsupported) {
         const details = { contentEncoding: payload.request.headers.get('content-encoding') ?? 'none' };
         return payload.endResponse(
-          errorResponse(payload.fetchAPI, payload.request, { code: CODE.UNSUPPORTED_MEDIA_TYPE, details }),
+          errorResponse(payload.fetchAPI, payload.request, payload.serverContext.state.id, {
+            code: CODE.UNSUPPORTED_MEDIA_TYPE,
+            details,
+          }),
         );
       }
       const body = decoding?.body;
@@ -49,7 +53,12 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
             if (size > maxDecodedBytes) {
               await reader.cancel();
               const details = { maxBytes: maxDecodedBytes };
-              return payload.endResponse(errorResponse(fetchAPI, request, { code: CODE.PAYLOAD_TOO_LARGE, details }));
+              return payload.endResponse(
+                errorResponse(fetchAPI, request, payload.serverContext.state.id, {
+                  code: CODE.PAYLOAD_TOO_LARGE,
+                  details,
+                }),
+              );
             }
             chunks.push(next.value);
           }
@@ -57,7 +66,11 @@ export function useRequestDecompression(maxDecodedBytes: number): Plugin {
           // The only reader that throws here is the decompressor: the body is not what its Content-Encoding says.
           const message = `The request body is not valid ${request.headers.get('content-encoding') ?? 'none'} data.`;
           return payload.endResponse(
-            errorResponse(fetchAPI, request, { status: 400, code: CODE.BAD_REQUEST, message }),
+            errorResponse(fetchAPI, request, payload.serverContext.state.id, {
+              status: 400,
+              code: CODE.BAD_REQUEST,
+              message,
+            }),
           );
         }
         payload.setRequest(

@@ -2,7 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CODE } from '../../errors/registry.js';
-import type { Context } from '../../graphql/context.js';
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 import { codedGraphQLError } from '../../graphql/errors.js';
 import { errorResponse } from '../answers/error-answer.js';
 
@@ -31,15 +31,17 @@ const PART_HEADERS = '\r\ncontent-type: application/json; charset=utf-8\r\n\r\n'
  * And a 406 (an Accept that none of the answer's media types fits) carries a coded body, NOT_ACCEPTABLE with the
  * media types that work, rather than yoga's empty one.
  */
-export function useMultipartSubscriptions(heartbeatMs: number, logger: Logger): Plugin<Context> {
-  const subscriptions = new WeakSet<Request>();
+export function useMultipartSubscriptions(
+  heartbeatMs: number,
+  logger: Logger,
+): Plugin<PipelineContext, PipelineServerContext> {
   return {
     onSubscribe({ args }) {
-      subscriptions.add(args.contextValue.request);
+      args.contextValue.state.transport.subscribed = true;
     },
     onResultProcess(payload) {
-      const { request, result } = payload;
-      if (!subscriptions.has(request) || !isAsyncIterable(result)) return;
+      const { request, result, serverContext } = payload;
+      if (!serverContext.state.transport.subscribed || !isAsyncIterable(result)) return;
       if (!acceptsMultipartSubscriptions(request.headers.get('accept'))) return;
       payload.setResultProcessor(
         (stream, fetchAPI) =>
@@ -56,10 +58,10 @@ export function useMultipartSubscriptions(heartbeatMs: number, logger: Logger): 
       );
     },
     onResponse(payload) {
-      const { request, response, fetchAPI } = payload;
+      const { request, response, fetchAPI, serverContext } = payload;
       if (response.status !== 406) return;
       payload.setResponse(
-        errorResponse(fetchAPI, request, {
+        errorResponse(fetchAPI, request, serverContext.state.id, {
           status: 406,
           code: CODE.NOT_ACCEPTABLE,
           details: { accept: ACCEPTED_MEDIA_TYPES.join(', ') },

@@ -1,5 +1,5 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import type { Context } from '../../graphql/context.js';
+import type { PipelineContext, PipelineServerContext } from '../request-state.js';
 
 /**
  * Ends every subscription whose request was not answered with its event stream. A subscription's resolver opens
@@ -11,33 +11,30 @@ import type { Context } from '../../graphql/context.js';
 // The answers that carry a subscription's events: SSE, and Apollo's multipart protocol (use-multipart-subscriptions.ts).
 const STREAMED = /^(text\/event-stream|multipart\/mixed)/;
 
-export function useSubscriptionRelease(): Plugin<Context> {
-  const opened = new WeakMap<Request, AsyncIterableIterator<unknown>[]>();
-  const batches = new WeakSet<Request>();
+export function useSubscriptionRelease(): Plugin<PipelineContext, PipelineServerContext> {
   return {
-    onRequestParse({ request }) {
+    onRequestParse({ serverContext }) {
       return {
         onRequestParseDone({ requestParserResult }) {
-          if (Array.isArray(requestParserResult)) batches.add(request);
+          if (Array.isArray(requestParserResult)) serverContext.state.transport.batched = true;
         },
       };
     },
     onSubscribe({ args }) {
-      const { request } = args.contextValue;
+      const { transport } = args.contextValue.state;
       return {
         onSubscribeResult({ result }) {
           if (!isAsyncIterable(result)) return;
-          const streams = opened.get(request) ?? [];
-          streams.push(result);
-          opened.set(request, streams);
+          (transport.openedStreams ??= []).push(result);
         },
       };
     },
-    onResponse({ request, response }) {
-      const streams = opened.get(request);
+    onResponse({ response, serverContext }) {
+      const { transport } = serverContext.state;
+      const streams = transport.openedStreams;
       if (streams === undefined) return;
-      if (!batches.has(request) && STREAMED.test(response.headers.get('content-type') ?? '')) return;
-      opened.delete(request);
+      if (!transport.batched && STREAMED.test(response.headers.get('content-type') ?? '')) return;
+      transport.openedStreams = undefined;
       for (const stream of streams) void stream.return?.();
     },
   };

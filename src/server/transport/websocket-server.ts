@@ -16,7 +16,6 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../../graphql/context.js';
 import { codedGraphQLError } from '../../graphql/errors.js';
 import { localizedError, localizedMessage } from '../../graphql/messages.js';
-import { existingSpentBudgetsOf } from '../../rate-limit/spent-budgets.js';
 import { CODE, isErrorCode, type ErrorCode } from '../../errors/registry.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
@@ -24,6 +23,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { rateLimitFields } from '../../rate-limit/fields.js';
 import { trustedDocumentOf, type PersistedManifest } from '../operations/use-persisted-operations.js';
 import type { SocketOperationPayment } from '../rate-limit/use-rate-limit.js';
+import { operationState, type PipelineRequestState, type RequestEntry } from '../request-state.js';
 import { checkOperationParameters } from './use-request-shape.js';
 import { chooseProtocol, LEGACY_PROTOCOL, legacySocket, type ProtocolSocket } from './websocket-legacy.js';
 
@@ -80,6 +80,8 @@ export interface GraphQLWebSocketOptions {
   readonly corsOrigins: '*' | readonly string[];
   readonly metrics: Metrics;
   readonly logger: Logger;
+  /** Makes the request state of each operation (server/request-state.ts): a socket has no HTTP request per operation. */
+  readonly requestState: (entry: RequestEntry) => PipelineRequestState;
 }
 
 /** The graphql-ws server once loaded: websocket.ts checks each upgrade, then hands it here. */
@@ -147,7 +149,8 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     handleProtocols: (offered) => chooseProtocol(offered),
   });
 
-  // The initial context of one operation: a fetch Request carrying what the context factory reads from HTTP.
+  // The initial context of one operation: a fetch Request carrying what the context factory reads from HTTP, and
+  // the operation's own request state, as an HTTP request's would be made where it enters.
   const initialContext = (extra: Extra, state: SocketState, params: SubscribePayload | Record<string, never>) => {
     const upgrade = extra.request;
     const headers = new Headers();
@@ -160,16 +163,16 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
       method: 'POST',
       headers,
     });
-    return { request, req: upgrade, params };
+    const requestState = options.requestState({ headers, url: () => new URL(request.url), node: upgrade });
+    return { request, req: upgrade, params, state: requestState, operation: operationState() };
   };
 
   // A socket has no header fields: the first result of each operation carries the RateLimit fields its HTTP answer
   // would have had (rate-limit-fields.ts), as `extensions.rateLimit`; a subscription's later events spend nothing.
-  const annotated = new WeakSet<Request>();
-  const rateLimitOfFirstResult = (request: Request | undefined): Record<string, string> | undefined => {
-    if (request === undefined || annotated.has(request)) return undefined;
-    annotated.add(request);
-    const fields = rateLimitFields(existingSpentBudgetsOf(request));
+  const rateLimitOfFirstResult = (state: PipelineRequestState | undefined): Record<string, string> | undefined => {
+    if (state === undefined || state.transport.rateLimitReported) return undefined;
+    state.transport.rateLimitReported = true;
+    const fields = rateLimitFields(state.budgets.list());
     return Object.keys(fields).length === 0 ? undefined : fields;
   };
 
@@ -189,10 +192,10 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     };
     const paying = initialContext(extra, state, {});
     try {
-      await options.payForOperation?.(paying.request, extra.request);
+      await options.payForOperation?.(paying.state);
     } catch (error) {
       // A refusal has no result to carry the RateLimit fields (rateLimitOfFirstResult): its error does.
-      const rateLimit = rateLimitOfFirstResult(paying.request);
+      const rateLimit = rateLimitOfFirstResult(paying.state);
       if (!(error instanceof GraphQLError) || rateLimit === undefined) return refusal(error);
       return [new GraphQLError(error.message, { extensions: { ...error.extensions, rateLimit } })];
     }
@@ -305,7 +308,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     },
     onNext: (ctx, _id, _payload, args, result) => {
       metrics.webSocketMessage('sent');
-      const rateLimit = rateLimitOfFirstResult((args.contextValue as { request?: Request }).request);
+      const rateLimit = rateLimitOfFirstResult((args.contextValue as { state?: PipelineRequestState }).state);
       if (result.errors === undefined && rateLimit === undefined) return undefined;
       const language = languageOf(ctx.extra);
       return {

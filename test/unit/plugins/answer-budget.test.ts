@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { CODE } from '../../../src/errors/registry.js';
 import type { Context } from '../../../src/graphql/context.js';
 import { maskError } from '../../../src/graphql/errors.js';
-import { ledgerOf, ResponseTooLargeError } from '../../../src/graphql/response-ledger.js';
+import { ResponseLedger, ResponseTooLargeError } from '../../../src/graphql/response-ledger.js';
 import { useAnswerBudget } from '../../../src/server/operations/use-answer-budget.js';
+import type { PipelineServerContext } from '../../../src/server/request-state.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 const tooLarge = (): never => {
   throw new ResponseTooLargeError('The answer would be larger than 1024 bytes.', { maxBytes: 1024 });
@@ -28,7 +30,11 @@ const yoga = createYoga({
       },
     },
   }),
-  context: ({ request }) => ({ ledger: ledgerOf(request) }),
+  // One ledger per request, as the context factory makes it in the request state.
+  context: (initial) => {
+    const { state } = initial as typeof initial & PipelineServerContext;
+    return { ledger: (state.ledger ??= new ResponseLedger()) };
+  },
   maskedErrors: { maskError },
   plugins: [useAnswerBudget() as Plugin],
   batching: true,
@@ -40,9 +46,10 @@ interface Answer {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
+const fetch = fetchWithState(yoga);
 const post = async (body: unknown): Promise<unknown> =>
   (
-    await yoga.fetch('http://yoga/graphql', {
+    await fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

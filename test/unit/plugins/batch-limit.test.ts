@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CODE } from '../../../src/errors/registry.js';
 import { codedGraphQLError } from '../../../src/graphql/errors.js';
 import { useBatchLimit } from '../../../src/server/transport/use-batch-limit.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 const MAX_BATCH = 3;
 
@@ -28,7 +29,8 @@ const yoga = createYoga({
   plugins: [useBatchLimit(MAX_BATCH), refuseUnknownKey],
   batching: { limit: MAX_BATCH },
   logging: false,
-});
+}); // Each request with its state, as the app hands it to yoga.
+const fetchYoga = fetchWithState(yoga);
 
 interface Answer {
   data?: unknown;
@@ -36,7 +38,7 @@ interface Answer {
 }
 
 const batch = (size: number, headers: Record<string, string> = {}) =>
-  yoga.fetch('http://yoga/graphql', {
+  fetchYoga('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(Array.from({ length: size }, () => ({ query: '{ hello }' }))),
@@ -85,7 +87,7 @@ describe('useBatchLimit', () => {
   });
 
   it('leaves a single operation refused as it was', async () => {
-    const response = await yoga.fetch('http://yoga/graphql', {
+    const response = await fetchYoga('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
       body: JSON.stringify({ query: '{ hello }' }),

@@ -3,6 +3,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { CODE } from '../../../src/errors/registry.js';
 import { useRequestDecompression, useResponseCompression } from '../../../src/server/transport/use-compression.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 const MAX_DECODED_BYTES = 4 * 1024;
 
@@ -15,7 +16,8 @@ const yoga = createYoga({
   }),
   plugins: [useRequestDecompression(MAX_DECODED_BYTES), useResponseCompression()],
   logging: false,
-});
+}); // Each request with its state, as the app hands it to yoga.
+const fetchYoga = fetchWithState(yoga);
 
 interface Answer {
   data?: { echo?: string };
@@ -25,7 +27,7 @@ interface Answer {
 const operation = (text: string) =>
   JSON.stringify({ query: 'query ($text: String) { echo(text: $text) }', variables: { text } });
 const post = (body: Uint8Array | string, headers: Record<string, string>) =>
-  yoga.fetch('http://yoga/graphql', {
+  fetchYoga('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,

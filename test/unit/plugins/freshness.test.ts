@@ -1,10 +1,12 @@
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/graphql/context.js';
-import { AnswerFreshness, ledgerOf } from '../../../src/graphql/response-ledger.js';
+import { AnswerFreshness, ResponseLedger } from '../../../src/graphql/response-ledger.js';
 import { useAnswerErrors } from '../../../src/server/response-cache/answer-errors.js';
 import { useFreshness } from '../../../src/server/response-cache/use-freshness.js';
 import type { PayloadRead } from '../../../src/upstream/source.js';
+import type { PipelineServerContext } from '../../../src/server/request-state.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 const NOW = Date.parse('2026-03-01T00:00:00Z');
 const CATALOGUE_MAX_AGE_S = 300;
@@ -54,8 +56,10 @@ const yoga = createYoga({
       },
     },
   }),
-  context: ({ request }) => {
-    const ledger = ledgerOf(request);
+  // One ledger per request, as the context factory makes it in the request state.
+  context: (initial) => {
+    const { state } = initial as typeof initial & PipelineServerContext;
+    const ledger = (state.ledger ??= new ResponseLedger());
     return { ledger, freshness: new AnswerFreshness(ledger) };
   },
   plugins: [
@@ -70,8 +74,9 @@ const yoga = createYoga({
   logging: false,
 });
 
+const fetch = fetchWithState(yoga);
 const get = (query: string, headers: Record<string, string> = {}) =>
-  yoga.fetch(`http://yoga/graphql?query=${encodeURIComponent(query)}`, { headers });
+  fetch(`http://yoga/graphql?query=${encodeURIComponent(query)}`, { headers });
 
 describe('useFreshness', () => {
   it('gives a public GET answer an ETag and a max-age from what it read, and 304 when the ETag matches', async () => {
@@ -116,13 +121,13 @@ describe('useFreshness', () => {
       'private, no-store',
     );
 
-    const refusedPost = await yoga.fetch('http://yoga/graphql', {
+    const refusedPost = await fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ broken }' }),
     });
     expect(refusedPost.headers.get('cache-control')).toBe('no-store');
-    const post = await yoga.fetch('http://yoga/graphql', {
+    const post = await fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ payload }' }),

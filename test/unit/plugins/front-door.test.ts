@@ -5,25 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import type { Caller } from '../../../src/access/model.js';
 import { CODE } from '../../../src/errors/registry.js';
-import { RequestCallers } from '../../../src/graphql/request-callers.js';
 import type { Route } from '../../../src/http/route.js';
 import { createRateLimiter, SENT_BYTES_PER_TOKEN } from '../../../src/rate-limit/limiter.js';
 import { createFrontDoor } from '../../../src/server/front-door.js';
 import { corsOptions } from '../../../src/server/transport/cors.js';
+import { requestStateOf } from '../../helpers/request-state.js';
 
 const POINTS = 10;
 const WINDOW_S = 60;
-const anonymous: Caller = { kind: 'anonymous' };
-const callers = new RequestCallers({ access: { authenticate: () => Promise.resolve(anonymous) }, trustProxy: true });
 
 function door(routes: readonly Route[]) {
   const limiter = createRateLimiter({ points: POINTS, windowS: WINDOW_S }, undefined, 'test', () => 0);
   if (limiter === undefined) throw new Error('no limiter');
   const refusals: string[] = [];
   const frontDoor = createFrontDoor(routes, {
-    callers,
     rateLimit: { limiter, onRefusal: (kind) => refusals.push(kind) },
     cors: corsOptions(['https://app.example.org']),
     logger: pino({ level: 'silent' }),
@@ -34,9 +30,9 @@ function door(routes: readonly Route[]) {
       method,
       headers: { 'x-forwarded-for': '192.0.2.1', ...headers },
     });
-    const route = frontDoor.routeOf(new URL(request.url), request);
+    const route = frontDoor.routeOf(new URL(request.url).pathname, request);
     if (route === undefined) throw new Error(`no route for ${path}`);
-    return frontDoor.serve(route, request, undefined);
+    return frontDoor.serve(route, request, requestStateOf(request));
   };
   const left = async (): Promise<number> => (await limiter.peek('ip:192.0.2.1')).remaining ?? Number.NaN;
   return { get, refusals, limiter, left };

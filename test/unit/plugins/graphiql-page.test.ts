@@ -1,5 +1,6 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { requestStateOf } from '../../helpers/request-state.js';
 import type { Encoding } from '../../../src/http/content-encoding.js';
 import type { PageVariant } from '../../../src/server/pages/graphiql-page.js';
 import { graphiqlRoute } from '../../../src/server/pages/use-graphiql-page.js';
@@ -27,16 +28,10 @@ async function open(headers: Record<string, string> = {}, path = '/graphql'): Pr
   const request = new Request(`http://yoga${path}`, {
     headers: { accept: 'text/html,application/xhtml+xml', ...headers },
   });
-  const url = new URL(request.url);
-  if (!route.paths.includes(url.pathname) || route.accepts?.(url, request) === false)
+  const { pathname } = new URL(request.url);
+  if (!route.paths.includes(pathname) || route.accepts?.(pathname, request) === false)
     return new Response(null, { status: 404 });
-  return route.handle(request, {
-    id: 'test',
-    language: 'th',
-    url,
-    node: undefined,
-    caller: () => Promise.resolve({ caller: { kind: 'anonymous' }, ip: '127.0.0.1' }),
-  });
+  return route.handle(request, requestStateOf(request));
 }
 
 describe('the GraphiQL route', () => {
@@ -76,7 +71,7 @@ describe('the GraphiQL route', () => {
   });
 
   const takes = (url: URL, request: ReturnType<typeof head>): boolean =>
-    route.paths.includes(url.pathname) && route.accepts?.(url, request) !== false;
+    route.paths.includes(url.pathname) && route.accepts?.(url.pathname, request) !== false;
 
   it('answers a GET that asks for HTML on the GraphQL path, and leaves the rest to yoga', () => {
     const graphql = new URL('http://yoga/graphql');

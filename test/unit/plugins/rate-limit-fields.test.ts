@@ -1,7 +1,9 @@
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { spentBudgetsOf, type SpentBudget } from '../../../src/rate-limit/spent-budgets.js';
+import type { SpentBudget } from '../../../src/rate-limit/spent-budgets.js';
 import { useRateLimitFields } from '../../../src/server/rate-limit/use-rate-limit-fields.js';
+import type { PipelineServerContext } from '../../../src/server/request-state.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 // What the test's requests spend, as the rate limit, the per-IP budgets and the upstream-fetch budget record it.
 const SPENT: Record<string, readonly SpentBudget[]> = {
@@ -13,9 +15,10 @@ const SPENT: Record<string, readonly SpentBudget[]> = {
   ],
 };
 
-const spend: Plugin = {
-  onRequest({ request }) {
-    for (const budget of SPENT[request.headers.get('x-spend') ?? 'none'] ?? []) spentBudgetsOf(request).record(budget);
+const spend: Plugin<object, PipelineServerContext> = {
+  onRequest({ request, serverContext }) {
+    for (const budget of SPENT[request.headers.get('x-spend') ?? 'none'] ?? [])
+      serverContext.state.budgets.record(budget);
   },
 };
 
@@ -26,8 +29,9 @@ const yoga = createYoga({
   logging: false,
 });
 
+const fetch = fetchWithState(yoga);
 const get = (spent: string, path = '/graphql?query=%7Bhello%7D') =>
-  yoga.fetch(`http://yoga${path}`, { headers: { 'x-spend': spent } });
+  fetch(`http://yoga${path}`, { headers: { 'x-spend': spent } });
 
 describe('useRateLimitFields', () => {
   it('writes no fields for an answer that spent no budget', async () => {

@@ -5,6 +5,7 @@ import { CODE } from '../../../src/errors/registry.js';
 import { RequestCallers } from '../../../src/graphql/request-callers.js';
 import { createRateLimiter, type RateLimiter } from '../../../src/rate-limit/limiter.js';
 import { rateLimitCharges } from '../../../src/server/rate-limit/use-rate-limit.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 const POINTS = 2;
 const WINDOW_S = 60;
@@ -31,7 +32,6 @@ function build(limiter: RateLimiter) {
   const { plugin } = rateLimitCharges({
     limiter,
     trustProxy: true,
-    callers,
     onRefusal: (kind) => refusals.push(kind),
     logger: { error: () => undefined },
   });
@@ -63,8 +63,9 @@ beforeEach(() => {
   yoga = build(limiter);
 });
 
+// Each request with its state, whose caller is asked of `callers`, as the app makes it.
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  yoga.fetch('http://yoga/graphql', {
+  fetchWithState(yoga, callers)('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers },
     body: JSON.stringify(body),

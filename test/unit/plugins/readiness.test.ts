@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { requestStateOf } from '../../helpers/request-state.js';
 import { createReadiness, readyRoute, type ReadinessCheck } from '../../../src/server/observability/use-readiness.js';
 
 const CHECK_TIMEOUT_MS = 100;
@@ -34,14 +35,7 @@ function readyEndpoint(checks: readonly ReadinessCheck[]) {
   return async () => {
     const started = performance.now();
     const request = new Request('http://localhost/ready');
-    const url = new URL(request.url);
-    const response = await route.handle(request, {
-      id: 'test',
-      language: 'th',
-      url,
-      node: undefined,
-      caller: () => Promise.resolve({ caller: { kind: 'anonymous' }, ip: '127.0.0.1' }),
-    });
+    const response = await route.handle(request, requestStateOf(request));
     const body = (await response.json()) as { status: string; checks: Record<string, { status: string }> };
     return { status: response.status, body, ms: performance.now() - started };
   };

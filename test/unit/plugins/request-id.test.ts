@@ -1,6 +1,7 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { useRequestId } from '../../../src/server/transport/use-request-id.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 // The plugin alone, on a one-field yoga: test/server/http.test.ts checks that the server's
 // log lines carry the same id.
@@ -8,10 +9,11 @@ const yoga = createYoga({
   schema: createSchema({ typeDefs: 'type Query { hello: String }', resolvers: { Query: { hello: () => 'world' } } }),
   plugins: [useRequestId()],
   logging: false,
-});
+}); // Each request with its state, as the app hands it to yoga.
+const fetchYoga = fetchWithState(yoga);
 
 const post = (query: string, headers: Record<string, string> = {}) =>
-  yoga.fetch('http://yoga/graphql', {
+  fetchYoga('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query }),
@@ -36,7 +38,7 @@ describe('useRequestId', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers.get('x-request-id')).toBe('app-43');
 
-    const page = await yoga.fetch('http://yoga/elsewhere', { headers: { 'x-request-id': 'app-44' } });
+    const page = await fetchYoga('http://yoga/elsewhere', { headers: { 'x-request-id': 'app-44' } });
     expect(page.status).toBe(404);
     expect(page.headers.get('x-request-id')).toBe('app-44');
   });

@@ -1,6 +1,7 @@
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSubscriptionRelease } from '../../../src/server/transport/use-subscription-release.js';
+import { fetchWithState } from '../../helpers/request-state.js';
 
 let opened = 0;
 let released = 0;
@@ -29,10 +30,11 @@ const yoga = createYoga({
   plugins: [useSubscriptionRelease() as Plugin],
   batching: true,
   logging: false,
-});
+}); // Each request with its state, as the app hands it to yoga.
+const fetchYoga = fetchWithState(yoga);
 
 const subscribe = (accept: string, body: unknown = { query: 'subscription { tick }' }) =>
-  yoga.fetch('http://yoga/graphql', {
+  fetchYoga('http://yoga/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept },
     body: JSON.stringify(body),

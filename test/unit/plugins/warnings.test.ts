@@ -4,7 +4,7 @@ import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARNING } from '../../../src/errors/registry.js';
 import type { Context } from '../../../src/graphql/context.js';
-import { AnswerFreshness, ledgerOf } from '../../../src/graphql/response-ledger.js';
+import { AnswerFreshness, ResponseLedger } from '../../../src/graphql/response-ledger.js';
 import { AnswerWarnings, MAX_WARNINGS_PER_ANSWER } from '../../../src/graphql/warnings.js';
 import { buildInfo } from '../../../src/server/observability/build-info.js';
 import { createMetrics } from '../../../src/server/observability/metrics.js';
@@ -13,6 +13,8 @@ import { useResponseDelivery } from '../../../src/server/response-cache/use-resp
 import { useWarnings } from '../../../src/server/answers/use-warnings.js';
 import { ResponseCache } from '../../../src/server/response-cache/cache.js';
 import { createHotPath } from '../../../src/server/response-cache/hot-path.js';
+import { withRequestState, type PipelineServerContext } from '../../../src/server/request-state.js';
+import { nodeRequestStateOf } from '../../helpers/request-state.js';
 
 // The warnings plugin and the response cache alone, on a one-field yoga behind the hot path: the summary payload,
 // the one field that warns today, is never read anonymously, so the server cannot show that a warned answer is not
@@ -37,8 +39,9 @@ describe('useWarnings with the response cache', () => {
           },
         },
       }),
-      context: ({ request }) => {
-        const ledger = ledgerOf(request);
+      context: (initial) => {
+        const { state } = initial as typeof initial & PipelineServerContext;
+        const ledger = (state.ledger ??= new ResponseLedger());
         return { warnings: new AnswerWarnings('en'), ledger, freshness: new AnswerFreshness(ledger) };
       },
       plugins: [
@@ -54,9 +57,15 @@ describe('useWarnings with the response cache', () => {
       ] as Plugin[],
       logging: false,
     });
-    server = createServer(
-      createHotPath({ cache, yoga: yoga.requestListener, graphqlPath: '/graphql', metrics, rateLimit: undefined }),
-    );
+    const hotPath = createHotPath({
+      cache,
+      yoga: withRequestState(yoga.requestListener),
+      graphqlPath: '/graphql',
+      metrics,
+      rateLimit: undefined,
+    });
+    // Each request with its state, as the app's listener makes it.
+    server = createServer((request, response) => void hotPath(request, response, nodeRequestStateOf(request)));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const address = server.address();
