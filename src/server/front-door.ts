@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import { CodedError } from '../errors/coded-error.js';
 import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
 import type { RequestCallers } from '../graphql/request-callers.js';
-import { negotiateLanguage } from '../http/language.js';
+import { negotiateLanguage, type Language } from '../http/language.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import type { RequestCaller } from '../http/request-state.js';
 import type { RequestHead, RequestState, Route, RoutePrice } from '../http/route.js';
@@ -141,11 +141,15 @@ export function requestStates(callers: RequestCallers): (entry: RequestEntry) =>
     const { headers, node } = entry;
     const budgets = new SpentBudgets();
     let url: URL | undefined;
+    let language: Language | undefined;
     let caller: Promise<RequestCaller> | undefined;
     return {
       // Settled on the node request's headers by the access line already (access-log.ts): the same id here.
       id: requestIdFrom(headers.get(REQUEST_ID_HEADER)),
-      language: negotiateLanguage(headers.get('accept-language')),
+      // Read by refusals and pages; an answer that writes no words (a file, a GraphQL result) never negotiates it.
+      get language() {
+        return (language ??= negotiateLanguage(headers.get('accept-language')));
+      },
       get url() {
         return (url ??= entry.url());
       },
