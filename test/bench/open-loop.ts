@@ -11,6 +11,17 @@ export interface OpenLoopOptions {
   /** Requests per second, sent on a fixed schedule whatever the answers do. */
   readonly rate: number;
   readonly durationS: number;
+  /** Requests sent in turn instead of the one above (a mixed load); each may have its own path, headers and body. */
+  readonly mix?: readonly OpenLoopRequest[];
+}
+
+/** One request of a mixed load. */
+export interface OpenLoopRequest {
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly bodyPerRequest?: () => string;
 }
 
 export interface LatencySummary {
@@ -18,6 +29,8 @@ export interface LatencySummary {
   readonly failed: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  readonly p999Ms: number;
+  readonly maxMs: number;
 }
 
 /**
@@ -38,13 +51,14 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
     const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
     for (; sent < due; sent += 1) {
       const scheduledAt = start + sent * intervalMs;
+      const request = options.mix?.[sent % options.mix.length] ?? options;
       inFlight.push(
         pool
           .request({
-            path: options.path,
-            method: options.method,
-            headers: options.headers,
-            body: options.bodyPerRequest?.() ?? options.body,
+            path: request.path,
+            method: request.method,
+            headers: request.headers,
+            body: request.bodyPerRequest?.() ?? request.body,
           })
           .then(async (response) => {
             await response.body.dump();
@@ -66,5 +80,12 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
   latencies.sort((a, b) => a - b);
   const at = (q: number): number =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { sent: total, failed, p50Ms: at(0.5), p99Ms: at(0.99) };
+  return {
+    sent: total,
+    failed,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    p999Ms: at(0.999),
+    maxMs: latencies[latencies.length - 1] ?? Number.NaN,
+  };
 }
