@@ -47,7 +47,10 @@ export async function measureMixedLoad(options: MixedLoadOptions): Promise<Mixed
     await readDelay(server); // the warm-up's figures are dropped
     serverFigures = await run(server.origin, options.mix, MIXED_S);
     delay = await readDelay(server);
-    if (serverFigures.failed > 0) throw new Error(`mixed load: ${serverFigures.failed} requests failed`);
+    if (serverFigures.failed > 0)
+      throw new Error(
+        `mixed load: ${serverFigures.failed} requests failed (${JSON.stringify(serverFigures.failures)})`,
+      );
   } finally {
     await server.stop();
   }

@@ -27,6 +27,8 @@ export interface OpenLoopRequest {
 export interface LatencySummary {
   readonly sent: number;
   readonly failed: number;
+  /** The failures by HTTP status, or by error code when there was no answer. */
+  readonly failures: Record<string, number>;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly p999Ms: number;
@@ -44,6 +46,11 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
   const intervalMs = 1000 / options.rate;
   const latencies: number[] = [];
   let failed = 0;
+  const failures: Record<string, number> = {};
+  const fail = (why: string): void => {
+    failed += 1;
+    failures[why] = (failures[why] ?? 0) + 1;
+  };
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
   let sent = 0;
@@ -62,10 +69,10 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
           })
           .then(async (response) => {
             await response.body.dump();
-            if (response.statusCode !== 200) failed += 1;
+            if (response.statusCode !== 200) fail(String(response.statusCode));
             else latencies.push(performance.now() - scheduledAt);
           })
-          .catch(() => void (failed += 1)),
+          .catch((error: unknown) => fail((error as { code?: string }).code ?? 'error')),
       );
     }
     // Timers fire a millisecond late or more; close to the next due time, yield with setImmediate instead, so
@@ -83,6 +90,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary
   return {
     sent: total,
     failed,
+    failures,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     p999Ms: at(0.999),
