@@ -38,7 +38,9 @@ export interface MixedLoadFigures {
 
 export async function measureMixedLoad(options: MixedLoadOptions): Promise<MixedLoadFigures> {
   const run = (origin: string, mix: readonly OpenLoopRequest[], durationS: number): Promise<LatencySummary> =>
-    openLoop({ origin, path: '/', method: 'GET', headers: {}, mix, rate: options.rate, durationS });
+    // Within the server's bound per address (HTTP_MAX_CONNECTIONS_PER_IP, 64), which closes the connections past it:
+    // a request that finds every connection busy waits for one, and that wait is part of its latency.
+    openLoop({ origin, path: '/', method: 'GET', headers: {}, mix, rate: options.rate, durationS, connections: 60 });
   const server = await options.start(probeEnv());
   let serverFigures: LatencySummary;
   let delay: Awaited<ReturnType<typeof readDelay>>;
@@ -47,10 +49,6 @@ export async function measureMixedLoad(options: MixedLoadOptions): Promise<Mixed
     await readDelay(server); // the warm-up's figures are dropped
     serverFigures = await run(server.origin, options.mix, MIXED_S);
     delay = await readDelay(server);
-    if (serverFigures.failed > 0)
-      throw new Error(
-        `mixed load: ${serverFigures.failed} requests failed (${JSON.stringify(serverFigures.failures)})`,
-      );
   } finally {
     await server.stop();
   }
@@ -77,7 +75,7 @@ export async function measureMixedLoad(options: MixedLoadOptions): Promise<Mixed
 export function mixedLoadTable(figures: MixedLoadFigures): string[] {
   const ms = (value: number): string => value.toFixed(1);
   const row = (name: string, summary: LatencySummary): string =>
-    `| ${name} | ${summary.sent} | ${ms(summary.p50Ms)} | ${ms(summary.p99Ms)} | ${ms(summary.p999Ms)} | ${ms(summary.maxMs)} |`;
+    `| ${name} | ${summary.sent}${summary.failed > 0 ? ` (${summary.failed} FAILED: ${JSON.stringify(summary.failures)})` : ''} | ${ms(summary.p50Ms)} | ${ms(summary.p99Ms)} | ${ms(summary.p999Ms)} | ${ms(summary.maxMs)} |`;
   return [
     `| mixed load, open loop at ${figures.rate} req/s for ${figures.seconds} s (${figures.kinds} requests in turn) | sent | p50 ms | p99 ms | p99.9 ms | max ms |`,
     '|---|---|---|---|---|---|',

@@ -13,6 +13,8 @@ export interface OpenLoopOptions {
   readonly durationS: number;
   /** Requests sent in turn instead of the one above (a mixed load); each may have its own path, headers and body. */
   readonly mix?: readonly OpenLoopRequest[];
+  /** Connections at most (128 by default); the server closes those past HTTP_MAX_CONNECTIONS_PER_IP (64). */
+  readonly connections?: number;
 }
 
 /** One request of a mixed load. */
@@ -41,7 +43,7 @@ export interface LatencySummary {
  * (autocannon's `-R` sends in bursts and measures from the send).
  */
 export async function openLoop(options: OpenLoopOptions): Promise<LatencySummary> {
-  const pool = new Pool(options.origin, { connections: 128, pipelining: 1 });
+  const pool = new Pool(options.origin, { connections: options.connections ?? 128, pipelining: 1 });
   const total = Math.max(1, Math.round(options.rate * options.durationS));
   const intervalMs = 1000 / options.rate;
   const latencies: number[] = [];
