@@ -299,7 +299,7 @@ export async function measureColdBurst(
 }
 
 /** The answers of a burst by HTTP status, and those that carried errors by code. */
-function answersText(burst: ColdBurstFigures): string {
+export function answersText(burst: ColdBurstFigures): string {
   const byStatus = Object.entries(burst.statuses).map(([status, count]) => `${count}× ${status}`);
   const byCode = Object.entries(burst.errorCodes).map(([code, count]) => `${count}× ${code}`);
   return [...byStatus, ...(burst.errors > 0 ? [`${burst.errors} with errors (${byCode.join(', ')})`] : [])].join(', ');
