@@ -117,6 +117,54 @@ export function compressOnce(encoding: Encoding, body: Buffer): Promise<Buffer> 
   return ONE_SHOT[encoding](body);
 }
 
+/** A chunk at least this long is told apart by identity, not by its bytes: a shared text (a payload's). */
+const SHARED_CHUNK_BYTES = 16 * 1024;
+/** Compressions under way, by encoding and body (see compressChunks); each is forgotten once it is done. */
+const compressing = new Map<string, Promise<Buffer>>();
+const chunkIds = new WeakMap<Buffer, number>();
+let lastChunkId = 0;
+
+/**
+ * A body made of `chunks` compressed whole (compressOnce), shared by every answer that asks for the same encoding of
+ * the same chunks while it is under way: a cold burst of one payload's misses (each answer a small text around the
+ * payload's one shared text, sliced-json.ts) compresses it once per encoding, not once per answer, and every
+ * answer sends the same Buffer. Only bodies that carry a large chunk are shared: their large chunks are told apart by
+ * identity (a shared text is never written to), the small ones around them by their bytes. Other bodies are
+ * compressed on their own, as before.
+ */
+export function compressChunks(encoding: Encoding, chunks: readonly Buffer[]): Promise<Buffer> {
+  const key = sharingKey(encoding, chunks);
+  if (key === undefined) return compressOnce(encoding, joined(chunks));
+  let pending = compressing.get(key);
+  if (pending === undefined) {
+    pending = compressOnce(encoding, joined(chunks));
+    compressing.set(key, pending);
+    const forget = (): void => void compressing.delete(key);
+    pending.then(forget, forget);
+  }
+  return pending;
+}
+
+function joined(chunks: readonly Buffer[]): Buffer {
+  return chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)) : Buffer.concat(chunks);
+}
+
+function sharingKey(encoding: Encoding, chunks: readonly Buffer[]): string | undefined {
+  let key: string = encoding;
+  let shared = false;
+  for (const chunk of chunks) {
+    if (chunk.length < SHARED_CHUNK_BYTES) {
+      key += `\u0000${chunk.toString('latin1')}`;
+      continue;
+    }
+    let id = chunkIds.get(chunk);
+    if (id === undefined) chunkIds.set(chunk, (id = lastChunkId += 1));
+    key += `\u0001${id}`;
+    shared = true;
+  }
+  return shared ? key : undefined;
+}
+
 /**
  * The encoding to use for an `Accept-Encoding` header, among those `offered`, or undefined for none (RFC 9110
  * §12.5.3).

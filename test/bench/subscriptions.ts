@@ -161,6 +161,8 @@ const SERVER_ENV = {
   SUBSCRIPTION_MAX_PER_CALLER: String(SUBSCRIBERS + 10),
   SUBSCRIPTION_MAX_TOTAL: String(SUBSCRIBERS + 10),
   HTTP_MAX_CONNECTIONS: String(SUBSCRIBERS + 100),
+  // The bound per peer address (HTTP_MAX_CONNECTIONS_PER_IP, 64) would close all but 64 of them: it ended the run.
+  HTTP_MAX_CONNECTIONS_PER_IP: '0',
   // Each change is read again by the next request: no stored answer may hide it.
   RESPONSE_CACHE_MAX_MB: '0',
 };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { print } from 'graphql';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -215,6 +216,27 @@ describe('response cache: stored answers to anonymous queries, served before yog
       expect(counter(await metricsText(), 'graphql_response_cache_total', 'result="hit"') - hitsBefore).toBe(3);
     },
   );
+
+  it('answers a burst of one payload query in gzip, the misses among them compressed together, each as yoga alone would', async () => {
+    // A cold burst: the first miss is yoga's answer, the later ones are stored and rendered (RESPONSE_CACHE_MIN_USES 2),
+    // and all of them carry the payload's one shared text, compressed once for those under way together.
+    const request = postOf(
+      PayloadWithQuery,
+      { code: CODE, query: { ACADEMIC_YEAR: '2569' } },
+      { 'accept-encoding': 'gzip' },
+    );
+    const identity = await raw(reference.origin, {
+      ...request,
+      headers: { ...request.headers, 'accept-encoding': 'identity' },
+    });
+    expect(identity.status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => raw(cached.origin, request)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(answer.body).equals(identity.body)).toBe(true);
+    }
+  });
 
   it('answers persisted GET queries (APQ) from the cache, with the ETag, Cache-Control and 304 yoga gives', async () => {
     const query = print(WarmPayload);

@@ -26,6 +26,12 @@ export interface CostTraits {
   readonly fixedByVariables: boolean;
   /** Selects a field priced by body somewhere: only then has the operation a surcharge. */
   readonly selectsBodies: boolean;
+  /**
+   * The variables a request's cost can depend on, sorted: those in the arguments of fields priced by their arguments,
+   * and those of directives (`@include(if: $x)` decides what is priced). Two requests of the document whose values of
+   * these agree cost the same, whatever their other variables (a filter's value).
+   */
+  readonly pricingVariables: readonly string[];
 }
 
 const pricedFieldsOf = new WeakMap<GraphQLSchema, PricedFields>();
@@ -43,15 +49,20 @@ export function costTraits(schema: GraphQLSchema, document: DocumentNode): CostT
   const priced = pricedFields(schema);
   let fixedByVariables = true;
   let selectsBodies = false;
+  const pricingVariables = new Set<string>();
   visit(document, {
     Field(field) {
       if (priced.byBody.has(field.name.value)) selectsBodies = true;
-      if (fixedByVariables && priced.byArguments.has(field.name.value) && hasVariable(field.arguments ?? []))
+      if (priced.byArguments.has(field.name.value) && hasVariable(field.arguments ?? [])) {
         fixedByVariables = false;
-      return !fixedByVariables && selectsBodies ? BREAK : undefined;
+        for (const name of variablesIn(field.arguments ?? [])) pricingVariables.add(name);
+      }
+    },
+    Directive(directive) {
+      for (const name of variablesIn(directive.arguments ?? [])) pricingVariables.add(name);
     },
   });
-  const traits = { fixedByVariables, selectsBodies };
+  const traits = { fixedByVariables, selectsBodies, pricingVariables: [...pricingVariables].sort() };
   traitsOf.set(document, traits);
   return traits;
 }
@@ -71,6 +82,18 @@ function pricedFields(schema: GraphQLSchema): PricedFields {
   const fields = { byArguments, byBody };
   pricedFieldsOf.set(schema, fields);
   return fields;
+}
+
+/** The names of the variables in `args`, however deep in a list or an input object. */
+function variablesIn(args: readonly ArgumentNode[]): string[] {
+  const names: string[] = [];
+  for (const argument of args)
+    visit(argument, {
+      [Kind.VARIABLE](variable) {
+        names.push(variable.name.value);
+      },
+    });
+  return names;
 }
 
 /** Whether a variable appears anywhere in `args`, however deep in a list or an input object. */

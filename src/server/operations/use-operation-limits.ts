@@ -16,7 +16,7 @@ import type { OperationLimits } from '../../config.js';
 import type { PayloadSizes } from '../../graphql/payload-sizes.js';
 import { CODE } from '../../errors/registry.js';
 import { fieldComparisons, measureDocument } from './document-bounds.js';
-import { costTraits } from './cost-traits.js';
+import { costTraits, type CostTraits } from './cost-traits.js';
 
 /** Which limit refused an operation, in `extensions.limit` beside the code GRAPHQL_VALIDATION_FAILED. */
 export type LimitName =
@@ -139,13 +139,17 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
   // which may name nothing, cannot grow it. Only costs worked out from variables that fit: with variables that do
   // not, the cost is 0 (execution refuses them), which must not become the operation's price for the requests after.
   const fixedCosts = new WeakMap<OperationDefinitionNode, number>();
+  // An operation whose cost its variables change (a records page's `first`), by the values of the variables that can
+  // change it: a page asked with a new filter value but the same `first` is priced without walking the document again.
+  const costsByVariables = new WeakMap<OperationDefinitionNode, Map<string, number>>();
   const baseCost = (
     schema: GraphQLSchema,
     document: DocumentNode,
     operationName: string | undefined,
     variables: Record<string, unknown>,
-    fixedByVariables: boolean,
+    traits: CostTraits,
   ): number => {
+    const { fixedByVariables } = traits;
     const operation = document.definitions.find(
       (definition): definition is OperationDefinitionNode =>
         definition.kind === Kind.OPERATION_DEFINITION &&
@@ -153,11 +157,23 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
     );
     // No such operation: execution refuses it and runs nothing.
     if (operation === undefined) return 0;
-    const known = fixedByVariables ? fixedCosts.get(operation) : undefined;
+    if (fixedByVariables) {
+      const known = fixedCosts.get(operation);
+      if (known !== undefined) return known;
+    }
+    const key = fixedByVariables ? undefined : pricingKey(traits, variables);
+    let byVariables = key === undefined ? undefined : costsByVariables.get(operation);
+    const known = key === undefined ? undefined : byVariables?.get(key);
     if (known !== undefined) return known;
     const cost = operationCost(schema, document, operation, variables);
     if (cost === undefined) return 0;
     if (fixedByVariables) fixedCosts.set(operation, cost);
+    else if (key !== undefined) {
+      if (byVariables === undefined) costsByVariables.set(operation, (byVariables = new Map<string, number>()));
+      // A handful of page sizes per operation is what clients send; past the bound, the oldest is forgotten.
+      if (byVariables.size >= PRICED_VARIABLE_VALUES) byVariables.delete(byVariables.keys().next().value ?? '');
+      byVariables.set(key, cost);
+    }
     return cost;
   };
   return {
@@ -177,8 +193,7 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
         const surcharge = traits.selectsBodies
           ? (payloadSizes?.surcharge(schema as GraphQLSchema, document, operationName, variables) ?? 0)
           : 0;
-        const cost =
-          baseCost(schema as GraphQLSchema, document, operationName, variables, traits.fixedByVariables) + surcharge;
+        const cost = baseCost(schema as GraphQLSchema, document, operationName, variables, traits) + surcharge;
         if (cost > maxCost) {
           setResult([
             ...result,
@@ -188,6 +203,25 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
       };
     },
   };
+}
+
+/** How many sets of pricing variables' values each operation's costs are remembered for. */
+const PRICED_VARIABLE_VALUES = 64;
+/** Values of the pricing variables longer than this as JSON are priced each time rather than remembered. */
+const PRICING_KEY_MAX_LENGTH = 256;
+
+/** The key of a request's pricing variables' values (CostTraits.pricingVariables), or undefined when too long. */
+function pricingKey(traits: CostTraits, variables: Record<string, unknown>): string | undefined {
+  let key: string | undefined;
+  try {
+    // An absent variable (its default applies) and one sent as null may cost differently: [] and [null].
+    key = JSON.stringify(
+      traits.pricingVariables.map((name) => (Object.hasOwn(variables, name) ? [variables[name]] : [])),
+    );
+  } catch {
+    return undefined;
+  }
+  return key.length <= PRICING_KEY_MAX_LENGTH ? key : undefined;
 }
 
 /** The operation's cost; undefined when its variables do not fit (execution refuses them and runs nothing). */

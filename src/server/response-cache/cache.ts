@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { DatasetCode } from '../../catalogue.js';
 import { maxAgeS, type AnswerLifetime } from '../../graphql/response-ledger.js';
 import { matchesEtag, publicCacheControl } from '../../http/caching.js';
-import { compressOnce, type Encoding } from '../../http/content-encoding.js';
+import { compressChunks, type Encoding } from '../../http/content-encoding.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import { chunksLength } from './chunked-body.js';
 import { RATE_LIMIT_FIELDS } from '../../rate-limit/fields.js';
@@ -161,11 +161,9 @@ export class StoredResponse {
   private encode(encoding: Encoding): Promise<Buffer> {
     let pending = this.encoded.get(encoding);
     if (pending === undefined) {
-      // One copy of the body while it is compressed, once per entry and encoding.
-      pending = compressOnce(
-        encoding,
-        this.body.length === 1 ? (this.body[0] ?? Buffer.alloc(0)) : Buffer.concat(this.body),
-      );
+      // Once per entry and encoding, and once for all the entries of one answer stored at the same time (a burst of
+      // one query's misses each stores its own entry of the same chunks: compressChunks shares their compression).
+      pending = compressChunks(encoding, this.body);
       this.encoded.set(encoding, pending);
       pending.then(
         (bytes) => {

@@ -38,6 +38,16 @@ export function chunkedResponse(
   return response;
 }
 
+/**
+ * The chunks of a response chunkedResponse made when one of them is large (a shared text), else undefined: what
+ * compression shares between answers (content-encoding.ts compressChunks).
+ */
+export function knownChunks(response: Response): readonly Buffer[] | undefined {
+  const chunks = CHUNKS_OF.get(response);
+  return chunks?.some((chunk) => chunk.length >= LARGE_CHUNK_BYTES) === true ? chunks : undefined;
+}
+const LARGE_CHUNK_BYTES = 16 * 1024;
+
 /** The bytes of `chunks` together. */
 export function chunksLength(chunks: readonly Buffer[]): number {
   return chunks.reduce((sum, chunk) => sum + chunk.length, 0);

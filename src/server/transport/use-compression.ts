@@ -3,7 +3,8 @@ import { useContentEncoding } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
 import { CODE } from '../../errors/registry.js';
 import { addVary } from '../../http/caching.js';
-import { compressStream, createCompressor, negotiate } from '../../http/content-encoding.js';
+import { compressChunks, compressStream, createCompressor, negotiate } from '../../http/content-encoding.js';
+import { knownChunks } from '../response-cache/chunked-body.js';
 import { errorResponse } from '../answers/error-answer.js';
 import type { PipelineServerContext } from '../request-state.js';
 
@@ -125,6 +126,25 @@ export function compressedResponse(
   const headers = new fetchAPI.Headers(response.headers);
   headers.set('content-encoding', encoding);
   headers.delete('content-length');
+  // An answer made of known chunks (one carrying a payload's shared text): compressed whole, off the event loop, and
+  // once for all the answers of the same chunks under way together (a cold burst of one query's misses).
+  const chunks = streamed ? undefined : knownChunks(response);
+  if (chunks !== undefined) {
+    const init = { status: response.status, statusText: response.statusText, headers };
+    return new fetchAPI.Response(
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          try {
+            controller.enqueue(await compressChunks(encoding, chunks));
+            controller.close();
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+      }),
+      init,
+    );
+  }
   const body = streamed
     ? compressStream(response.body, encoding)
     : response.body.pipeThrough(

@@ -142,6 +142,11 @@ describe('useOperationLimits', () => {
               resolve: (_root, args: { first?: number }) =>
                 Array.from({ length: args.first ?? 1 }, (_, index) => ({ id: String(index) })),
             },
+            echo: {
+              type: GraphQLString,
+              args: { text: { type: GraphQLString } },
+              resolve: (_root, args: { text?: string | null }) => args.text ?? null,
+            },
           },
         }),
       }),
@@ -152,5 +157,21 @@ describe('useOperationLimits', () => {
     const statuses = [];
     for (const first of [1, 100, 2]) statuses.push((await run(query, { first }, pricedYoga)).status);
     expect(statuses).toEqual([200, 400, 200]);
+
+    // Prices remembered by the values of the variables the cost reads: the others (a tag, as a filter's value would
+    // be) never change a price, and an absent variable (its default, 100) is not taken for one sent as null (1).
+    const tagged = 'query Tagged($first: Int = 100, $tag: String) { items(first: $first) { id } echo(text: $tag) }';
+    const answers = [];
+    for (const variables of [
+      { first: 1, tag: 'a' },
+      { first: 100, tag: 'b' },
+      { first: 1, tag: 'c' },
+      { first: 100, tag: 'd' },
+      { tag: 'e' },
+      { first: null, tag: 'f' },
+      { tag: 'g' },
+    ])
+      answers.push((await run(tagged, variables, pricedYoga)).status);
+    expect(answers).toEqual([200, 400, 200, 400, 400, 200, 400]);
   });
 });
