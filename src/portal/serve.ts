@@ -130,15 +130,7 @@ export async function createPortalFiles(facts: DatasetPageFacts): Promise<Portal
           request,
           facts,
         );
-        return new Response(request.method === 'HEAD' ? null : html, {
-          status: 200,
-          headers: {
-            'content-type': asset.contentType,
-            'cache-control': CACHE_CONTROL,
-            'content-security-policy': PORTAL_CSP,
-            vary: 'accept-language',
-          },
-        });
+        return pageResponse(request, html, asset.contentType);
       }
       // The catalogue, developer and operator pages: index.html with the page's own title, description and canonical.
       const head = name === 'index.html' && dataset === undefined ? portalPageHead(pathname, request) : undefined;
@@ -148,15 +140,7 @@ export async function createPortalFiles(facts: DatasetPageFacts): Promise<Portal
           head,
           pageLanguage(request),
         );
-        return new Response(request.method === 'HEAD' ? null : html, {
-          status: 200,
-          headers: {
-            'content-type': asset.contentType,
-            'cache-control': CACHE_CONTROL,
-            'content-security-policy': PORTAL_CSP,
-            vary: 'accept-language',
-          },
-        });
+        return pageResponse(request, html, asset.contentType);
       }
       if (asset === undefined) return plain(404, 'Not found');
       if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -191,5 +175,18 @@ function plain(status: number, text: string, extra: Record<string, string> = {})
   return new Response(text, {
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra },
+  });
+}
+
+/** A page written for this request, in its language: the answer varies by Accept-Language. */
+function pageResponse(request: Request, html: string, contentType: string): Response {
+  return new Response(request.method === 'HEAD' ? null : html, {
+    status: 200,
+    headers: {
+      'content-type': contentType,
+      'cache-control': CACHE_CONTROL,
+      'content-security-policy': PORTAL_CSP,
+      vary: 'accept-language',
+    },
   });
 }
