@@ -21,7 +21,7 @@ import type { RedisPlace } from './open-redis.js';
 import type { ResponseCache } from './response-cache/cache.js';
 
 /** When a store that holds no dates for some dataset has its first look, rather than an interval after start. */
-const FIRST_LOOK_MS = 5_000;
+const FIRST_LOOK_MS = 2_000;
 
 /** Change detection and delivery, as the app and shutdown use them. */
 export interface LiveParts {
