@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SENT_BYTES_PER_TOKEN } from '../../src/rate-limit/limiter.js';
-import { listen, startStack, type Stack } from '../helpers/stack.js';
+import { useListeningStack } from '../helpers/stack.js';
 
 // Issue 42, items 4 and 5: a stored 8.1 MB answer cost its bytes on a hit, the same bytes as a miss (a changing
 // comment) one token; a hit the bucket could not pay went to yoga for one token, so one address drew 1.07 GB in
@@ -16,31 +16,19 @@ const remaining = (response: Response): number =>
   Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1] ?? Number.NaN);
 
 describe('every byte priced, a hit and a miss alike; no answer takes more than its share of the cache', () => {
-  let stack: Stack;
-  let origin: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    stack = await startStack({
-      cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
-      rateLimit: { points: POINTS, windowS: 600, trustProxy: true },
-      responseCacheMaxMb: 64,
-      responseCacheMinUses: 1,
-    });
-    const listening = await listen(stack.app);
-    origin = listening.origin;
-    close = () => listening.close();
-  });
-  afterAll(async () => {
-    await close();
-    await stack.close();
+  const served = useListeningStack({
+    cache: { ttlS: 300, swrS: 0, staleIfErrorS: 0 },
+    rateLimit: { points: POINTS, windowS: 600, trustProxy: true },
+    responseCacheMaxMb: 64,
+    responseCacheMinUses: 1,
   });
 
   const get = (query: string, address: string) =>
-    fetch(`${origin}/graphql?query=${encodeURIComponent(query)}`, {
+    fetch(`${served().origin}/graphql?query=${encodeURIComponent(query)}`, {
       headers: { 'x-forwarded-for': address, 'accept-encoding': 'identity' },
     });
   const cacheCount = async (result: string): Promise<number> => {
-    const text = await stack.metrics.registry.metrics();
+    const text = await served().stack.metrics.registry.metrics();
     return Number(
       new RegExp(`^graphql_response_cache_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
     );
@@ -92,32 +80,23 @@ describe('every byte priced, a hit and a miss alike; no answer takes more than i
 });
 
 describe("a client's bytes are priced from its own bucket, at its own size", () => {
-  let stack: Stack;
-  let origin: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    stack = await startStack({ rateLimit: { points: POINTS, windowS: 3600, trustProxy: true } });
-    const listening = await listen(stack.app);
-    origin = listening.origin;
-    close = () => listening.close();
-  });
-  afterAll(async () => {
-    await close();
-    await stack.close();
-  });
+  const served = useListeningStack({ rateLimit: { points: POINTS, windowS: 3600, trustProxy: true } });
 
   it('a GraphQL answer and a download, each of many tokens, leave a 400-token quota at 400 less their price', async () => {
-    const { apiKey, client } = await stack.access.registerClient({ name: 'แอปโควตา', contactEmail: 'q@example.co.th' });
+    const { apiKey, client } = await served().stack.access.registerClient({
+      name: 'แอปโควตา',
+      contactEmail: 'q@example.co.th',
+    });
     const quota = 10 * POINTS;
-    await stack.access.setClientQuota({ clientId: client.id, rateLimitPoints: quota, actor: 'operator' });
+    await served().stack.access.setClientQuota({ clientId: client.id, rateLimitPoints: quota, actor: 'operator' });
     const headers = { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'identity' };
-    const answer = await fetch(`${origin}/graphql?query=${encodeURIComponent(ONE)}`, { headers });
+    const answer = await fetch(`${served().origin}/graphql?query=${encodeURIComponent(ONE)}`, { headers });
     const answered = (await answer.arrayBuffer()).byteLength;
     expect(answer.status).toBe(200);
-    const file = await fetch(`${origin}/datasets/${LARGEST}.csv`, { headers });
+    const file = await fetch(`${served().origin}/datasets/${LARGEST}.csv`, { headers });
     const downloaded = (await file.arrayBuffer()).byteLength;
     expect(file.status).toBe(200);
-    const probe = await fetch(`${origin}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers });
+    const probe = await fetch(`${served().origin}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers });
     await probe.arrayBuffer();
     expect(probe.headers.get('ratelimit-policy')).toBe(`"client";q=${quota};w=3600`);
     // Charged at the default size (40), the bytes' charge cut the client's bucket to 40 less their price.
