@@ -5,6 +5,9 @@ import type { UpstreamBody, UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersion, DatasetVersions } from './dataset-versions.js';
 import { UpstreamError } from '../upstream/errors.js';
 
+/** Every dataset, or only those the watcher has no version of yet (a new deployment's first look). */
+type PassScope = 'all' | 'unrecorded';
+
 /** A dataset whose unfiltered payload changed since the watcher last looked: what `datasetChanged` delivers. */
 export interface DatasetChange {
   readonly dataset: DatasetCode;
@@ -54,15 +57,29 @@ export interface WatcherOptions {
   readonly now?: () => number;
 }
 
+/** A new deployment's first look, sooner than an interval: the catalogues publish no dates until it. */
+export interface FirstLook {
+  readonly afterMs: number;
+  /** Awaited before it: downloads under way (CACHE_WARM), whose bodies it then need not fetch again (see `record`). */
+  readonly settled: () => Promise<void>;
+}
+
 export interface Watcher {
   /** One pass now: a conditional GET per dataset, one at a time, unless another instance is the leader. */
   check(): Promise<WatchReport>;
   /**
-   * A pass every `intervalMs`, the first one `firstAfterMs` after start (by default an interval: start-up already
-   * fetches enough, CACHE_WARM and the first requests), each timer drawn up to a tenth later so that restarted
-   * instances spread out; a pass never overlaps the one before. Called again, it starts over.
+   * A pass every `intervalMs` (by default the first one too: start-up already fetches enough, CACHE_WARM and the
+   * first requests), each timer drawn up to a tenth later so that restarted instances spread out; a pass never
+   * overlaps the one before. With `firstLook`, a pass over only the datasets not yet recorded comes first, then the
+   * intervals. Called again, it starts over.
    */
-  start(intervalMs: number, firstAfterMs?: number): void;
+  start(intervalMs: number, firstLook?: FirstLook): void;
+  /**
+   * A body of a dataset's unfiltered payload that something else downloaded (a query, CACHE_WARM): recorded as the
+   * first look at a dataset the watcher has no version of, so that its dates are known without another download.
+   * A dataset already recorded is left to the passes, which compare.
+   */
+  record(code: DatasetCode, answer: UpstreamBody): Promise<void>;
   /** No more passes; waits for the one running. */
   close(): Promise<void>;
 }
@@ -75,25 +92,36 @@ export interface Watcher {
  */
 export function createWatcher(options: WatcherOptions): Watcher {
   const now = options.now ?? Date.now;
-  let running: Promise<WatchReport> | undefined;
+  let running: { readonly scope: PassScope; readonly report: Promise<WatchReport> } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** First looks being recorded from others' downloads, which a pass over the unrecorded waits for. */
+  const recording = new Set<Promise<void>>();
 
-  const check = (): Promise<WatchReport> => {
-    running ??= pass().finally(() => {
+  /** A pass of `scope`, or the one running when it covers as much; a full pass asked during a partial one follows it. */
+  function run(scope: PassScope): Promise<WatchReport> {
+    if (running !== undefined && (scope === 'unrecorded' || running.scope === 'all')) return running.report;
+    if (running !== undefined) {
+      const next = (): Promise<WatchReport> => run(scope);
+      return running.report.then(next, next);
+    }
+    const report = pass(scope).finally(() => {
       running = undefined;
     });
-    return running;
-  };
+    running = { scope, report };
+    return report;
+  }
 
-  async function pass(): Promise<WatchReport> {
+  async function pass(scope: PassScope): Promise<WatchReport> {
     if (!options.isLeader()) return report({ outcome: 'skipped', changes: [], unchanged: 0, failed: [] });
     const changes: DatasetChange[] = [];
     const failed: DatasetCode[] = [];
     const codes = new Set<string>();
     let unchanged = 0;
+    if (scope === 'unrecorded') await Promise.allSettled([...recording]);
     for (const code of options.codes) {
       if (closed) break;
+      if (scope === 'unrecorded' && (await options.versions.get(code)) !== undefined) continue;
       try {
         const change = await look(code);
         if (change === undefined) unchanged += 1;
@@ -172,25 +200,41 @@ export function createWatcher(options: WatcherOptions): Watcher {
     return change;
   }
 
-  function schedule(intervalMs: number, afterMs = intervalMs): void {
+  function schedule(intervalMs: number, firstLook?: FirstLook): void {
     if (closed) return;
+    const afterMs = firstLook?.afterMs ?? intervalMs;
     const jitterMs = Math.floor(Math.random() * afterMs * 0.1);
     timer = setTimeout(() => {
-      void check().finally(() => schedule(intervalMs));
+      const turn =
+        firstLook === undefined
+          ? run('all')
+          : firstLook.settled().then(
+              () => run('unrecorded'),
+              () => run('unrecorded'),
+            );
+      void turn.finally(() => schedule(intervalMs));
     }, afterMs + jitterMs);
     timer.unref();
   }
 
   return {
-    check,
-    start(intervalMs, firstAfterMs) {
+    check: () => run('all'),
+    start(intervalMs, firstLook) {
       clearTimeout(timer);
-      schedule(intervalMs, firstAfterMs);
+      schedule(intervalMs, firstLook);
+    },
+    record(code, answer) {
+      const recorded = (async () => {
+        if (closed || !options.isLeader() || (await options.versions.get(code)) !== undefined) return;
+        await compare(code, undefined, answer);
+      })();
+      recording.add(recorded);
+      return recorded.finally(() => recording.delete(recorded));
     },
     async close() {
       closed = true;
       clearTimeout(timer);
-      await running?.catch(() => undefined);
+      await running?.report.catch(() => undefined);
     },
   };
 }

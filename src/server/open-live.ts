@@ -149,17 +149,29 @@ export function openLive(config: Config, dependencies: LiveDependencies): Promis
     });
     // Closed before the lease is handed back, so no pass runs once another instance may lead.
     opened.push(() => watcher.close());
+    // A store without a dataset's dates (a new deployment) has its first look at it as soon as anything downloads its
+    // whole payload (CACHE_WARM, a query), and within seconds at the latest instead of an interval: until then the
+    // catalogues publish no dates, and CKAN's harvesters need metadata_modified. The early pass waits for the warm's
+    // downloads and looks only at what they did not record, so nothing is fetched twice.
+    const undated = dependencies.store.datasetDates().then(
+      (rows) => new Set<string>(DATASET_CODES.filter((code) => !rows.some((row) => row.code === code))),
+      () => new Set<string>(),
+    );
+    upstream.source.observeDatasetBodies((code, answer) => {
+      void undated
+        .then((codes) => (codes.has(code) ? watcher.record(code, answer) : undefined))
+        .catch((error: unknown) => logger.warn({ dataset: code, err: error }, 'could not record a first look'));
+    });
     if (config.live.watchIntervalS > 0) {
       const intervalMs = config.live.watchIntervalS * 1_000;
       watcher.start(intervalMs);
-      // A store without every dataset's dates (a new deployment) gets its first look within seconds instead of an
-      // interval: until then the catalogues publish no dates, and CKAN's harvesters need metadata_modified.
-      void dependencies.store.datasetDates().then(
-        (rows) => {
-          if (rows.length < DATASET_CODES.length) watcher.start(intervalMs, Math.min(FIRST_LOOK_MS, intervalMs));
-        },
-        () => undefined,
-      );
+      void undated.then((codes) => {
+        if (codes.size > 0)
+          watcher.start(intervalMs, {
+            afterMs: Math.min(FIRST_LOOK_MS, intervalMs),
+            settled: () => upstream.source.idle(),
+          });
+      });
     }
     opened.push(() => Promise.resolve(hub.close()));
     return { hub, datasetVersions, access, watcher, leadership };

@@ -94,6 +94,8 @@ export type FetchBudget = {
   readonly downloaded?: (bytes: number) => void;
 };
 
+export type DatasetBodyObserver = (code: DatasetCode, answer: UpstreamBody) => void;
+
 /** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
 export interface UpstreamSource {
   /** A dataset with its canonical query string (see query.ts); rejects with an UpstreamError when nothing usable is at hand. */
@@ -108,6 +110,11 @@ export interface UpstreamSource {
    * a read that fetched it would have kept it: the next read of it is then a hit, not another upstream call.
    */
   keepDataset(code: DatasetCode, answer: UpstreamBody): Promise<void>;
+  /**
+   * Tells `observer` of every body of a dataset's unfiltered payload this source downloads (a query's, CACHE_WARM's):
+   * the watcher takes its first look at a dataset from it instead of downloading it again.
+   */
+  observeDatasetBodies(observer: DatasetBodyObserver): void;
   /**
    * Drops every payload of a dataset (all its query strings), so the next read fetches it: after the watcher saw
    * it change. `shared` also deletes the entries other instances read through Redis (one instance does that once);
@@ -148,6 +155,7 @@ interface Source {
   readonly flights: SingleFlight<CachedPayload>;
   readonly background: BackgroundWork;
   readonly onRead: ((event: PayloadReadEvent) => void) | undefined;
+  readonly bodyObservers: DatasetBodyObserver[];
 }
 
 export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSource {
@@ -165,15 +173,18 @@ export function createUpstreamSource(options: UpstreamSourceOptions): UpstreamSo
     flights: new SingleFlight<CachedPayload>(),
     background: new BackgroundWork(),
     onRead: options.onRead,
+    bodyObservers: [],
   };
   return {
-    readDataset: (code, queryString, budget) => read(source, datasetTarget(source.client, code, queryString), budget),
+    readDataset: (code, queryString, budget) => read(source, datasetTarget(source, code, queryString), budget),
     readSummary: (endpoint, input, budget) => read(source, summaryTarget(source.client, endpoint, input), budget),
     warm: (codes, { concurrency = DEFAULT_WARM_CONCURRENCY } = {}) =>
       source.background.track(warm(source, codes, concurrency)),
     breakerState: () => source.client.breakerState(),
-    keepDataset: (code, answer) =>
-      storeBody(source, datasetTarget(source.client, code, ''), answer).then(() => undefined),
+    keepDataset: (code, answer) => storeBody(source, datasetTarget(source, code, ''), answer).then(() => undefined),
+    observeDatasetBodies: (observer) => {
+      source.bodyObservers.push(observer);
+    },
     forgetDataset: async (code, scope) => {
       const dropped = await source.cache.deletePrefix(datasetKeyPrefix(code), scope);
       source.logger.debug({ dataset: code, scope, dropped }, 'dataset payloads dropped after a change');
@@ -214,13 +225,18 @@ function datasetKeyPrefix(code: DatasetCode): string {
   return `dataset:${code}?`;
 }
 
-function datasetTarget(client: UpstreamClient, code: DatasetCode, queryString: string): Target {
+function datasetTarget(source: Source, code: DatasetCode, queryString: string): Target {
   return {
     key: `${datasetKeyPrefix(code)}${queryString}`,
     dataset: code,
     kind: 'dataset',
     label: `dataset ${code}`,
-    fetch: (validators) => client.getDataset(code, queryString, validators),
+    fetch: async (validators) => {
+      const answer = await source.client.getDataset(code, queryString, validators);
+      if (queryString === '' && answer.kind === 'body')
+        for (const observe of source.bodyObservers) observe(code, answer);
+      return answer;
+    },
   };
 }
 
@@ -437,7 +453,7 @@ function warm(source: Source, codes: readonly DatasetCode[], concurrency: number
   const started = performance.now();
   // cockatiel's bulkhead: at most `concurrency` reads at once, the rest queued in order.
   const gate = bulkhead(Math.max(1, Math.floor(concurrency)), codes.length);
-  const reads = codes.map((code) => gate.execute(() => read(source, datasetTarget(source.client, code, ''))));
+  const reads = codes.map((code) => gate.execute(() => read(source, datasetTarget(source, code, ''))));
   return Promise.allSettled(reads).then((results) => {
     const failed = codes.filter((_code, index) => results[index]?.status !== 'fulfilled');
     const report = { warmed: codes.length - failed.length, failed, ms: Math.round(performance.now() - started) };

@@ -162,4 +162,23 @@ describe('npm start with CACHE_WARM=true', () => {
     expect(body.data.datasets.every((dataset) => dataset.payload !== null)).toBe(true);
     expect(upstream.requestCount()).toBe(13);
   });
+
+  it("takes the warm's downloads as a new deployment's first look: dates published, nothing fetched twice", async () => {
+    const origin = new URL(server.endpoint).origin;
+    // The first look (2 s after start, once the warm settled) has run when the watcher counts a pass.
+    await expect
+      .poll(
+        async () => /watcher_runs_total\{outcome="done"\} [1-9]/.test(await (await fetch(`${origin}/metrics`)).text()),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(true);
+    const found = (await (await fetch(`${origin}/api/3/action/package_search?rows=100`)).json()) as {
+      result: { results: { metadata_modified: unknown }[] };
+    };
+    expect(found.result.results).toHaveLength(13);
+    expect(found.result.results.every((pkg) => typeof pkg.metadata_modified === 'string')).toBe(true);
+    expect(upstream.requestCount()).toBe(13);
+  });
 });
