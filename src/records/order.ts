@@ -23,9 +23,13 @@ export interface CompiledOrder {
   readonly keys: readonly SortKey[];
 }
 
+/** Record order: no sort keys, already parsed and bound (what most requests ask, with no `orderBy`). */
+export const RECORD_ORDER: ParsedOrder & CompiledOrder = { key: '[]', keys: [] };
+
 /** Checks `orderBy` without reading any record: at most MAX_ORDER_BY_KEYS keys, field paths within the bounds. */
 export function parseOrder(orderBy: readonly RecordOrder[] | null | undefined): ParsedOrder {
-  const given = orderBy ?? [];
+  if (orderBy == null || orderBy.length === 0) return RECORD_ORDER;
+  const given = orderBy;
   if (given.length > MAX_ORDER_BY_KEYS) {
     throw overLimit('orderByKeys', `orderBy: ${given.length} sort keys; at most ${MAX_ORDER_BY_KEYS} are allowed`);
   }
@@ -44,6 +48,7 @@ export function parseOrder(orderBy: readonly RecordOrder[] | null | undefined): 
 
 /** Binds the sort keys to their fields' columns; the fields must be known. */
 export function bindOrder(order: ParsedOrder, columnOf: ColumnOf): CompiledOrder {
+  if (order.keys.length === 0) return RECORD_ORDER;
   return {
     key: order.key,
     keys: order.keys.map(({ field, direction }) => ({ column: columnOf(field), descending: direction === 'DESC' })),

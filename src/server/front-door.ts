@@ -94,9 +94,10 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
     headers.set(REQUEST_ID_HEADER, state.id);
     setSecurityHeaders(headers);
     for (const [name, value] of Object.entries(rateLimitFields(state.budgets.list()))) headers.set(name, value);
-    if (!headers.has('access-control-allow-origin'))
-      for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin'), cors)))
-        headers.set(name, value);
+    // Only a browser's request names its Origin; the others (most) have no CORS headers to get.
+    const origin = request.headers.get('origin');
+    if (origin !== null && !headers.has('access-control-allow-origin'))
+      for (const [name, value] of Object.entries(corsHeaders(origin, cors))) headers.set(name, value);
     if (options.simulatedUpstream) headers.set(SIMULATED_HEADER, 'true');
     // node:http's adapter writes the status line from statusText, which a Response made with none leaves empty.
     if (answered.statusText !== '') return answered;
