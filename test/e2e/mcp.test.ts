@@ -21,6 +21,8 @@ import { runnableEntry, transpiledCheckout } from '../helpers/transpiled-source.
 const TEACHERS = 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER';
 const CHIANG_MAI = 'เชียงใหม่';
 const DEFAULT_MAX_BYTES = 32 * 1024;
+/** 800 province names no record has, some 30 KB as JSON: a filter an assistant might build from a list. */
+const LONG_LIST = Array.from({ length: 800 }, (_, i) => `จังหวัดที่ไม่มีในข้อมูล ${i}`);
 
 type Structured = Record<string, unknown>;
 
@@ -259,6 +261,19 @@ function sharedSuite(connect: () => Promise<Client>, origin: () => string): void
     expect([...rows, ...(next['rows'] as unknown[])]).toEqual(edges.map((edge) => edge.node));
   });
 
+  it('keeps a result within the byte bound however long its filter, which the text does not repeat whole', async () => {
+    const where = [{ field: 'PROVINCE_NAME', in: [CHIANG_MAI, ...LONG_LIST] }];
+    const records = await callTool(client, 'get_records', { dataset: TEACHERS, where, limit: 100_000 });
+    expect(jsonBytes(records)).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    expect((structured(records)['rows'] as unknown[]).length).toBeGreaterThan(0);
+    const statistic = await callTool(client, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT', where });
+    expect(jsonBytes(statistic)).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    const { body } = await graphql(origin(), AGGREGATE, { code: TEACHERS, where, groupBy: [] });
+    const dataset = body.data?.['dataset'] as { aggregate: { TEACHER_COUNT: number }[] };
+    expect(structured(statistic)['value']).toBe(dataset.aggregate[0]?.TEACHER_COUNT);
+    expect(textOf(statistic)).toContain((structured(statistic)['value'] as number).toLocaleString('en-US'));
+  });
+
   it('names the tool to call first for an unknown field or dataset code', async () => {
     const field = await callTool(client, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHERZ' });
     expect(field.isError).toBe(true);
@@ -275,6 +290,29 @@ describe('MCP over Streamable HTTP', () => {
     () => connectHttp(started().origin),
     () => started().origin,
   );
+
+  it('sends at most MCP_MAX_RESULT_BYTES on the wire, the JSON-RPC envelope included', async () => {
+    const call = async (name: string, args: Record<string, unknown>): Promise<number> => {
+      const response = await fetch(`${started().origin}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      expect(response.status).toBe(200);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as { result: CallToolResult };
+      expect(body.result.isError ?? false).toBe(false);
+      return bytes.byteLength;
+    };
+    const where = [{ field: 'PROVINCE_NAME', in: [CHIANG_MAI, ...LONG_LIST] }];
+    expect(await call('get_records', { dataset: LARGEST_DATASET, limit: 100_000 })).toBeLessThanOrEqual(
+      DEFAULT_MAX_BYTES,
+    );
+    expect(await call('get_records', { dataset: TEACHERS, where, limit: 100 })).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    expect(await call('query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT', where })).toBeLessThanOrEqual(
+      DEFAULT_MAX_BYTES,
+    );
+  });
 
   it('takes where as records(where:) takes it: the operators of GraphQL’s RecordFilter, no more, no fewer', async () => {
     const client = await connectHttp(started().origin);
@@ -373,7 +411,10 @@ describe('MCP and GraphQL share one rate-limit bucket', () => {
     expect((await graphql(origin, count.query)).status).toBe(200);
     structured(await callTool(client, 'find_datasets', { query: 'ครู' }));
     expect((await graphql(origin, '{ dataset(code: V10_DUPWITH) { code recordCount } }')).status).toBe(200);
-    structured(await callTool(client, 'describe_dataset', { dataset: 'V10_DUPWITH' }));
+    // The fourth: its text (fields, caveats, citation) counts towards the bound with its structuredContent.
+    const fourth = await callTool(client, 'describe_dataset', { dataset: TEACHERS });
+    expect(jsonBytes(fourth)).toBeLessThanOrEqual(4_096);
+    expect((structured(fourth)['fields'] as unknown[]).length).toBeGreaterThan(0);
     const fifth = await callTool(client, 'get_records', { dataset: LARGEST_DATASET, limit: 100 });
     // A smaller bound: fewer rows than asked, still within it, and the rest behind nextCursor.
     expect(jsonBytes(fifth)).toBeLessThanOrEqual(4_096);
