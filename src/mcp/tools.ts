@@ -217,19 +217,43 @@ function describeResult(dataset: DescribeSelection, simulated: boolean) {
   };
 }
 
+/** What describe_dataset's text holds besides the title, record count and citation. */
+interface DescribeText {
+  readonly fields: boolean;
+  readonly caveats: boolean;
+}
+
+function describeText(result: ReturnType<typeof describeResult>, holds: DescribeText): string {
+  const fields = result.fields.map(
+    (field) => `${field.key} (${field.type}${field.unit === null ? '' : `, ${field.unit}`})`,
+  );
+  const caveats = result.provenance.caveats;
+  return (
+    `${result.dataset}: ${result.title}${result.title === result.titleEn ? '' : ` (${result.titleEn})`}, ` +
+    `${formatNumber(result.recordCount)} records. ` +
+    (holds.fields ? `Fields: ${fields.join(', ')}. ` : `${fields.length} fields: see fields. `) +
+    (holds.caveats ? `Caveats: ${caveats.join(' ')} ` : `${caveats.length} caveats: see provenance.caveats. `) +
+    `Source: ${result.provenance.citation}`
+  );
+}
+
 function formatNumber(value: unknown): string {
   return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
 }
 
+/** The most characters of a filter a result's text repeats: the caller has it whole, and the result has a bound. */
+const FILTER_TEXT_CHARS = 300;
+
 function filterText(filters: readonly z.infer<typeof recordFilter>[] | undefined): string {
   if (filters === undefined || filters.length === 0) return 'all records';
-  return filters
+  const text = filters
     .map(({ field, ...operators }) =>
       Object.entries(operators)
         .map(([operator, value]) => `${field} ${operator} ${JSON.stringify(value)}`)
         .join(' and '),
     )
     .join(' and ');
+  return text.length <= FILTER_TEXT_CHARS ? text : `${text.slice(0, FILTER_TEXT_CHARS)}… (the filter given)`;
 }
 
 /** Builds the MCP server of one request (or of the stdio process): stateless, its tools bound to `call`. */
@@ -245,6 +269,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     content: [{ type: 'text', text }],
     structuredContent: structured,
   });
+  /**
+   * The largest result `build(n)` (n from 0 to `count`) whose whole message, its text with its structuredContent,
+   * fits MCP_MAX_RESULT_BYTES.
+   */
+  const fitted = <Result>(count: number, build: (n: number) => Result): Result =>
+    build(largestFitting(count, maxResultBytes, build));
   const refused = (error: unknown): CallToolResult => {
     if (!(error instanceof ToolRefusal)) throw error;
     return { content: [{ type: 'text', text: error.message }], isError: true };
@@ -296,15 +326,32 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
   );
 
-  const describe = async (code: DatasetCode) => {
+  /**
+   * describe_dataset's answer, as `wrap` sends it (a tool result or a resource), within the bound. What may be left
+   * out, first to last as n falls: the fields' examples (what grows with the data), field by field from the last;
+   * their definitions the same way; then, in the text of a tool result, the caveats (which provenance.caveats still
+   * holds) and the list of fields (which `fields` still holds). The citation always stays.
+   */
+  const describe = async <Sent>(
+    code: DatasetCode,
+    wrap: (result: ReturnType<typeof describeResult>, text: DescribeText) => Sent,
+  ) => {
     const answer = await call(DESCRIBE, { code });
     const result = describeResult(datasetOf<DescribeSelection>(answer, 'fields'), answer.simulated);
-    // Examples are what may grow with the data: drop them, field by field from the last, until the result fits.
-    const withExamples = (n: number) => ({
-      ...result,
-      fields: result.fields.map((field, index) => (index < n ? field : { ...field, examples: [] })),
-    });
-    return withExamples(largestFitting(result.fields.length, maxResultBytes, withExamples));
+    const count = result.fields.length;
+    return fitted(2 + 2 * count, (n) =>
+      wrap(
+        {
+          ...result,
+          fields: result.fields.map((field, index) => ({
+            ...field,
+            definition: index < n - 2 ? field.definition : null,
+            examples: index < n - 2 - count ? field.examples : [],
+          })),
+        },
+        { fields: n >= 1, caveats: n >= 2 },
+      ),
+    );
   };
 
   server.registerTool(
@@ -325,13 +372,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async ({ dataset }) => {
       try {
-        const result = await describe(dataset);
-        const text =
-          `${result.dataset}: ${result.title}${result.title === result.titleEn ? '' : ` (${result.titleEn})`}, ` +
-          `${formatNumber(result.recordCount)} records. ` +
-          `Fields: ${result.fields.map((field) => `${field.key} (${field.type}${field.unit === null ? '' : `, ${field.unit}`})`).join(', ')}. ` +
-          `Caveats: ${result.provenance.caveats.join(' ')} Source: ${result.provenance.citation}`;
-        return answered(text, result);
+        return await describe(dataset, (result, text) => answered(describeText(result, text), result));
       } catch (error) {
         return refused(error);
       }
@@ -425,25 +466,27 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             { dataset: code, sum, value: figure, truncated: false, rowCount, provenance },
           );
         }
-        const build = (n: number) => ({
-          dataset: code,
-          sum,
-          groups: groups.slice(0, n),
-          groupCount: groups.length,
-          truncated: n < groups.length,
-          rowCount,
-          provenance,
-        });
-        const structured = build(largestFitting(groups.length, maxResultBytes - 1024, build));
-        const first = structured.groups
-          .slice(0, 5)
-          .map((group) => `${groupBy.map((field) => String(group[field])).join(' / ')}: ${formatNumber(group[sum])}`);
-        return answered(
-          `${scope} by ${groupBy.join(', ')}: ${groups.length} groups from ${formatNumber(rowCount)} records` +
-            `${structured.truncated ? ` (${structured.groups.length} shown within the size bound)` : ''}; ` +
-            `${first.join('; ')}${structured.groups.length > 5 ? '; …' : ''}. Source: ${provenance.citation}`,
-          structured,
-        );
+        const build = (n: number) => {
+          const structured = {
+            dataset: code,
+            sum,
+            groups: groups.slice(0, n),
+            groupCount: groups.length,
+            truncated: n < groups.length,
+            rowCount,
+            provenance,
+          };
+          const first = structured.groups
+            .slice(0, 5)
+            .map((group) => `${groupBy.map((field) => String(group[field])).join(' / ')}: ${formatNumber(group[sum])}`);
+          return answered(
+            `${scope} by ${groupBy.join(', ')}: ${groups.length} groups from ${formatNumber(rowCount)} records` +
+              `${structured.truncated ? ` (${structured.groups.length} shown within the size bound)` : ''}; ` +
+              `${first.join('; ')}${structured.groups.length > 5 ? '; …' : ''}. Source: ${provenance.citation}`,
+            structured,
+          );
+        };
+        return fitted(groups.length, build);
       } catch (error) {
         return refused(error);
       }
@@ -524,7 +567,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const dataset = datasetOf<ProvenanceSelection & { records: Page | null }>(answer, 'records');
         const page = dataset.records as Page;
         const provenance = provenanceOf(dataset, answer.simulated);
-        const build = (n: number) => {
+        const structuredOf = (n: number) => {
           const shown = page.edges.slice(0, n);
           const more = n < page.edges.length || page.pageInfo.hasNextPage;
           return {
@@ -535,23 +578,24 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             provenance,
           };
         };
-        const fitting = largestFitting(page.edges.length, maxResultBytes - 512, build);
+        const resultOf = (structured: ReturnType<typeof structuredOf>) =>
+          answered(
+            page.totalCount === 0
+              ? `No record of ${code} matches ${filterText(filters)} (totalCount 0).`
+              : `${structured.rows.length} of ${formatNumber(page.totalCount)} records of ${code} matching ` +
+                  `${filterText(filters)} (rows in structuredContent)` +
+                  (structured.truncated ? '; more follow: call again with cursor = nextCursor' : '') +
+                  `. Source: ${provenance.citation}`,
+            structured,
+          );
+        const result = fitted(page.edges.length, (n) => resultOf(structuredOf(n)));
         // A single row larger than the bound is replaced by a note rather than failing the call.
-        const structured =
-          fitting === 0 && page.edges.length > 0
-            ? {
-                ...build(1),
-                rows: [{ note: 'This record alone exceeds MCP_MAX_RESULT_BYTES: ask for fewer fields with select.' }],
-              }
-            : build(fitting);
-        const text =
-          page.totalCount === 0
-            ? `No record of ${code} matches ${filterText(filters)} (totalCount 0).`
-            : `${structured.rows.length} of ${formatNumber(page.totalCount)} records of ${code} matching ` +
-              `${filterText(filters)} (rows in structuredContent)` +
-              (structured.truncated ? '; more follow: call again with cursor = nextCursor' : '') +
-              `. Source: ${provenance.citation}`;
-        return answered(text, structured);
+        return (result.structuredContent as ReturnType<typeof structuredOf>).rows.length === 0 && page.edges.length > 0
+          ? resultOf({
+              ...structuredOf(1),
+              rows: [{ note: 'This record alone exceeds MCP_MAX_RESULT_BYTES: ask for fewer fields with select.' }],
+            })
+          : result;
       } catch (error) {
         return refused(error);
       }
@@ -569,11 +613,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       },
       async (uri) => {
         try {
-          return {
-            contents: [
-              { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await describe(entry.code)) },
-            ],
-          };
+          return await describe(entry.code, (result) => ({
+            contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(result) }],
+          }));
         } catch (error) {
           if (error instanceof ToolRefusal) throw new Error(error.message);
           throw error;

@@ -1,24 +1,64 @@
 /**
- * MCP on the production build, through the SDK's own client: over Streamable HTTP at /mcp, and over stdio through
- * the built `thai-edu-graphql-mcp` relay. Every figure is compared with the GraphQL API's own answer for the same
- * filter, every result with MCP_MAX_RESULT_BYTES.
+ * MCP on the production build, through the SDK's own client: the built server (`node dist/main.js`, as operators run
+ * it, reading a simulator over the network) over Streamable HTTP at /mcp, and over stdio through the built
+ * `thai-edu-graphql-mcp` relay. Every figure is compared with the GraphQL API's own answer for the same filter, every
+ * result with MCP_MAX_RESULT_BYTES.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestListener } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_CODES } from '../../src/catalogue.js';
 import { jsonBytes } from '../../src/mcp/bounded.js';
+import { startSimulator } from '../../src/simulator/server.js';
 import { LARGEST_DATASET } from '../helpers/largest-dataset.js';
+import { startLoopbackServer } from '../helpers/loopback-server.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { runnableEntry, transpiledCheckout } from '../helpers/transpiled-source.js';
-import { useListeningStack } from '../helpers/stack.js';
 
 const TEACHERS = 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER';
 const CHIANG_MAI = 'เชียงใหม่';
 const DEFAULT_MAX_BYTES = 32 * 1024;
+/** 800 province names no record has, some 30 KB as JSON: a filter an assistant might build from a list. */
+const LONG_LIST = Array.from({ length: 800 }, (_, i) => `จังหวัดที่ไม่มีในข้อมูล ${i}`);
 
 type Structured = Record<string, unknown>;
+
+/**
+ * The production build's server (`node dist/main.js`) for the enclosing suite, with `env`, reading `upstream` (a
+ * simulator over the network unless given: its figures are not the embedded simulator's, so `simulated` is false).
+ */
+function useBuiltServer(env: Record<string, string> = {}, upstream?: RequestListener): () => { origin: string } {
+  let started: { origin: string; stop(): Promise<unknown> } | undefined;
+  beforeAll(async () => {
+    const source =
+      upstream === undefined
+        ? await startSimulator({ apiKey: 'mcp-upstream-key' }).then((simulator) => ({
+            origin: simulator.url,
+            close: () => simulator.close(),
+          }))
+        : await startLoopbackServer(upstream);
+    const server = await startServerProcess({
+      UPSTREAM_BASE_URL: source.origin,
+      UPSTREAM_API_KEY: 'mcp-upstream-key',
+      ...env,
+    });
+    started = {
+      origin: new URL(server.endpoint).origin,
+      stop: async () => {
+        await server.stop();
+        await source.close();
+      },
+    };
+  });
+  afterAll(() => started?.stop());
+  return () => {
+    if (started === undefined) throw new Error('the server starts in beforeAll: use it inside a test');
+    return { origin: started.origin };
+  };
+}
 
 async function connectHttp(origin: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
@@ -221,6 +261,19 @@ function sharedSuite(connect: () => Promise<Client>, origin: () => string): void
     expect([...rows, ...(next['rows'] as unknown[])]).toEqual(edges.map((edge) => edge.node));
   });
 
+  it('keeps a result within the byte bound however long its filter, which the text does not repeat whole', async () => {
+    const where = [{ field: 'PROVINCE_NAME', in: [CHIANG_MAI, ...LONG_LIST] }];
+    const records = await callTool(client, 'get_records', { dataset: TEACHERS, where, limit: 100_000 });
+    expect(jsonBytes(records)).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    expect((structured(records)['rows'] as unknown[]).length).toBeGreaterThan(0);
+    const statistic = await callTool(client, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT', where });
+    expect(jsonBytes(statistic)).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    const { body } = await graphql(origin(), AGGREGATE, { code: TEACHERS, where, groupBy: [] });
+    const dataset = body.data?.['dataset'] as { aggregate: { TEACHER_COUNT: number }[] };
+    expect(structured(statistic)['value']).toBe(dataset.aggregate[0]?.TEACHER_COUNT);
+    expect(textOf(statistic)).toContain((structured(statistic)['value'] as number).toLocaleString('en-US'));
+  });
+
   it('names the tool to call first for an unknown field or dataset code', async () => {
     const field = await callTool(client, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHERZ' });
     expect(field.isError).toBe(true);
@@ -232,11 +285,51 @@ function sharedSuite(connect: () => Promise<Client>, origin: () => string): void
 }
 
 describe('MCP over Streamable HTTP', () => {
-  const started = useListeningStack({ http: { corsOrigins: ['https://portal.example'] } });
+  const started = useBuiltServer({ CORS_ORIGINS: 'https://portal.example' });
   sharedSuite(
     () => connectHttp(started().origin),
     () => started().origin,
   );
+
+  it('sends at most MCP_MAX_RESULT_BYTES on the wire, the JSON-RPC envelope included', async () => {
+    const call = async (name: string, args: Record<string, unknown>): Promise<number> => {
+      const response = await fetch(`${started().origin}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      expect(response.status).toBe(200);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as { result: CallToolResult };
+      expect(body.result.isError ?? false).toBe(false);
+      return bytes.byteLength;
+    };
+    const where = [{ field: 'PROVINCE_NAME', in: [CHIANG_MAI, ...LONG_LIST] }];
+    expect(await call('get_records', { dataset: LARGEST_DATASET, limit: 100_000 })).toBeLessThanOrEqual(
+      DEFAULT_MAX_BYTES,
+    );
+    expect(await call('get_records', { dataset: TEACHERS, where, limit: 100 })).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
+    expect(await call('query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT', where })).toBeLessThanOrEqual(
+      DEFAULT_MAX_BYTES,
+    );
+  });
+
+  it('takes where as records(where:) takes it: the operators of GraphQL’s RecordFilter, no more, no fewer', async () => {
+    const client = await connectHttp(started().origin);
+    const { tools } = await client.listTools();
+    await client.close();
+    const { body } = await graphql(started().origin, '{ __type(name: "RecordFilter") { inputFields { name } } }');
+    const graphqlFields = (body.data?.['__type'] as { inputFields: { name: string }[] }).inputFields.map(
+      ({ name }) => name,
+    );
+    for (const name of ['query_statistic', 'get_records']) {
+      const schema = tools.find((tool) => tool.name === name)?.inputSchema as unknown as {
+        properties: { where: { items: { properties: Record<string, unknown>; required: string[] } } };
+      };
+      expect(Object.keys(schema.properties.where.items.properties).sort(), name).toEqual([...graphqlFields].sort());
+      expect(schema.properties.where.items.required, name).toEqual(['field']);
+    }
+  });
 
   it('refuses a bad key with 401, as /graphql does', async () => {
     const connecting = connectHttp(started().origin, { authorization: 'Bearer teg_not-a-key' });
@@ -271,7 +364,7 @@ describe('MCP over Streamable HTTP', () => {
 });
 
 describe('MCP over stdio (the built thai-edu-graphql-mcp)', () => {
-  const started = useListeningStack();
+  const started = useBuiltServer();
   sharedSuite(
     async () => {
       const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
@@ -304,16 +397,24 @@ describe('MCP over stdio (the built thai-edu-graphql-mcp)', () => {
 });
 
 describe('MCP and GraphQL share one rate-limit bucket', () => {
-  const started = useListeningStack({ rateLimit: { points: 5, windowS: 3_600 }, http: { mcpMaxResultBytes: 4_096 } });
+  const started = useBuiltServer({
+    RATE_LIMIT_POINTS: '5',
+    RATE_LIMIT_WINDOW_S: '3600',
+    MCP_MAX_RESULT_BYTES: '4096',
+  });
 
   it('refuses the sixth call across MCP and GraphQL together', async () => {
     const { origin } = started();
     const client = await connectHttp(origin);
+    // Two operations, not one twice: an anonymous answer from the response cache costs an eighth of a token.
     const count = { query: '{ dataset(code: V10_DUPWITH) { recordCount } }' };
     expect((await graphql(origin, count.query)).status).toBe(200);
     structured(await callTool(client, 'find_datasets', { query: 'ครู' }));
-    expect((await graphql(origin, count.query)).status).toBe(200);
-    structured(await callTool(client, 'describe_dataset', { dataset: 'V10_DUPWITH' }));
+    expect((await graphql(origin, '{ dataset(code: V10_DUPWITH) { code recordCount } }')).status).toBe(200);
+    // The fourth: its text (fields, caveats, citation) counts towards the bound with its structuredContent.
+    const fourth = await callTool(client, 'describe_dataset', { dataset: TEACHERS });
+    expect(jsonBytes(fourth)).toBeLessThanOrEqual(4_096);
+    expect((structured(fourth)['fields'] as unknown[]).length).toBeGreaterThan(0);
     const fifth = await callTool(client, 'get_records', { dataset: LARGEST_DATASET, limit: 100 });
     // A smaller bound: fewer rows than asked, still within it, and the rest behind nextCursor.
     expect(jsonBytes(fifth)).toBeLessThanOrEqual(4_096);
@@ -324,6 +425,136 @@ describe('MCP and GraphQL share one rate-limit bucket', () => {
     expect(textOf(sixth)).toContain('RATE_LIMITED');
     const refused = await graphql(origin, count.query);
     expect(refused.status).toBe(429);
+    await client.close();
+  });
+});
+
+describe('MCP on records an upstream keys and values with Object.prototype’s names', () => {
+  // Every name Object.prototype has, and __proto__ itself, as a key of one record, and some as the values a figure
+  // is grouped by: a tool that kept rows or groups in a plain object would lose them or reach the prototype.
+  const HOSTILE_KEYS = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'];
+  const hostile = HOSTILE_KEYS.map((key) => `${JSON.stringify(key)}:${JSON.stringify(`own ${key}`)}`).join(',');
+  const plain = [
+    ['constructor', 2],
+    ['toString', 3],
+    ['hasOwnProperty', 4],
+    ['__proto__', 1],
+  ].map(([name, count], i) => JSON.stringify({ ID: `r${i}`, NAME: name, COUNT: count }));
+  const body = `{"data":[{"ID":"hostile","NAME":"__proto__","COUNT":5,${hostile}},${plain.join(',')}]}`;
+  const started = useBuiltServer({}, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  const CODE = 'V10_DUPWITH';
+  let client: Client;
+  beforeAll(async () => {
+    client = await connectHttp(started().origin);
+  });
+  afterAll(() => client.close());
+
+  /** GraphQL's answer for the same dataset, as JSON text (own __proto__ keys and all). */
+  const graphqlJson = async (selection: string, variables: Record<string, unknown>): Promise<string> => {
+    const types: Record<string, string> = { where: '[RecordFilter!]', select: '[String!]', groupBy: '[String!]!' };
+    const declared = Object.keys(variables).map((name) => `, $${name}: ${types[name] ?? 'String'}`);
+    const { body: answer } = await graphql(
+      started().origin,
+      `query ($code: DatasetCode!${declared.join('')}) { dataset(code: $code) { ${selection} } }`,
+      { code: CODE, ...variables },
+    );
+    expect(answer.errors).toBeUndefined();
+    return JSON.stringify(answer.data?.['dataset']);
+  };
+
+  it('describes, reads and filters them as GraphQL does, own keys as own keys', async () => {
+    const described = structured(await callTool(client, 'describe_dataset', { dataset: CODE }));
+    const keys = (described['fields'] as { key: string }[]).map(({ key }) => key);
+    for (const key of HOSTILE_KEYS) expect(keys, key).toContain(key);
+
+    const select = ['ID', '__proto__', 'constructor', 'toString'];
+    const all = structured(await callTool(client, 'get_records', { dataset: CODE, select, limit: 100 }));
+    expect(JSON.stringify({ rows: all['rows'] })).toBe(
+      JSON.stringify({
+        rows: (
+          JSON.parse(await graphqlJson('records(select: $select, first: 100) { edges { node } }', { select })) as {
+            records: { edges: { node: unknown }[] };
+          }
+        ).records.edges.map(({ node }) => node),
+      }),
+    );
+    const first = (all['rows'] as Record<string, unknown>[])[0] ?? {};
+    expect(Object.getOwnPropertyDescriptor(first, '__proto__')?.value).toBe('own __proto__');
+    expect(Object.getOwnPropertyDescriptor(first, 'constructor')?.value).toBe('own constructor');
+
+    for (const where of [
+      [{ field: '__proto__', eq: 'own __proto__' }],
+      [{ field: 'NAME', eq: '__proto__' }],
+      [{ field: 'NAME', in: ['constructor', 'toString'] }],
+    ]) {
+      const page = structured(await callTool(client, 'get_records', { dataset: CODE, where, select: ['ID'] }));
+      const edges = JSON.parse(
+        await graphqlJson('records(where: $where, select: $select) { totalCount edges { node } }', {
+          where,
+          select: ['ID'],
+        }),
+      ) as { records: { totalCount: number; edges: { node: unknown }[] } };
+      expect(page['rows'], JSON.stringify(where)).toEqual(edges.records.edges.map(({ node }) => node));
+      expect(page['totalCount'], JSON.stringify(where)).toBe(edges.records.totalCount);
+      expect(edges.records.totalCount, JSON.stringify(where)).toBeGreaterThan(0);
+    }
+  });
+
+  it('sums and groups by them as aggregate does, and the server serves on', async () => {
+    for (const groupBy of [['NAME'], ['constructor'], ['__proto__', 'NAME']]) {
+      const answer = structured(await callTool(client, 'query_statistic', { dataset: CODE, sum: 'COUNT', groupBy }));
+      const expected = JSON.parse(await graphqlJson('aggregate(sum: ["COUNT"], groupBy: $groupBy)', { groupBy })) as {
+        aggregate: unknown[];
+      };
+      expect(JSON.stringify(answer['groups']), groupBy.join()).toBe(JSON.stringify(expected.aggregate));
+      expect(answer['rowCount'], groupBy.join()).toBe(5);
+    }
+    const proto = structured(
+      await callTool(client, 'query_statistic', {
+        dataset: CODE,
+        sum: 'COUNT',
+        where: [{ field: 'NAME', eq: '__proto__' }],
+      }),
+    );
+    expect(proto['value']).toBe(6);
+    expect(proto['rowCount']).toBe(2);
+    // Summing a key whose values are text: whatever the answer, a tool answer, not a crash.
+    const text = await callTool(client, 'query_statistic', { dataset: CODE, sum: 'toString' });
+    expect(text.content.length).toBeGreaterThan(0);
+    expect((await fetch(`${started().origin}/health`)).status).toBe(200);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(4);
+  });
+});
+
+describe('MCP with a client’s key', () => {
+  const started = useBuiltServer({ RATE_LIMIT_POINTS: '5', RATE_LIMIT_WINDOW_S: '3600' });
+
+  it('runs each tool’s operation as that client: its own bucket, not the address’s', async () => {
+    const { origin } = started();
+    const registered = await graphql(
+      origin,
+      'mutation ($input: RegisterClientInput!) { registerClient(input: $input) { apiKey } }',
+      { input: { name: 'mcp key test', contactEmail: 'mcp.key.test@example.org' } },
+    );
+    const apiKey = (registered.body.data?.['registerClient'] as { apiKey: string }).apiKey;
+    // The address's bucket (anonymous callers from this address) is spent…
+    let status = 200;
+    // (each operation a new one: an anonymous answer from the response cache costs less)
+    for (let calls = 0; status !== 429 && calls < 10; calls++)
+      status = (await graphql(origin, `{ call${calls}: dataset(code: V10_DUPWITH) { recordCount } }`)).status;
+    expect(status).toBe(429);
+    const anonymous = await connectHttp(origin);
+    const refused = await callTool(anonymous, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT' });
+    expect(textOf(refused)).toContain('RATE_LIMITED');
+    await anonymous.close();
+    // …while the client's, which the tool's operation draws on when the key is passed through, is full.
+    const client = await connectHttp(origin, { authorization: `Bearer ${apiKey}` });
+    const answer = structured(await callTool(client, 'query_statistic', { dataset: TEACHERS, sum: 'TEACHER_COUNT' }));
+    expect(answer['rowCount']).toBeGreaterThan(0);
     await client.close();
   });
 });
