@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
 import { SUBGRAPH_PATH, SUBGRAPH_TOKEN_HEADER } from '../../src/federation/subgraph-yoga.js';
 import { OPERATOR } from '../helpers/callers.js';
+import { LARGEST_DATASET } from '../helpers/largest-dataset.js';
 import { SCHOOLS_SUBGRAPH } from '../helpers/federation.js';
 import { useStack, type Stack } from '../helpers/stack.js';
 
@@ -193,5 +194,100 @@ describe('the subgraph keeps the limits of /graphql', () => {
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.['extensions']).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
     expect(graphqlBody.errors[0]?.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
+  });
+});
+
+/** The cost the cost limit found for `query`, from its refusal (every operation here is over LIMIT_MAX_COST). */
+async function costOf(answer: Promise<{ body: { errors?: Record<string, unknown>[] } }>): Promise<number> {
+  const { body } = await answer;
+  const extensions = body.errors?.[0]?.['extensions'] as { limit?: string; cost?: number } | undefined;
+  expect(extensions?.limit).toBe('cost');
+  return extensions?.cost ?? Number.NaN;
+}
+
+describe('the subgraph prices _entities as /graphql prices the same fields', () => {
+  // Admits one payload (50 points and its body's size), so the next ones are priced with the body known.
+  const stack = useStack({ limits: { maxCost: 60 } });
+  const SCHOOLS = 'MV_DWH_SCHOOL1';
+  const ENTITIES =
+    'query Entities($representations: [_Any!]!) { _entities(representations: $representations) { ... on Dataset { payload } } }';
+  const representations = (count: number): Record<string, string>[] =>
+    Array.from({ length: count }, (_, i): Record<string, string> =>
+      i % 2 === 0 ? { __typename: 'Dataset', code: SCHOOLS } : { __typename: 'Dataset', id: `ds_${SCHOOLS}` },
+    );
+
+  it('charges every representation what its fields cost, its payload by its body, however the router sends them', async () => {
+    const read = await stack().post({ query: `{ dataset(code: ${SCHOOLS}) { payload } }` });
+    expect(((await read.json()) as { errors?: unknown }).errors).toBeUndefined();
+    const viaGraphql = (query: string) =>
+      stack()
+        .post({ query })
+        .then(async (response) => ({ body: (await response.json()) as { errors?: Record<string, unknown>[] } }));
+    // Two payloads on /graphql: two `dataset` fields, 50 points each and the bodies' surcharge (rounded up once).
+    const twoPayloads = await costOf(
+      viaGraphql(`{ a: dataset(code: ${SCHOOLS}) { payload } b: dataset(code: ${SCHOOLS}) { payload } }`),
+    );
+    const payload = twoPayloads / 2 - 1;
+    expect(payload).toBeGreaterThan(60);
+    // Two representations (one by code, one by id) cost the same minus one: `_entities` is one field, not two.
+    expect(await costOf(subgraph(stack(), ENTITIES, { representations: representations(2) }))).toBe(twoPayloads - 1);
+    // Twenty are twenty payloads, whether sent as a variable or in the text (within the surcharge's rounding),
+    // and the same document costs by the representations of each request, not those it was first priced with.
+    const twenty = 1 + 20 * payload;
+    expect(await costOf(subgraph(stack(), ENTITIES, { representations: representations(20) }))).toBeCloseTo(twenty, -1);
+    const literal = JSON.stringify(representations(20)).replace(/"(__typename|code|id)":/g, '$1:');
+    expect(
+      await costOf(subgraph(stack(), `{ _entities(representations: ${literal}) { ... on Dataset { payload } } }`)),
+    ).toBeCloseTo(twenty, -1);
+    expect(await costOf(subgraph(stack(), ENTITIES, { representations: representations(2) }))).toBe(twoPayloads - 1);
+  });
+});
+
+describe('the subgraph shares the rate limit of /graphql', () => {
+  const stack = useStack({ rateLimit: { points: 3, windowS: 3_600 } });
+
+  it('counts /subgraph operations in the caller’s bucket and refuses them with RATE_LIMITED', async () => {
+    const fromIp = (path: string) =>
+      stack().app.fetch(
+        `http://localhost${path}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ provinces { code } }' }),
+        },
+        { req: { socket: { remoteAddress: '10.0.4.5' } } },
+      );
+    expect((await fromIp('/graphql')).status).toBe(200);
+    expect((await fromIp('/graphql')).status).toBe(200);
+    expect((await fromIp(SUBGRAPH_PATH)).status).toBe(200);
+    const refused = await fromIp(SUBGRAPH_PATH);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
+      'RATE_LIMITED',
+    );
+  });
+});
+
+describe('the subgraph keeps the answer budget of /graphql', () => {
+  const BUDGET = 2 * 1_048_576;
+  const stack = useStack({ limits: { maxResponseBytes: BUDGET, maxCost: 1_000_000 } });
+  const entities = (count: number) =>
+    `{ _entities(representations: [${Array.from({ length: count }, () => `{ __typename: "Dataset", code: "${LARGEST_DATASET}" }`).join(', ')}]) { ... on Dataset { records(first: 500) { edges { node } } } } }`;
+
+  it('answers two pages of 500 records, and refuses forty alone at the budget, RESPONSE_TOO_LARGE once', async () => {
+    const two = await subgraph(stack(), entities(2));
+    expect(two.body.errors).toBeUndefined();
+    const response = await stack().app.fetch(`http://localhost${SUBGRAPH_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: entities(40) }),
+    });
+    const text = await response.text();
+    expect(text.length).toBeLessThan(BUDGET + 16 * 1024);
+    const codes = ((JSON.parse(text) as { errors?: { extensions: { code: string } }[] }).errors ?? []).map(
+      (error) => error.extensions.code,
+    );
+    expect(codes.filter((code) => code === 'RESPONSE_TOO_LARGE')).toHaveLength(1);
   });
 });
