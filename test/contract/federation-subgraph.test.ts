@@ -1,9 +1,9 @@
 import { composeSchemaContract, composeServices } from '@theguild/federation-composition';
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/catalogue.js';
 import { SUBGRAPH_PATH, SUBGRAPH_TOKEN_HEADER } from '../../src/federation/subgraph-yoga.js';
-import { OPERATOR } from '../helpers/callers.js';
+import { approvedClientKey, bearer, OPERATOR } from '../helpers/callers.js';
 import { LARGEST_DATASET } from '../helpers/largest-dataset.js';
 import { SCHOOLS_SUBGRAPH } from '../helpers/federation.js';
 import { useStack, type Stack } from '../helpers/stack.js';
@@ -37,6 +37,7 @@ describe('the subgraph at /subgraph', () => {
     expect(sdl).toMatch(/type SummaryEndpoint implements Node\s+@key\(fields: "endpointId"\)/);
     expect(sdl).toMatch(/type Province implements Node\s+@key\(fields: "code"\)/);
     expect(sdl).toMatch(/type PageInfo\s+@shareable/);
+    expect(sdl).toMatch(/type Licence\s+@shareable/);
     expect(sdl).toContain('): ClientConnection! @tag(name: "operator")');
 
     const publicAnswer = await stack().post({
@@ -69,10 +70,25 @@ describe('the subgraph at /subgraph', () => {
       true,
     );
     expect(contract.errors).toBeUndefined();
-    for (const field of ['clients(', 'useRequests(', 'useRequestsPage(', 'reviewUseRequest(', 'eraseClient(']) {
-      expect(contract.publicSdl).not.toContain(field);
-    }
-    expect(contract.publicSdl).toContain('datasets(');
+    // The contract leaves out the operator's root fields (docs/operators/federation.md lists them), and only those.
+    const rootFields = (sdl: string | undefined): Set<string> => {
+      const composed = buildSchema(sdl ?? '');
+      const roots = [composed.getQueryType(), composed.getMutationType(), composed.getSubscriptionType()];
+      return new Set(roots.flatMap((root) => Object.keys(root?.getFields() ?? {})));
+    };
+    const kept = rootFields(contract.publicSdl);
+    expect([...rootFields(both.publicSdl)].filter((field) => !kept.has(field)).sort()).toEqual([
+      'clients',
+      'disableClient',
+      'enableClient',
+      'eraseClient',
+      'reviewUseRequest',
+      'revokeUseRequest',
+      'setClientQuota',
+      'useRequests',
+      'useRequestsPage',
+    ]);
+    expect(kept).toContain('datasets');
   });
 
   it('answers _entities in order: a dataset payload fetched once however many representations ask for it', async () => {
@@ -127,19 +143,36 @@ describe('the subgraph at /subgraph', () => {
       body.errors?.map(({ path, extensions }) => ({ path, code: (extensions as Record<string, unknown>)['code'] })),
     ).toEqual([{ path: ['_entities', 30], code: 'BAD_USER_INPUT' }]);
     // 26 representations of 13 datasets: 13 upstream fetches, one per distinct dataset.
-    const datasetFetches = stack().simulator.requests.filter(({ path }) => path.includes('/services/v1/api/'));
-    expect(datasetFetches).toHaveLength(13);
-    expect(new Set(datasetFetches.map(({ path }) => path)).size).toBe(13);
+    // Every request the upstream saw during the call, not only the datasets' paths.
+    const upstreamCalls = stack().simulator.requests;
+    expect(upstreamCalls).toHaveLength(13);
+    expect(new Set(upstreamCalls.map(({ path }) => path)).size).toBe(13);
+    expect(upstreamCalls.every(({ path }) => path.includes('/services/v1/api/'))).toBe(true);
   });
 
   it('authorizes _entities fields as /graphql does: the caller’s own status, operator fields refused', async () => {
-    const { body } = await subgraph(
-      stack(),
-      '{ _entities(representations: [{ __typename: "SummaryEndpoint", endpointId: 83 }]) { ... on SummaryEndpoint { payload } } useRequests { id } }',
-    );
-    expect(
-      body.errors?.map(({ path, extensions }) => ({ path, code: (extensions as Record<string, unknown>)['code'] })),
-    ).toEqual(expect.arrayContaining([{ path: ['useRequests'], code: 'UNAUTHENTICATED' }]));
+    const ENDPOINT =
+      '{ _entities(representations: [{ __typename: "SummaryEndpoint", endpointId: 83 }]) { ... on SummaryEndpoint { status payload } } }';
+    const codes = (body: { errors?: Record<string, unknown>[] }) =>
+      body.errors?.map(({ path, extensions }) => ({ path, code: (extensions as Record<string, unknown>)['code'] }));
+    // Anonymous: the gated payload refused alone, as summaryEndpoint(endpointId: 83) { payload } is on /graphql.
+    const anonymous = await subgraph(stack(), ENDPOINT);
+    expect(anonymous.body.data).toEqual({ _entities: [{ status: 'NOT_REQUESTED', payload: null }] });
+    expect(codes(anonymous.body)).toEqual([{ path: ['_entities', 0, 'payload'], code: 'USE_NOT_APPROVED' }]);
+    const viaGraphql = (await (
+      await stack().post({ query: '{ summaryEndpoint(endpointId: 83) { payload } }' })
+    ).json()) as { errors?: Record<string, unknown>[] };
+    expect(codes(viaGraphql)).toEqual([{ path: ['summaryEndpoint', 'payload'], code: 'USE_NOT_APPROVED' }]);
+    // A client whose use the operator approved reads it through the subgraph with its own key.
+    const apiKey = await approvedClientKey(stack().access, 'federated reader');
+    const approved = await subgraph(stack(), ENDPOINT, {}, bearer(apiKey));
+    expect(approved.body.errors).toBeUndefined();
+    const [entity] = approved.body.data?.['_entities'] as { status: string; payload: unknown }[];
+    expect(entity?.status).toBe('APPROVED');
+    expect(entity?.payload).not.toBeNull();
+    // Root fields only the operator may use.
+    const operatorField = await subgraph(stack(), '{ useRequests { id } }');
+    expect(codes(operatorField.body)).toEqual([{ path: ['useRequests'], code: 'UNAUTHENTICATED' }]);
   });
 });
 
