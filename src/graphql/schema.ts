@@ -22,6 +22,7 @@ import './types/client-directory.js';
 import './types/viewer.js';
 import './types/province.js';
 import { withoutFederationDirectives } from './federation-directives.js';
+import { withPricedEntities } from './entities-cost.js';
 
 const label = {
   type: GraphQLString,
@@ -78,10 +79,12 @@ let subgraphSchema: GraphQLSchema | undefined;
  * its subgraph does not pay.
  */
 export function buildSubgraphSchema(): GraphQLSchema {
-  subgraphSchema ??= builder.toSubGraphSchema({
-    linkUrl: FEDERATION_LINK,
-    federationDirectives: ['@key', '@shareable', '@tag'],
-    directives,
-  });
+  subgraphSchema ??= withPricedEntities(
+    builder.toSubGraphSchema({
+      linkUrl: FEDERATION_LINK,
+      federationDirectives: ['@key', '@shareable', '@tag'],
+      directives,
+    }),
+  );
   return subgraphSchema;
 }

@@ -123,6 +123,25 @@ describe('a Hive Gateway in front of /subgraph and a second subgraph', () => {
     });
   });
 
+  it('is the only caller /subgraph answers over HTTP: without the token, or with another, 403', async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { [SUBGRAPH_TOKEN_HEADER]: 'not-the-router-token-0000000000' },
+      OPERATOR,
+    ];
+    for (const headers of attempts) {
+      const response = await fetch(`${listening().origin}${SUBGRAPH_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ _service { sdl } }' }),
+      });
+      expect(response.status).toBe(403);
+      expect(
+        ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+      ).toBe('FORBIDDEN');
+    }
+  });
+
   it('passes the caller’s key through: operator fields answer the operator only', async () => {
     expect(await viaGateway('{ useRequests { id } }', OPERATOR)).toEqual({ data: { useRequests: [] } });
     const anonymous = JSON.stringify(await viaGateway('{ useRequests { id } }'));

@@ -145,6 +145,17 @@ describe('operation limits: refused with HTTP 400 and a code before any upstream
     }
   });
 
+  it('prices each request of a document by its own variables: a refused page size does not refuse a small one', async () => {
+    // The document is validated once and its result kept; the cost limit's refusal must not be kept with it.
+    const query = `query Pages($first: Int) { dataset(code: ODS_COUNT_TEACHER_BY_YEAR) { ${Array.from({ length: 12 }, (_, i) => `e${i}: rows(first: $first) { edges { __typename cursor } }`).join(' ')} } }`;
+    for (const first of [500, 20, 500, 20]) {
+      const response = await stack().post({ query, variables: { first } });
+      const body = (await response.json()) as Partial<Refusal> & { data?: unknown };
+      if (first === 500) expect(body.errors?.[0]?.extensions).toMatchObject({ limit: 'cost' });
+      else expect(body.errors).toBeUndefined();
+    }
+  });
+
   it('refuses too many directives and too many tokens', async () => {
     const directives = await refusal({ query: `{ datasets { no ${'@include(if: true) '.repeat(60)} } }` });
     expect(directives.status).toBe(400);

@@ -9,7 +9,7 @@ import {
   printSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.js';
+import { buildSubgraphSchema, schema } from '../../src/graphql/schema.js';
 
 describe('schema/schema.graphql', () => {
   it('is the schema the code builds (run `npm run codegen` after changing a type)', () => {
@@ -36,5 +36,30 @@ describe('schema/schema.graphql', () => {
       }
     }
     expect(undocumented).toEqual([]);
+  });
+});
+
+describe('the subgraph schema (/subgraph)', () => {
+  it('tags @tag(name: "operator") every field only the operator may use, and no other, so a contract drops them all', () => {
+    const subgraph = buildSubgraphSchema();
+    const operatorOnly: string[] = [];
+    const tagged: string[] = [];
+    for (const type of Object.values(subgraph.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        const extensions = field.extensions as {
+          pothosOptions?: { authScopes?: unknown };
+          directives?: { name: string; args?: { name?: string } }[];
+        };
+        const name = `${type.name}.${field.name}`;
+        if (JSON.stringify(extensions.pothosOptions?.authScopes) === '{"operator":true}') operatorOnly.push(name);
+        if (
+          extensions.directives?.some(({ name: directive, args }) => directive === 'tag' && args?.name === 'operator')
+        )
+          tagged.push(name);
+      }
+    }
+    expect(operatorOnly.length).toBeGreaterThanOrEqual(9);
+    expect(tagged.sort()).toEqual(operatorOnly.sort());
   });
 });

@@ -176,10 +176,17 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
     }
     return cost;
   };
+  // The refusals made here. yoga's validation cache keeps a document's result, this plugin's refusal included, and
+  // hands it to the next request of the same text: one with other variables (a smaller `first`, fewer `_entities`
+  // representations) would be refused at the first request's price. So a refusal from the cache is set aside and the
+  // request priced again.
+  const refusals = new WeakSet<GraphQLError>();
   return {
     onValidate({ params: { schema, documentAST }, context }) {
-      return ({ valid, result, setResult }) => {
-        if (!valid) return;
+      return ({ result, setResult }) => {
+        const others = result.filter((error) => !refusals.has(error as GraphQLError));
+        if (others.length !== result.length) setResult(others);
+        if (others.length > 0) return;
         const request = (
           context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }
         ).params;
@@ -195,10 +202,12 @@ function useCostLimit(maxCost: number, payloadSizes: PayloadSizes | undefined): 
           : 0;
         const cost = baseCost(schema as GraphQLSchema, document, operationName, variables, traits) + surcharge;
         if (cost > maxCost) {
-          setResult([
-            ...result,
-            limitError('cost', `Operation cost limit of ${maxCost} exceeded, found ${cost}.`, { cost, maxCost }),
-          ]);
+          const refusal = limitError('cost', `Operation cost limit of ${maxCost} exceeded, found ${cost}.`, {
+            cost,
+            maxCost,
+          });
+          refusals.add(refusal);
+          setResult([refusal]);
         }
       };
     },
