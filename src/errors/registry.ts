@@ -189,7 +189,9 @@ export const ERRORS = {
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,
-    when: 'a request body over `LIMIT_MAX_BODY_BYTES`: HTTP 413, unread',
+    when:
+      'a request body over `LIMIT_MAX_BODY_BYTES`: HTTP 413, unread; a WebSocket message over it: the socket closes ' +
+      'with 1009 and this code as its reason (the older protocol says it in `connection_error` first)',
     english: (facts) => `The request body is larger than ${String(facts['maxBytes'])} bytes.`,
     thai: {
       whole: (facts, message) => {
@@ -371,9 +373,9 @@ export const ERRORS = {
     when:
       'a WebSocket message the protocol does not take where it came: not a message of the protocol, a `subscribe` ' +
       'before `connection_ack` (`graphql-transport-ws`), a second `connection_init`, an operation id in use, no ' +
-      '`connection_init` within 10 s, a message without a document over 16 KB, or more than 16 messages sent before ' +
-      '`connection_init` was decided (`graphql-ws`, the older protocol): the socket closes with 4400, 4401, 4408, 4409 ' +
-      'or 4429 and this code as its reason (the older protocol says it in `connection_error` first), or, for a ' +
+      '`connection_init` within 10 s, a message without a document over 16 KB, no subprotocol asked for, or more than ' +
+      '16 messages sent before `connection_init` was decided (`graphql-ws`, the older protocol): the socket closes ' +
+      'with 4400, 4401, 4406, 4408, 4409 or 4429 and this code as its reason (the older protocol says it in `connection_error` first), or, for a ' +
       "`start` past the 16, that operation's `error`",
     thai: { lead: 'ข้อความ WebSocket นี้ไม่เป็นไปตามลำดับหรือรูปแบบของโพรโทคอล' },
   },
