@@ -42,6 +42,13 @@ const statusLabel = (facts: ErrorFacts): string => {
     ? ` (สถานะปัจจุบัน: ${USE_REQUEST_STATUS_LABELS[status as UseRequestStatus]})`
     : '';
 };
+/** The media type a JSON body was sent as (`sentAs`), or the words the server wrote for none, in Thai. */
+export const NO_CONTENT_TYPE = 'a body with no Content-Type';
+const thaiSentAs = (facts: ErrorFacts): string =>
+  facts['sentAs'] === NO_CONTENT_TYPE ? 'โดยไม่มีส่วนหัว Content-Type' : `เป็น ${String(facts['sentAs'])}`;
+/** `remark` when the JSON went out as a form, the way curl -d sends it; nothing for text/plain or no type. */
+const curlForm = (facts: ErrorFacts, remark: string): string =>
+  facts['sentAs'] === 'application/x-www-form-urlencoded' ? remark : '';
 const quantity = (facts: ErrorFacts, name: string): number | undefined =>
   typeof facts[name] === 'number' ? facts[name] : undefined;
 
@@ -247,7 +254,7 @@ export const ERRORS = {
       'a form with the header; a `text/plain` body is never read, so with the header it is HTTP 415): HTTP 403',
     english: (facts) =>
       typeof facts['sentAs'] === 'string'
-        ? `This body is JSON, but it was sent as ${facts['sentAs']} (curl -d sends a form unless told): send it with ` +
+        ? `This body is JSON, but it was sent as ${facts['sentAs']}${curlForm(facts, ' (curl -d sends a form unless told)')}: send it with ` +
           'the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\' -d \'{"query": …}\').'
         : 'A GraphQL POST that is not JSON must carry the header "x-graphql-yoga-csrf: 1" (CSRF prevention): ' +
           'POST the operation with "Content-Type: application/json", send a query as GET, or send a form ' +
@@ -255,7 +262,7 @@ export const ERRORS = {
     thai: {
       whole: (facts) =>
         typeof facts['sentAs'] === 'string'
-          ? `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${facts['sentAs']} (curl -d ส่งเป็นแบบฟอร์มถ้าไม่ระบุ): ` +
+          ? `เนื้อหาของคำขอเป็น JSON แต่ถูกส่ง${thaiSentAs(facts)}${curlForm(facts, ' (curl -d ส่งเป็นแบบฟอร์มถ้าไม่ระบุ)')}: ` +
             'ส่งพร้อมส่วนหัว "Content-Type: application/json"'
           : 'คำขอ GraphQL แบบ POST ที่ไม่ใช่ JSON ต้องมีส่วนหัว "x-graphql-yoga-csrf: 1" (ป้องกัน CSRF): ' +
             'ส่งคำสั่งด้วย POST และ "Content-Type: application/json" หรือส่งคำค้น (query) ด้วย GET ' +
@@ -274,7 +281,7 @@ export const ERRORS = {
       'in it: send it with the header "Content-Type: application/json" (curl -H \'Content-Type: application/json\').',
     thai: {
       whole: (facts) =>
-        `เนื้อหาของคำขอเป็น JSON แต่ถูกส่งเป็น ${String(facts['sentAs'])} จึงถูกอ่านเป็นแบบฟอร์มที่ไม่มี "query": ` +
+        `เนื้อหาของคำขอเป็น JSON แต่ถูกส่ง${thaiSentAs(facts)} จึงถูกอ่านเป็นแบบฟอร์มที่ไม่มี "query": ` +
         'ส่งพร้อมส่วนหัว "Content-Type: application/json"',
     },
   },
