@@ -15,7 +15,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 describe('a JSON body sent without its content type', () => {
   const stack = useStack();
-  const send = (headers: Record<string, string>, body = BODY) =>
+  const send = (headers: Record<string, string>, body: BodyInit = BODY) =>
     stack().app.fetch('http://localhost/graphql', { method: 'POST', headers, body });
 
   it.each([
@@ -32,6 +32,21 @@ describe('a JSON body sent without its content type', () => {
       expect(error?.message).toContain('Content-Type: application/json');
     },
   );
+
+  it('says a body with no Content-Type (requests.post(data=…)) went out without one, not that curl sent a form', async () => {
+    const body = new TextEncoder().encode(BODY);
+    const english = await send({ 'accept-language': 'en' }, body);
+    expect(english.status).toBe(403);
+    const error = ((await english.json()) as Answer).errors?.[0];
+    expect(error?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    expect(error?.message).toContain('JSON, but it was sent as a body with no Content-Type:');
+    expect(error?.message).not.toContain('curl -d sends a form');
+    const thai = ((await (await send({}, body)).json()) as Answer).errors?.[0];
+    expect(thai?.message).toMatch(/^เนื้อหาของคำขอเป็น JSON แต่ถูกส่งโดยไม่มีส่วนหัว Content-Type: /);
+    const withHeader = ((await (await send({ 'x-graphql-yoga-csrf': '1' }, body)).json()) as Answer).errors?.[0];
+    expect(withHeader?.extensions.code).toBe('JSON_SENT_AS_FORM');
+    expect(withHeader?.message).toMatch(/^เนื้อหาของคำขอเป็น JSON แต่ถูกส่งโดยไม่มีส่วนหัว Content-Type จึงถูกอ่าน/);
+  });
 
   it('says it in Thai by default', async () => {
     const response = await send({ 'content-type': FORM });

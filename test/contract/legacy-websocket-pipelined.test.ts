@@ -19,7 +19,7 @@ interface Message {
     message?: string;
     data?: Record<string, unknown>;
     errors?: { message: string; extensions?: { code?: string } }[];
-    extensions?: { code?: string };
+    extensions?: { code?: string; detail?: string };
   };
 }
 
@@ -199,8 +199,67 @@ describe('the older WebSocket protocol with start pipelined after connection_ini
       expect(refused.payload?.extensions?.code).toBe('UNAUTHENTICATED');
       expect(refused.payload?.message).toMatch(THAI);
       expect(refused.payload?.message).not.toMatch(/Unauthorized/);
-      expect((await socket.closed).code).toBe(4401);
+      // The whole message, as HTTP says it, with its English detail: not the 123 bytes a close frame holds.
+      expect(refused.payload?.message).toBe('ยืนยันตัวตนไม่สำเร็จ: ส่งคีย์ API ในส่วนหัว "Authorization: Bearer <คีย์>"');
+      expect(refused.payload?.extensions?.detail).toBe('Unknown API key');
+      const closed = await socket.closed;
+      expect(closed.code).toBe(4401);
+      expect(closed.reason).toMatch(/^UNAUTHENTICATED: ยืนยันตัวตนไม่สำเร็จ/);
       expect(stack.live.hub.openSubscriptions).toBe(0);
+    },
+  );
+
+  it('refuses a stop past the 16 held messages with connection_error and a coded close, in Thai', async () => {
+    const frames = [
+      { type: 'connection_init', payload: { authorization: `Bearer ${apiKey}` } },
+      ...Array.from({ length: 18 }, (_, index) => ({ id: `s${index}`, type: 'stop' })),
+    ];
+    const socket = await pipelined(frames);
+    const refused = await socket.received((message) => message.type === 'connection_error');
+    expect(refused.payload?.extensions?.code).toBe('SOCKET_MESSAGE_REFUSED');
+    expect(refused.payload?.message).toMatch(THAI);
+    expect(refused.payload?.extensions?.detail).toMatch(/^More than 16 messages were sent before connection_init/);
+    const closed = await socket.closed;
+    expect(closed.code).toBe(4400);
+    expect(closed.reason).toMatch(/^SOCKET_MESSAGE_REFUSED: /);
+    expect(closed.reason).toMatch(THAI);
+  });
+
+  it("names the older protocol's own messages when it refuses one it does not take", async () => {
+    const socket = await RawSocket.open<Message>(url, 'graphql-ws', { 'accept-language': 'en' });
+    sockets.push(socket.ws);
+    socket.send({ type: 'connection_init', payload: {} });
+    await socket.received((message) => message.type === 'connection_ack');
+    socket.send({ type: 'query', id: '1', payload: { query: '{ __typename }' } });
+    const refused = await socket.received((message) => message.type === 'connection_error');
+    expect(refused.payload?.extensions?.code).toBe('SOCKET_MESSAGE_REFUSED');
+    expect(refused.payload?.message).toMatch(/graphql-ws \(connection_init, start, stop, connection_terminate\)/);
+    expect((await socket.closed).code).toBe(4400);
+  });
+
+  it.each([
+    ['graphql-ws', true],
+    ['graphql-transport-ws', false],
+  ])(
+    'refuses a %s message over the body limit with PAYLOAD_TOO_LARGE in Thai, not an uncoded 1009',
+    async (protocol, legacy) => {
+      const socket = await RawSocket.open<Message>(url, protocol);
+      sockets.push(socket.ws);
+      socket.send({ type: 'connection_init', payload: { padding: 'x'.repeat(200 * 1024) } });
+      const closed = await socket.closed;
+      expect(closed.code).toBe(1009);
+      expect(closed.reason).toMatch(/^PAYLOAD_TOO_LARGE: /);
+      expect(closed.reason).toMatch(THAI);
+      if (legacy)
+        expect(socket.messages).toEqual([
+          {
+            type: 'connection_error',
+            payload: {
+              message: expect.stringMatching(/^เนื้อหาของคำขอใหญ่เกิน/) as unknown,
+              extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes: expect.any(Number) as unknown },
+            },
+          },
+        ]);
     },
   );
 

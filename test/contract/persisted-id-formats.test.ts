@@ -48,6 +48,18 @@ describe('persisted ids with trusted documents (PERSISTED_OPERATIONS_ONLY=true)'
     expect(error?.message).toMatch(/documentId/);
   });
 
+  it.each(['id', 'documentId', 'doc_id'])(
+    'runs an operation of the manifest asked for by GET ?%s= (Hot Chocolate, GraphQL over HTTP, Relay)',
+    async (name) => {
+      const response = await stack().app.fetch(`http://localhost/graphql?${name}=${catalogueId}`, {
+        headers: { accept: 'application/graphql-response+json' },
+      });
+      const answer = (await response.json()) as Answer;
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.['datasets']).toHaveLength(13);
+    },
+  );
+
   it('refuses an id that is not a string, naming documentId', async () => {
     const response = await stack().post({ id: 12 }, ENGLISH);
     expect(response.status).toBe(400);
@@ -85,6 +97,28 @@ describe('persisted ids on a server that runs any document (APQ)', () => {
       const answer = (await response.json()) as Answer;
       expect(answer.errors, JSON.stringify(body)).toBeUndefined();
       expect(answer.data?.['datasets']).toHaveLength(13);
+    }
+  });
+
+  it('reads the id of a GET as of a POST: ?id=, ?documentId= and ?doc_id= (not "Must provide query string.")', async () => {
+    const get = (search: string) =>
+      stack().app.fetch(`http://localhost/graphql?${search}`, {
+        headers: { accept: 'application/graphql-response+json', 'accept-language': 'en' },
+      });
+    const getQuery = 'query PersistedIdGet { datasets { code } }';
+    const getHash = createHash('sha256').update(getQuery).digest('hex');
+    const unknown = await get(`id=${getHash}`);
+    expect(unknown.status).toBe(400);
+    const error = ((await unknown.json()) as Answer).errors?.[0];
+    expect(error?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(error?.message).toMatch(/extensions\.persistedQuery\.sha256Hash/);
+
+    await stack().post({ query: getQuery, extensions: { persistedQuery: { version: 1, sha256Hash: getHash } } });
+    for (const search of [`id=${getHash}`, `documentId=sha256:${getHash}`, `doc_id=${getHash}`]) {
+      const response = await get(search);
+      const answer = (await response.json()) as Answer;
+      expect(answer.errors, search).toBeUndefined();
+      expect(answer.data?.['datasets'], search).toHaveLength(13);
     }
   });
 });

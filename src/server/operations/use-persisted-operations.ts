@@ -54,16 +54,17 @@ export function useTrustedDocuments(manifest: PersistedManifest): Plugin {
 }
 
 /**
- * Reads `documentId` from a GET's query string as well, as the GraphQL-over-HTTP persisted documents convention
- * sends it (`GET /graphql?documentId=sha256:<hash>&variables=…`): yoga's GET parser keeps only the four standard
- * parameters. It joins the parsed parameters, so the response cache keys the answer by it too.
+ * Reads the id from a GET's query string as well, as the GraphQL-over-HTTP persisted documents convention sends it
+ * (`GET /graphql?documentId=sha256:<hash>&variables=…`), Relay's `doc_id` and Hot Chocolate's `id`: yoga's GET parser
+ * keeps only the four standard parameters. It joins the parsed parameters as `documentId`, so the response cache
+ * keys the answer by it too. In both modes: trusted documents, and APQ's store of registered documents.
  */
-function useDocumentIdInQueryString(): Plugin {
+function useDocumentIdInQueryString<C extends object>(): Plugin<C> {
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
       if (request.method !== 'GET' || requestParser === undefined) return;
       const search = new URL(request.url).searchParams;
-      const documentId = search.get('documentId') ?? search.get('doc_id');
+      const documentId = search.get('documentId') ?? search.get('doc_id') ?? search.get('id');
       if (documentId === null) return;
       setRequestParser(async (request) => {
         const params = await requestParser(request);
@@ -120,6 +121,9 @@ export function useAutomaticPersistedQueries(
   store: PersistedQueryStore,
 ): Plugin<PipelineContext, OperationServerContext> {
   return {
+    onPluginInit({ addPlugin }) {
+      addPlugin(useDocumentIdInQueryString<PipelineContext>());
+    },
     // Synchronous unless a document must be looked up: a hook that returns a promise costs every request a hop.
     onParams({ params, setParams, context }) {
       const hash = apqHashOf(params);

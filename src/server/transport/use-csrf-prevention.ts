@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { CODE } from '../../errors/registry.js';
+import { CODE, NO_CONTENT_TYPE } from '../../errors/registry.js';
 import { codedGraphQLError } from '../../graphql/errors.js';
 
 /** The header a GraphQL request that is not preflighted must carry; GraphiQL sends it. */
@@ -33,7 +33,7 @@ export function useCsrfPrevention(): Plugin {
         return csrfHeader ? undefined : refuse(undefined);
       // JSON sent as a form or as text (curl -d, `requests.post(data=…)`): the refusal says so and names the header.
       return looksLikeJson(request).then((json) => {
-        const sentAs = json ? (contentType?.split(';')[0]?.trim() ?? '') || 'a body with no Content-Type' : undefined;
+        const sentAs = json ? (contentType?.split(';')[0]?.trim() ?? '') || NO_CONTENT_TYPE : undefined;
         if (!csrfHeader) return refuse(sentAs);
         if (sentAs !== undefined) throw codedGraphQLError(CODE.JSON_SENT_AS_FORM, { details: { sentAs } });
       });

@@ -12,7 +12,8 @@
  * | `connection_terminate`   | the socket closes (1000)     | `complete`              | `complete`                     |
  *
  * Every refusal that closes the socket (a refused credential: 4401, 4403, 4429; a message the protocol does not take:
- * 4400…) closes it as the newer protocol does, after a `connection_error` naming its code, which the older clients
+ * 4400…; a message over the size limit: 1009) closes it as the newer protocol does, after a `connection_error` with
+ * its code and whole message (the close's reason holds 123 bytes, some 30 Thai letters), which the older clients
  * show. `ka` (keep-alive) follows the acknowledgement and then comes every `keepAliveMs`, as
  * subscriptions-transport-ws's server sent it: a client that saw one expects the next.
  *
@@ -25,11 +26,21 @@
 export const LEGACY_PROTOCOL = 'graphql-ws';
 export const PROTOCOL = 'graphql-transport-ws';
 
-/** The newer protocol's socket, as graphql-ws's `makeServer` takes it. */
+/** A refusal as a socket's client reads it: its code (and facts), its message in the socket's language. */
+export interface SocketRefusal {
+  readonly message: string;
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The newer protocol's socket, as graphql-ws's `makeServer` takes it. A close that refuses something may carry the
+ * refusal itself: its reason is cut to the 123 bytes a close frame holds, the older protocol's `connection_error`
+ * says it whole.
+ */
 export interface ProtocolSocket {
   readonly protocol: string;
   send(data: string): Promise<void>;
-  close(code: number, reason: string): void;
+  close(code: number, reason: string, refusal?: SocketRefusal): void;
   onMessage(handler: (data: string) => Promise<void>): void;
 }
 
@@ -42,7 +53,10 @@ export function chooseProtocol(offered: Set<string>): string | false {
 
 // graphql-ws writes `next` as {"id":…,"type":"next","payload":…}: renamed in place, since its payload may be megabytes.
 const NEXT_PREFIX = /^\{"id":("(?:[^"\\]|\\.)*"),"type":"next",/;
-/** Closes that refuse something (4400 to 4499): the older protocol says why in a `connection_error` first. */
+/**
+ * Closes that refuse something (4400 to 4499, and any close given its refusal): the older protocol says why in a
+ * `connection_error` first.
+ */
 const isRefusal = (code: number): boolean => code >= 4400 && code < 4500;
 /** Messages held while `connection_init` is being decided; one more is refused. */
 export const MAX_HELD_MESSAGES = 16;
@@ -61,7 +75,7 @@ export function legacySocket(
   },
   keepAliveMs: number,
   /** A refusal of one message as the client reads it (its code and message in the socket's language). */
-  refusal: (english: string) => { message: string; extensions: Record<string, unknown> },
+  refusal: (english: string) => SocketRefusal,
 ): ProtocolSocket & { dispose(): void } {
   // graphql_flutter reconnects after 30 s without a `ka` (its inactivityTimeout), whatever the server was told.
   const kaEveryMs = Math.min(keepAliveMs, 10_000);
@@ -106,19 +120,19 @@ export function legacySocket(
     dispose();
     const payload = refusal(english);
     await wire.send(JSON.stringify({ type: 'connection_error', payload }));
-    wire.close(4400, 'Too many messages before connection_ack');
+    wire.close(4400, `${String(payload.extensions['code'])}: ${payload.message}`);
   };
   return {
     protocol: PROTOCOL,
     send: outgoing,
-    close(code, reason) {
+    close(code, reason, given) {
       // graphql-ws closes again with 4403 after a refusal closed the socket with its own code: the first one holds.
       if (closing) return;
       closing = true;
       dispose();
-      if (isRefusal(code)) {
+      if (given !== undefined || isRefusal(code)) {
         const [errorCode = '', ...rest] = reason.split(': ');
-        const payload = { message: rest.join(': ') || reason, extensions: { code: errorCode } };
+        const payload = given ?? { message: rest.join(': ') || reason, extensions: { code: errorCode } };
         void wire.send(JSON.stringify({ type: 'connection_error', payload })).finally(() => wire.close(code, reason));
         return;
       }

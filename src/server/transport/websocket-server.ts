@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../../graphql/context.js';
 import { codedGraphQLError } from '../../graphql/errors.js';
 import { localizedError, localizedMessage } from '../../graphql/messages.js';
-import { CODE, isErrorCode, type ErrorCode } from '../../errors/registry.js';
+import { CODE, englishMessage, isErrorCode, type ErrorCode } from '../../errors/registry.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -25,7 +25,13 @@ import { trustedDocumentOf, type PersistedManifest } from '../operations/use-per
 import type { SocketOperationPayment } from '../rate-limit/use-rate-limit.js';
 import { operationState, type PipelineRequestState, type RequestEntry } from '../request-state.js';
 import { checkOperationParameters } from './use-request-shape.js';
-import { chooseProtocol, LEGACY_PROTOCOL, legacySocket, type ProtocolSocket } from './websocket-legacy.js';
+import {
+  chooseProtocol,
+  LEGACY_PROTOCOL,
+  legacySocket,
+  type ProtocolSocket,
+  type SocketRefusal,
+} from './websocket-legacy.js';
 
 /** graphql-ws's 3 s is short for a phone on a slow network; a socket that never says `connection_init` is closed. */
 const CONNECTION_INIT_TIMEOUT_MS = 10_000;
@@ -57,7 +63,16 @@ const GRAPHQL_WS_REASONS: Readonly<Record<string, string>> = {
   Unauthorized: 'Send connection_init and wait for connection_ack before subscribing',
   'Too many initialisation requests': 'connection_init was already sent on this socket: send it once',
   'Connection initialisation timeout': `No connection_init within ${CONNECTION_INIT_TIMEOUT_MS / 1_000} s of opening the socket: send it first`,
+  'Subprotocol not acceptable':
+    'Ask for the subprotocol graphql-transport-ws (or graphql-ws, the older one) when opening the socket',
 };
+/** The same, on a socket of the older protocol, where they differ. */
+const LEGACY_REASONS: Readonly<Record<string, string>> = {
+  'Invalid message received':
+    'The message is not one of the protocol: send JSON messages of graphql-ws (connection_init, start, stop, connection_terminate)',
+};
+/** ws closes a socket whose message is over `maxPayload` itself, with this code and no reason. */
+const MESSAGE_TOO_BIG = 1009;
 
 export interface GraphQLWebSocketOptions {
   readonly yoga: YogaServerInstance<Record<string, unknown>, Context>;
@@ -101,8 +116,8 @@ function languageOf(extra: Extra): Language {
 interface Extra {
   readonly socket: WebSocket;
   readonly request: IncomingMessage;
-  /** Closes the socket in its protocol's way (the older one says `connection_error` first). */
-  close(code: number, reason: string): void;
+  /** Closes the socket refusing something, in its protocol's way (the older one says `connection_error` first). */
+  refuse(code: number, refusal: SocketRefusal): void;
 }
 
 interface SocketState {
@@ -253,10 +268,8 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         const closeCode = code === undefined ? undefined : CLOSE_CODES[code];
         if (closeCode === undefined) throw error;
         // In the socket's language, as the same refusal over HTTP would be.
-        ctx.extra.close(
-          closeCode,
-          closeReason(code ?? '', shown(error as GraphQLError, languageOf(ctx.extra)).message),
-        );
+        const { message, extensions = {} } = shown(error as GraphQLError, languageOf(ctx.extra));
+        ctx.extra.refuse(closeCode, { message, extensions });
         return false;
       }
       return true;
@@ -330,39 +343,52 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
   server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     metrics.webSocketConnection('opened');
     const language = negotiateLanguage(request.headers['accept-language']);
-    /** A refusal as the socket's client reads it: its code, its message in the socket's language. */
-    const refusal = (code: ErrorCode, english: string) => {
-      const { message, detail } = localizedMessage(language, english, { code });
-      return { message, extensions: detail === undefined ? { code } : { code, detail } };
+    /** A refusal as the socket's client reads it: its code and facts, its message in the socket's language. */
+    const refusal = (code: ErrorCode, english: string, facts: Record<string, unknown> = {}): SocketRefusal => {
+      const { message, detail } = localizedMessage(language, english, { code, ...facts });
+      return { message, extensions: detail === undefined ? { code, ...facts } : { code, ...facts, detail } };
     };
+    /** Closes the socket refusing something: `CODE: message` its reason, the whole refusal the older protocol's. */
+    const refuse = (code: number, refused: SocketRefusal): void =>
+      protocolSocket.close(code, `${String(refused.extensions['code'])}: ${refused.message}`, refused);
     const internalError = (error: unknown, where: string): void => {
       logger.error({ err: error }, `WebSocket ${where} failed`);
       socket.close(
         CloseCode.InternalServerError,
-        closeReason(CODE.INTERNAL_SERVER_ERROR, refusal(CODE.INTERNAL_SERVER_ERROR, 'Unexpected error.').message),
+        closeReason(
+          `${CODE.INTERNAL_SERVER_ERROR}: ${refusal(CODE.INTERNAL_SERVER_ERROR, 'Unexpected error.').message}`,
+        ),
       );
     };
-    socket.once('error', (error) => internalError(error, 'socket'));
+    socket.once('error', (error: Error & { code?: unknown }) => {
+      // What ws itself refuses of the client's frames (a message over maxPayload, invalid UTF-8, a bad opcode) it
+      // closes itself (with 1009, 1007, 1002…): the client's fault, not the server's.
+      if (typeof error.code === 'string' && error.code.startsWith('WS_ERR_'))
+        logger.info({ err: error }, 'WebSocket frame refused');
+      else internalError(error, 'socket');
+    });
+    // A message over maxPayload: ws's receiver calls close(1009) with no reason. The close says why, coded and in
+    // the socket's language, as every other refusal (and the older protocol's connection_error says it first).
+    const wsClose = socket.close.bind(socket);
+    socket.close = (code?: number, reason?: string | Buffer): void => {
+      if (code !== MESSAGE_TOO_BIG || reason !== undefined) return wsClose(code, reason);
+      const facts = { maxBytes: options.maxPayloadBytes };
+      refuse(MESSAGE_TOO_BIG, refusal(CODE.PAYLOAD_TOO_LARGE, englishMessage(CODE.PAYLOAD_TOO_LARGE, facts), facts));
+    };
     const budget = messageBudget();
     /** The close of a message the socket will not take, or undefined. */
-    const refuseMessage = (data: string): { code: number; reason: string } | undefined => {
+    const refuseMessage = (data: string): { code: number; refusal: SocketRefusal } | undefined => {
       if (!budget.take())
         return {
           code: 4429,
-          reason: closeReason(
-            CODE.RATE_LIMITED,
-            refusal(CODE.RATE_LIMITED, `More than ${MESSAGE_RATE} messages a second on this socket: slow down`).message,
-          ),
+          refusal: refusal(CODE.RATE_LIMITED, `More than ${MESSAGE_RATE} messages a second on this socket: slow down`),
         };
       if (data.length > MAX_CONTROL_MESSAGE_BYTES && !carriesDocument(data))
         return {
           code: CloseCode.BadRequest,
-          reason: closeReason(
+          refusal: refusal(
             CODE.SOCKET_MESSAGE_REFUSED,
-            refusal(
-              CODE.SOCKET_MESSAGE_REFUSED,
-              `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`,
-            ).message,
+            `Messages without a document are ${MAX_CONTROL_MESSAGE_BYTES} bytes at most`,
           ),
         };
       return undefined;
@@ -373,14 +399,14 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
           if (socket.readyState !== socket.OPEN) return resolve();
           socket.send(data, (error) => (error ? reject(error) : resolve()));
         }),
-      close: (code: number, reason: string) => socket.close(code, reason),
+      close: (code: number, reason: string) => socket.close(code, closeReason(reason)),
       onMessage: (handler: (data: string) => Promise<void>) =>
         socket.on('message', (data: Buffer) => {
           metrics.webSocketMessage('received');
           const text = String(data);
           const refused = refuseMessage(text);
           if (refused !== undefined) {
-            protocolSocket.close(refused.code, refused.reason);
+            refuse(refused.code, refused.refusal);
             return;
           }
           handler(text).catch((error: unknown) => internalError(error, 'message'));
@@ -394,7 +420,12 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     // A `complete` for an operation still starting is noted, for onOperation to end it once it exists.
     const protocolSocket: ProtocolSocket = {
       ...spoken,
-      close: (code, reason) => spoken.close(code, codedReason(code, reason, refusal)),
+      close: (code, reason, given) => {
+        // graphql-ws's own closes ("Unauthorized", "Invalid message received"…) get a registered code and a sentence.
+        const refused = given ?? codedRefusal(code, reason, legacy !== undefined, refusal);
+        if (refused === undefined) spoken.close(code, reason);
+        else spoken.close(code, `${String(refused.extensions['code'])}: ${refused.message}`, refused);
+      },
       onMessage: (handler) =>
         spoken.onMessage((data) => {
           const state = states.get(socket);
@@ -407,11 +438,7 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     };
     const keepAlive = keepSocketAlive(socket, options.heartbeatMs);
     const idle = closeWhenUnused(socket, options.idleMs, () => states.get(socket)?.operations ?? 0);
-    const closed = protocolServer.opened(protocolSocket, {
-      socket,
-      request,
-      close: (code, reason) => protocolSocket.close(code, reason),
-    });
+    const closed = protocolServer.opened(protocolSocket, { socket, request, refuse });
     socket.once('close', (code, reason) => {
       keepAlive.stop();
       idle.stop();
@@ -565,24 +592,25 @@ function resolveDocument(
 }
 
 /**
- * The reason of a close that refuses something (4400 to 4599), as `CODE: message` in the socket's language: those
- * written so already stay; graphql-ws's own ("Unauthorized", "Invalid message received"…) get a registered code and a
- * sentence that says what to do.
+ * The refusal of a close that graphql-ws makes itself (4400 to 4599: "Unauthorized", "Invalid message received"…):
+ * a registered code and a sentence that says what to do, in the socket's language. Undefined for any other close
+ * and for a reason already written `CODE: message`.
  */
-function codedReason(
+function codedRefusal(
   code: number,
   reason: string,
-  refusal: (code: ErrorCode, english: string) => { message: string },
-): string {
-  if (code < 4400 || code >= 4600 || isErrorCode(reason.split(': ', 1)[0])) return reason;
-  const errorCode = code >= 4500 ? CODE.INTERNAL_SERVER_ERROR : CODE.SOCKET_MESSAGE_REFUSED;
-  const english = code >= 4500 ? 'Unexpected error.' : (GRAPHQL_WS_REASONS[reason] ?? reason);
-  return closeReason(errorCode, refusal(errorCode, english).message);
+  legacy: boolean,
+  refusal: (code: ErrorCode, english: string) => SocketRefusal,
+): SocketRefusal | undefined {
+  if (code < 4400 || code >= 4600 || isErrorCode(reason.split(': ', 1)[0])) return undefined;
+  if (code >= 4500) return refusal(CODE.INTERNAL_SERVER_ERROR, 'Unexpected error.');
+  const english = (legacy ? LEGACY_REASONS[reason] : undefined) ?? GRAPHQL_WS_REASONS[reason] ?? reason;
+  return refusal(CODE.SOCKET_MESSAGE_REFUSED, english);
 }
 
-/** `CODE: message`, cut to what a close frame holds (on a character, never inside one). */
-function closeReason(code: string, message: string): string {
-  let reason = `${code}: ${message}`;
-  while (Buffer.byteLength(reason) > MAX_CLOSE_REASON_BYTES) reason = reason.slice(0, -1);
-  return reason;
+/** A close's reason cut to what a close frame holds (on a character, never inside one). */
+function closeReason(reason: string): string {
+  let fitted = reason;
+  while (Buffer.byteLength(fitted) > MAX_CLOSE_REASON_BYTES) fitted = fitted.slice(0, -1);
+  return fitted;
 }
