@@ -26,6 +26,8 @@ export interface ErrorDeclaration {
   readonly status?: number;
   /** Its answers carry `Retry-After`, in whole seconds, from the fact `retryAfterS`. */
   readonly retryAfter?: true;
+  /** Answered with HTTP 401, it carries this `WWW-Authenticate` challenge (RFC 9110 asks a 401 for one). */
+  readonly challenge?: string;
   /** When a client meets it: the docs' list of codes (docs/app-developers/errors.md) is made from this. */
   readonly when: string;
   /**
@@ -91,6 +93,7 @@ export const ERRORS = {
     },
   },
   UNAUTHENTICATED: {
+    challenge: 'Bearer realm="thai-edu-graphql"',
     when:
       "an unknown or malformed API key, a key whose grace period is over, or a deleted client's key (HTTP 401), or a " +
       'client-only/operator-only field asked anonymously',

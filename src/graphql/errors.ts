@@ -14,16 +14,17 @@ export interface HttpFacts {
 
 /**
  * The `extensions` of an error with `code`: its facts, the code, and (from the registry, unless `http` says
- * otherwise) the HTTP status and a `Retry-After` from the fact `retryAfterS`.
+ * otherwise) the HTTP status, a `Retry-After` from the fact `retryAfterS` and a 401's `WWW-Authenticate`.
  */
 export function codedExtensions(code: ErrorCode, details: ErrorDetails = {}, http: HttpFacts = {}) {
   const declared: ErrorDeclaration = ERRORS[code];
   const status = http.status ?? declared.status;
   const retryAfterS = details['retryAfterS'];
-  const headers =
-    declared.retryAfter && retryAfterS !== undefined
-      ? { ...http.headers, 'retry-after': String(retryAfterS) }
-      : http.headers;
+  const added: Record<string, string> = {};
+  if (declared.retryAfter && retryAfterS !== undefined) added['retry-after'] = String(retryAfterS);
+  if (status === 401 && declared.challenge !== undefined) added['www-authenticate'] = declared.challenge;
+  const headers: Readonly<Record<string, string>> | undefined =
+    Object.keys(added).length === 0 ? http.headers : { ...added, ...http.headers };
   const answered = {
     ...http,
     ...(status === undefined ? {} : { status }),
@@ -59,23 +60,35 @@ export function codedGraphQLError(
  */
 export const maskError: MaskError = (error, message) => {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof CodedError) {
-    // instanceof leaves a generic class's parameter as any: name the type it has.
-    const { code, details, httpStatus } = original as CodedError;
-    const located = error instanceof GraphQLError ? error : undefined;
-    return codedGraphQLError(code, {
-      message: original.message,
-      details,
-      http: httpStatus === undefined ? {} : { status: httpStatus },
-      nodes: located?.nodes,
-      source: located?.source,
-      positions: located?.positions,
-      path: located?.path,
-    });
-  }
+  // instanceof leaves a generic class's parameter as any: name the type it has.
+  if (original instanceof CodedError)
+    return fromCodedError(original as CodedError, error instanceof GraphQLError ? error : undefined);
   // Never expose an unexpected error's message, stack or cause, whatever NODE_ENV says.
   return maskUnexpectedError(error, message, false);
 };
+
+/**
+ * A refusal made outside GraphQL (a coded error: the front door's caller check, a rate limit) as the GraphQL error
+ * a transport answers with; a GraphQL error as it is; undefined for anything else, which is not a refusal.
+ */
+export function graphQLRefusal(error: unknown): GraphQLError | undefined {
+  if (error instanceof GraphQLError) return error;
+  if (error instanceof CodedError) return fromCodedError(error as CodedError, undefined);
+  return undefined;
+}
+
+function fromCodedError(original: CodedError, located: GraphQLError | undefined): GraphQLError {
+  const { code, details, httpStatus } = original;
+  return codedGraphQLError(code, {
+    message: original.message,
+    details,
+    http: httpStatus === undefined ? {} : { status: httpStatus },
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+  });
+}
 
 /**
  * The refusal of every rate limit (per caller, per IP for registrations and for failed authentications):

@@ -9,7 +9,7 @@ import { createContextFactory, type Context } from '../graphql/context.js';
 import type { FetchBudgets } from '../rate-limit/fetch-budgets.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import { maskError } from '../graphql/errors.js';
-import { RequestCallers } from '../graphql/request-callers.js';
+import { RequestCallers } from '../http/request-callers.js';
 import { yogaLoggerFrom } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { PersistedQueryStore } from './operations/persisted-query-store.js';

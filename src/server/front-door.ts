@@ -22,7 +22,7 @@ import type { CORSOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { CodedError } from '../errors/coded-error.js';
 import { CODE, ERRORS, type ErrorCode, type ErrorDeclaration } from '../errors/registry.js';
-import type { RequestCallers } from '../graphql/request-callers.js';
+import type { RequestCallers } from '../http/request-callers.js';
 import { negotiateLanguage, type Language } from '../http/language.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import type { RequestCaller } from '../http/request-state.js';

@@ -106,3 +106,32 @@ describe('HTTP hygiene at the front door', () => {
     expect(await query.json()).toEqual({ data: { __typename: 'Query' } });
   });
 });
+
+describe('a bad key at any door', () => {
+  const stack = useStack();
+  // The doors that ask who is calling (the catalogue feeds and the schema files serve everyone alike and ask no one).
+  const doors: readonly [string, RequestInit][] = [
+    ['/graphql', { method: 'POST', body: '{"query":"{ datasets { code } }"}' }],
+    ['/datasets/ODS_COUNT_TEACHER_BY_YEAR.csv', {}],
+    ['/mcp', { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+  ];
+
+  it.each(doors)(
+    '%s answers 401 UNAUTHENTICATED with the Bearer challenge, in the caller’s language',
+    async (path, init) => {
+      const response = await stack().app.fetch(`http://localhost${path}`, {
+        ...init,
+        headers: {
+          authorization: 'Bearer tedu_not-a-key',
+          'accept-language': 'th',
+          'content-type': 'application/json',
+        },
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="thai-edu-graphql"');
+      const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(body.errors[0]?.extensions.code).toBe('UNAUTHENTICATED');
+      expect(body.errors[0]?.message).toMatch(/ยืนยันตัวตนไม่สำเร็จ/);
+    },
+  );
+});

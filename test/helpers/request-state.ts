@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../../src/access/model.js';
-import { RequestCallers } from '../../src/graphql/request-callers.js';
+import { RequestCallers } from '../../src/http/request-callers.js';
 import { requestStates } from '../../src/server/front-door.js';
 import type { PipelineRequestState } from '../../src/server/request-state.js';
 

@@ -39,7 +39,11 @@ export function errorAnswer(
   cors: CORSOptions | false = false,
 ): { status: number; headers: Record<string, string>; body: string } {
   const language = negotiateLanguage(header('accept-language'));
-  const extensions = codedExtensions(refusal.code, refusal.details);
+  const extensions = codedExtensions(
+    refusal.code,
+    refusal.details,
+    refusal.status === undefined ? {} : { status: refusal.status },
+  );
   const { message, detail } = localizedMessage(
     language,
     englishMessage(refusal.code, refusal.details, refusal.message),

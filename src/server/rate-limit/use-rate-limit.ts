@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { CodedError } from '../../errors/coded-error.js';
 import { CODE } from '../../errors/registry.js';
 import type { RequestCaller } from '../../http/request-state.js';
 import { clientIp } from '../../http/client-ip.js';
@@ -105,7 +106,7 @@ export function rateLimitCharges(
           try {
             found = await state.caller();
           } catch (error) {
-            if (!(error instanceof GraphQLError) || error.extensions['code'] !== CODE.CLIENT_DISABLED) throw error;
+            if (!(error instanceof CodedError) || error.code !== CODE.CLIENT_DISABLED) throw error;
             // The 403 is answered once the address has paid for it; an empty bucket answers 429 instead.
             await spendFor(state, { caller: { kind: 'anonymous' }, ip: ipOf(request, state) }, cost);
             throw error;

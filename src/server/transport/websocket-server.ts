@@ -14,7 +14,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../../graphql/context.js';
-import { codedGraphQLError } from '../../graphql/errors.js';
+import { codedGraphQLError, graphQLRefusal } from '../../graphql/errors.js';
 import { localizedError, localizedMessage } from '../../graphql/messages.js';
 import { CODE, englishMessage, isErrorCode, type ErrorCode } from '../../errors/registry.js';
 import { negotiateLanguage, type Language } from '../../http/language.js';
@@ -202,8 +202,9 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     payload: SubscribePayload,
   ): Promise<ExecutionArgs | GraphQLError[]> => {
     const refusal = (error: unknown): GraphQLError[] => {
-      if (error instanceof GraphQLError) return [error];
-      throw error;
+      const refused = graphQLRefusal(error);
+      if (refused === undefined) throw error;
+      return [refused];
     };
     const paying = initialContext(extra, state, {});
     try {
@@ -211,8 +212,9 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
     } catch (error) {
       // A refusal has no result to carry the RateLimit fields (rateLimitOfFirstResult): its error does.
       const rateLimit = rateLimitOfFirstResult(paying.state);
-      if (!(error instanceof GraphQLError) || rateLimit === undefined) return refusal(error);
-      return [new GraphQLError(error.message, { extensions: { ...error.extensions, rateLimit } })];
+      const [refused] = refusal(error);
+      if (refused === undefined || rateLimit === undefined) return refusal(error);
+      return [new GraphQLError(refused.message, { extensions: { ...refused.extensions, rateLimit } })];
     }
     try {
       checkOperationParameters(payload);
@@ -264,11 +266,11 @@ export function serveWebSockets(options: GraphQLWebSocketOptions, closing: () =>
         // The whole context is made once here so that a refused credential closes the socket before `ack`.
         await (yoga.getEnveloped(initialContext(ctx.extra, state, {})) as Enveloped).contextFactory();
       } catch (error) {
-        const code = error instanceof GraphQLError ? String(error.extensions['code']) : undefined;
-        const closeCode = code === undefined ? undefined : CLOSE_CODES[code];
-        if (closeCode === undefined) throw error;
+        const refused = graphQLRefusal(error);
+        const closeCode = refused === undefined ? undefined : CLOSE_CODES[String(refused.extensions['code'])];
+        if (refused === undefined || closeCode === undefined) throw error;
         // In the socket's language, as the same refusal over HTTP would be.
-        const { message, extensions = {} } = shown(error as GraphQLError, languageOf(ctx.extra));
+        const { message, extensions = {} } = shown(refused, languageOf(ctx.extra));
         ctx.extra.refuse(closeCode, { message, extensions });
         return false;
       }

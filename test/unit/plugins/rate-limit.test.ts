@@ -2,7 +2,7 @@ import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src/access/model.js';
 import { CODE } from '../../../src/errors/registry.js';
-import { RequestCallers } from '../../../src/graphql/request-callers.js';
+import { RequestCallers } from '../../../src/http/request-callers.js';
 import { createRateLimiter, type RateLimiter } from '../../../src/rate-limit/limiter.js';
 import { rateLimitCharges } from '../../../src/server/rate-limit/use-rate-limit.js';
 import { fetchWithState } from '../../helpers/request-state.js';

@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { AccessError } from '../access/errors.js';
 import { ANONYMOUS, type AccessService, type Caller } from '../access/model.js';
-import { clientIp } from '../http/client-ip.js';
-import type { RequestCaller } from '../http/route.js';
+import { CodedError } from '../errors/coded-error.js';
 import { CODE } from '../errors/registry.js';
-import { codedGraphQLError, rateLimitedError } from './errors.js';
+import { RateLimitedError } from '../rate-limit/errors.js';
 import type { IpLimits } from '../rate-limit/ip-budgets.js';
 import type { SpentBudgets } from '../rate-limit/spent-budgets.js';
+import { clientIp } from './client-ip.js';
+import type { RequestCaller } from './route.js';
 
 export interface RequestCallersOptions {
   /** Only its authentication: a plugin that asks who pays (the rate limit) is tested with a stand-in for it. */
@@ -16,8 +17,6 @@ export interface RequestCallersOptions {
   /** Read the client IP from the last X-Forwarded-For entry, as the one trusted proxy in front wrote it. */
   readonly trustProxy?: boolean | undefined;
 }
-
-export type { RequestCaller } from '../http/route.js';
 
 /** The request, as authentication reads it: its headers (the credential, X-Forwarded-For) and its spent budgets. */
 export interface AuthenticatedRequest {
@@ -63,16 +62,14 @@ export class RequestCallers {
         const counted = await ipLimits?.authenticationFailed(ip);
         // The answer (401, or 429 once the budget is spent) names the budget of failures, as it is after this one.
         if (counted !== undefined) request.budgets.record(counted);
-        if (refusal?.retryAfterMs !== undefined) throw rateLimitedError(refusal.retryAfterMs);
-        throw codedGraphQLError(CODE.UNAUTHENTICATED, {
-          message: error.message,
-          http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="thai-edu-graphql"' } },
-        });
+        if (refusal?.retryAfterMs !== undefined) throw new RateLimitedError(refusal.retryAfterMs);
+        // 401: every door answers it with the registry's WWW-Authenticate challenge.
+        throw new CodedError(CODE.UNAUTHENTICATED, error.message, {}, 401);
       }
       if (error instanceof AccessError && error.code === CODE.CLIENT_DISABLED) {
         // 403, not 401: the key is genuine and names the client; it is the client that may not be served. A 401
         // would tell its developers to fix or replace a key that is fine, and count as a failed guess.
-        throw codedGraphQLError(CODE.CLIENT_DISABLED);
+        throw new CodedError(CODE.CLIENT_DISABLED);
       }
       throw error;
     }
