@@ -159,13 +159,20 @@ export function openLive(config: Config, dependencies: LiveDependencies): Promis
     );
     upstream.source.observeDatasetBodies((code, answer) => {
       void undated
-        .then((codes) => (codes.has(code) ? watcher.record(code, answer) : undefined))
-        .catch((error: unknown) => logger.warn({ dataset: code, err: error }, 'could not record a first look'));
+        .then(async (codes) => {
+          if (!codes.delete(code)) return;
+          await watcher.record(code, answer).catch((error: unknown) => {
+            codes.add(code);
+            logger.warn({ dataset: code, err: error }, 'could not record a first look');
+          });
+        })
+        .catch(() => undefined);
     });
     if (config.live.watchIntervalS > 0) {
       const intervalMs = config.live.watchIntervalS * 1_000;
       watcher.start(intervalMs);
       void undated.then((codes) => {
+        // Read at once, before a download has taken a dataset off the list.
         if (codes.size > 0)
           watcher.start(intervalMs, {
             afterMs: Math.min(FIRST_LOOK_MS, intervalMs),
