@@ -19,6 +19,7 @@ import { bindOrder, parseOrder, sortRecords, type CompiledOrder, type ParsedOrde
 import { checkFieldPath, compileFieldPath } from './paths.js';
 import { compareKeys, shapeTypeOf, type RecordShape } from './shapes.js';
 import { answerInPlace, nextTurn } from './turns.js';
+import { laterTurn } from '../later-turn.js';
 import type { AggregateArgs, RecordConnection, RecordFilter, RecordsPageArgs, RecordsQuery } from './types.js';
 
 /** How many field names an unknown-field error lists. */
@@ -307,7 +308,9 @@ class View implements RecordsView {
     const { table } = this;
     // Nothing to build and a small answer: it runs now, within the turn's allowance (turns.ts).
     if (table.isInferred && this.isBuilt(query) && answerInPlace(this.size)) return;
-    // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first.
+    // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first. A
+    // payload not yet inferred has just arrived: the turn that parsed it is not the one that infers its fields.
+    if (!table.isInferred) await laterTurn();
     await nextTurn();
     if (!table.isInferred) {
       table.fields();
