@@ -60,4 +60,40 @@ describe('turns of the records engine', () => {
     // The ticker's first immediate and the one prepare would set at once share an iteration: one at least passes.
     expect(inferredAt).toBeGreaterThanOrEqual(2);
   });
+
+  it("infers a large payload's fields over several loop iterations, a slice of its records in each", async () => {
+    let iterations = 0;
+    const readAt: number[] = [];
+    const counted = (i: number): object => {
+      const record = { i };
+      Object.defineProperty(record, 'n', {
+        enumerable: true,
+        get: () => {
+          readAt.push(iterations);
+          return i;
+        },
+      });
+      return record;
+    };
+    const records = Array.from({ length: 10_000 }, (_, i) => (i === 0 || i === 9_999 ? counted(i) : { i, n: i }));
+    const view = recordsView(records, 'large');
+    let waiting = true;
+    const ticker = (async () => {
+      while (waiting) {
+        await nextIteration();
+        iterations++;
+      }
+    })();
+    await view.prepare();
+    waiting = false;
+    await ticker;
+    expect(view.fields().map((field) => [field.name, field.distinctCount])).toEqual([
+      ['i', 10_000],
+      ['n', 10_000],
+    ]);
+    // Read by the inference alone (no column is built): the first record and the last, several iterations apart.
+    expect(readAt).toHaveLength(2);
+    const [first = 0, last = 0] = readAt;
+    expect(last - first).toBeGreaterThanOrEqual(3);
+  });
 });
