@@ -41,9 +41,8 @@ function charged<Value>(ledger: ResponseLedger, value: Value, bytes: number): Va
 }
 
 /**
- * The largest value of known size whose JSON text answers share (server/response-cache/sliced-json.ts sharedJsonText): one
- * JSON.stringify of it holds the event loop for tens of ms, once per payload version. A larger one is walked in
- * slices by each answer, and is its own.
+ * The largest value of known size whose JSON text answers share (server/response-cache/sliced-json.ts sharedJsonText),
+ * written once per payload version, in slices. A larger one is walked in slices by each answer, and is its own.
  */
 const SHARED_TEXT_MAX_BYTES = 8 * 1024 * 1024;
 

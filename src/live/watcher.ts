@@ -4,6 +4,7 @@ import type { DatasetCode } from '../catalogue.js';
 import type { UpstreamBody, UpstreamClient } from '../upstream/client.js';
 import type { DatasetVersion, DatasetVersions } from './dataset-versions.js';
 import { UpstreamError } from '../upstream/errors.js';
+import { laterTurn } from '../later-turn.js';
 
 /** Every dataset, or only those the watcher has no version of yet (a new deployment's first look). */
 type PassScope = 'all' | 'unrecorded';
@@ -225,6 +226,8 @@ export function createWatcher(options: WatcherOptions): Watcher {
     },
     record(code, answer) {
       const recorded = (async () => {
+        // Not in the turn that parsed the body: hashing it (about 5 ms for the 3.7 MB payload) waits for a later one.
+        await laterTurn();
         if (closed || !options.isLeader() || (await options.versions.get(code)) !== undefined) return;
         await compare(code, undefined, answer);
       })();

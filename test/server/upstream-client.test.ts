@@ -1,6 +1,7 @@
 import { createServer, connect, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setImmediate as nextIteration } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findSummaryEndpoint, type SummaryEndpointEntry } from '../../src/catalogue.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
@@ -285,5 +286,43 @@ describe('conditional GETs', () => {
       code: 'UPSTREAM_HTTP_ERROR',
       upstreamStatus: 304,
     });
+  });
+});
+
+describe('a large body', () => {
+  it('is parsed on a later loop iteration than the one that read it', async () => {
+    // The largest dataset (3.7 MB): reading its text and parsing it each hold the loop about 10 ms.
+    const largest = 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST';
+    const large = simulator.datasetBody(largest).length;
+    let iterations = 0;
+    let readAt: number | undefined;
+    let parsedAt: number | undefined;
+    const concat = Buffer.concat.bind(Buffer);
+    const parse = JSON.parse.bind(JSON);
+    vi.spyOn(Buffer, 'concat').mockImplementation((list, length) => {
+      if (length === large) readAt ??= iterations;
+      return concat(list, length);
+    });
+    vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver) => {
+      if (text.length > 1_000_000) parsedAt ??= iterations;
+      return parse(text, reviver) as unknown;
+    });
+    let waiting = true;
+    const ticker = (async () => {
+      while (waiting) {
+        await nextIteration();
+        iterations++;
+      }
+    })();
+    try {
+      const answer = await newClient().getDataset(largest, '');
+      expect(answer.kind).toBe('body');
+    } finally {
+      waiting = false;
+      await ticker;
+      vi.restoreAllMocks();
+    }
+    expect(readAt).toBeDefined();
+    expect(parsedAt).toBeGreaterThan(readAt ?? Number.POSITIVE_INFINITY);
   });
 });

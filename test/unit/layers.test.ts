@@ -38,6 +38,8 @@ const RANKS: Readonly<Record<string, number>> = {
   // The pino logger factory: the server and the command-line programs log alike, and no CLI loads server/.
   'logger.ts': 0,
   'package-files.ts': 0,
+  // A turn of the event loop after the one running: the upstream client, the records engine and the answer writer wait for one.
+  'later-turn.ts': 0,
   errors: 0,
 };
 

@@ -1,6 +1,7 @@
 import { setImmediate as nextIteration } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { answerInPlace, IN_PLACE_RECORDS, nextTurn } from '../../src/records/turns.js';
+import { recordsView } from '../../src/records/view.js';
 
 describe('turns of the records engine', () => {
   it('answers in place up to the allowance of records per turn, then waits for the next loop iteration', async () => {
@@ -29,5 +30,70 @@ describe('turns of the records engine', () => {
     expect(order.filter((name) => name !== 'io')).toEqual(['a', 'b', 'c']);
     // Another callback of the loop (I/O, an immediate) runs between the first and the last turn.
     expect(order.indexOf('io')).toBeLessThan(order.indexOf('c'));
+  });
+
+  it('infers the fields of a payload just arrived on a later loop iteration than the one that asked', async () => {
+    // The turn that parsed a payload (the upstream answer's I/O callback) would otherwise infer its fields too, in
+    // its check phase: an immediate set from there fires before the loop reads I/O again.
+    let iterations = 0;
+    let inferredAt: number | undefined;
+    const record = { name: 'a' };
+    Object.defineProperty(record, 'count', {
+      enumerable: true,
+      get: () => {
+        inferredAt ??= iterations;
+        return 1;
+      },
+    });
+    const view = recordsView([record, { name: 'b', count: 2 }], 'just-arrived');
+    let waiting = true;
+    const ticker = (async () => {
+      while (waiting) {
+        await nextIteration();
+        iterations++;
+      }
+    })();
+    await view.prepare();
+    waiting = false;
+    await ticker;
+    expect(view.fields().map((field) => field.name)).toEqual(['name', 'count']);
+    // The ticker's first immediate and the one prepare would set at once share an iteration: one at least passes.
+    expect(inferredAt).toBeGreaterThanOrEqual(2);
+  });
+
+  it("infers a large payload's fields over several loop iterations, a slice of its records in each", async () => {
+    let iterations = 0;
+    const readAt: number[] = [];
+    const counted = (i: number): object => {
+      const record = { i };
+      Object.defineProperty(record, 'n', {
+        enumerable: true,
+        get: () => {
+          readAt.push(iterations);
+          return i;
+        },
+      });
+      return record;
+    };
+    const records = Array.from({ length: 10_000 }, (_, i) => (i === 0 || i === 9_999 ? counted(i) : { i, n: i }));
+    const view = recordsView(records, 'large');
+    let waiting = true;
+    const ticker = (async () => {
+      while (waiting) {
+        await nextIteration();
+        iterations++;
+      }
+    })();
+    await view.prepare();
+    waiting = false;
+    await ticker;
+    expect(view.fields().map((field) => [field.name, field.distinctCount])).toEqual([
+      ['i', 10_000],
+      ['n', 10_000],
+    ]);
+    // Read by the inference alone (no column is built): the first record and the last, several iterations apart.
+    expect(readAt).toHaveLength(2);
+    const [first = 0, last = 0] = readAt;
+    expect(last - first).toBeGreaterThanOrEqual(3);
   });
 });

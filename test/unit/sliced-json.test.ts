@@ -108,4 +108,33 @@ describe('JSON written a slice at a time', () => {
     expect(joinedText(first)).toBe(JSON.stringify({ dataset: { payload: body } }));
     expect(joinedText(second)).toBe(JSON.stringify([{ a: body }, { b: body }]));
   });
+
+  it('writes a large shared value once, a slice at a time, for every answer that carries it meanwhile', async () => {
+    // An upstream body of about 1.1 MB: the answers carrying it are small, its text is not.
+    const body = {
+      data: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `row ${i}`.padEnd(200, '.'), nested: { at: i } })),
+    };
+    const known: KnownValues = { sizeOf: () => undefined, shared: (value) => value === body };
+    let turns = 0;
+    let writing = true;
+    const ticker = (async () => {
+      while (writing) {
+        await nextTurn();
+        turns++;
+      }
+    })();
+    const [first, second] = await Promise.all([
+      slicedJson({ dataset: { payload: body } }, known, 100_000),
+      slicedJson([{ a: body }], known, 100_000),
+    ]);
+    writing = false;
+    await ticker;
+    expect(joinedText(first)).toBe(JSON.stringify({ dataset: { payload: body } }));
+    expect(joinedText(second)).toBe(JSON.stringify([{ a: body }]));
+    // The text was written in slices of 100 KB, the ticker running in between, once for both answers.
+    expect(turns).toBeGreaterThanOrEqual(10);
+    const text = sharedJsonText(body);
+    expect(first.filter((chunk) => chunk === text)).toHaveLength(1);
+    expect(second.filter((chunk) => chunk === text)).toHaveLength(1);
+  });
 });

@@ -1,0 +1,45 @@
+import { setImmediate as nextIteration } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { DatasetCode } from '../../src/catalogue.js';
+import type { DatasetVersion } from '../../src/live/dataset-versions.js';
+import { createWatcher } from '../../src/live/watcher.js';
+import { createLogger } from '../../src/logger.js';
+
+describe("the watcher's first look at a body something else downloaded", () => {
+  it('is taken on a later loop iteration than the one that delivered the body', async () => {
+    // Delivered where the upstream client parsed it: hashing and describing it there would add to that turn.
+    let iterations = 0;
+    let describedAt: number | undefined;
+    const stored = new Map<DatasetCode, DatasetVersion>();
+    const watcher = createWatcher({
+      client: { getDataset: () => Promise.reject(new Error('no download expected')) },
+      codes: [],
+      versions: {
+        get: (code) => Promise.resolve(stored.get(code)),
+        set: (code, version) => Promise.resolve(void stored.set(code, version)),
+      },
+      describe: () => {
+        describedAt ??= iterations;
+        return Promise.resolve({ recordCount: 1, shapeFingerprint: 'f' });
+      },
+      onChange: () => Promise.resolve(),
+      keep: () => Promise.resolve(),
+      isLeader: () => true,
+      logger: createLogger('silent'),
+    });
+    let waiting = true;
+    const ticker = (async () => {
+      while (waiting) {
+        await nextIteration();
+        iterations++;
+      }
+    })();
+    const code = 'ODS_COUNT_STUDENT_BY_MAJOR';
+    await watcher.record(code, { kind: 'body', status: 200, value: [{ a: 1 }], text: '[{"a":1}]', headers: {} });
+    waiting = false;
+    await ticker;
+    await watcher.close();
+    expect(stored.get(code)).toMatchObject({ recordCount: 1, shapeFingerprint: 'f' });
+    expect(describedAt).toBeGreaterThanOrEqual(1);
+  });
+});
