@@ -1,6 +1,6 @@
 import { createServer, connect, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { setImmediate as nextIteration } from 'node:timers/promises';
+import { whileCounting } from '../helpers/loop-iterations.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findSummaryEndpoint, type SummaryEndpointEntry } from '../../src/catalogue.js';
 import { createLogger } from '../../src/logger.js';
@@ -307,19 +307,13 @@ describe('a large body', () => {
       if (text.length > 1_000_000) parsedAt ??= iterations;
       return parse(text, reviver) as unknown;
     });
-    let waiting = true;
-    const ticker = (async () => {
-      while (waiting) {
-        await nextIteration();
-        iterations++;
-      }
-    })();
     try {
-      const answer = await newClient().getDataset(largest, '');
+      const answer = await whileCounting(
+        () => newClient().getDataset(largest, ''),
+        () => iterations++,
+      );
       expect(answer.kind).toBe('body');
     } finally {
-      waiting = false;
-      await ticker;
       vi.restoreAllMocks();
     }
     expect(readAt).toBeDefined();

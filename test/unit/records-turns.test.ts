@@ -2,6 +2,7 @@ import { setImmediate as nextIteration } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { answerInPlace, IN_PLACE_RECORDS, nextTurn } from '../../src/records/turns.js';
 import { recordsView } from '../../src/records/view.js';
+import { whileCounting } from '../helpers/loop-iterations.js';
 
 describe('turns of the records engine', () => {
   it('answers in place up to the allowance of records per turn, then waits for the next loop iteration', async () => {
@@ -46,16 +47,10 @@ describe('turns of the records engine', () => {
       },
     });
     const view = recordsView([record, { name: 'b', count: 2 }], 'just-arrived');
-    let waiting = true;
-    const ticker = (async () => {
-      while (waiting) {
-        await nextIteration();
-        iterations++;
-      }
-    })();
-    await view.prepare();
-    waiting = false;
-    await ticker;
+    await whileCounting(
+      () => view.prepare(),
+      () => iterations++,
+    );
     expect(view.fields().map((field) => field.name)).toEqual(['name', 'count']);
     // The ticker's first immediate and the one prepare would set at once share an iteration: one at least passes.
     expect(inferredAt).toBeGreaterThanOrEqual(2);
@@ -77,16 +72,10 @@ describe('turns of the records engine', () => {
     };
     const records = Array.from({ length: 10_000 }, (_, i) => (i === 0 || i === 9_999 ? counted(i) : { i, n: i }));
     const view = recordsView(records, 'large');
-    let waiting = true;
-    const ticker = (async () => {
-      while (waiting) {
-        await nextIteration();
-        iterations++;
-      }
-    })();
-    await view.prepare();
-    waiting = false;
-    await ticker;
+    await whileCounting(
+      () => view.prepare(),
+      () => iterations++,
+    );
     expect(view.fields().map((field) => [field.name, field.distinctCount])).toEqual([
       ['i', 10_000],
       ['n', 10_000],

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import {
   joinedText,
@@ -7,6 +6,7 @@ import {
   slicedJson,
   type KnownValues,
 } from '../../src/server/response-cache/sliced-json.js';
+import { whileCounting } from '../helpers/loop-iterations.js';
 
 const unknownSizes: KnownValues = { sizeOf: () => undefined, shared: () => false };
 const sized = (size: (value: object) => number | undefined): KnownValues => ({ sizeOf: size, shared: () => false });
@@ -38,16 +38,10 @@ describe('JSON written a slice at a time', () => {
   it('gives the event loop back after every slice: other work runs while a large value is written', async () => {
     const value = { rows: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `row ${i}`.padEnd(200, '.') })) };
     let turns = 0;
-    let writing = true;
-    const ticker = (async () => {
-      while (writing) {
-        await nextTurn();
-        turns++;
-      }
-    })();
-    const text = await written(value, unknownSizes, 100_000);
-    writing = false;
-    await ticker;
+    const text = await whileCounting(
+      () => written(value, unknownSizes, 100_000),
+      () => turns++,
+    );
     expect(text).toBe(JSON.stringify(value));
     // About 1.1 MB of text in slices of 100 KB: the ticker ran in between, at least once a slice.
     expect(turns).toBeGreaterThanOrEqual(10);
@@ -57,16 +51,10 @@ describe('JSON written a slice at a time', () => {
     // Lists of tiny objects: far more values than bytes (a walk costs by the value), all in one byte slice.
     const value = { edges: Array.from({ length: 2 * SLICE_VALUES }, (_, i) => ({ n: i % 10 })) };
     let turns = 0;
-    let writing = true;
-    const ticker = (async () => {
-      while (writing) {
-        await nextTurn();
-        turns++;
-      }
-    })();
-    const text = await written(value, unknownSizes, 100 * 1_048_576);
-    writing = false;
-    await ticker;
+    const text = await whileCounting(
+      () => written(value, unknownSizes, 100 * 1_048_576),
+      () => turns++,
+    );
     expect(text).toBe(JSON.stringify(value));
     // 4 × SLICE_VALUES values (each object and its member): the ticker ran between the slices.
     expect(turns).toBeGreaterThanOrEqual(3);
@@ -116,19 +104,14 @@ describe('JSON written a slice at a time', () => {
     };
     const known: KnownValues = { sizeOf: () => undefined, shared: (value) => value === body };
     let turns = 0;
-    let writing = true;
-    const ticker = (async () => {
-      while (writing) {
-        await nextTurn();
-        turns++;
-      }
-    })();
-    const [first, second] = await Promise.all([
-      slicedJson({ dataset: { payload: body } }, known, 100_000),
-      slicedJson([{ a: body }], known, 100_000),
-    ]);
-    writing = false;
-    await ticker;
+    const [first, second] = await whileCounting(
+      () =>
+        Promise.all([
+          slicedJson({ dataset: { payload: body } }, known, 100_000),
+          slicedJson([{ a: body }], known, 100_000),
+        ]),
+      () => turns++,
+    );
     expect(joinedText(first)).toBe(JSON.stringify({ dataset: { payload: body } }));
     expect(joinedText(second)).toBe(JSON.stringify([{ a: body }]));
     // The text was written in slices of 100 KB, the ticker running in between, once for both answers.

@@ -1,4 +1,4 @@
-import { setImmediate as nextIteration } from 'node:timers/promises';
+import { whileCounting } from '../helpers/loop-iterations.js';
 import { describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../../src/catalogue.js';
 import type { DatasetVersion } from '../../src/live/dataset-versions.js';
@@ -27,17 +27,11 @@ describe("the watcher's first look at a body something else downloaded", () => {
       isLeader: () => true,
       logger: createLogger('silent'),
     });
-    let waiting = true;
-    const ticker = (async () => {
-      while (waiting) {
-        await nextIteration();
-        iterations++;
-      }
-    })();
     const code = 'ODS_COUNT_STUDENT_BY_MAJOR';
-    await watcher.record(code, { kind: 'body', status: 200, value: [{ a: 1 }], text: '[{"a":1}]', headers: {} });
-    waiting = false;
-    await ticker;
+    await whileCounting(
+      () => watcher.record(code, { kind: 'body', status: 200, value: [{ a: 1 }], text: '[{"a":1}]', headers: {} }),
+      () => iterations++,
+    );
     await watcher.close();
     expect(stored.get(code)).toMatchObject({ recordCount: 1, shapeFingerprint: 'f' });
     expect(describedAt).toBeGreaterThanOrEqual(1);
