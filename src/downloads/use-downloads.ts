@@ -128,8 +128,11 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   const anonymous = caller.kind === 'anonymous';
   const maxAgeS = Math.max(0, Math.floor((read.freshUntil.getTime() - options.now()) / 1_000));
   const cacheControl = anonymous ? publicCacheControl(maxAgeS, options.staleWhileRevalidateS) : 'private, no-cache';
+  // The facts a file states (a CSV's CSVW metadata, an XLSX's citation sheet) leave the file sizes out: they are not
+  // measured for a download (that would write the whole CSV and JSON).
+  const publishing = { ...options.publishing, byteSizes: undefined };
   if (describedCsv !== undefined) {
-    const [described] = await harvestFacts({ ...options.publishing, byteSizes: undefined }, url.origin, [target.code]);
+    const [described] = await harvestFacts(publishing, url.origin, [target.code]);
     if (described === undefined) throw new Error(`no facts of dataset ${target.code}`);
     const metadata = csvwMetadata(described, {
       url: new URL(`${describedCsv}${url.search}`, url.origin),
@@ -151,8 +154,6 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
     return new Response(compressStream(text, encoding), { status: 200, headers });
   }
   // An XLSX also states its address and the dataset's last change (its citation sheet): a new one is a new file.
-  // Its sheet states no file sizes: they are not measured for a download (that would write the whole CSV and JSON).
-  const publishing = { ...options.publishing, byteSizes: undefined };
   const [facts] = target.format === 'xlsx' ? await harvestFacts(publishing, url.origin, [target.code]) : [];
   const cited = facts === undefined ? '' : `\n${url.origin}\n${facts.modified?.toISOString() ?? ''}`;
   const etag = etagOf(`${target.format}\n${target.code}\n${read.version}\n${parameters.canonical}${cited}`);

@@ -76,6 +76,10 @@ export function redisSubscriptionSlots(options: RedisSlotsOptions): Subscription
     if (!failing) logger.warn({ err: error }, "subscription slots: Redis unavailable, counting this instance's only");
     failing = true;
   };
+  const recovered = (): void => {
+    if (failing) logger.info('subscription slots: Redis counts them again');
+    failing = false;
+  };
 
   const forget = (caller: string, member: string): void => {
     const members = held.get(caller);
@@ -90,10 +94,8 @@ export function redisSubscriptionSlots(options: RedisSlotsOptions): Subscription
     );
     const outcomes = await Promise.allSettled(renewals);
     const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (rejected === undefined) {
-      if (failing && outcomes.length > 0) logger.info('subscription slots: Redis counts them again');
-      if (outcomes.length > 0) failing = false;
-    } else failed(rejected.reason);
+    if (rejected !== undefined) failed(rejected.reason);
+    else if (outcomes.length > 0) recovered();
   };
   let renewing: Promise<void> | undefined;
   const heartbeat = setInterval(() => {
@@ -107,8 +109,7 @@ export function redisSubscriptionSlots(options: RedisSlotsOptions): Subscription
       let answer: unknown;
       try {
         answer = await run(() => redis.eval(TAKE_SCRIPT, 1, key(caller), member, max, ttlMs));
-        if (failing) logger.info('subscription slots: Redis counts them again');
-        failing = false;
+        recovered();
       } catch (error) {
         failed(error);
         answer = [1, 0];

@@ -135,7 +135,7 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
  * Makes each request's state (its fields are declared in http/, graphql/ and server/request-state.ts), where the
  * request enters: app.ts's routedListener and routedFetch, and the WebSocket server for each operation. `callers`
  * authenticates its caller, once, when first asked. Here beside the front door, which every request's way starts
- * with, so a request runs no module more for it (test/server/files-per-request.test.ts).
+ * with, so a request runs no module more for it (test/contract/files-per-request.test.ts).
  */
 export function requestStates(callers: RequestCallers): (entry: RequestEntry) => PipelineRequestState {
   return (entry) => {

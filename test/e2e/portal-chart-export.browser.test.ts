@@ -63,51 +63,25 @@ async function inkInBand(page: Page, png: Buffer, fromY: number, toY: number): P
 describe.runIf(CHROMIUM_HERE)('an exported chart', () => {
   const portal = usePortalBrowser();
 
+  const THAI = {
+    source: 'ที่มา:',
+    licence: 'สัญญาอนุญาต:',
+    cut: 'แผนภูมินี้แสดง 30 กลุ่มที่มากที่สุดจากทั้งหมด 77 กลุ่ม',
+    png: 'ดาวน์โหลดแผนภูมิ (PNG)',
+    svg: 'ดาวน์โหลดแผนภูมิ (SVG)',
+  } as const;
+  const ENGLISH = {
+    source: 'Source:',
+    licence: 'Licence:',
+    cut: 'This chart shows the largest 30 of 77 groups',
+    png: 'Download the chart (PNG)',
+    svg: 'Download the chart (SVG)',
+  } as const;
   for (const [locale, width, words] of [
-    [
-      'th-TH',
-      'phone',
-      {
-        source: 'ที่มา:',
-        licence: 'สัญญาอนุญาต:',
-        cut: 'แผนภูมินี้แสดง 30 กลุ่มที่มากที่สุดจากทั้งหมด 77 กลุ่ม',
-        png: 'ดาวน์โหลดแผนภูมิ (PNG)',
-        svg: 'ดาวน์โหลดแผนภูมิ (SVG)',
-      },
-    ],
-    [
-      'en-GB',
-      'desktop',
-      {
-        source: 'Source:',
-        licence: 'Licence:',
-        cut: 'This chart shows the largest 30 of 77 groups',
-        png: 'Download the chart (PNG)',
-        svg: 'Download the chart (SVG)',
-      },
-    ],
-    [
-      'th-TH',
-      'desktop',
-      {
-        source: 'ที่มา:',
-        licence: 'สัญญาอนุญาต:',
-        cut: 'แผนภูมินี้แสดง 30 กลุ่มที่มากที่สุดจากทั้งหมด 77 กลุ่ม',
-        png: 'ดาวน์โหลดแผนภูมิ (PNG)',
-        svg: 'ดาวน์โหลดแผนภูมิ (SVG)',
-      },
-    ],
-    [
-      'en-GB',
-      'phone',
-      {
-        source: 'Source:',
-        licence: 'Licence:',
-        cut: 'This chart shows the largest 30 of 77 groups',
-        png: 'Download the chart (PNG)',
-        svg: 'Download the chart (SVG)',
-      },
-    ],
+    ['th-TH', 'phone', THAI],
+    ['en-GB', 'desktop', ENGLISH],
+    ['th-TH', 'desktop', THAI],
+    ['en-GB', 'phone', ENGLISH],
   ] as const) {
     it(`carries its whole source line (${locale}, ${width})`, async () => {
       const { origin, newContext, pageErrors } = portal();

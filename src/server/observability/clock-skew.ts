@@ -43,8 +43,7 @@ export const CLOCK_SKEW_WARN_S = 1;
 const MAX_ROUND_TRIP_MS = 1_000;
 
 export function watchClockSkew(options: ClockSkewOptions): ClockSkewWatch {
-  const { sources, now, logger } = options;
-  const report = (against: ClockReference, skewS: number | undefined): void => options.report(against, skewS);
+  const { sources, now, logger, report } = options;
   const warnS = options.warnS ?? CLOCK_SKEW_WARN_S;
   const over = new Set<ClockReference>();
 

@@ -83,8 +83,8 @@ export function rateLimitCharges(
     clientIp(request.headers.get('x-forwarded-for'), state.node, options.trustProxy);
   const take = async (context: PipelineContext, stop: (result: { errors: GraphQLError[] }) => void): Promise<void> => {
     try {
-      const caller = { caller: context.caller, ip: ipOf(context.request, context.state) };
-      await spendFor(context.state, caller, OPERATION_COSTS.executed);
+      // The caller the context was made for, as the request state authenticated it (settled: no second lookup).
+      await spendFor(context.state, await context.state.caller(), OPERATION_COSTS.executed);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       stop({ errors: [error] });
