@@ -87,12 +87,13 @@ function answer(request: Request, status: number, body: Json): Response {
 
 /** A form's or query string's pairs as CKAN's `mixed()` makes them: a repeated key becomes a list. */
 function mixed(pairs: URLSearchParams): Json {
-  const out: Json = {};
-  for (const key of new Set(pairs.keys())) {
-    const values = pairs.getAll(key);
-    out[key] = values.length === 1 ? values[0] : values;
-  }
-  return out;
+  // From entries, so a parameter named `__proto__` is a parameter (one nobody reads), never the object's prototype.
+  return Object.fromEntries(
+    [...new Set(pairs.keys())].map((key) => {
+      const values = pairs.getAll(key);
+      return [key, values.length === 1 ? values[0] : values];
+    }),
+  );
 }
 
 /** The action's parameters, read as CKAN's `_get_request_data` reads them for an action without side effects. */

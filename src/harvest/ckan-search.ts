@@ -215,19 +215,21 @@ export function facetsOf(
   fields: readonly string[],
   limit: number,
 ): { facets: Json; searchFacets: Json } {
-  const facets: Json = {};
-  const searchFacets: Json = {};
-  for (const field of fields) {
+  // Keyed by the fields asked for, from entries: a field named `__proto__` is a facet like any other.
+  const counted = fields.map((field) => {
     const counts = new Map<string, number>();
     for (const pkg of packages) {
       for (const value of new Set(fieldValues(pkg, field))) counts.set(value, (counts.get(value) ?? 0) + 1);
     }
-    const items = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
-    facets[field] = Object.fromEntries(items);
-    searchFacets[field] = {
-      title: field,
-      items: items.map(([name, count]) => ({ name, display_name: name, count })),
-    };
-  }
-  return { facets, searchFacets };
+    return [field, [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit)] as const;
+  });
+  return {
+    facets: Object.fromEntries(counted.map(([field, items]) => [field, Object.fromEntries(items)])),
+    searchFacets: Object.fromEntries(
+      counted.map(([field, items]) => [
+        field,
+        { title: field, items: items.map(([name, count]) => ({ name, display_name: name, count })) },
+      ]),
+    ),
+  };
 }

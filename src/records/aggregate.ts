@@ -61,15 +61,16 @@ export function aggregateRecords(
     }
     return a.first - b.first;
   });
-  return ordered.map((group) => {
-    const row: JsonObject = {};
-    for (const { field, column } of groupBy) row[field] = column.values[group.first] ?? null;
-    sums.forEach(({ field }, s) => {
-      row[field] = group.sums[s] ?? null;
-    });
-    row.count = group.count;
-    return row;
-  });
+  // Built from entries (own properties whatever the name): a field named `__proto__` is a key of the row, not its
+  // prototype.
+  return ordered.map(
+    (group): JsonObject =>
+      Object.fromEntries([
+        ...groupBy.map(({ field, column }) => [field, column.values[group.first] ?? null]),
+        ...sums.map(({ field }, s) => [field, group.sums[s] ?? null]),
+        ['count', group.count],
+      ]) as JsonObject,
+  );
 }
 
 /**

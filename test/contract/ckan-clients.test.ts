@@ -192,6 +192,17 @@ describe('CKAN clients', () => {
       res_format: { CSV: 13, JSON: 13, XLSX: 13 },
     });
     expect(faceted['results']).toEqual([]);
+    // Names an object holds by inheritance are parameters and facets like any other, never the answer's prototype.
+    const inherited = await search({ 'facet.field': '["__proto__","constructor","organization"]', rows: 0 });
+    expect(Object.keys(inherited['facets'] as Json)).toEqual(['__proto__', 'constructor', 'organization']);
+    expect((inherited['facets'] as Json)['constructor']).toEqual({});
+    const repeated = (await (
+      await stack().app.fetch('http://localhost/api/3/action/package_search?__proto__=a&__proto__=b&rows=1')
+    ).json()) as Json;
+    expect(repeated).toMatchObject({
+      success: true,
+      result: { count: 13, sort: 'score desc, metadata_modified desc' },
+    });
 
     // GET on /api/3/action and /api/action alike; a form POST too.
     for (const path of ['/api/3/action/package_search', '/api/action/package_search']) {

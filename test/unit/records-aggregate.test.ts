@@ -104,4 +104,21 @@ describe('aggregate', () => {
     });
     expect(() => target.aggregate(args)).toThrow(refused);
   });
+
+  it('keeps a field named __proto__ or constructor as a key of its rows, not their prototype', () => {
+    const records = JSON.parse(
+      '[{"__proto__": "a", "constructor": "x", "N": 1}, {"__proto__": "b", "N": 2}, {"__proto__": "a", "N": 3}]',
+    ) as JsonObject[];
+    const rows = recordsView({ data: records }, 'inherited').aggregate({
+      groupBy: ['__proto__', 'constructor'],
+      sum: ['N'],
+    });
+    expect(rows.map((row) => Object.keys(row))).toEqual(Array(3).fill(['__proto__', 'constructor', 'N', 'count']));
+    expect(rows.map((row) => [row['__proto__'], row['constructor'], row['N']])).toEqual([
+      ['a', 'x', 1],
+      ['a', null, 3],
+      ['b', null, 2],
+    ]);
+    expect(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype)).toBe(true);
+  });
 });
