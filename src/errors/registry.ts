@@ -141,7 +141,8 @@ export const ERRORS = {
   NOT_FOUND: {
     when:
       'an unknown request id, or a request for use of an unknown summary endpoint id (the query ' +
-      '`summaryEndpoint(endpointId:)` answers `null` for an unknown id)',
+      '`summaryEndpoint(endpointId:)` answers `null` for an unknown id); a schema file with introspection off; a ' +
+      "WebSocket upgrade on a path other than the GraphQL endpoint's (HTTP 404)",
     thai: { lead: 'ไม่พบรายการที่ระบุ' },
   },
   STORE_UNAVAILABLE: {

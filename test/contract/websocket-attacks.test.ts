@@ -139,6 +139,26 @@ describe('a socket, attacked', () => {
     // A native app sends no Origin at all.
     expect(await refused({})).toBe(101);
   });
+
+  it('answers an upgrade on another path 404 NOT_FOUND, naming the path sockets are served on', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+      const ws = new WebSocket(url.replace(/\/graphql$/, '/socket'), 'graphql-transport-ws');
+      ws.on('unexpected-response', (_request, response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      ws.on('open', () => {
+        resolve({ status: 101, body: '' });
+        ws.close(1000);
+      });
+      ws.on('error', () => undefined);
+    });
+    expect(answer.status).toBe(404);
+    const refusal = JSON.parse(answer.body) as { errors: { extensions: { code: string } }[] };
+    expect(refusal.errors[0]?.extensions.code).toBe('NOT_FOUND');
+    expect(answer.body).toContain('/graphql');
+  });
 });
 
 describe('a socket that runs nothing', () => {

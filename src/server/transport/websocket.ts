@@ -61,7 +61,7 @@ export function createGraphQLWebSockets(options: GraphQLWebSocketOptions): Graph
       if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.graphqlPath)
         return writeRawErrorAnswer(socket, header, {
           status: 404,
-          code: CODE.BAD_REQUEST,
+          code: CODE.NOT_FOUND,
           message: `WebSocket connections are served on ${options.graphqlPath} only.`,
         });
       load().then(
