@@ -176,10 +176,16 @@ function refusalOf(answer: GraphQLAnswer): ToolRefusal {
   const first = answer.errors[0];
   const code = typeof first?.extensions?.['code'] === 'string' ? first.extensions['code'] : `HTTP ${answer.status}`;
   const detail = first?.extensions?.['detail'];
-  const message = (first?.message ?? 'the API gave no answer') + (typeof detail === 'string' ? ` (${detail})` : '');
+  // The API names its pagination argument `after`; get_records calls it `cursor`.
+  const message = (
+    (first?.message ?? 'the API gave no answer') + (typeof detail === 'string' ? ` (${detail})` : '')
+  ).replaceAll('`after`', '`cursor`');
+  const aboutCursor = code === CODE.CURSOR_STALE || (code === CODE.BAD_USER_INPUT && message.includes('`cursor`'));
   // The records engine refuses a field no record has with BAD_USER_INPUT, listing the fields there are.
-  const hint =
-    code === CODE.BAD_USER_INPUT
+  const hint = aboutCursor
+    ? ' A cursor is the nextCursor of the previous get_records call with the same dataset, where and select: ' +
+      'call again without cursor to start from the first row.'
+    : code === CODE.BAD_USER_INPUT
       ? ' Call describe_dataset first to see the field keys and how their values are spelt.'
       : code === CODE.RATE_LIMITED
         ? ' The caller’s rate limit (shared with the GraphQL API) is spent: wait before calling again.'

@@ -282,6 +282,15 @@ function sharedSuite(connect: () => Promise<Client>, origin: () => string): void
     expect(code.isError).toBe(true);
     expect(textOf(code)).toContain('find_datasets');
   });
+
+  it('says what a cursor is when one is not a nextCursor, in the tool’s own words', async () => {
+    const bad = await callTool(client, 'get_records', { dataset: TEACHERS, cursor: 'not-a-cursor' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('BAD_USER_INPUT');
+    expect(textOf(bad)).toContain('without cursor');
+    expect(textOf(bad)).not.toContain('`after`');
+    expect(textOf(bad)).not.toContain('describe_dataset');
+  });
 }
 
 describe('MCP over Streamable HTTP', () => {
