@@ -81,6 +81,8 @@ export const builder = new SchemaBuilder<{
       description:
         'The objects with these ids, in the same order, each as `node(id:)` answers it (null where it would be null). At most LIMIT_MAX_NODE_IDS ids (100 unless configured); more, or a string that is no Node id, is BAD_USER_INPUT.',
       args: { ids: { description: 'Node ids.' } },
+      // Its selection once per id asked, not the list default's ten (a hundred ids were priced as ten).
+      complexity: ({ ids }) => ({ field: 1, multiplier: Array.isArray(ids) ? ids.length : 0 }),
       extensions: returnsDatasets(({ ids }) => (Array.isArray(ids) ? ids.map(datasetCodeOf) : [])),
       resolve: (_root, { ids }, context, info, resolveNodes) => {
         if (ids.length > context.maxNodeIds) throw new TooManyNodeIdsError(ids.length, context.maxNodeIds);

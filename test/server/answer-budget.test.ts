@@ -246,6 +246,19 @@ describe('payload fields are priced by what they return, wherever their Dataset 
     });
   });
 
+  it('prices nodes(ids:) once per id asked: 100 ids of a 30-field selection over the limit, 10 within', async () => {
+    const selection = `... on Dataset { ${aliased(30, (i) => `t${i}: title`)} }`;
+    const idsOf = (count: number): string => JSON.stringify(Array.from({ length: count }, () => `ds_${SMALL}`));
+    await costRefusal(`{ nodes(ids: ${idsOf(100)}) { ${selection} } }`);
+    await costRefusal('query Q($ids: [ID!]!) { nodes(ids: $ids) { ' + selection + ' } }', {
+      ids: JSON.parse(idsOf(100)) as unknown,
+    });
+    const ten = (await (
+      await stack().post({ query: `{ nodes(ids: ${idsOf(10)}) { ${selection} } }` })
+    ).json()) as Answer;
+    expect(ten.errors).toBeUndefined();
+  });
+
   it('refuses seven aliases of the largest payload through node(id:), typedRecords and a subscription event, as through dataset(code:)', async () => {
     await costRefusal(`{ dataset(code: ${LARGEST_DATASET}) { ${payloads(7)} } }`);
     await costRefusal(
