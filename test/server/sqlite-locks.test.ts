@@ -146,7 +146,8 @@ describe('SQLite: waiting for another process’s write lock', () => {
 
   it('a wait past the bound answers STORE_UNAVAILABLE, ticking all along, writes nothing, and leaves the store usable', async () => {
     const path = freshPath();
-    const access = await open(path, 100);
+    // 300 ms: long enough that the 10 ms ticker fires within it on a machine at load 10 (100 ms once saw none).
+    const access = await open(path, 300);
     const { client } = await access.registerClient({ name: 'Lab', contactEmail: 'lab@example.org' });
     const request = await access.requestEndpointUse({ client, endpointId: 84, purpose: 'Staffing' });
     const lock = holdWriteLock(path);
