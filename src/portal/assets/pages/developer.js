@@ -46,8 +46,6 @@ export function renderDeveloper(main) {
   let stopLive;
   /** @type {DeveloperState} */
   let state = initialState(credential('client') !== undefined);
-  /** The key the account was read with. @type {string | undefined} */
-  let token;
   /** @type {AccountParts | undefined} */
   let parts;
   const view = h('div', {});
@@ -96,7 +94,7 @@ export function renderDeveloper(main) {
   };
 
   const load = async () => {
-    token = credential('client');
+    const token = credential('client');
     if (token === undefined) return enter(signedOut());
     enter(loading());
     /** @type {import('../developer/state.js').AccountData} */
@@ -138,7 +136,12 @@ export function renderDeveloper(main) {
   /** @type {import('../developer/requests-view.js').RequestsActions} */
   const requestsActions = {
     ask: async (endpoint, purpose) => {
-      const { requestEndpointUse } = await graphql(ASK, { input: { endpointId: endpoint.endpointId, purpose } }, token);
+      // The key kept now, as rotation, deletion and the stream use: a rotation since the account was read replaced it.
+      const { requestEndpointUse } = await graphql(
+        ASK,
+        { input: { endpointId: endpoint.endpointId, purpose } },
+        credential('client'),
+      );
       changed(requestChanged(state, requestEndpointUse.useRequest), (drawn, account) =>
         drawn.requests.drawCard(account, endpoint.name),
       );
