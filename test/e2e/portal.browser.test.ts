@@ -7,6 +7,7 @@ import { TEST_ADMIN_TOKEN } from '../helpers/stack.js';
 // The tour of every page in both languages and widths is portal-pages.browser.test.ts, which runs beside this one.
 const CHROMIUM_HERE = haveChromium('portal browser test');
 const SCHOOLS_ENDPOINT = 'ods_count_school_by_jurisdiction';
+const STUDENTS_ENDPOINT = 'ods_count_student_by_year';
 /** A named operator (ADMIN_TOKENS): the audit trail records the decisions made with this token as operator:somchai. */
 const OFFICER = { name: 'somchai', token: 'somchai-portal-operator-token-5e6f7a8b' };
 
@@ -89,6 +90,11 @@ describe.runIf(CHROMIUM_HERE)('the portal in a real browser', () => {
     expect(await me(secondKey)).toBe(200);
     expect(await me(firstKey)).toBe(401);
     expect(await dev.evaluate(() => Object.values(sessionStorage) as string[])).toContain(secondKey);
+    // Asking for another summary on the same page goes with the new key, the old one being refused by now.
+    const students = dev.locator(`[data-endpoint="${STUDENTS_ENDPOINT}"]`);
+    await students.getByLabel('วัตถุประสงค์การใช้งาน').fill('แดชบอร์ดนักเรียน');
+    await students.getByRole('button', { name: 'ส่งคำขอ' }).click();
+    await expect.poll(() => statusOf(dev, STUDENTS_ENDPOINT)).toBe('PENDING');
 
     // The operator sets its quota from the clients directory; the developer's page shows it after a reload.
     const client = op.locator('[data-client]').filter({ hasText: 'Portal <b>test</b> app' });

@@ -2,7 +2,7 @@
 // runs them in Node). The page (pages/operator.js) keeps one state, replaces it with what a transition returns, and
 // redraws; the views draw from it.
 
-/** @import * as Ops from '../gql/operations' */
+/** @import * as Ops from '../gql/operations.js' */
 /** @typedef {Ops.OperatorQueueQuery['useRequestsPage']} QueuePage */
 /** @typedef {Ops.OperatorClientsQuery['clients']} DirectoryPage */
 /** @typedef {Ops.OperatorOverviewQuery} Overview */

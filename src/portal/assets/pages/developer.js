@@ -1,294 +1,105 @@
 // Developers: register (the key shown once), sign in with a key, ask for use of a summary, watch each request's
 // status change live, copy a ready-to-run request for each summary, see their usage over time and their quota,
 // rotate the key, see their history, delete the registration.
-import { ApiError, graphql, operation, subscribe } from '../api.js';
+//
+// This module is the page's controller: it holds the state (developer/state.js), reads and writes through the API
+// and keeps or forgets the key, replaces the state with what a transition returns and has the views
+// (developer/*-view.js) draw it.
+import { graphql, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
-import { formatDateTime, formatNumber } from '../i18n.js';
-import { t, tOf } from '../developer/messages.js';
 import { credential, forget, keep, remembered } from '../session.js';
 import { focusHeading, showSimulatedNotice } from '../shell.js';
+import { announce, summaryTitle } from '../ui.js';
+import { ACCOUNT, ASK, CHANGES, DELETE, REGISTER, ROTATE, SIGN_IN, USAGE_DAYS } from '../developer/documents.js';
+import { accountHeader, deleteSection, rotateSection } from '../developer/key-view.js';
+import { t } from '../developer/messages.js';
+import { requestsSection } from '../developer/requests-view.js';
+import { drawFailed, drawRegistered, drawSignedOut } from '../developer/sign-in-view.js';
 import {
-  actionButton,
-  alertBox,
-  announce,
-  checkbox,
-  field,
-  form,
-  keyOnce,
-  section,
-  statusBadge,
-  summaryTitle,
-  table,
-} from '../ui.js';
-import { requestSnippets } from '../snippets.js';
-import { usageFigure } from '../usage-chart.js';
+  accountFailed,
+  accountRead,
+  deleted,
+  graceChosen,
+  initialState,
+  keyRotated,
+  liveChanged,
+  loading,
+  quotaFrom,
+  refusesKey,
+  registered,
+  requestChanged,
+  rotateInput,
+  signedOut,
+} from '../developer/state.js';
+import { historySection, usageSection } from '../developer/usage-view.js';
 
-/** @import * as Ops from '../gql/operations' */
-/** @typedef {Ops.DeveloperRequestFieldsFragment} UseRequest */
+/** @typedef {import('../developer/state.js').DeveloperState} DeveloperState */
+/** @typedef {import('../developer/state.js').Account} Account */
 /**
- * @template Data, Variables
- * @typedef {import('../api.js').Operation<Data, Variables>} Operation
+ * The account's parts that are drawn again when the account changes.
+ * @typedef {{ requests: ReturnType<typeof requestsSection>, rotate: ReturnType<typeof rotateSection> }} AccountParts
  */
-
-/** Days of usage the page draws. */
-const USAGE_DAYS = 30;
-
-const REQUEST_FIELDS = /* GraphQL */ `
-  fragment DeveloperRequestFields on UseRequest {
-    id
-    status
-    statusLabel
-    purpose
-    note
-    createdAt
-    updatedAt
-    endpoint {
-      name
-      title
-      subject
-      apiUrl
-    }
-    history {
-      from
-      to
-      actor
-      at
-      note
-    }
-  }
-`;
-
-/** @type {Operation<Ops.DeveloperAccountQuery, Ops.DeveloperAccountQueryVariables>} */
-const ACCOUNT = operation(/* GraphQL */ `
-  query DeveloperAccount($usageDays: Int!) {
-    me {
-      id
-      name
-      contactEmail
-      createdAt
-      disabledAt
-      rateLimitPoints
-      history {
-        kind
-        actor
-        detail
-        at
-      }
-      usage(days: $usageDays) {
-        day
-        operations
-      }
-      summaryReads(first: 1) {
-        totalCount
-        edges {
-          node {
-            at
-            endpoint {
-              endpointId
-              title
-              subject
-            }
-          }
-        }
-      }
-    }
-    summaryEndpoints {
-      endpointId
-      name
-      title
-      subject
-      apiUrl
-      status
-      statusLabel
-    }
-    myUseRequests {
-      ...DeveloperRequestFields
-    }
-  }
-  ${REQUEST_FIELDS}
-`);
-
-/** @type {Operation<Ops.SignInQuery, Ops.SignInQueryVariables>} */
-const SIGN_IN = operation(/* GraphQL */ `
-  query SignIn {
-    me {
-      id
-    }
-  }
-`);
-
-/** @type {Operation<Ops.RegisterMutation, Ops.RegisterMutationVariables>} */
-const REGISTER = operation(/* GraphQL */ `
-  mutation Register($input: RegisterClientInput!) {
-    registerClient(input: $input) {
-      apiKey
-      client {
-        id
-        name
-      }
-    }
-  }
-`);
-
-/** @type {Operation<Ops.AskForUseMutation, Ops.AskForUseMutationVariables>} */
-const ASK = operation(/* GraphQL */ `
-  mutation AskForUse($input: RequestEndpointUseInput!) {
-    requestEndpointUse(input: $input) {
-      useRequest {
-        ...DeveloperRequestFields
-      }
-    }
-  }
-  ${REQUEST_FIELDS}
-`);
-
-/** @type {Operation<Ops.RotateKeyMutation, Ops.RotateKeyMutationVariables>} */
-const ROTATE = operation(/* GraphQL */ `
-  mutation RotateKey($input: RotateApiKeyInput) {
-    rotateApiKey(input: $input) {
-      apiKey
-      previousKeysExpireAt
-    }
-  }
-`);
-
-/** @type {Operation<Ops.DeleteRegistrationMutation, Ops.DeleteRegistrationMutationVariables>} */
-const DELETE = operation(/* GraphQL */ `
-  mutation DeleteRegistration {
-    deleteMyRegistration {
-      deletedAt
-    }
-  }
-`);
-
-/** @type {Operation<Ops.MyRequestChangesSubscription, Ops.MyRequestChangesSubscriptionVariables>} */
-const CHANGES = operation(/* GraphQL */ `
-  subscription MyRequestChanges {
-    useRequestChanged {
-      ...DeveloperRequestFields
-    }
-  }
-  ${REQUEST_FIELDS}
-`);
-
-/** What a client runs to read a summary: the one document each card's snippets send. @param {number} endpointId */
-const summaryQuery = (endpointId) =>
-  `query { summaryEndpoint(endpointId: ${endpointId}) { endpointId name status payload } }`;
-
-/**
- * The client's quota as its answers' RateLimit fields state it: `"client";q=6000;w=60` (its own) or `"default";…`.
- * @param {string | null} policy the RateLimit-Policy field
- * @param {string | null} state the RateLimit field
- * @returns {{ quota: number, windowS: number, remaining: number | undefined, own: boolean } | undefined}
- */
-function quotaFrom(policy, state) {
-  const member = /"(client|default)";q=(\d+);w=(\d+)/.exec(policy ?? '');
-  if (member === null) return undefined;
-  const [, name, quota, windowS] = member;
-  const left = new RegExp(`"${name}";r=(\\d+)`).exec(state ?? '');
-  return {
-    quota: Number(quota),
-    windowS: Number(windowS),
-    remaining: left === null ? undefined : Number(left[1]),
-    own: name === 'client',
-  };
-}
-
-/** The first request to try with a new key: who the server takes it to be. */
-const VIEWER_QUERY = 'query { viewer { kind name } }';
-
-/** A rate-limit window for the reader: "60 s", "1 h". @param {number} seconds */
-function formatWindow(seconds) {
-  if (seconds % 3600 === 0) return t('windowHours', { hours: seconds / 3600 });
-  if (seconds % 60 === 0 && seconds >= 60) return t('windowMinutes', { minutes: seconds / 60 });
-  return t('windowSeconds', { seconds });
-}
-
-/** Statuses from which the client may ask (again). */
-const ASKABLE = new Set(['NOT_REQUESTED', 'REJECTED', 'REVOKED']);
 
 /** @param {HTMLElement} main */
 export function renderDeveloper(main) {
   /** @type {(() => void) | undefined} */
   let stopLive;
+  /** @type {DeveloperState} */
+  let state = initialState(credential('client') !== undefined);
+  /** @type {AccountParts | undefined} */
+  let parts;
   const view = h('div', {});
   replace(main, h('h1', {}, t('developerTitle')), h('p', { class: 'lead' }, t('developerIntro')), view);
 
-  const signedOut = (/** @type {HTMLElement | null} */ message = null) => {
-    stopLive?.();
-    const name = h('input', { name: 'name', required: true, maxlength: 200, autocomplete: 'organization' });
-    const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'email' });
-    const key = h('input', { name: 'key', type: 'password', required: true, autocomplete: 'off', spellcheck: 'false' });
-    const rememberRegistered = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox' }));
-    const rememberSignIn = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox' }));
-    replace(
-      view,
-      message,
-      h(
-        'div',
-        { class: 'columns' },
-        section(
-          t('registerHeading'),
-          form(
-            async () => {
-              const { registerClient } = await graphql(REGISTER, {
-                input: {
-                  name: /** @type {HTMLInputElement} */ (name).value,
-                  contactEmail: /** @type {HTMLInputElement} */ (email).value,
-                },
-              });
-              keep('client', registerClient.apiKey, rememberRegistered.checked);
-              const next = h(
-                'button',
-                { type: 'button', class: 'primary', onclick: () => void signedIn() },
-                t('continue'),
-              );
-              replace(
-                view,
-                keyOnce(registerClient.apiKey, 2),
-                requestSnippets({ label: t('tryKey'), query: VIEWER_QUERY, key: () => registerClient.apiKey }),
-                h('p', { class: 'help' }, t('snippetKeyHelp')),
-                h('p', {}, next),
-              );
-              next.focus();
-            },
-            field(t('appName'), name),
-            field(t('contactEmail'), email),
-            checkbox(t('rememberMe'), rememberRegistered),
-            h('button', { type: 'submit', class: 'primary' }, t('register')),
-          ),
-        ),
-        section(
-          t('signInHeading'),
-          form(
-            async () => {
-              const secret = /** @type {HTMLInputElement} */ (key).value.trim();
-              // Checked before it is kept: a mistyped key is refused here, not on every later request.
-              try {
-                await graphql(SIGN_IN, {}, secret);
-              } catch (error) {
-                // The API's words are about the Authorization header, which the reader never wrote.
-                throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' ? new Error(t('wrongKey')) : error;
-              }
-              keep('client', secret, rememberSignIn.checked);
-              await signedIn();
-            },
-            field(t('apiKey'), key),
-            checkbox(t('rememberMe'), rememberSignIn),
-            h('button', { type: 'submit' }, t('signIn')),
-          ),
-        ),
-      ),
-    );
+  /**
+   * A new phase: the state replaced and the view drawn for it.
+   * @param {DeveloperState} next
+   */
+  const enter = (next) => {
+    state = next;
+    parts = undefined;
+    switch (state.phase) {
+      case 'signedOut':
+        stopLive?.();
+        return drawSignedOut(view, state.notice, signInActions);
+      case 'registered':
+        return drawRegistered(view, state.apiKey, () => void load());
+      case 'loading':
+        return replace(view, h('p', { role: 'status' }, t('loading')));
+      case 'failed':
+        return drawFailed(view, state.error, { retry: () => void load(), signOut: () => settle(signedOut()) });
+      case 'account':
+        return drawAccount(state.account);
+    }
   };
 
-  const signedIn = async () => {
+  /**
+   * As `enter`, and signed out means no key is kept: the developer signed out, deleted the registration, or the
+   * server refused the key.
+   * @param {DeveloperState} next
+   */
+  const settle = (next) => {
+    if (next.phase === 'signedOut') forget('client');
+    enter(next);
+  };
+
+  /**
+   * A change within the account: the state replaced, and the part it changed drawn again.
+   * @param {DeveloperState} next
+   * @param {(parts: AccountParts, account: Account) => void} draw
+   */
+  const changed = (next, draw) => {
+    state = next;
+    if (state.phase === 'account' && parts !== undefined) draw(parts, state.account);
+  };
+
+  const load = async () => {
     const token = credential('client');
-    if (token === undefined) return signedOut();
-    replace(view, h('p', { role: 'status' }, t('loading')));
-    /** @type {Ops.DeveloperAccountQuery} */
+    if (token === undefined) return enter(signedOut());
+    enter(loading());
+    /** @type {import('../developer/state.js').AccountData} */
     let data;
-    /** @type {ReturnType<typeof quotaFrom>} */
+    /** @type {import('../developer/state.js').Quota | undefined} */
     let quota;
     try {
       data = await graphql(ACCOUNT, { usageDays: USAGE_DAYS }, token, {
@@ -296,303 +107,96 @@ export function renderDeveloper(main) {
           (quota = quotaFrom(response.headers.get('ratelimit-policy'), response.headers.get('ratelimit'))),
       });
     } catch (error) {
-      // Only the server saying the key is not (or no longer) a key forgets it: a dropped connection, a busy or
-      // restarting server, a rate limit or a disabled registration leave it for the next attempt.
-      if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') {
-        forget('client');
-        return signedOut(h('p', { class: 'alert', role: 'alert' }, t('keyRefused')));
-      }
-      return replace(
-        view,
-        alertBox(error),
-        h(
-          'p',
-          { class: 'actions' },
-          h('button', { type: 'button', class: 'primary', onclick: () => void signedIn() }, t('retry')),
-          ' ',
-          h(
-            'button',
-            {
-              type: 'button',
-              onclick: () => {
-                forget('client');
-                signedOut();
-              },
-            },
-            t('signOut'),
-          ),
-        ),
-      );
+      return settle(accountFailed(error));
     }
     showSimulatedNotice();
-    if (data.me === null) {
-      forget('client');
-      return signedOut(h('p', { class: 'alert', role: 'alert' }, t('keyRefused')));
-    }
-    const { me } = data;
-    /** @type {Map<string, UseRequest>} latest request per endpoint name */
-    const requests = new Map();
-    for (const request of [...data.myUseRequests].reverse()) requests.set(request.endpoint.name, request);
-    /** @type {Map<string, (request: UseRequest | undefined) => void>} */
-    const updaters = new Map();
-    const liveState = h('p', { class: 'help', role: 'status' });
+    settle(accountRead(data, quota));
+  };
 
-    const cards = data.summaryEndpoints.map((endpoint) => {
-      const badge = h('span', {});
-      const details = h('div', {});
-      const ask = h('div', {});
-      const update = (/** @type {UseRequest | undefined} */ request) => {
-        const status = request?.status ?? endpoint.status;
-        replace(badge, statusBadge(status, request?.statusLabel ?? endpoint.statusLabel));
-        replace(
-          details,
-          request?.purpose ? h('p', {}, h('strong', {}, `${t('yourPurpose')}: `), request.purpose) : null,
-          request?.note ? h('p', { class: 'note' }, h('strong', {}, `${t('operatorNote')}: `), request.note) : null,
-          request?.history?.length
-            ? h(
-                'details',
-                {},
-                h('summary', {}, t('historyHeading')),
-                h(
-                  'ol',
-                  { class: 'history' },
-                  request.history.map((event) =>
-                    h(
-                      'li',
-                      {},
-                      `${formatDateTime(event.at)} · ${event.from} → ${event.to} · ${event.actor}`,
-                      event.note ? ` · ${event.note}` : '',
-                    ),
-                  ),
-                ),
-              )
-            : null,
-        );
-        if (!ASKABLE.has(status)) return replace(ask);
-        if (ask.childElementCount > 0) return;
-        const purpose = h('textarea', { required: true, rows: 2, maxlength: 2000 });
-        replace(
-          ask,
-          form(
-            async () => {
-              const { requestEndpointUse } = await graphql(
-                ASK,
-                {
-                  input: {
-                    endpointId: endpoint.endpointId,
-                    purpose: /** @type {HTMLTextAreaElement} */ (purpose).value,
-                  },
-                },
-                token,
-              );
-              requests.set(endpoint.name, requestEndpointUse.useRequest);
-              update(requestEndpointUse.useRequest);
-              badge.focus();
-            },
-            field(t('purpose'), purpose, t('purposeHelp')),
-            h('button', { type: 'submit', class: 'primary' }, t('sendRequest')),
-          ),
-        );
-      };
-      updaters.set(endpoint.name, update);
-      update(requests.get(endpoint.name));
-      badge.tabIndex = -1;
-      return h(
-        'article',
-        { class: 'card', 'data-endpoint': endpoint.name },
-        h('h3', {}, summaryTitle(endpoint), ' ', h('span', { class: 'mono muted' }, endpoint.name)),
-        h('p', {}, `${t('colStatus')}: `, badge, ' · ', t('endpointNumber', { number: endpoint.endpointId })),
-        details,
-        ask,
-        requestSnippets({
-          label: t('snippetHeading', { number: endpoint.endpointId }),
-          query: summaryQuery(endpoint.endpointId),
-          key: () => credential('client'),
-        }),
+  /** @type {import('../developer/sign-in-view.js').SignInActions} */
+  const signInActions = {
+    register: async (name, contactEmail, remember) => {
+      const { registerClient } = await graphql(REGISTER, { input: { name, contactEmail } });
+      keep('client', registerClient.apiKey, remember);
+      enter(registered(registerClient.apiKey));
+    },
+    signIn: async (secret, remember) => {
+      // Checked before it is kept: a mistyped key is refused here, not on every later request.
+      try {
+        await graphql(SIGN_IN, {}, secret);
+      } catch (error) {
+        // The API's words are about the Authorization header, which the reader never wrote.
+        throw refusesKey(error) ? new Error(t('wrongKey')) : error;
+      }
+      keep('client', secret, remember);
+      await load();
+    },
+  };
+
+  /** @type {import('../developer/requests-view.js').RequestsActions} */
+  const requestsActions = {
+    ask: async (endpoint, purpose) => {
+      // The key kept now, as rotation, deletion and the stream use: a rotation since the account was read replaced it.
+      const { requestEndpointUse } = await graphql(
+        ASK,
+        { input: { endpointId: endpoint.endpointId, purpose } },
+        credential('client'),
       );
+      changed(requestChanged(state, requestEndpointUse.useRequest), (drawn, account) =>
+        drawn.requests.drawCard(account, endpoint.name),
+      );
+    },
+  };
+
+  const rotateActions = {
+    grace: (/** @type {number} */ seconds) => (state = graceChosen(state, seconds)),
+    rotate: async () => {
+      if (state.phase !== 'account') return;
+      const { rotateApiKey } = await graphql(ROTATE, { input: rotateInput(state.account) }, credential('client'));
+      keep('client', rotateApiKey.apiKey, remembered('client'));
+      changed(keyRotated(state, rotateApiKey), (drawn, account) => drawn.rotate.drawRotated(account));
+      // The stream was opened with the old key; follow with the new one.
+      stopLive?.();
+      stopLive = watch();
+    },
+  };
+
+  const remove = async () => {
+    const { deleteMyRegistration } = await graphql(DELETE, {}, credential('client'));
+    settle(deleted(deleteMyRegistration.deletedAt));
+  };
+
+  const watch = () =>
+    subscribe(CHANGES, {
+      token: credential('client'),
+      onState: (live) => changed(liveChanged(state, live), (drawn, account) => drawn.requests.drawLive(account)),
+      onNext: ({ useRequestChanged: request }) => {
+        changed(requestChanged(state, request), (drawn, account) =>
+          drawn.requests.drawCard(account, request.endpoint.name),
+        );
+        announce(t('statusChangedAnnounce', { endpoint: summaryTitle(request.endpoint), status: request.statusLabel }));
+      },
     });
 
-    const rotateErrors = h('div', {});
-    const rotated = h('div', {});
-    const grace = h(
-      'select',
-      {},
-      h('option', { value: '0' }, t('graceNow')),
-      h('option', { value: '3600' }, t('graceHour')),
-      h('option', { value: '86400', selected: true }, t('graceDay')),
-      h('option', { value: '604800' }, t('graceWeek')),
-    );
-    const deleteErrors = h('div', {});
-    const deleteArea = h('div', {});
-    const askDelete = () => {
-      const confirm = actionButton(
-        t('deleteConfirm'),
-        async () => {
-          const { deleteMyRegistration } = await graphql(DELETE, {}, credential('client'));
-          forget('client');
-          signedOut(
-            h(
-              'p',
-              { class: 'notice', role: 'status' },
-              t('deleted', { at: formatDateTime(deleteMyRegistration.deletedAt) }),
-            ),
-          );
-        },
-        deleteErrors,
-        { class: 'danger' },
-      );
-      replace(
-        deleteArea,
-        confirm,
-        ' ',
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              replace(deleteArea, askButton);
-              askButton.focus();
-            },
-          },
-          t('cancel'),
-        ),
-      );
-      confirm.focus();
-    };
-    const askButton = h('button', { type: 'button', class: 'danger-outline', onclick: askDelete }, t('deleteAsk'));
-    replace(deleteArea, askButton);
-
+  /** @param {Account} account */
+  const drawAccount = (account) => {
+    const requests = requestsSection(account, requestsActions);
+    const rotate = rotateSection(account, rotateActions);
+    parts = { requests, rotate };
     replace(
       view,
-      h(
-        'div',
-        { class: 'account' },
-        h('p', {}, t('signedInAs', { name: me.name }), ' · ', h('span', { class: 'mono' }, me.id)),
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              forget('client');
-              signedOut();
-            },
-          },
-          t('signOut'),
-        ),
-      ),
-      section(
-        t('requestsHeading'),
-        liveState,
-        h('p', { class: 'help' }, t('snippetKeyHelp')),
-        h('div', { class: 'cards wide-cards' }, cards),
-      ),
-      section(
-        t('rotateHeading'),
-        h('p', {}, t('rotateHelp')),
-        field(t('grace'), grace),
-        actionButton(
-          t('rotate'),
-          async () => {
-            const { rotateApiKey } = await graphql(
-              ROTATE,
-              { input: { graceS: Number(/** @type {HTMLSelectElement} */ (grace).value) } },
-              credential('client'),
-            );
-            keep('client', rotateApiKey.apiKey, remembered('client'));
-            replace(
-              rotated,
-              keyOnce(rotateApiKey.apiKey),
-              h('p', {}, t('previousKeysExpire', { at: formatDateTime(rotateApiKey.previousKeysExpireAt) })),
-            );
-            // The stream was opened with the old key; follow with the new one.
-            stopLive?.();
-            stopLive = watch();
-          },
-          rotateErrors,
-        ),
-        rotateErrors,
-        rotated,
-      ),
-      section(
-        t('usageHeading'),
-        h(
-          'dl',
-          { class: 'facts' },
-          h('dt', {}, t('quota')),
-          h(
-            'dd',
-            { 'data-quota': quota?.quota ?? me.rateLimitPoints ?? '' },
-            // Every answer that spent a budget states it; one that states none was not limited.
-            quota === undefined
-              ? t('quotaNone')
-              : [
-                  t('quotaPerWindow', { quota: formatNumber(quota.quota), window: formatWindow(quota.windowS) }),
-                  ' ',
-                  h('span', { class: 'muted' }, quota.own ? t('quotaOwn') : t('quotaServerDefault')),
-                ],
-          ),
-          quota?.remaining === undefined
-            ? null
-            : [h('dt', {}, t('quotaRemaining')), h('dd', {}, formatNumber(quota.remaining))],
-          h('dt', {}, t('summaryReads')),
-          h(
-            'dd',
-            {},
-            formatNumber(me.summaryReads.totalCount),
-            me.summaryReads.edges[0] === undefined
-              ? null
-              : [
-                  ' · ',
-                  t('lastRead', {
-                    endpoint: summaryTitle(me.summaryReads.edges[0].node.endpoint),
-                    at: formatDateTime(me.summaryReads.edges[0].node.at),
-                  }),
-                ],
-          ),
-          h('dt', {}, t('registeredAt')),
-          h('dd', {}, formatDateTime(me.createdAt)),
-        ),
-        usageFigure(t('usageCaption', { days: USAGE_DAYS }), me.usage, USAGE_DAYS),
-        h('p', { class: 'help' }, t('usageHelp')),
-      ),
-      section(
-        t('historyHeading'),
-        table(
-          t('historyCaption'),
-          [t('colWhen'), t('colWhat'), t('colWho'), t('colDetail')],
-          me.history.map((event) => [
-            formatDateTime(event.at),
-            tOf('events', event.kind),
-            event.actor,
-            event.detail ?? '',
-          ]),
-          { stack: true, hideCaption: true },
-        ),
-      ),
-      section(t('deleteHeading'), h('p', {}, t('deleteHelp')), deleteArea, deleteErrors),
+      accountHeader(account, () => settle(signedOut())),
+      requests.element,
+      rotate.element,
+      usageSection(account),
+      historySection(account),
+      deleteSection(remove),
     );
     focusHeading();
-
-    const watch = () =>
-      subscribe(CHANGES, {
-        token: credential('client'),
-        onState: (state) => (liveState.textContent = state === 'live' ? t('liveStatus') : t('liveDisconnected')),
-        onNext: ({ useRequestChanged }) => {
-          const request = useRequestChanged;
-          requests.set(request.endpoint.name, request);
-          updaters.get(request.endpoint.name)?.(request);
-          announce(
-            t('statusChangedAnnounce', {
-              endpoint: summaryTitle(request.endpoint),
-              status: request.statusLabel,
-            }),
-          );
-        },
-      });
     stopLive = watch();
   };
 
-  if (credential('client') === undefined) signedOut();
-  else void signedIn();
+  if (state.phase === 'loading') void load();
+  else enter(state);
   return () => stopLive?.();
 }
