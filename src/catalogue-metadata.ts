@@ -294,12 +294,29 @@ export function commonEraYear(buddhistEra: number): number {
 }
 
 /**
+ * Days are Thailand's (UTC+7, no daylight saving): the publisher's and its readers' calendar, whatever zone the
+ * server's clock is in. A file taken at 22:30 UTC on 6 December was taken on 7 December there.
+ */
+const THAILAND_DAYS = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Asia/Bangkok',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The day a moment falls on in Thailand, as ISO 8601 writes it ("2026-12-07"). */
+export function thailandDay(at: Date): string {
+  const parts = new Map(THAILAND_DAYS.formatToParts(at).map((part) => [part.type, part.value]));
+  return `${parts.get('year') ?? ''}-${parts.get('month') ?? ''}-${parts.get('day') ?? ''}`;
+}
+
+/**
  * The period's first and last day or year as ISO 8601 writes them: Common-Era years ("2017", "2024") for academic
  * years, the day ("2026-12-06") for an "as of".
  */
 export function periodBounds(period: ReferencePeriod): [start: string, end: string] {
   if (period.kind === 'AS_OF') {
-    const date = period.date.toISOString().slice(0, 10);
+    const date = thailandDay(period.date);
     return [date, date];
   }
   return [String(commonEraYear(period.first)), String(commonEraYear(period.last))];
@@ -308,7 +325,7 @@ export function periodBounds(period: ReferencePeriod): [start: string, end: stri
 /** The period in words, Thai and English: "ปีการศึกษา 2560–2567", "no year field: as of 2026-12-06". */
 export function describePeriod(period: ReferencePeriod): { th: string; en: string } {
   if (period.kind === 'AS_OF') {
-    const date = period.date.toISOString().slice(0, 10);
+    const date = thailandDay(period.date);
     return { th: `ไม่มีเขตข้อมูลปี: ข้อมูล ณ วันที่ ${date}`, en: `No year field: as of ${date}` };
   }
   const span = (first: number, last: number): string => (first === last ? String(first) : `${first}–${last}`);

@@ -34,12 +34,16 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), sha256(expected));
 }
 
+const BARE_KEY = new RegExp(`^ *(${API_KEY_PREFIX}\\S+) *$`);
+
 /**
- * The token of an `Authorization: Bearer <token>` header value. Anything else (another scheme, no token, spaces
- * inside it) is UNAUTHENTICATED: a caller who sent a credential must not be served as anonymous.
+ * The token of an `Authorization: Bearer <token>` header value, or a client key sent bare (`Authorization: tegk_…`),
+ * as CKAN's clients send an API token (ckanapi's `apikey`, ckanext-harvest's `api_key`): the prefix says it is a key,
+ * so no other scheme is read as one. Anything else (another scheme, no token, spaces inside it) is UNAUTHENTICATED:
+ * a caller who sent a credential must not be served as anonymous.
  */
 export function bearerToken(authorization: string): string {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  const match = /^Bearer +(\S+) *$/i.exec(authorization) ?? BARE_KEY.exec(authorization);
   if (match?.[1] === undefined) {
     throw new AccessError(CODE.UNAUTHENTICATED, 'The Authorization header must be "Bearer <API key>"');
   }

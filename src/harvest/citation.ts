@@ -3,14 +3,16 @@
  * its "cite this" box in Thai, English and BibTeX), and a downloaded file's, which names what a reader needs to find
  * the same file again and the terms it was published under.
  */
+import { thailandDay } from '../catalogue-metadata.js';
 import type { DatasetFacts } from './dataset-facts.js';
 
 /** The Buddhist Era is 543 years ahead of the Common Era. */
 const BUDDHIST_ERA_OFFSET = 543;
 
-/** The year a dataset last changed (or was first seen), or undefined while the server has not looked. */
+/** The year a dataset last changed (or was first seen) in Thailand, or undefined while the server has not looked. */
 function yearOf(facts: DatasetFacts): number | undefined {
-  return (facts.modified ?? facts.created)?.getUTCFullYear();
+  const at = facts.modified ?? facts.created;
+  return at === undefined ? undefined : Number(thailandDay(at).slice(0, 4));
 }
 
 /** A reader's citation of a dataset, APA-like: publisher, year, title, format, address. */
@@ -90,7 +92,8 @@ export function fileCitation(facts: DatasetFacts, retrieval: Retrieval): { th: s
   const thaiDate = new Intl.DateTimeFormat('th-TH', { dateStyle: 'long', timeZone: 'Asia/Bangkok' }).format(
     retrieval.at,
   );
-  const date = retrieval.at.toISOString().slice(0, 10);
+  // The same day as the Thai date above: Thailand's.
+  const date = thailandDay(retrieval.at);
   return {
     th:
       `${facts.publisher.name}. (${year === undefined ? 'ม.ป.ป.' : String(year + BUDDHIST_ERA_OFFSET)}). ` +

@@ -6,6 +6,7 @@
  * 404 Not Found Error, 409 Validation Error (the failing parameters named as CKAN names them), and 400 for an unknown
  * action or a body that is not a JSON object. Plain functions from a `Request` to a `Response`.
  */
+import { STATUS_CODES } from 'node:http';
 import { AGENCIES, DATASETS, type DatasetCode } from '../catalogue.js';
 import {
   ckanLicences,
@@ -336,6 +337,37 @@ const ACTIONS: Readonly<Record<string, { readonly help: string; readonly run: Ac
 
 /** The names of the actions served. */
 export const CKAN_ACTIONS: readonly string[] = Object.keys(ACTIONS);
+
+/**
+ * A refusal of the door before an action runs (the caller's key, its budget) in CKAN's error envelope, its status
+ * and headers kept: a 401 or 403 is CKAN's `Authorization Error`, which ckanapi raises as NotAuthorized; another is
+ * named by its status. The server's code stays beside the message.
+ */
+export async function ckanRefusal(refused: Response, request: Request, url: URL): Promise<Response> {
+  const body = (await refused.json().catch(() => ({}))) as {
+    errors?: readonly { message?: unknown; extensions?: { code?: unknown } }[];
+  };
+  const error = body.errors?.[0];
+  const headers = new Headers(refused.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json; charset=utf-8');
+  const envelope = {
+    help: helpUrl(url.origin, decodeURIComponent(ckanActionOf(url.pathname) ?? '')),
+    success: false,
+    error: {
+      __type:
+        refused.status === 401 || refused.status === 403
+          ? 'Authorization Error'
+          : (STATUS_CODES[refused.status] ?? 'Error'),
+      message: typeof error?.message === 'string' ? error.message : '',
+      ...(typeof error?.extensions?.code === 'string' ? { code: error.extensions.code } : {}),
+    },
+  };
+  return new Response(request.method === 'HEAD' ? null : JSON.stringify(envelope), {
+    status: refused.status,
+    headers,
+  });
+}
 
 /** The answer to a request on an action's path (GET, HEAD or POST). */
 export async function answerCkanAction(request: Request, url: URL, options: HarvestOptions): Promise<Response> {

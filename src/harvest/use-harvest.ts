@@ -7,7 +7,7 @@
  * CORS as CORS_ORIGINS says, like every door (the front door adds it).
  */
 import type { RequestHead, Route } from '../http/route.js';
-import { answerCkanAction, ckanActionOf, CKAN_ACTION_PREFIXES } from './ckan-actions.js';
+import { answerCkanAction, ckanActionOf, ckanRefusal, CKAN_ACTION_PREFIXES } from './ckan-actions.js';
 import { harvestFacts, type HarvestOptions } from './dataset-facts.js';
 import { dcatCatalogue } from './json-ld.js';
 
@@ -44,6 +44,11 @@ export function harvestRoute(options: HarvestOptions): Route {
       if (answer === undefined) throw new Error(`no harvest answer for ${state.url.pathname}`);
       return answer(request, state.url, options);
     },
+    // ckanapi reads a refusal's `error.__type` (a bad key is NotAuthorized); other envelopes it cannot read at all.
+    refusal: (refused, request, state) =>
+      ckanActionOf(state.url.pathname) === undefined
+        ? Promise.resolve(refused)
+        : ckanRefusal(refused, request, state.url),
   };
 }
 

@@ -40,6 +40,12 @@ export interface Route {
   readonly price: RoutePrice;
   readonly handle: RouteHandler;
   /**
+   * The door's refusals of its requests (a bad key's 401, a spent budget's 429, a failure's 500) in the form the
+   * route's clients read, made from the server's own error answer, whose status and headers (the challenge,
+   * Retry-After) it keeps: CKAN's clients read CKAN's error envelope. Unset: the server's error answer as it is.
+   */
+  readonly refusal?: (refused: Response, request: Request, state: RequestState) => Promise<Response>;
+  /**
    * The route chooses its answers' Content-Encoding itself, identity included (prebuilt bytes in the encodings it
    * keeps, and Vary): the front door never compresses them.
    */

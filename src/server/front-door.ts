@@ -125,7 +125,12 @@ export function createFrontDoor(routes: readonly Route[], options: FrontDoorOpti
           state.id,
           refusal ?? { status: 500, code: CODE.INTERNAL_SERVER_ERROR },
         );
-        return finish(request, state, refused, payment);
+        return finish(
+          request,
+          state,
+          route.refusal === undefined ? refused : await route.refusal(refused, request, state),
+          payment,
+        );
       }
     },
   };

@@ -123,9 +123,18 @@ describe('each dataset’s reference period, from its records', () => {
     const stated = (noYear['extras'] as Json[]).find((extra) => extra['key'] === 'reference_period');
     expect(stated?.['value']).toMatch(/^No year field: as of \d{4}-\d{2}-\d{2}$/);
 
-    const catalogue = await json(stack(), '/catalog.jsonld');
-    const datasets = catalogue['dcat:dataset'] as Json[];
-    expect(datasets.every((dataset) => dataset['dct:temporal'] !== undefined)).toBe(true);
+    // A period whose records take over 2 s to read (the largest, on a busy machine) is left out of that answer and
+    // is in the next, its scan done: the catalogue is asked again until every dataset states one.
+    let datasets: Json[] = [];
+    await expect
+      .poll(
+        async () => {
+          datasets = (await json(stack(), '/catalog.jsonld'))['dcat:dataset'] as Json[];
+          return datasets.filter((dataset) => dataset['dct:temporal'] === undefined).map((d) => d['dct:identifier']);
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual([]);
     const graduates = datasets.find(
       (dataset) => dataset['dct:identifier'] === 'ODS_COUNT_GRADUATE_BY_PROV_DIST_SUBDIST',
     );

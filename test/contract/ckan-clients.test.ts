@@ -12,11 +12,23 @@ type Json = Record<string, unknown>;
 
 const CKANAPI_USER_AGENT = 'ckanapi/4.7 (+https://github.com/ckan/ckanapi)';
 
-/** ckanapi's RemoteCKAN.call_action: POST JSON to <address>/api/action/<name> (ckanapi/common.py prepare_action). */
-async function ckanapi(stack: Stack, action: string, data: Json = {}): Promise<{ status: number; body: Json }> {
+/**
+ * ckanapi's RemoteCKAN.call_action: POST JSON to <address>/api/action/<name> (ckanapi/common.py prepare_action); with
+ * an `apikey`, the key as CKAN's clients send it, bare (no scheme) in Authorization and again in X-CKAN-API-Key.
+ */
+async function ckanapi(
+  stack: Stack,
+  action: string,
+  data: Json = {},
+  apikey?: string,
+): Promise<{ status: number; body: Json }> {
   const response = await stack.app.fetch(`http://localhost/api/action/${action}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': CKANAPI_USER_AGENT },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(apikey === undefined ? {} : { 'X-CKAN-API-Key': apikey, Authorization: apikey }),
+      'User-Agent': CKANAPI_USER_AGENT,
+    },
     body: JSON.stringify(data),
   });
   return { status: response.status, body: (await response.json()) as Json };
@@ -286,5 +298,35 @@ describe('CKAN clients', () => {
       expect(dataset['@type']).toBe('dcat:Dataset');
       expect(dataset['dct:identifier']).toEqual(expect.any(String));
     }
+  });
+});
+
+describe('CKAN clients with an API key', () => {
+  // The door asks who is calling when the caller pays for the request: with a rate limit, as a server runs.
+  const stack = useStack({ live: { watchIntervalS: 0 }, rateLimit: { points: 1_000, windowS: 60 } });
+
+  it("ckanapi's RemoteCKAN with an apikey: this server's key as CKAN's clients send it; a bad one is NotAuthorized", async () => {
+    const { apiKey } = await stack().access.registerClient({ name: 'ckanapi user', contactEmail: 'ckan@example.org' });
+    const listed = await ckanapi(stack(), 'package_list', {}, apiKey);
+    expect(listed.status).toBe(200);
+    expect(ckanapiOutcome(listed.body).result).toHaveLength(13);
+    // ckanext-harvest's _get_content sends a source's `api_key` config the same way, on a GET.
+    const harvested = await stack().app.fetch('http://localhost/api/3/action/package_search?rows=100&start=0', {
+      headers: { Authorization: apiKey },
+    });
+    expect(harvested.status).toBe(200);
+
+    // A key this server never issued (another CKAN's token): refused, in CKAN's envelope, which ckanapi raises as
+    // NotAuthorized, with the door's challenge and its message.
+    const refused = await ckanapi(stack(), 'package_list', {}, 'a-data-go-th-token-0f3c');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { __type: 'Authorization Error', message: expect.stringMatching(/Bearer/) as unknown },
+    });
+    expect(ckanapiOutcome(refused.body).raises).toBe('NotAuthorized');
+    const unknownKey = await ckanapi(stack(), 'package_list', {}, 'tegk_notIssuedByThisServer0000000000000000000');
+    expect(unknownKey.status).toBe(401);
+    expect(ckanapiOutcome(unknownKey.body).raises).toBe('NotAuthorized');
   });
 });
