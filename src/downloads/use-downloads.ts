@@ -111,8 +111,9 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   const read = await options.source.readDataset(target.code, parameters.queryString, budget);
   const view = recordsView(read.value, `${target.code}?${parameters.queryString}#${read.version}`);
   const query = { where: parameters.where, orderBy: parameters.orderBy };
-  await view.prepare(query);
-  const records = view.matches(query);
+  // The canonical parameters name the query (the ETag's text): a repeated download of the payload plans nothing.
+  await view.prepare(query, parameters.canonical);
+  const records = view.matches(query, parameters.canonical);
   const estimatedBytes = view.size === 0 ? 0 : (read.bytes * records.length) / view.size;
   if (records.length > options.maxRows || estimatedBytes > options.maxBytes) {
     throw new DownloadError(
