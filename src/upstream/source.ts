@@ -94,14 +94,20 @@ export type FetchBudget = {
   readonly downloaded?: (bytes: number) => void;
 };
 
+/**
+ * The caller's FetchBudget, asked for by a read only when it is about to spend it: a hit, a stale read or a joined
+ * flight makes none. Undefined for a caller whose fetches are unbounded.
+ */
+export type FetchBudgetOf = () => FetchBudget | undefined;
+
 export type DatasetBodyObserver = (code: DatasetCode, answer: UpstreamBody) => void;
 
 /** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
 export interface UpstreamSource {
   /** A dataset with its canonical query string (see query.ts); rejects with an UpstreamError when nothing usable is at hand. */
-  readDataset(code: DatasetCode, queryString: string, budget?: FetchBudget): Promise<PayloadRead>;
+  readDataset(code: DatasetCode, queryString: string, budget?: FetchBudgetOf): Promise<PayloadRead>;
   /** A summary endpoint's answer to `input`, shared by every caller allowed to ask (the caller checks that). */
-  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject, budget?: FetchBudget): Promise<PayloadRead>;
+  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject, budget?: FetchBudgetOf): Promise<PayloadRead>;
   /** Reads the unfiltered datasets into the cache, a few at a time; logs a summary and never rejects. */
   warm(codes: readonly DatasetCode[], options?: WarmOptions): Promise<WarmReport>;
   breakerState(): BreakerState;
@@ -250,7 +256,7 @@ function summaryTarget(client: UpstreamClient, endpoint: SummaryEndpointEntry, i
   };
 }
 
-async function read(source: Source, target: Target, budget?: FetchBudget): Promise<PayloadRead> {
+async function read(source: Source, target: Target, budget?: FetchBudgetOf): Promise<PayloadRead> {
   const { payload, fromCache } = await readThrough(source, target, budget);
   const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
   source.onRead?.({ kind: target.kind, result });
@@ -261,7 +267,7 @@ async function read(source: Source, target: Target, budget?: FetchBudget): Promi
 async function readThrough(
   source: Source,
   target: Target,
-  budget: FetchBudget | undefined,
+  budget: FetchBudgetOf | undefined,
 ): Promise<{ payload: PayloadRead; fromCache: boolean }> {
   const { policy } = source;
   const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
@@ -317,9 +323,10 @@ async function refreshPaying(
   source: Source,
   target: Target,
   previous: CachedPayload | undefined,
-  budget: FetchBudget | undefined,
+  budgetOf: FetchBudgetOf | undefined,
 ): Promise<CachedPayload> {
-  if (previous !== undefined || budget === undefined) return refresh(source, target, previous);
+  const budget = previous === undefined ? budgetOf?.() : undefined;
+  if (budget === undefined) return refresh(source, target, previous);
   let paid = false;
   const pay: FetchBudget = Object.assign(() => ((paid = true), budget()), { downloaded: budget.downloaded });
   try {
