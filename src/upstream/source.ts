@@ -15,6 +15,7 @@ import {
   metaOfBody,
   metaOfNotModified,
   validatorsOf,
+  type PayloadLifetime,
   type PayloadWindows,
 } from './freshness.js';
 import { stableJson } from './query.js';
@@ -273,33 +274,45 @@ async function readThrough(
   const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
   const entry = await cached(source, target.key);
   const at = source.now();
-  if (entry !== undefined) {
-    const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
-    if (at < freshUntil) return served(toRead(entry, target, policy, 'fresh'), true);
+  // Worked out once for the entry at hand: what decides how it is served also dates the read it is served as.
+  const lifetime = entry === undefined ? undefined : payloadLifetime(entry.meta, policy);
+  if (entry !== undefined && lifetime !== undefined) {
+    const { freshUntil, mayServeStale } = lifetime;
+    if (at < freshUntil) return served(toRead(entry, target, freshUntil, 'fresh'), true);
     if (mayServeStale && at < freshUntil + policy.swrMs) {
       refreshInBackground(source, target, entry);
-      return served(toRead(entry, target, policy, 'stale'), true);
+      return served(toRead(entry, target, freshUntil, 'stale'), true);
     }
   }
   // Nothing servable at hand: this read calls the upstream on its caller's budget, or joins a call under way (here
   // or, through the shared cache, on another instance) for nothing. Only the read that makes the call pays, so a
   // carrier NAT of app users asking at once for one cold payload spends one fetch of its address's budget, not 150.
   try {
-    return served(toRead(await refreshPaying(source, target, entry, budget), target, policy, 'fresh'), false);
+    const fetched = await refreshPaying(source, target, entry, budget);
+    return served(toRead(fetched, target, payloadLifetime(fetched.meta, policy).freshUntil, 'fresh'), false);
   } catch (error) {
-    if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at))
+    if (
+      entry === undefined ||
+      lifetime === undefined ||
+      !(error instanceof UpstreamError) ||
+      !servableOnError(lifetime, policy, error, at)
+    )
       throw error;
     source.logger.warn(
       { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
       'upstream refresh failed: serving the last good payload',
     );
-    return served(toRead(entry, target, policy, 'stale-if-error', error), true);
+    return served(toRead(entry, target, lifetime.freshUntil, 'stale-if-error', error), true);
   }
 }
 
 /** Stale-if-error (RFC 5861): for outages and server errors, not for an upstream that refuses the request. */
-function servableOnError(entry: CachedPayload, policy: PayloadWindows, error: UpstreamError, at: number): boolean {
-  const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
+function servableOnError(
+  { freshUntil, mayServeStale }: PayloadLifetime,
+  policy: PayloadWindows,
+  error: UpstreamError,
+  at: number,
+): boolean {
   const status = error.upstreamStatus;
   const serverSide = status === undefined || status >= 500 || status === 429;
   return mayServeStale && serverSide && at < freshUntil + policy.staleIfErrorMs;
@@ -405,15 +418,16 @@ async function storeBody(source: Source, target: Target, answer: UpstreamBody): 
   return { meta: payload.meta, value: payload.value };
 }
 
+/** The read of an entry fresh until `freshUntilMs` (its payloadLifetime, which the caller has worked out). */
 function toRead(
   entry: CachedPayload,
   target: Target,
-  policy: PayloadWindows,
+  freshUntilMs: number,
   state: PayloadState,
   refreshError?: UpstreamError,
 ): PayloadRead {
   const { meta } = entry;
-  const freshUntil = new Date(payloadLifetime(meta, policy).freshUntil);
+  const freshUntil = new Date(freshUntilMs);
   return {
     value: entry.value,
     state,
