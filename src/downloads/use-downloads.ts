@@ -29,7 +29,7 @@ import { fetchBudgetOf, type FetchBudgets } from '../rate-limit/fetch-budgets.js
 import { etagOf, matchesEtag, publicCacheControl } from '../http/caching.js';
 import { compressStream, negotiate } from '../http/content-encoding.js';
 import { recordsView } from '../records/index.js';
-import type { UpstreamSource } from '../upstream/source.js';
+import type { FetchBudget, UpstreamSource } from '../upstream/source.js';
 import { csvwMetadata } from './csvw.js';
 import { DownloadError } from './errors.js';
 import { downloadParameters } from './parameters.js';
@@ -107,12 +107,14 @@ async function answer(options: DownloadsOptions, request: Request, state: Reques
   const parameters = downloadParameters(url.searchParams);
   if (caller.kind === 'client') options.access.countOperation(caller.client.id);
 
-  const budget = fetchBudgetOf(options.fetchBudgets, caller, ip, state.budgets);
+  // Made only by a read that calls the upstream: a warm payload's download spends and consults no fetch budget.
+  const budget = (): FetchBudget | undefined => fetchBudgetOf(options.fetchBudgets, caller, ip, state.budgets);
   const read = await options.source.readDataset(target.code, parameters.queryString, budget);
   const view = recordsView(read.value, `${target.code}?${parameters.queryString}#${read.version}`);
   const query = { where: parameters.where, orderBy: parameters.orderBy };
-  await view.prepare(query);
-  const records = view.matches(query);
+  // The canonical parameters name the query (the ETag's text): a repeated download of the payload plans nothing.
+  await view.prepare(query, parameters.canonical);
+  const records = view.matches(query, parameters.canonical);
   const estimatedBytes = view.size === 0 ? 0 : (read.bytes * records.length) / view.size;
   if (records.length > options.maxRows || estimatedBytes > options.maxBytes) {
     throw new DownloadError(

@@ -133,7 +133,7 @@ export function createContextFactory(deps: ContextDependencies) {
         payloadSizes: deps.payloadSizes,
         access: deps.access,
         caller,
-        fetchBudget: fetchBudgetOf(deps.fetchBudgets, caller, ip, state.budgets),
+        fetchBudget: () => fetchBudgetOf(deps.fetchBudgets, caller, ip, state.budgets),
       }),
       access: deps.access,
       ledger,

@@ -11,7 +11,7 @@ import type {
 import type { DatasetCode, SummaryEndpointEntry } from '../catalogue.js';
 import type { JsonObject } from '../json.js';
 import { stableJson } from '../upstream/query.js';
-import type { FetchBudget, PayloadRead, UpstreamSource } from '../upstream/source.js';
+import type { FetchBudgetOf, PayloadRead, UpstreamSource } from '../upstream/source.js';
 import type { PayloadSizes } from './payload-sizes.js';
 
 export interface DatasetPayloadKey {
@@ -45,8 +45,8 @@ export interface LoaderDependencies {
   readonly payloadSizes: PayloadSizes;
   readonly access: AccessService;
   readonly caller: Caller;
-  /** The caller's budget of upstream fetches, spent on cache misses; none when unbounded. */
-  readonly fetchBudget: FetchBudget | undefined;
+  /** The caller's budget of upstream fetches, made and spent on cache misses only; none when unbounded. */
+  readonly fetchBudget: FetchBudgetOf | undefined;
 }
 
 /**

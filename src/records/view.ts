@@ -11,11 +11,11 @@ import { Column, type ColumnNeed } from './column.js';
 import { NOT_A_CURSOR, decodeCursor, encodeCursor, type CursorScope } from './cursor.js';
 import { badUserInput, overLimit, quoted, type RecordsError } from './errors.js';
 import { fieldInference, fingerprintOf, inferFields, type InferredFields, type RecordField } from './fields.js';
-import { bindWhere, matchRecords, parseWhere, whereNeeds, type CompiledWhere, type ParsedWhere } from './filters.js';
+import { bindWhere, matchRecords, parseWhere, whereNeeds, type ParsedWhere } from './filters.js';
 import { shortHash } from './hash.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RECORDS_LIMITS, type RecordsLimit } from './limits.js';
 import { locateRecords, type LocatedRecords } from './locate.js';
-import { bindOrder, parseOrder, sortRecords, type CompiledOrder, type ParsedOrder } from './order.js';
+import { bindOrder, parseOrder, sortRecords, type ParsedOrder } from './order.js';
 import { checkFieldPath, compileFieldPath } from './paths.js';
 import { compareKeys, shapeTypeOf, type RecordShape } from './shapes.js';
 import { answerInPlace, nextTurn } from './turns.js';
@@ -54,8 +54,12 @@ export interface RecordsView {
   /**
    * Every record that passes `where`, in `orderBy` order, unpaged: for a download, which writes them a slice at a
    * time. The records themselves (do not change them), checked as `page` checks its arguments.
+   *
+   * `planKey` (prepare takes it too): a text that names the arguments, the same whenever they mean the same query
+   * and never the same for another (a download's canonical parameters). Arguments given with a key are checked once
+   * while the payload is kept: a repeated download plans nothing.
    */
-  matches(args?: Pick<RecordsQuery, 'where' | 'orderBy'>): RecordSequence;
+  matches(args?: Pick<RecordsQuery, 'where' | 'orderBy'>, planKey?: string): RecordSequence;
   /**
    * Builds what count, page or aggregate with these arguments will need (inferred fields, columns, their
    * indexes, ranks and texts) one piece per turn of the event loop (turns.ts), then resolves in a turn of its
@@ -63,7 +67,7 @@ export interface RecordsView {
    * small, at once, within the turn's allowance of records answered in place. Refuses what they would refuse,
    * before any record is read. The calls work without it, doing the same work at once.
    */
-  prepare(query?: RecordsQuery): Promise<void>;
+  prepare(query?: RecordsQuery, planKey?: string): Promise<void>;
 }
 
 /** The records a query matched, in its order, read by position. */
@@ -90,6 +94,8 @@ class Table {
   private inferred?: InferredFields;
   private shapeFingerprint?: string;
   private ownKeys?: RecordShape;
+  /** Plans by their callers' keys (`planKey`): checked once, whatever view of the payload asks. */
+  readonly plans = new LRUCache<string, Plan>({ max: REMEMBERED_ANSWERS });
   private readonly matches = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
   private readonly sequences = new LRUCache<string, Uint32Array>({ max: REMEMBERED_ANSWERS });
   private readonly aggregates = new LRUCache<string, readonly JsonObject[]>({ max: REMEMBERED_ANSWERS });
@@ -189,28 +195,29 @@ class Table {
     return column;
   };
 
-  matching(where: CompiledWhere): Uint32Array {
+  /** The records that pass `where`; its filters are bound to their columns only when they are not remembered. */
+  matching(where: ParsedWhere): Uint32Array {
     let rows = this.matches.get(where.key);
     if (rows === undefined) {
-      rows = matchRecords(where, this.all);
+      rows = matchRecords(bindWhere(where, this.columnOf), this.all);
       this.matches.set(where.key, rows);
     }
     return rows;
   }
 
-  /** The matches of `where` in `order`. */
-  sequence(where: CompiledWhere, order: CompiledOrder): Uint32Array {
+  /** The matches of `where` in `order` (bound, as `where` is, only when not remembered). */
+  sequence(where: ParsedWhere, order: ParsedOrder): Uint32Array {
     const key = JSON.stringify([where.key, order.key]);
     let rows = this.sequences.get(key);
     if (rows === undefined) {
-      rows = sortRecords(this.matching(where), order);
+      rows = sortRecords(this.matching(where), bindOrder(order, this.columnOf));
       this.sequences.set(key, rows);
     }
     return rows;
   }
 
   aggregate(
-    where: CompiledWhere,
+    where: ParsedWhere,
     groupBy: readonly NamedColumn[],
     sums: readonly NamedColumn[],
   ): readonly JsonObject[] {
@@ -303,10 +310,22 @@ class View implements RecordsView {
    */
   private lastPlanned: { query: RecordsQuery; plan: Plan } | undefined;
 
+  /** The query's plan: planned now, unless it was planned last, or under `key` (see planKey) while the payload is kept. */
+  private plan(query: RecordsQuery, key?: string): Plan {
+    const { plans } = this.table;
+    let plan = key === undefined ? undefined : plans.get(key);
+    if (plan === undefined) {
+      const last = this.lastPlanned;
+      const isLast = last !== undefined && PLANNED_ARGUMENTS.every((name) => last.query[name] === query[name]);
+      plan = isLast ? last.plan : this.planned(query);
+      if (key !== undefined) plans.set(key, plan);
+    }
+    this.lastPlanned = { query, plan };
+    return plan;
+  }
+
   /** Checks every argument, then that every field is known: all before any column is built. */
-  private plan(query: RecordsQuery): Plan {
-    const last = this.lastPlanned;
-    if (last !== undefined && PLANNED_ARGUMENTS.every((name) => last.query[name] === query[name])) return last.plan;
+  private planned(query: RecordsQuery): Plan {
     const plan: Plan = {
       where: parseWhere(query.where),
       order: parseOrder(query.orderBy),
@@ -320,14 +339,13 @@ class View implements RecordsView {
     for (const field of plan.select ?? []) table.checkKnown(field, 'select');
     for (const field of plan.groupBy) table.checkKnown(field, 'groupBy');
     for (const field of plan.sum) table.checkKnown(field, 'sum');
-    this.lastPlanned = { query, plan };
     return plan;
   }
 
-  async prepare(query: RecordsQuery = {}): Promise<void> {
+  async prepare(query: RecordsQuery = {}, planKey?: string): Promise<void> {
     const { table } = this;
     // Nothing to build and a small answer: it runs now, within the turn's allowance (turns.ts).
-    if (table.isInferred && this.isBuilt(query) && answerInPlace(this.size)) return;
+    if (table.isInferred && this.isBuilt(query, planKey) && answerInPlace(this.size)) return;
     // Each piece in a turn of its own, and the caller's answer after the last: nothing runs before the first. A
     // payload not yet inferred has just arrived: the turn that parsed it is not the one that infers its fields.
     if (!table.isInferred) await laterTurn();
@@ -336,7 +354,7 @@ class View implements RecordsView {
       await table.inferInTurns();
       await nextTurn();
     }
-    for (const [field, need] of needsOf(this.plan(query))) {
+    for (const [field, need] of needsOf(this.plan(query, planKey))) {
       if (!table.hasColumn(field)) {
         table.columnOf(field);
         await nextTurn();
@@ -350,26 +368,23 @@ class View implements RecordsView {
   }
 
   /** Whether every column the query needs is built (checking the query as the answer will). */
-  private isBuilt(query: RecordsQuery): boolean {
+  private isBuilt(query: RecordsQuery, planKey: string | undefined): boolean {
     const { table } = this;
-    return needsOf(this.plan(query)).every(
+    return needsOf(this.plan(query, planKey)).every(
       ([field, need]) => table.hasColumn(field) && table.columnOf(field).has(need),
     );
   }
 
   count(where?: readonly RecordFilter[] | null): number {
-    const plan = this.plan({ where });
-    return this.table.matching(bindWhere(plan.where, this.table.columnOf)).length;
+    return this.table.matching(this.plan({ where }).where).length;
   }
 
   page(args: RecordsPageArgs = {}): RecordConnection {
     const { table } = this;
     const first = pageSize(args.first);
-    const plan = this.plan(args);
-    const where = bindWhere(plan.where, table.columnOf);
-    const order = bindOrder(plan.order, table.columnOf);
+    const { where, order, select } = this.plan(args);
     // Select: one flat key per field as written, so "a.b" stays "a.b" and a key containing a dot is unambiguous.
-    const selected = plan.select?.map((field) => ({ field, column: table.columnOf(field) }));
+    const selected = select?.map((field) => ({ field, column: table.columnOf(field) }));
     const scope: CursorScope = { version: this.versionTag, query: shortHash(`${where.key}\n${order.key}`, 12) };
     const start = args.after == null ? 0 : decodeCursor(args.after, scope) + 1;
     const rows = table.sequence(where, order);
@@ -392,10 +407,10 @@ class View implements RecordsView {
     };
   }
 
-  matches(args: Pick<RecordsQuery, 'where' | 'orderBy'> = {}): RecordSequence {
+  matches(args: Pick<RecordsQuery, 'where' | 'orderBy'> = {}, planKey?: string): RecordSequence {
     const { table } = this;
-    const plan = this.plan(args);
-    const rows = table.sequence(bindWhere(plan.where, table.columnOf), bindOrder(plan.order, table.columnOf));
+    const plan = this.plan(args, planKey);
+    const rows = table.sequence(plan.where, plan.order);
     return {
       length: rows.length,
       record: (position) => table.record(rows[position] ?? -1),
@@ -413,7 +428,7 @@ class View implements RecordsView {
       throw badUserInput(`aggregate: ${quoted(both)} cannot be both a group field and a sum field`);
     }
     const named = (field: string): NamedColumn => ({ field, column: table.columnOf(field) });
-    return [...table.aggregate(bindWhere(plan.where, table.columnOf), plan.groupBy.map(named), plan.sum.map(named))];
+    return [...table.aggregate(plan.where, plan.groupBy.map(named), plan.sum.map(named))];
   }
 }
 

@@ -15,6 +15,7 @@ import {
   metaOfBody,
   metaOfNotModified,
   validatorsOf,
+  type PayloadLifetime,
   type PayloadWindows,
 } from './freshness.js';
 import { stableJson } from './query.js';
@@ -94,14 +95,20 @@ export type FetchBudget = {
   readonly downloaded?: (bytes: number) => void;
 };
 
+/**
+ * The caller's FetchBudget, asked for by a read only when it is about to spend it: a hit, a stale read or a joined
+ * flight makes none. Undefined for a caller whose fetches are unbounded.
+ */
+export type FetchBudgetOf = () => FetchBudget | undefined;
+
 export type DatasetBodyObserver = (code: DatasetCode, answer: UpstreamBody) => void;
 
 /** Upstream payloads through the shared cache: what the per-request loaders read instead of calling the client. */
 export interface UpstreamSource {
   /** A dataset with its canonical query string (see query.ts); rejects with an UpstreamError when nothing usable is at hand. */
-  readDataset(code: DatasetCode, queryString: string, budget?: FetchBudget): Promise<PayloadRead>;
+  readDataset(code: DatasetCode, queryString: string, budget?: FetchBudgetOf): Promise<PayloadRead>;
   /** A summary endpoint's answer to `input`, shared by every caller allowed to ask (the caller checks that). */
-  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject, budget?: FetchBudget): Promise<PayloadRead>;
+  readSummary(endpoint: SummaryEndpointEntry, input: JsonObject, budget?: FetchBudgetOf): Promise<PayloadRead>;
   /** Reads the unfiltered datasets into the cache, a few at a time; logs a summary and never rejects. */
   warm(codes: readonly DatasetCode[], options?: WarmOptions): Promise<WarmReport>;
   breakerState(): BreakerState;
@@ -250,7 +257,7 @@ function summaryTarget(client: UpstreamClient, endpoint: SummaryEndpointEntry, i
   };
 }
 
-async function read(source: Source, target: Target, budget?: FetchBudget): Promise<PayloadRead> {
+async function read(source: Source, target: Target, budget?: FetchBudgetOf): Promise<PayloadRead> {
   const { payload, fromCache } = await readThrough(source, target, budget);
   const result = !fromCache ? 'miss' : payload.state === 'fresh' ? 'hit' : payload.state;
   source.onRead?.({ kind: target.kind, result });
@@ -261,39 +268,51 @@ async function read(source: Source, target: Target, budget?: FetchBudget): Promi
 async function readThrough(
   source: Source,
   target: Target,
-  budget: FetchBudget | undefined,
+  budget: FetchBudgetOf | undefined,
 ): Promise<{ payload: PayloadRead; fromCache: boolean }> {
   const { policy } = source;
   const served = (payload: PayloadRead, fromCache: boolean) => ({ payload, fromCache });
   const entry = await cached(source, target.key);
   const at = source.now();
-  if (entry !== undefined) {
-    const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
-    if (at < freshUntil) return served(toRead(entry, target, policy, 'fresh'), true);
+  // Worked out once for the entry at hand: what decides how it is served also dates the read it is served as.
+  const lifetime = entry === undefined ? undefined : payloadLifetime(entry.meta, policy);
+  if (entry !== undefined && lifetime !== undefined) {
+    const { freshUntil, mayServeStale } = lifetime;
+    if (at < freshUntil) return served(toRead(entry, target, freshUntil, 'fresh'), true);
     if (mayServeStale && at < freshUntil + policy.swrMs) {
       refreshInBackground(source, target, entry);
-      return served(toRead(entry, target, policy, 'stale'), true);
+      return served(toRead(entry, target, freshUntil, 'stale'), true);
     }
   }
   // Nothing servable at hand: this read calls the upstream on its caller's budget, or joins a call under way (here
   // or, through the shared cache, on another instance) for nothing. Only the read that makes the call pays, so a
   // carrier NAT of app users asking at once for one cold payload spends one fetch of its address's budget, not 150.
   try {
-    return served(toRead(await refreshPaying(source, target, entry, budget), target, policy, 'fresh'), false);
+    const fetched = await refreshPaying(source, target, entry, budget);
+    return served(toRead(fetched, target, payloadLifetime(fetched.meta, policy).freshUntil, 'fresh'), false);
   } catch (error) {
-    if (entry === undefined || !(error instanceof UpstreamError) || !servableOnError(entry, policy, error, at))
+    if (
+      entry === undefined ||
+      lifetime === undefined ||
+      !(error instanceof UpstreamError) ||
+      !servableOnError(lifetime, policy, error, at)
+    )
       throw error;
     source.logger.warn(
       { upstream: target.label, code: error.code, fetchedAt: new Date(entry.meta.fetchedAt) },
       'upstream refresh failed: serving the last good payload',
     );
-    return served(toRead(entry, target, policy, 'stale-if-error', error), true);
+    return served(toRead(entry, target, lifetime.freshUntil, 'stale-if-error', error), true);
   }
 }
 
 /** Stale-if-error (RFC 5861): for outages and server errors, not for an upstream that refuses the request. */
-function servableOnError(entry: CachedPayload, policy: PayloadWindows, error: UpstreamError, at: number): boolean {
-  const { freshUntil, mayServeStale } = payloadLifetime(entry.meta, policy);
+function servableOnError(
+  { freshUntil, mayServeStale }: PayloadLifetime,
+  policy: PayloadWindows,
+  error: UpstreamError,
+  at: number,
+): boolean {
   const status = error.upstreamStatus;
   const serverSide = status === undefined || status >= 500 || status === 429;
   return mayServeStale && serverSide && at < freshUntil + policy.staleIfErrorMs;
@@ -317,9 +336,10 @@ async function refreshPaying(
   source: Source,
   target: Target,
   previous: CachedPayload | undefined,
-  budget: FetchBudget | undefined,
+  budgetOf: FetchBudgetOf | undefined,
 ): Promise<CachedPayload> {
-  if (previous !== undefined || budget === undefined) return refresh(source, target, previous);
+  const budget = previous === undefined ? budgetOf?.() : undefined;
+  if (budget === undefined) return refresh(source, target, previous);
   let paid = false;
   const pay: FetchBudget = Object.assign(() => ((paid = true), budget()), { downloaded: budget.downloaded });
   try {
@@ -398,15 +418,16 @@ async function storeBody(source: Source, target: Target, answer: UpstreamBody): 
   return { meta: payload.meta, value: payload.value };
 }
 
+/** The read of an entry fresh until `freshUntilMs` (its payloadLifetime, which the caller has worked out). */
 function toRead(
   entry: CachedPayload,
   target: Target,
-  policy: PayloadWindows,
+  freshUntilMs: number,
   state: PayloadState,
   refreshError?: UpstreamError,
 ): PayloadRead {
   const { meta } = entry;
-  const freshUntil = new Date(payloadLifetime(meta, policy).freshUntil);
+  const freshUntil = new Date(freshUntilMs);
   return {
     value: entry.value,
     state,

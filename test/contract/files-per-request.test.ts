@@ -110,7 +110,10 @@ describe.runIf(RUNS_THE_BUILD)('files a request runs, on the production bundle',
     // passing its answer through the front door's compression, and a filter that passes stopped building its
     // refusal's message; 36 with the CSVW addresses beside the files'; 35 once the request state negotiated the
     // answer's language only when something writes words; 34 once a request without an Origin stopped asking for
-    // CORS headers. The issue's goal is 30; this bound keeps what was won.
-    expect(ours.length).toBeLessThanOrEqual(34);
+    // CORS headers; 30 once a remembered match stopped binding its filters and order to their columns, and a repeated
+    // download's parameters were planned once per payload (no order parsed, no filter checked again); 29 once only a
+    // read that calls the upstream made its caller's fetch budget. The issue's goal was 30; this bound keeps what was
+    // won.
+    expect(ours.length).toBeLessThanOrEqual(29);
   });
 });

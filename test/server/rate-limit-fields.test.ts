@@ -241,6 +241,28 @@ describe('RateLimit and RateLimit-Policy on every GraphQL answer', () => {
     ]);
   });
 
+  it("spends a download's upstream fetch budget on its miss alone: the same file again is a hit, a new question is refused", async () => {
+    const download = async (year: string): Promise<Answer> => {
+      const answer = await undiciRequest(
+        `${listening().origin}/datasets/ODS_COUNT_TEACHER_BY_YEAR.csv?query.ACADEMIC_YEAR=${year}`,
+        { headers: { 'x-forwarded-for': '198.51.100.86' } },
+      );
+      return { status: answer.statusCode, headers: flatHeaders(answer.headers), body: await answer.body.text() };
+    };
+    // Years no other test here asks of the upstream: the first is a miss.
+    const fetched = await download('2563');
+    const again = await download('2563');
+    const refused = await download('2564');
+    expect([fetched.status, again.status, refused.status]).toEqual([200, 200, 429]);
+    expect(JSON.parse(refused.body)).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+    // The hit names no upstream budget: it neither spent nor consulted one.
+    expect([fetched.headers['ratelimit'], again.headers['ratelimit'], refused.headers['ratelimit']]).toEqual([
+      '"default";r=2;t=20, "upstream";r=0;t=60',
+      '"default";r=1;t=40',
+      '"default";r=0;t=60, "upstream";r=0;t=60',
+    ]);
+  });
+
   it('lets a browser app read the fields of a refusal: CORS exposes them', async () => {
     const answer = await send({
       ip: '198.51.100.85',

@@ -315,3 +315,31 @@ describe('projection', () => {
     expect(ids(view.page({ after, first: 1 }))).toEqual([2]);
   });
 });
+
+describe('a query named by a plan key', () => {
+  const where: RecordFilter[] = [{ field: 'YEAR', in: ['2561', '2563'] }];
+  const orderBy: RecordOrder[] = [{ field: 'COUNT', direction: 'DESC' }];
+  const positions = (sequence: { length: number; record(position: number): JsonObject }): unknown[] =>
+    Array.from({ length: sequence.length }, (_, position) => sequence.record(position).ID);
+
+  it('answers as the same arguments without a key', async () => {
+    await view.prepare({ where, orderBy }, 'key-same');
+    expect(positions(view.matches({ where, orderBy }, 'key-same'))).toEqual(positions(view.matches({ where, orderBy })));
+  });
+
+  it('is planned once for the payload, whatever view asks again under the key', () => {
+    expect(view.matches({ where, orderBy }, 'key-once').length).toBe(24);
+    // The key names the arguments (the caller's promise): asked again under it, the plan made first answers, in
+    // this view and in another version's of the same payload, without checking the arguments again.
+    expect(view.matches({ where: [] }, 'key-once').length).toBe(24);
+    expect(recordsView(payload, 'etag-2').matches({ where: [] }, 'key-once').length).toBe(24);
+    expect(view.matches({ where: [] }, 'key-other').length).toBe(97);
+  });
+
+  it('keeps no plan of arguments it refused: they are refused again', () => {
+    const unknown: RecordFilter[] = [{ field: 'NOPE', eq: 1 }];
+    for (let time = 0; time < 2; time++) {
+      expect(() => view.matches({ where: unknown }, 'key-refused')).toThrow(/no record has a field "NOPE"/);
+    }
+  });
+});
