@@ -100,11 +100,14 @@ describe.runIf(RUNS_THE_BUILD)('files a request runs, on the production bundle',
       expect(response.status).toBe(200);
       await response.arrayBuffer();
     };
-    // The first loads the writers and warms the payload; the second is what every later download runs.
+    // The first loads the writers and warms the payload; the next two are what every later download runs. The
+    // server's background work (the watcher, the files' sizes, the store) may run during one of them, more so on a
+    // loaded machine where a request takes longer: a file counts as the download's when both measured ones ran it.
     await download();
-    const { ours, yoga } = await filesRunBy(download);
+    const [first, second] = [await filesRunBy(download), await filesRunBy(download)];
+    const ours = first.ours.filter((file) => second.ours.includes(file));
     console.log(`a CSV download ran ${ours.length} source files:\n  ${ours.join('\n  ')}`);
-    expect(yoga).toEqual([]);
+    expect([...first.yoga, ...second.yoga]).toEqual([]);
     // 58 files when a download was a yoga stage (the review's count, on src/); 44 as a route (on src/, a constant's
     // getter counted); 42 on the bundle; 35 once an anonymous caller stopped asking the store, the route stopped
     // passing its answer through the front door's compression, and a filter that passes stopped building its
