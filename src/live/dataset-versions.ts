@@ -23,6 +23,8 @@ export interface DatasetVersion {
 export interface DatasetVersions {
   get(code: DatasetCode): Promise<DatasetVersion | undefined>;
   set(code: DatasetCode, version: DatasetVersion): Promise<void>;
+  /** The recorded versions of `codes` in one read (with Redis, one HMGET): what a catalogue of all 13 needs. */
+  many(codes: readonly DatasetCode[]): Promise<ReadonlyMap<DatasetCode, DatasetVersion>>;
 }
 
 // A bound on each text read back from Redis, which another (or a hostile) writer may have filled.
@@ -44,6 +46,14 @@ export function createMemoryVersions(): DatasetVersions {
       versions.set(code, version);
       return Promise.resolve();
     },
+    many: (codes) => {
+      const found = new Map<DatasetCode, DatasetVersion>();
+      for (const code of codes) {
+        const version = versions.get(code);
+        if (version !== undefined) found.set(code, version);
+      }
+      return Promise.resolve(found);
+    },
   };
 }
 
@@ -52,17 +62,31 @@ export function createRedisVersions(redis: Redis, keyPrefix: string): DatasetVer
   const key = `${keyPrefix}dataset-versions`;
   return {
     async get(code) {
-      const text = await redis.hget(key, code);
-      if (text === null || text.length > 16 * MAX_TEXT) return undefined;
-      try {
-        const checked = versionSchema.safeParse(JSON.parse(text));
-        return checked.success ? checked.data : undefined;
-      } catch {
-        return undefined;
-      }
+      return parsedVersion(await redis.hget(key, code));
     },
     async set(code, version) {
       await redis.hset(key, code, JSON.stringify(version));
     },
+    async many(codes) {
+      const versions = new Map<DatasetCode, DatasetVersion>();
+      if (codes.length === 0) return versions;
+      const texts = await redis.hmget(key, ...codes);
+      codes.forEach((code, i) => {
+        const version = parsedVersion(texts[i] ?? null);
+        if (version !== undefined) versions.set(code, version);
+      });
+      return versions;
+    },
   };
+}
+
+/** A version as stored in the hash; undefined when absent, too long or not one (another writer's). */
+function parsedVersion(text: string | null): DatasetVersion | undefined {
+  if (text === null || text.length > 16 * MAX_TEXT) return undefined;
+  try {
+    const checked = versionSchema.safeParse(JSON.parse(text));
+    return checked.success ? checked.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -40,7 +40,7 @@ export interface WatchReport {
 export interface WatcherOptions {
   readonly client: Pick<UpstreamClient, 'getDataset'>;
   readonly codes: readonly DatasetCode[];
-  readonly versions: DatasetVersions;
+  readonly versions: Pick<DatasetVersions, 'get' | 'set'>;
   /** Counts and fingerprints a payload (the records engine does; the upstream layer does not know records). */
   readonly describe: (value: unknown, version: string) => Promise<PayloadDescription>;
   /** Told of each change, after its version is recorded; the watcher waits for it before the next dataset. */

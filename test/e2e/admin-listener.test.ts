@@ -48,6 +48,17 @@ describe('ADMIN_LISTEN_PORT: the operators’ listener', () => {
     expect(await (await fetch(`${admin}/metrics`)).text()).toMatch(/^graphql_envelop_request_time_summary_count\{/m);
   });
 
+  it('listens on loopback unless ADMIN_LISTEN_HOST says otherwise, whatever HOST the public port has', async () => {
+    // Issue 42: it took HOST's address, so a server listening on every interface showed its operators' port to all.
+    const other = await startServerProcess({ ADMIN_LISTEN_PORT: '0', HOST: '0.0.0.0' });
+    try {
+      expect(other.output()).toMatch(/GraphQL server ready at http:\/\/0\.0\.0\.0:\d+/);
+      expect(ADMIN_READY.exec(other.output())?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('answers 503 shutting_down on its /ready through the drain, and the process exits 0', async () => {
     const other = await startServerProcess({ ADMIN_LISTEN_PORT: '0', SHUTDOWN_READINESS_DELAY_S: '2' });
     const otherAdmin = ADMIN_READY.exec(other.output())?.[1] ?? '';

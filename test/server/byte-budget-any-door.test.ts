@@ -122,5 +122,7 @@ describe('one address, every door: the bytes answered stay within the documented
     const refilled = (POINTS * elapsedS) / WINDOW_S;
     const bound = (POINTS + refilled) * SENT_BYTES_PER_TOKEN + largest;
     expect(total, JSON.stringify({ total, bound, elapsedS, seen })).toBeLessThanOrEqual(bound);
-  });
+    // About 8 s alone here; beside other suites on two loaded cores it passed 20 s. The bound counts what refilled
+    // meanwhile, so a slower run is held to a bound that grows with it, never a looser one.
+  }, 90_000);
 });

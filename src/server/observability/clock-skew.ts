@@ -25,6 +25,8 @@ export interface ClockSkewOptions {
   /** Told each measurement in seconds (positive: this instance ahead), or undefined when it could not be made. */
   readonly report: (against: ClockReference, skewS: number | undefined) => void;
   readonly intervalMs?: number;
+  /** How soon a measurement that could not be made is tried again (CLOCK_SKEW_RETRY_MS). */
+  readonly retryMs?: number;
   readonly warnS?: number;
 }
 
@@ -36,6 +38,12 @@ export interface ClockSkewWatch {
 
 /** Once a minute: one cheap query to each reference, off the request path. */
 export const CLOCK_SKEW_INTERVAL_MS = 60_000;
+/**
+ * A measurement that could not be made (the reference away or still opening, a round trip too long to say anything)
+ * is tried again this soon rather than a whole interval later: the first one is made as the server starts, when the
+ * store may still be opening and the machine busy, and its series would otherwise be missing for a minute.
+ */
+export const CLOCK_SKEW_RETRY_MS = 5_000;
 /** Far beyond what NTP keeps hosts to (milliseconds), and well within what a key's expiry or grace tolerates. */
 export const CLOCK_SKEW_WARN_S = 1;
 // A reading whose round trip took longer than this says little (the reference may have read its clock anywhere in
@@ -47,7 +55,7 @@ export function watchClockSkew(options: ClockSkewOptions): ClockSkewWatch {
   const warnS = options.warnS ?? CLOCK_SKEW_WARN_S;
   const over = new Set<ClockReference>();
 
-  const measureOne = async ({ against, read }: ClockSource): Promise<void> => {
+  const measureOne = async ({ against, read }: ClockSource): Promise<boolean> => {
     const sentAt = now();
     const started = performance.now();
     let theirs: number | undefined;
@@ -58,18 +66,19 @@ export function watchClockSkew(options: ClockSkewOptions): ClockSkewWatch {
       // Unknown while the reference is away: no series rather than a stale one (its outage is reported elsewhere).
       logger.debug({ err: error, against }, 'clock skew not measured');
       report(against, undefined);
-      return;
+      return false;
     }
     const roundTripMs = performance.now() - started;
     if (theirs === undefined) {
+      // No clock of its own (SQLite): nothing to measure, now or later.
       report(against, undefined);
-      return;
+      return true;
     }
-    if (roundTripMs > MAX_ROUND_TRIP_MS) return;
+    if (roundTripMs > MAX_ROUND_TRIP_MS) return false;
     const skewS = (sentAt + roundTripMs / 2 - theirs) / 1_000;
     report(against, skewS);
     const beyond = Math.abs(skewS) > warnS;
-    if (beyond === over.has(against)) return;
+    if (beyond === over.has(against)) return true;
     const facts = { against, skewS: Math.round(skewS * 1_000) / 1_000, roundTripMs: Math.round(roundTripMs) };
     if (beyond) {
       over.add(against);
@@ -81,12 +90,21 @@ export function watchClockSkew(options: ClockSkewOptions): ClockSkewWatch {
       over.delete(against);
       logger.info(facts, `this instance's clock agrees with the ${against}'s again`);
     }
+    return true;
   };
 
   let running: Promise<void> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
   const measure = (): Promise<void> => {
     running ??= Promise.all(sources.map(measureOne))
-      .then(() => undefined)
+      .then((measured) => {
+        if (closed || retry !== undefined || measured.every(Boolean)) return;
+        retry = setTimeout(() => {
+          retry = undefined;
+          void measure();
+        }, options.retryMs ?? CLOCK_SKEW_RETRY_MS).unref();
+      })
       .finally(() => (running = undefined));
     return running;
   };
@@ -94,6 +112,10 @@ export function watchClockSkew(options: ClockSkewOptions): ClockSkewWatch {
   void measure();
   return {
     measure,
-    close: () => clearInterval(timer),
+    close: () => {
+      closed = true;
+      clearInterval(timer);
+      clearTimeout(retry);
+    },
   };
 }
