@@ -252,11 +252,15 @@ describe.each(stores)('access store on $name', (store) => {
       expect(await access.authenticate(null)).toEqual({ kind: 'anonymous' });
       expect(await access.authenticate(`Bearer ${ADMIN_TOKEN}`)).toEqual({ kind: 'operator', name: null });
       expect(await access.authenticate(`Bearer ${apiKey}`)).toEqual({ kind: 'client', client, currentKey: true });
+      // A client key sent bare, as CKAN's clients send an API token: its prefix says what it is.
+      expect(await access.authenticate(apiKey)).toEqual({ kind: 'client', client, currentKey: true });
       for (const header of [
         `Bearer tegk_${'A'.repeat(43)}`,
         `Bearer ${apiKey}x`,
         `Bearer ${ADMIN_TOKEN}x`,
-        apiKey,
+        `tegk_${'A'.repeat(43)}`,
+        ADMIN_TOKEN,
+        `${apiKey} extra`,
         `Basic ${apiKey}`,
         'Bearer',
         'Bearer ',
