@@ -27,6 +27,8 @@
  *   every miss takes or what the process loads.
  * - Memory after abuse (abuse.ts): resident memory idle, after 10,800 of the fuzz suite's requests and 60 s later.
  *   `BENCH_ONLY=abuse` runs only that (about two minutes).
+ * - `BENCH_ONLY=mixed-load` runs only the tail under the mixed load (mixed-load.ts), at a quarter of one hello-world
+ *   run's req/s as the full run sets it (about two minutes).
  * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
  *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  * - `BENCH_ONLY=settings-names` (seconds): the CPU the check of misspelt variable names costs a start with 127
@@ -46,7 +48,7 @@ import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { abuseTable, measureAbuse, type AbuseFigures } from './abuse.js';
 import { graphiqlLoadTable, measureGraphiQLLoad, type GraphiQLLoadFigures } from './graphiql-load.js';
-import { measureMixedLoad, mixedLoadTable, type MixedLoadFigures } from './mixed-load.js';
+import { measureMixedLoad, mixedLoadTable, type MixedLoadFigures, type MixedLoadOptions } from './mixed-load.js';
 import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
 import { hardeningTable, measureHardening, type HardeningFigures } from './hardening.js';
 import { storeFigures } from './latest.js';
@@ -554,6 +556,21 @@ async function main(): Promise<void> {
     reportMemory(memory);
     return;
   }
+  if (process.env['BENCH_ONLY'] === 'mixed-load') {
+    const hello = await startBaseline({ BENCH_BASELINE: 'hello' });
+    let helloRate: number;
+    try {
+      helloRate = await throughput(hello.origin, graphqlPost('{ hello }'), HELLO_ANSWER);
+    } finally {
+      await hello.stop();
+    }
+    const figures = await measureMixedLoad(mixedLoadOptions(simulator, helloRate));
+    await simulator.close();
+    process.stdout.write(
+      ['', `hello-world alone: ${Math.round(helloRate)} req/s`, ...mixedLoadTable(figures), ''].join('\n'),
+    );
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
 
   // The exact bytes the app answers for the warm payload and the largest payload, for the bare baselines.
@@ -704,14 +721,7 @@ async function main(): Promise<void> {
       : scenarios;
   const samples = await runRounds(measured, simulator);
   const lean = async (): Promise<LeanFigures> => ({
-    mixedLoad: await measureMixedLoad({
-      start: (env) => startApp(simulator, env),
-      startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
-      mix: mixedLoad(),
-      hello: graphqlPost('{ hello }'),
-      // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum.
-      rate: Math.min(500, Math.max(50, Math.round(median(samples.get('hello') ?? []) / 4))),
-    }),
+    mixedLoad: await measureMixedLoad(mixedLoadOptions(simulator, median(samples.get('hello') ?? []))),
     abuse: await measureAbuse(() => startApp(simulator, AS_THE_IMAGE)),
     gzipBurst: await measureColdBurst('payload', memoryOptions, true),
     graphiql: await measureGraphiQLLoad(ROOT, () => startApp(simulator)),
@@ -790,6 +800,18 @@ function mixedLoad(): Request[] {
     ...[warm, catalogue, variables, warm, records, warm, catalogue, variables, warm, records],
     ...[warm, catalogue, variables, warm, largest],
   ];
+}
+
+/** The tail's measurement against this run's servers, at a rate from hello-world's req/s in the same run. */
+function mixedLoadOptions(simulator: Simulator, helloRate: number): MixedLoadOptions {
+  return {
+    start: (env) => startApp(simulator, env),
+    startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
+    mix: mixedLoad(),
+    hello: graphqlPost('{ hello }'),
+    // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum.
+    rate: Math.min(500, Math.max(50, Math.round(helloRate / 4))),
+  };
 }
 
 /** The rows of issue 47's done-means that the scenario table does not give. */
