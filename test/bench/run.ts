@@ -40,7 +40,7 @@ import { once } from 'node:events';
 import { createServer as createNetServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -51,9 +51,9 @@ import { graphiqlLoadTable, measureGraphiQLLoad, type GraphiQLLoadFigures } from
 import { measureMixedLoad, mixedLoadTable, type MixedLoadFigures, type MixedLoadOptions } from './mixed-load.js';
 import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
 import { hardeningTable, measureHardening, type HardeningFigures } from './hardening.js';
+import { compiledForNode } from './compiled.js';
 import { storeFigures } from './latest.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
-import ts from 'typescript';
 import {
   answersText,
   measureColdBurst,
@@ -280,23 +280,9 @@ async function startServer(upstreamAndEnv: Record<string, string>): Promise<Serv
 }
 
 function startBaseline(env: Record<string, string>): Promise<Server> {
-  return startProcess([compiledBaseline()], env, /listening (\d+)/);
-}
-
-/**
- * baseline-server.ts as JavaScript that node runs by itself, as it runs dist/main.js: under tsx, hello-world's
- * resident memory would count tsx's loader and esbuild (about 40 MB) as its own. Written under .bench/, beside the
- * repository's node_modules, from which it imports graphql-yoga.
- */
-function compiledBaseline(): string {
-  const file = join(ROOT, '.bench', 'baseline-server.mjs');
-  const source = readFileSync(join(ROOT, 'test', 'bench', 'baseline-server.ts'), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, outputText);
-  return file;
+  // As node runs dist/main.js: under tsx, hello-world's resident memory would count tsx's loader and esbuild (about
+  // 40 MB) as its own.
+  return startProcess([compiledForNode('baseline-server')], env, /listening (\d+)/);
 }
 
 async function send(origin: string, request: Request): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
