@@ -28,7 +28,7 @@
  * - Memory after abuse (abuse.ts): resident memory idle, after 10,800 of the fuzz suite's requests and 60 s later.
  *   `BENCH_ONLY=abuse` runs only that (about two minutes).
  * - `BENCH_ONLY=mixed-load` runs only the tail under the mixed load (mixed-load.ts), at a quarter of one hello-world
- *   run's req/s as the full run sets it (about two minutes).
+ *   run's req/s as the full run sets it, or at BENCH_MIXED_RATE requests a second (about two minutes).
  * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
  *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  * - `BENCH_ONLY=settings-names` (seconds): the CPU the check of misspelt variable names costs a start with 127
@@ -77,6 +77,7 @@ const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const WARMUP_S = Number(process.env['BENCH_WARMUP_S'] ?? 2);
 const MAX_WARMUP_S = Number(process.env['BENCH_MAX_WARMUP_S'] ?? 30);
 const CONNECTIONS = 50;
+const MIXED_RATE = process.env['BENCH_MIXED_RATE'] === undefined ? undefined : Number(process.env['BENCH_MIXED_RATE']);
 // Bodies up to this size are compared on every response; larger ones before and after each run.
 const EXPECT_BODY_MAX = 64 * 1024;
 const PINNED = cpus().length >= 2;
@@ -543,12 +544,14 @@ async function main(): Promise<void> {
     return;
   }
   if (process.env['BENCH_ONLY'] === 'mixed-load') {
-    const hello = await startBaseline({ BENCH_BASELINE: 'hello' });
-    let helloRate: number;
-    try {
-      helloRate = await throughput(hello.origin, graphqlPost('{ hello }'), HELLO_ANSWER);
-    } finally {
-      await hello.stop();
+    let helloRate = Number.NaN;
+    if (MIXED_RATE === undefined) {
+      const hello = await startBaseline({ BENCH_BASELINE: 'hello' });
+      try {
+        helloRate = await throughput(hello.origin, graphqlPost('{ hello }'), HELLO_ANSWER);
+      } finally {
+        await hello.stop();
+      }
     }
     const figures = await measureMixedLoad(mixedLoadOptions(simulator, helloRate));
     await simulator.close();
@@ -795,8 +798,9 @@ function mixedLoadOptions(simulator: Simulator, helloRate: number): MixedLoadOpt
     startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
     mix: mixedLoad(),
     hello: graphqlPost('{ hello }'),
-    // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum.
-    rate: Math.min(500, Math.max(50, Math.round(helloRate / 4))),
+    // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum; or
+    // BENCH_MIXED_RATE, to compare two builds at one rate.
+    rate: MIXED_RATE ?? Math.min(500, Math.max(50, Math.round(helloRate / 4))),
   };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DatasetCode } from '../../src/catalogue.js';
 import type { DatasetVersion } from '../../src/live/dataset-versions.js';
 import { createWatcher } from '../../src/live/watcher.js';
+import type { UpstreamBody } from '../../src/upstream/client.js';
 import { createLogger } from '../../src/logger.js';
 
 describe("the watcher's first look at a body something else downloaded", () => {
@@ -38,6 +39,8 @@ describe("the watcher's first look at a body something else downloaded", () => {
   });
 });
 
+const BODY: UpstreamBody = { kind: 'body', status: 200, value: [{ a: 1 }], text: '[{"a":1}]', headers: {} };
+
 describe("the watcher's pass", () => {
   it('hashes and describes a downloaded body on a later loop iteration than the one that delivered it', async () => {
     // The client delivers a body in the turn that parsed it: the hash and the description would add to that turn.
@@ -49,12 +52,10 @@ describe("the watcher's pass", () => {
     const watcher = createWatcher({
       client: {
         getDataset: () =>
-          Promise.resolve({ kind: 'body', status: 200, value: [{ a: 1 }], text: '[{"a":1}]', headers: {} }).then(
-            (body) => {
-              deliveredAt = iterations;
-              return body;
-            },
-          ),
+          Promise.resolve(BODY).then((body) => {
+            deliveredAt = iterations;
+            return body;
+          }),
       },
       codes: [code],
       versions: {
