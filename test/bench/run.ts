@@ -555,9 +555,9 @@ async function main(): Promise<void> {
     }
     const figures = await measureMixedLoad(mixedLoadOptions(simulator, helloRate));
     await simulator.close();
-    process.stdout.write(
-      ['', `hello-world alone: ${Math.round(helloRate)} req/s`, ...mixedLoadTable(figures), ''].join('\n'),
-    );
+    const rateFrom =
+      MIXED_RATE === undefined ? `hello-world alone: ${Math.round(helloRate)} req/s` : 'BENCH_MIXED_RATE';
+    process.stdout.write(['', rateFrom, ...mixedLoadTable(figures), ''].join('\n'));
     return;
   }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
