@@ -29,48 +29,76 @@ export function aggregateRecords(
   groupBy: readonly NamedColumn[],
   sums: readonly NamedColumn[],
 ): JsonObject[] {
-  const groupOf = groupIdentity(groupBy.map(({ column }) => column));
-  const numbers = sums.map(({ column }) => column.numbers());
-  const groups = new Map<number | string, Group>();
-  // Without group fields all records make one group, even none (as SQL's SUM without GROUP BY).
-  if (groupBy.length === 0) groups.set(groupOf(0), { first: 0, count: 0, sums: sums.map(() => null) });
-  for (const i of rows) {
-    const id = groupOf(i);
-    let group = groups.get(id);
-    if (group === undefined) {
-      if (groups.size === MAX_AGGREGATE_GROUPS) {
-        throw overLimit(
-          'aggregateGroups',
-          `aggregate: more than ${MAX_AGGREGATE_GROUPS} groups; group by fewer or coarser fields, or narrow with \`where\``,
-        );
-      }
-      group = { first: i, count: 0, sums: sums.map(() => null) };
-      groups.set(id, group);
-    }
-    group.count++;
-    numbers.forEach((list, s) => {
-      const number = list[i] ?? NaN;
-      if (!Number.isNaN(number)) group.sums[s] = (group.sums[s] ?? 0) + number;
-    });
+  const aggregation = new Aggregation(groupBy, sums);
+  aggregation.add(rows);
+  return aggregation.rows();
+}
+
+/**
+ * aggregateRecords a slice of the records at a time: `add` the records in ascending order, in as many calls as
+ * wanted (a turn of the event loop each), then take the `rows`.
+ */
+export class Aggregation {
+  private readonly groupOf: (i: number) => number | string;
+  private readonly numbers: readonly Float64Array[];
+  private readonly groups = new Map<number | string, Group>();
+
+  constructor(
+    private readonly groupBy: readonly NamedColumn[],
+    private readonly sums: readonly NamedColumn[],
+  ) {
+    this.groupOf = groupIdentity(groupBy.map(({ column }) => column));
+    this.numbers = sums.map(({ column }) => column.numbers());
+    // Without group fields all records make one group, even none (as SQL's SUM without GROUP BY).
+    if (groupBy.length === 0) this.groups.set(this.groupOf(0), { first: 0, count: 0, sums: sums.map(() => null) });
   }
-  const ranks = groupBy.map(({ column }) => column.ranks());
-  const ordered = [...groups.values()].sort((a, b) => {
-    for (const list of ranks) {
-      const order = compareRanks(list[a.first] ?? Infinity, list[b.first] ?? Infinity, false);
-      if (order !== 0) return order;
+
+  /** Counts and adds these records, which come after every record added before. */
+  add(rows: Uint32Array): void {
+    const { groups, groupOf, numbers, sums } = this;
+    for (const i of rows) {
+      const id = groupOf(i);
+      let group = groups.get(id);
+      if (group === undefined) {
+        if (groups.size === MAX_AGGREGATE_GROUPS) {
+          throw overLimit(
+            'aggregateGroups',
+            `aggregate: more than ${MAX_AGGREGATE_GROUPS} groups; group by fewer or coarser fields, or narrow with \`where\``,
+          );
+        }
+        group = { first: i, count: 0, sums: sums.map(() => null) };
+        groups.set(id, group);
+      }
+      group.count++;
+      numbers.forEach((list, s) => {
+        const number = list[i] ?? NaN;
+        if (!Number.isNaN(number)) group.sums[s] = (group.sums[s] ?? 0) + number;
+      });
     }
-    return a.first - b.first;
-  });
-  // Built from entries (own properties whatever the name): a field named `__proto__` is a key of the row, not its
-  // prototype.
-  return ordered.map(
-    (group): JsonObject =>
-      Object.fromEntries([
-        ...groupBy.map(({ field, column }) => [field, column.values[group.first] ?? null]),
-        ...sums.map(({ field }, s) => [field, group.sums[s] ?? null]),
-        ['count', group.count],
-      ]) as JsonObject,
-  );
+  }
+
+  /** One object per group, in order (see aggregateRecords). */
+  rows(): JsonObject[] {
+    const { groupBy, sums } = this;
+    const ranks = groupBy.map(({ column }) => column.ranks());
+    const ordered = [...this.groups.values()].sort((a, b) => {
+      for (const list of ranks) {
+        const order = compareRanks(list[a.first] ?? Infinity, list[b.first] ?? Infinity, false);
+        if (order !== 0) return order;
+      }
+      return a.first - b.first;
+    });
+    // Built from entries (own properties whatever the name): a field named `__proto__` is a key of the row, not its
+    // prototype.
+    return ordered.map(
+      (group): JsonObject =>
+        Object.fromEntries([
+          ...groupBy.map(({ field, column }) => [field, column.values[group.first] ?? null]),
+          ...sums.map(({ field }, s) => [field, group.sums[s] ?? null]),
+          ['count', group.count],
+        ]) as JsonObject,
+    );
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * of another endpoint would see the server.
  */
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { compiledForNode } from './compiled.js';
 import { DEFAULTS } from '../helpers/settings.js';
 import { LIST_MULTIPLIER, recordsPageCost, UPSTREAM_FIELD_COST } from '../../src/graphql/cost.js';
 import {
@@ -45,10 +45,9 @@ export interface ProbedServer {
 /** Starts a fresh server process against the simulator, with these variables over the bench's own. */
 export type StartProbedServer = (env: Record<string, string>) => Promise<ProbedServer>;
 
-/** The environment that loads the probe into the server process. */
+/** The environment that loads the probe into the server process, as JavaScript: the server runs as without it. */
 export function probeEnv(): Record<string, string> {
-  const probe = fileURLToPath(new URL('./event-loop-probe.ts', import.meta.url));
-  return { NODE_OPTIONS: `--import tsx --import ${probe}` };
+  return { NODE_OPTIONS: `--import ${compiledForNode('event-loop-probe')}` };
 }
 
 export interface EventLoopRow {

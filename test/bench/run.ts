@@ -27,6 +27,8 @@
  *   every miss takes or what the process loads.
  * - Memory after abuse (abuse.ts): resident memory idle, after 10,800 of the fuzz suite's requests and 60 s later.
  *   `BENCH_ONLY=abuse` runs only that (about two minutes).
+ * - `BENCH_ONLY=mixed-load` runs only the tail under the mixed load (mixed-load.ts), at a quarter of one hello-world
+ *   run's req/s as the full run sets it, or at BENCH_MIXED_RATE requests a second (about two minutes).
  * - `BENCH_ONLY=validation-cost` (seconds): the worst documents the operation limits admit, generated from the
  *   limits (validation-cost.ts), and the CPU their parse and validation take; none may take more than 50 ms.
  * - `BENCH_ONLY=settings-names` (seconds): the CPU the check of misspelt variable names costs a start with 127
@@ -38,7 +40,7 @@ import { once } from 'node:events';
 import { createServer as createNetServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -46,12 +48,12 @@ import { DATASET_CODES, type DatasetCode } from '../../src/catalogue.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { abuseTable, measureAbuse, type AbuseFigures } from './abuse.js';
 import { graphiqlLoadTable, measureGraphiQLLoad, type GraphiQLLoadFigures } from './graphiql-load.js';
-import { measureMixedLoad, mixedLoadTable, type MixedLoadFigures } from './mixed-load.js';
+import { measureMixedLoad, mixedLoadTable, type MixedLoadFigures, type MixedLoadOptions } from './mixed-load.js';
 import { answerBudgetTable, measureAnswerBudget, type BudgetFigures } from './answer-budget.js';
 import { hardeningTable, measureHardening, type HardeningFigures } from './hardening.js';
+import { compiledForNode } from './compiled.js';
 import { storeFigures } from './latest.js';
 import { openLoop, type LatencySummary } from './open-loop.js';
-import ts from 'typescript';
 import {
   answersText,
   measureColdBurst,
@@ -75,6 +77,7 @@ const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const WARMUP_S = Number(process.env['BENCH_WARMUP_S'] ?? 2);
 const MAX_WARMUP_S = Number(process.env['BENCH_MAX_WARMUP_S'] ?? 30);
 const CONNECTIONS = 50;
+const MIXED_RATE = process.env['BENCH_MIXED_RATE'] === undefined ? undefined : Number(process.env['BENCH_MIXED_RATE']);
 // Bodies up to this size are compared on every response; larger ones before and after each run.
 const EXPECT_BODY_MAX = 64 * 1024;
 const PINNED = cpus().length >= 2;
@@ -278,23 +281,9 @@ async function startServer(upstreamAndEnv: Record<string, string>): Promise<Serv
 }
 
 function startBaseline(env: Record<string, string>): Promise<Server> {
-  return startProcess([compiledBaseline()], env, /listening (\d+)/);
-}
-
-/**
- * baseline-server.ts as JavaScript that node runs by itself, as it runs dist/main.js: under tsx, hello-world's
- * resident memory would count tsx's loader and esbuild (about 40 MB) as its own. Written under .bench/, beside the
- * repository's node_modules, from which it imports graphql-yoga.
- */
-function compiledBaseline(): string {
-  const file = join(ROOT, '.bench', 'baseline-server.mjs');
-  const source = readFileSync(join(ROOT, 'test', 'bench', 'baseline-server.ts'), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, outputText);
-  return file;
+  // As node runs dist/main.js: under tsx, hello-world's resident memory would count tsx's loader and esbuild (about
+  // 40 MB) as its own.
+  return startProcess([compiledForNode('baseline-server')], env, /listening (\d+)/);
 }
 
 async function send(origin: string, request: Request): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
@@ -554,6 +543,23 @@ async function main(): Promise<void> {
     reportMemory(memory);
     return;
   }
+  if (process.env['BENCH_ONLY'] === 'mixed-load') {
+    let helloRate = Number.NaN;
+    if (MIXED_RATE === undefined) {
+      const hello = await startBaseline({ BENCH_BASELINE: 'hello' });
+      try {
+        helloRate = await throughput(hello.origin, graphqlPost('{ hello }'), HELLO_ANSWER);
+      } finally {
+        await hello.stop();
+      }
+    }
+    const figures = await measureMixedLoad(mixedLoadOptions(simulator, helloRate));
+    await simulator.close();
+    const rateFrom =
+      MIXED_RATE === undefined ? `hello-world alone: ${Math.round(helloRate)} req/s` : 'BENCH_MIXED_RATE';
+    process.stdout.write(['', rateFrom, ...mixedLoadTable(figures), ''].join('\n'));
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'teg-bench-bodies-'));
 
   // The exact bytes the app answers for the warm payload and the largest payload, for the bare baselines.
@@ -704,14 +710,7 @@ async function main(): Promise<void> {
       : scenarios;
   const samples = await runRounds(measured, simulator);
   const lean = async (): Promise<LeanFigures> => ({
-    mixedLoad: await measureMixedLoad({
-      start: (env) => startApp(simulator, env),
-      startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
-      mix: mixedLoad(),
-      hello: graphqlPost('{ hello }'),
-      // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum.
-      rate: Math.min(500, Math.max(50, Math.round(median(samples.get('hello') ?? []) / 4))),
-    }),
+    mixedLoad: await measureMixedLoad(mixedLoadOptions(simulator, median(samples.get('hello') ?? []))),
     abuse: await measureAbuse(() => startApp(simulator, AS_THE_IMAGE)),
     gzipBurst: await measureColdBurst('payload', memoryOptions, true),
     graphiql: await measureGraphiQLLoad(ROOT, () => startApp(simulator)),
@@ -790,6 +789,19 @@ function mixedLoad(): Request[] {
     ...[warm, catalogue, variables, warm, records, warm, catalogue, variables, warm, records],
     ...[warm, catalogue, variables, warm, largest],
   ];
+}
+
+/** The tail's measurement against this run's servers, at a rate from hello-world's req/s in the same run. */
+function mixedLoadOptions(simulator: Simulator, helloRate: number): MixedLoadOptions {
+  return {
+    start: (env) => startApp(simulator, env),
+    startHello: () => startBaseline({ BENCH_BASELINE: 'hello' }),
+    mix: mixedLoad(),
+    hello: graphqlPost('{ hello }'),
+    // A rate every path sustains on this machine, whatever else runs on it: a quarter of hello-world's maximum; or
+    // BENCH_MIXED_RATE, to compare two builds at one rate.
+    rate: MIXED_RATE ?? Math.min(500, Math.max(50, Math.round(helloRate / 4))),
+  };
 }
 
 /** The rows of issue 47's done-means that the scenario table does not give. */

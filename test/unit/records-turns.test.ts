@@ -86,3 +86,26 @@ describe('turns of the records engine', () => {
     expect(last - first).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('an aggregate over many records', () => {
+  it('counts and adds them over several loop iterations, its columns already built', async () => {
+    const records = Array.from({ length: 10_000 }, (_, i) => ({ g: `g${i % 10}`, n: i }));
+    const view = recordsView(records, 'aggregated');
+    const query = (above: number) => ({ groupBy: ['g'], sum: ['n'], where: [{ field: 'n', gte: above }] });
+    // The same columns for both: the first builds them, the second (another `where`, not remembered) only reads them.
+    await view.prepare(query(-1));
+    view.aggregate(query(-1));
+    let iterations = 0;
+    const rows = await whileCounting(
+      async () => {
+        await view.prepare(query(-2));
+        return view.aggregate(query(-2));
+      },
+      () => iterations++,
+    );
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toEqual({ g: 'g0', n: (9_990 * 1_000) / 2, count: 1_000 });
+    // In one piece, the whole scan would have run in the iteration after prepare's one turn.
+    expect(iterations).toBeGreaterThanOrEqual(5);
+  });
+});
