@@ -193,7 +193,16 @@ export function downloadPath(code: DatasetCode, format: DownloadFormat): string 
 }
 
 /** The area a dataset's records cover and how they divide it. */
-export type Geography = 'NATIONAL' | 'BY_PROVINCE' | 'BANGKOK_ONLY' | 'BY_INSTITUTION';
+export const GEOGRAPHIES = ['NATIONAL', 'BY_PROVINCE', 'BANGKOK_ONLY', 'BY_INSTITUTION'] as const;
+export type Geography = (typeof GEOGRAPHIES)[number];
+
+/** Each geography in a few words, Thai and English: a catalogue's column, an enum value's description. */
+export const GEOGRAPHY_LABELS: Readonly<Record<Geography, { readonly th: string; readonly en: string }>> = {
+  NATIONAL: { th: 'ทั้งประเทศ', en: 'National' },
+  BY_PROVINCE: { th: 'รายจังหวัด', en: 'By province' },
+  BANGKOK_ONLY: { th: 'กรุงเทพมหานครเท่านั้น', en: 'Bangkok only' },
+  BY_INSTITUTION: { th: 'รายสถานศึกษา', en: 'By institution' },
+};
 
 export interface Coverage {
   readonly geography: Geography;
