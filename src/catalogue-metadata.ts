@@ -4,7 +4,7 @@
  * which unit, and what to beware of. Leaf facts, like the catalogue: the GraphQL fields, the DCAT catalogue, the
  * CKAN actions and the portal's JSON-LD all read them here.
  */
-import type { Agency, DatasetCode, DatasetEntry } from './catalogue.js';
+import { groupsOf, type Agency, type DatasetCode, type DatasetEntry } from './catalogue.js';
 
 /** The licence every dataset is published under unless DATASET_LICENSE_URL and DATASET_LICENSE_NAME say otherwise. */
 export const DEFAULT_LICENCE = {
@@ -175,7 +175,7 @@ export function keywordsOf(dataset: DatasetEntry): string[] {
     SCHOOLS: ['สถานศึกษา', 'schools'],
     GRADUATES: ['ผู้สำเร็จการศึกษา', 'graduates'],
   };
-  return ['การศึกษา', 'education', 'สถิติ', 'statistics', ...byGroup[dataset.group]];
+  return ['การศึกษา', 'education', 'สถิติ', 'statistics', ...groupsOf(dataset).flatMap((group) => byGroup[group])];
 }
 
 /** The English rendering readers see beside an official title that is only a code (dataset 13). */

@@ -105,3 +105,49 @@ describe('dataset coverage in GraphQL', () => {
     expect(((await admitted.json()) as { errors?: unknown }).errors).toBeUndefined();
   });
 });
+
+const TeachersGroup = graphql(`
+  query TeachersGroup {
+    datasets(group: TEACHERS) {
+      code
+      group
+      groups
+    }
+  }
+`);
+
+describe('a dataset in more than one group', () => {
+  const stack = useStack();
+  type Json = Record<string, unknown>;
+  const ckan = async (path: string): Promise<Json> => {
+    const response = await stack().app.fetch(`http://localhost/api/3/action/${path}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Json;
+  };
+
+  it('puts No. 13 in TEACHERS as well as where the upstream files it, in GraphQL and CKAN', async () => {
+    const { body } = await stack().execute(TeachersGroup);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.datasets).toEqual([
+      { code: 'ODS_COUNT_TEACHER_BY_YEAR', group: 'TEACHERS', groups: ['TEACHERS'] },
+      { code: 'ODS_COUNT_TEACHER_BY_JURISDICTION', group: 'TEACHERS', groups: ['TEACHERS'] },
+      { code: NO_13, group: 'STUDENTS', groups: ['STUDENTS', 'TEACHERS'] },
+    ]);
+
+    const pkg = (await ckan(`package_show?id=${NO_13.toLowerCase()}`))['result'] as Json;
+    const groups = pkg['groups'] as Json[];
+    expect(groups.map(({ name, title, display_name }) => ({ name, title, display_name }))).toEqual([
+      { name: 'students', title: 'นักเรียน', display_name: 'นักเรียน' },
+      { name: 'teachers', title: 'ครู', display_name: 'ครู' },
+    ]);
+    for (const group of groups) expect(group['id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5/);
+    const found = (await ckan('package_search?fq=groups:teachers&rows=100'))['result'] as Json;
+    expect((found['results'] as Json[]).map((result) => result['name']).sort()).toEqual(
+      ['ods_count_teacher_by_jurisdiction', 'ods_count_teacher_by_year', NO_13.toLowerCase()].sort(),
+    );
+    expect((await ckan('group_list'))['result']).toEqual(['graduates', 'schools', 'students', 'teachers']);
+    const teachers = (await ckan('group_show?id=teachers&include_datasets=true'))['result'] as Json;
+    expect(teachers).toMatchObject({ name: 'teachers', title: 'ครู', package_count: 3 });
+    expect((teachers['packages'] as Json[]).map((item) => item['name'])).toContain(NO_13.toLowerCase());
+  });
+});

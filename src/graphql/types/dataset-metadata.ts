@@ -150,6 +150,11 @@ const DatasetCoverage = builder.objectRef<DatasetEntry>('DatasetCoverage').imple
       description: 'The area and how it is divided.',
       resolve: (dataset) => COVERAGE[dataset.code].geography,
     }),
+    label: t.string({
+      description: 'The geography in a few words, in the request language ("By institution", "รายสถานศึกษา").',
+      resolve: (dataset, _args, context) =>
+        GEOGRAPHY_LABELS[COVERAGE[dataset.code].geography][context.language === 'en' ? 'en' : 'th'],
+    }),
     description: t.string({
       description: 'The coverage in words, in the request language (dataset 13: OVEC vocational colleges only).',
       resolve: (dataset, _args, context) =>
