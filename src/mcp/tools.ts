@@ -259,8 +259,10 @@ function describeText(result: ReturnType<typeof describeResult>, holds: Describe
   return (
     `${result.dataset}: ${result.title}${result.title === result.titleEn ? '' : ` (${result.titleEn})`}, ` +
     `${formatNumber(result.recordCount)} records. ` +
-    `Coverage: ${result.coverage.description}` +
-    (result.coverage.referencePeriod === null ? '. ' : `; ${result.coverage.referencePeriod}. `) +
+    (holds.caveats
+      ? `Coverage: ${result.coverage.description}` +
+        (result.coverage.referencePeriod === null ? '. ' : `; ${result.coverage.referencePeriod}. `)
+      : '') +
     (holds.fields ? `Fields: ${fields.join(', ')}. ` : `${fields.length} fields: see fields. `) +
     (holds.caveats ? `Caveats: ${caveats.join(' ')} ` : `${caveats.length} caveats: see provenance.caveats. `) +
     `Source: ${result.provenance.citation}`
@@ -359,8 +361,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   /**
    * describe_dataset's answer, as `wrap` sends it (a tool result or a resource), within the bound. What may be left
    * out, first to last as n falls: the fields' examples (what grows with the data), field by field from the last;
-   * their definitions the same way; then, in the text of a tool result, the caveats (which provenance.caveats still
-   * holds) and the list of fields (which `fields` still holds). The citation always stays.
+   * their definitions the same way; then, in the text of a tool result, the caveats and the coverage (which
+   * provenance.caveats and coverage still hold) and the list of fields (which `fields` still holds). The citation
+   * always stays.
    */
   const describe = async <Sent>(
     code: DatasetCode,
