@@ -4,7 +4,7 @@
  * which unit, and what to beware of. Leaf facts, like the catalogue: the GraphQL fields, the DCAT catalogue, the
  * CKAN actions and the portal's JSON-LD all read them here.
  */
-import type { Agency, DatasetCode, DatasetEntry } from './catalogue.js';
+import { groupsOf, type Agency, type DatasetCode, type DatasetEntry } from './catalogue.js';
 
 /** The licence every dataset is published under unless DATASET_LICENSE_URL and DATASET_LICENSE_NAME say otherwise. */
 export const DEFAULT_LICENCE = {
@@ -175,7 +175,7 @@ export function keywordsOf(dataset: DatasetEntry): string[] {
     SCHOOLS: ['สถานศึกษา', 'schools'],
     GRADUATES: ['ผู้สำเร็จการศึกษา', 'graduates'],
   };
-  return ['การศึกษา', 'education', 'สถิติ', 'statistics', ...byGroup[dataset.group]];
+  return ['การศึกษา', 'education', 'สถิติ', 'statistics', ...groupsOf(dataset).flatMap((group) => byGroup[group])];
 }
 
 /** The English rendering readers see beside an official title that is only a code (dataset 13). */
@@ -193,7 +193,16 @@ export function downloadPath(code: DatasetCode, format: DownloadFormat): string 
 }
 
 /** The area a dataset's records cover and how they divide it. */
-export type Geography = 'NATIONAL' | 'BY_PROVINCE' | 'BANGKOK_ONLY' | 'BY_INSTITUTION';
+export const GEOGRAPHIES = ['NATIONAL', 'BY_PROVINCE', 'BANGKOK_ONLY', 'BY_INSTITUTION'] as const;
+export type Geography = (typeof GEOGRAPHIES)[number];
+
+/** Each geography in a few words, Thai and English: a catalogue's column, an enum value's description. */
+export const GEOGRAPHY_LABELS: Readonly<Record<Geography, { readonly th: string; readonly en: string }>> = {
+  NATIONAL: { th: 'ทั้งประเทศ', en: 'National' },
+  BY_PROVINCE: { th: 'รายจังหวัด', en: 'By province' },
+  BANGKOK_ONLY: { th: 'กรุงเทพมหานครเท่านั้น', en: 'Bangkok only' },
+  BY_INSTITUTION: { th: 'รายสถานศึกษา', en: 'By institution' },
+};
 
 export interface Coverage {
   readonly geography: Geography;

@@ -54,7 +54,10 @@ export interface DatasetEntry {
   readonly code: DatasetCode;
   readonly title: string;
   readonly titleEn: string;
+  /** The group the upstream catalogue files it under (GraphQL's `Dataset.group`). */
   readonly group: DataGroup;
+  /** Groups it belongs to as well, by what it counts, where the upstream's filing misses it (dataset 13). */
+  readonly alsoIn?: readonly DataGroup[];
   readonly agency: Agency;
 }
 
@@ -156,15 +159,23 @@ export const DATASETS: readonly DatasetEntry[] = [
     agency: 'MOE',
   },
   {
-    // The upstream lists this teacher count under STUDENTS; we keep the catalogue's grouping on purpose.
+    // The upstream lists this teacher count under STUDENTS: `group` keeps the catalogue's filing, and it sits in
+    // TEACHERS as well, so that a reader filtering by teachers finds the only teachers-by-province dataset.
     no: 13,
     code: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
     title: 'ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER',
     titleEn: 'Teacher counts by school, province, person type and gender',
     group: 'STUDENTS',
+    alsoIn: ['TEACHERS'],
     agency: 'OVEC',
   },
 ];
+
+/** Every group a dataset sits in: the upstream's filing first, then the others, in DATA_GROUPS' order. */
+export function groupsOf(dataset: DatasetEntry): readonly DataGroup[] {
+  const also = dataset.alsoIn ?? [];
+  return [dataset.group, ...DATA_GROUPS.filter((group) => group !== dataset.group && also.includes(group))];
+}
 
 export const SUMMARY_SUBJECTS = ['SCHOOLS', 'PERSONNEL', 'STUDENTS', 'GRADUATES'] as const;
 export type SummarySubject = (typeof SUMMARY_SUBJECTS)[number];

@@ -1,4 +1,6 @@
-import type { Licence } from '../catalogue-metadata.js';
+import type { DatasetCode } from '../catalogue.js';
+import type { Licence, ReferencePeriod } from '../catalogue-metadata.js';
+import type { PeriodSource } from '../live/reference-periods.js';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { operatorActor, type AccessService, type Caller } from '../access/model.js';
@@ -76,10 +78,12 @@ export interface Context {
   readonly publishing: Publishing;
 }
 
-/** The licence and contact every dataset is published with. */
+/** The licence and contact every dataset is published with, and how its reference period is read from its records. */
 export interface Publishing {
   readonly licence: Licence;
   readonly contactEmail: string | undefined;
+  /** A dataset's period from its unfiltered payload (live/reference-periods.ts periodScanner). */
+  readonly periodOf: (code: DatasetCode, payload: PeriodSource) => ReferencePeriod;
 }
 
 export interface ContextDependencies {

@@ -5,7 +5,14 @@
  * finds the datasets that hold it). From the catalogue's facts alone, no upstream call. Thai is written without
  * spaces between words, so a word matches wherever it occurs in the text ("ครู" in "จำนวนครู").
  */
-import { AGENCY_NAMES, AGENCY_NAMES_EN, DATA_GROUP_TITLES, type DatasetCode, type DatasetEntry } from '../catalogue.js';
+import {
+  AGENCY_NAMES,
+  AGENCY_NAMES_EN,
+  DATA_GROUP_TITLES,
+  groupsOf,
+  type DatasetCode,
+  type DatasetEntry,
+} from '../catalogue.js';
 import { caveatsOf, COVERAGE, descriptiveTitle, FIELD_DEFINITIONS, keywordsOf } from '../catalogue-metadata.js';
 import { PROVINCES, provinceDatasetCodes } from '../provinces.js';
 import { fallbackName, FIELD_NAMES, readShapesFile } from '../records/index.js';
@@ -54,8 +61,7 @@ export function searchTextOf(entry: DatasetEntry): string {
       descriptiveTitle(entry),
       AGENCY_NAMES[entry.agency],
       AGENCY_NAMES_EN[entry.agency],
-      entry.group,
-      DATA_GROUP_TITLES[entry.group],
+      ...groupsOf(entry).flatMap((group) => [group, DATA_GROUP_TITLES[group]]),
       coverage.th,
       coverage.en,
       ...keywordsOf(entry),

@@ -7,13 +7,16 @@
  * action or a body that is not a JSON object. Plain functions from a `Request` to a `Response`.
  */
 import { STATUS_CODES } from 'node:http';
-import { AGENCIES, DATASETS, type DatasetCode } from '../catalogue.js';
+import { AGENCIES, DATA_GROUPS, DATASETS, type DatasetCode } from '../catalogue.js';
 import {
+  ckanGroup,
   ckanLicences,
   ckanName,
   ckanOrganization,
   ckanPackage,
   findAgency,
+  findGroup,
+  groupPackageCount,
   packageCount,
   stableId,
   CKAN_ACTIONS_PATH,
@@ -197,6 +200,31 @@ async function packages(options: HarvestOptions, origin: string): Promise<Json[]
   return (await harvestFacts(options, origin)).map(ckanPackage);
 }
 
+/**
+ * organization_list's and group_list's answer: the names (or, with all_fields, the dicts) of those named by the
+ * `restrictTo` parameter (all when absent), sorted by name, title or package count, paged by offset and limit.
+ */
+function listed(params: Params, restrictTo: string, dicts: readonly Json[]): unknown[] {
+  const allFields = bool(params, 'all_fields', false);
+  const offset = natural(params, 'offset', 0);
+  const limit = natural(params, 'limit', MAX_ROWS, MAX_ROWS);
+  const wanted = list(params, restrictTo).map((name) => name.toLowerCase());
+  const sort = text(params, 'sort') ?? 'name asc';
+  const [field = 'name', direction = 'asc'] = sort.trim().split(/\s+/);
+  if (!['name', 'title', 'package_count'].includes(field) || !['asc', 'desc'].includes(direction)) {
+    throw invalid('sort', `Cannot sort by ${JSON.stringify(sort)}`);
+  }
+  const chosen = dicts
+    .filter((dict) => wanted.length === 0 || wanted.includes(String(dict['name'])))
+    .sort((a, b) => {
+      const x = a[field] as string | number;
+      const y = b[field] as string | number;
+      return (x < y ? -1 : x > y ? 1 : 0) * (direction === 'asc' ? 1 : -1);
+    })
+    .slice(offset, offset + limit);
+  return allFields ? chosen : chosen.map((dict) => dict['name']);
+}
+
 type Action = (params: Params, options: HarvestOptions, origin: string) => Promise<unknown>;
 
 /** The actions, each with the help text `help_show` gives. */
@@ -273,26 +301,14 @@ const ACTIONS: Readonly<Record<string, { readonly help: string; readonly run: Ac
       "Return a list of the names of the site's organizations.\n\n:param all_fields: return dicts instead of names\n" +
       ':param sort: "name asc" (default), "title asc" or "package_count desc"\n:param limit: (optional)\n' +
       ':param offset: (optional)\n:param organizations: names to restrict the list to\n:rtype: list of strings or dicts',
-    run: (params) => {
-      const allFields = bool(params, 'all_fields', false);
-      const offset = natural(params, 'offset', 0);
-      const limit = natural(params, 'limit', MAX_ROWS, MAX_ROWS);
-      const wanted = list(params, 'organizations').map((name) => name.toLowerCase());
-      const sort = text(params, 'sort') ?? 'name asc';
-      const [field = 'name', direction = 'asc'] = sort.trim().split(/\s+/);
-      if (!['name', 'title', 'package_count'].includes(field) || !['asc', 'desc'].includes(direction)) {
-        throw invalid('sort', `Cannot sort by ${JSON.stringify(sort)}`);
-      }
-      const organizations = AGENCIES.filter((agency) => wanted.length === 0 || wanted.includes(agency.toLowerCase()))
-        .map((agency) => ckanOrganization(agency, packageCount(agency)))
-        .sort((a, b) => {
-          const x = a[field] as string | number;
-          const y = b[field] as string | number;
-          return (x < y ? -1 : x > y ? 1 : 0) * (direction === 'asc' ? 1 : -1);
-        })
-        .slice(offset, offset + limit);
-      return Promise.resolve(allFields ? organizations : organizations.map((organization) => organization['name']));
-    },
+    run: (params) =>
+      Promise.resolve(
+        listed(
+          params,
+          'organizations',
+          AGENCIES.map((agency) => ckanOrganization(agency, packageCount(agency))),
+        ),
+      ),
   },
   organization_show: {
     help:
@@ -308,6 +324,37 @@ const ACTIONS: Readonly<Record<string, { readonly help: string; readonly run: Ac
         );
       }
       return organization;
+    },
+  },
+  group_list: {
+    help:
+      "Return a list of the names of the site's groups (the catalogue's groups; a dataset may sit in more than one).\n\n" +
+      ':param all_fields: return dicts instead of names\n:param sort: "name asc" (default), "title asc" or ' +
+      '"package_count desc"\n:param limit: (optional)\n:param offset: (optional)\n:param groups: names to restrict ' +
+      'the list to\n:rtype: list of strings or dicts',
+    run: (params) =>
+      Promise.resolve(
+        listed(
+          params,
+          'groups',
+          DATA_GROUPS.map((group) => ckanGroup(group, groupPackageCount(group))),
+        ),
+      ),
+  },
+  group_show: {
+    help:
+      'Return the details of a group.\n\n:param id: the id or name of the group\n' +
+      ':param include_datasets: include its datasets (default False)\n:rtype: dictionary',
+    run: async (params, options, origin) => {
+      const group = findGroup(required(params, 'id'));
+      if (group === undefined) throw notFound('Group was not found.');
+      const shown: Json = { ...ckanGroup(group, groupPackageCount(group)), users: [], extras: [], tags: [] };
+      if (bool(params, 'include_datasets', false)) {
+        shown['packages'] = (await packages(options, origin)).filter((pkg) =>
+          (pkg['groups'] as Json[]).some((item) => item['name'] === group.toLowerCase()),
+        );
+      }
+      return shown;
     },
   },
   status_show: {

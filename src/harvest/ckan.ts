@@ -5,7 +5,17 @@
  * are stable UUIDs derived from the code, the same on every instance and after every restart.
  */
 import { createHash } from 'node:crypto';
-import { AGENCIES, AGENCY_NAMES, AGENCY_NAMES_EN, DATASETS, type Agency } from '../catalogue.js';
+import {
+  AGENCIES,
+  AGENCY_NAMES,
+  AGENCY_NAMES_EN,
+  DATA_GROUP_TITLES,
+  DATA_GROUPS,
+  DATASETS,
+  groupsOf,
+  type Agency,
+  type DataGroup,
+} from '../catalogue.js';
 import {
   AGENCY_URLS,
   describePeriod,
@@ -78,6 +88,43 @@ export function packageCount(agency: Agency): number {
   return DATASETS.filter((entry) => entry.agency === agency).length;
 }
 
+const GROUP_DESCRIPTIONS: Readonly<Record<DataGroup, string>> = {
+  TEACHERS: 'Teachers and education personnel',
+  STUDENTS: 'Students',
+  SCHOOLS: 'Schools and other education institutions',
+  GRADUATES: 'Graduates',
+};
+
+/** A catalogue group as CKAN's group dict (a package sits in every group of `groupsOf`); with its count when given. */
+export function ckanGroup(group: DataGroup, packageCount?: number): Json {
+  return {
+    id: stableId(`group:${group}`),
+    name: group.toLowerCase(),
+    title: DATA_GROUP_TITLES[group],
+    display_name: DATA_GROUP_TITLES[group],
+    description: GROUP_DESCRIPTIONS[group],
+    image_display_url: '',
+    created: ckanDate(CATALOGUE_LISTED),
+    is_organization: false,
+    approval_status: 'approved',
+    state: 'active',
+    type: 'group',
+    ...(packageCount === undefined ? {} : { package_count: packageCount }),
+  };
+}
+
+/** The group an id or name names, or undefined. */
+export function findGroup(idOrName: string): DataGroup | undefined {
+  return DATA_GROUPS.find(
+    (group) => group.toLowerCase() === idOrName.toLowerCase() || stableId(`group:${group}`) === idOrName,
+  );
+}
+
+/** How many datasets sit in each group. */
+export function groupPackageCount(group: DataGroup): number {
+  return DATASETS.filter((entry) => groupsOf(entry).includes(group)).length;
+}
+
 /** CKAN's `license_list`: the GDC licences, the configured one under its configured name and address. */
 export function ckanLicences(configured: Licence): Json[] {
   return GDC_LICENCES.map((licence) => {
@@ -145,7 +192,11 @@ export function ckanPackage(facts: DatasetFacts): Json {
       vocabulary_id: null,
     })),
     num_tags: facts.keywords.length,
-    groups: [],
+    // The package dict's group entries: CKAN gives them without the counts and dates of group_show.
+    groups: groupsOf(facts.entry).map((group) => {
+      const { id: groupId, name: groupName, title, display_name, description, image_display_url } = ckanGroup(group);
+      return { id: groupId, name: groupName, title, display_name, description, image_display_url };
+    }),
     // The GDC metadata schema's fields (data.go.th), as package fields.
     objective: 'เพื่อเผยแพร่สถิติการศึกษาแก่สาธารณะ (Public education statistics)',
     update_frequency_unit: 'ปี',

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatasetCode } from '../catalogue.js';
 import type { ReferencePeriod } from '../catalogue-metadata.js';
 import { FIELD_NAMES, recordsView, type RecordSequence } from '../records/index.js';
-import type { UpstreamSource } from '../upstream/source.js';
+import type { PayloadRead, UpstreamSource } from '../upstream/source.js';
 
 /** The years a year field holds, or undefined when no record has one (a year is a 4-digit B.E. number). */
 export function yearsOf(records: RecordSequence): { first: number; last: number } | undefined {
@@ -27,14 +27,16 @@ export function yearsOf(records: RecordSequence): { first: number; last: number 
   return first === Infinity ? undefined : { first, last };
 }
 
-/** A reader of each dataset's period; one per server, remembering the last payload version's answer. */
-export function referencePeriodReader(
-  source: Pick<UpstreamSource, 'readDataset'>,
-  waitMs: number,
-): (code: DatasetCode) => Promise<ReferencePeriod | undefined> {
+/** What a period is read from: a dataset payload (its body, version and when it was fetched). */
+export type PeriodSource = Pick<PayloadRead, 'value' | 'version' | 'fetchedAt'>;
+
+/**
+ * A dataset's period from a payload read, scanned once per payload version (the last version's answer is
+ * remembered): one per server, shared by the feeds and GraphQL's `DatasetCoverage.referencePeriod`.
+ */
+export function periodScanner(): (code: DatasetCode, payload: PeriodSource) => ReferencePeriod {
   const known = new Map<DatasetCode, { version: string; period: ReferencePeriod }>();
-  const read = async (code: DatasetCode): Promise<ReferencePeriod> => {
-    const payload = await source.readDataset(code, '');
+  return (code, payload) => {
     const last = known.get(code);
     if (last?.version === payload.version) return last.period;
     const years = yearsOf(recordsView(payload.value, `${code}?#${payload.version}`).matches());
@@ -43,6 +45,15 @@ export function referencePeriodReader(
     known.set(code, { version: payload.version, period });
     return period;
   };
+}
+
+/** A reader of each dataset's period for the feeds, bounded by `waitMs`. */
+export function referencePeriodReader(
+  source: Pick<UpstreamSource, 'readDataset'>,
+  waitMs: number,
+  scan: (code: DatasetCode, payload: PeriodSource) => ReferencePeriod = periodScanner(),
+): (code: DatasetCode) => Promise<ReferencePeriod | undefined> {
+  const read = async (code: DatasetCode): Promise<ReferencePeriod> => scan(code, await source.readDataset(code, ''));
   return (code) => {
     const stop = new AbortController();
     const late = sleep(waitMs, undefined, { signal: stop.signal }).catch(() => undefined);

@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DATA_GROUPS, DATASET_CODES, DATASETS, findDataset, type DataGroup, type DatasetCode } from '../catalogue.js';
+import { GEOGRAPHIES, type Geography } from '../catalogue-metadata.js';
 import { CODE } from '../errors/registry.js';
 import { searchDatasets } from '../harvest/catalogue-search.js';
 import { largestFitting } from './bounded.js';
@@ -133,6 +134,15 @@ const DESCRIBE = /* GraphQL */ `
   query McpDescribeDataset($code: DatasetCode!) {
     dataset(code: $code) {
       ...Provenance
+      metadata {
+        coverage {
+          geography
+          description
+          referencePeriod {
+            description
+          }
+        }
+      }
       recordCount
       fields {
         name
@@ -152,6 +162,13 @@ const DESCRIBE = /* GraphQL */ `
 `;
 
 interface DescribeSelection extends ProvenanceSelection {
+  readonly metadata: ProvenanceSelection['metadata'] & {
+    readonly coverage: {
+      readonly geography: Geography;
+      readonly description: string;
+      readonly referencePeriod: { readonly description: string } | null;
+    };
+  };
   readonly recordCount: number | null;
   readonly fields:
     | readonly {
@@ -206,6 +223,11 @@ function describeResult(dataset: DescribeSelection, simulated: boolean) {
     dataset: dataset.code,
     title: dataset.metadata.descriptiveTitle,
     titleEn: dataset.titleEn,
+    coverage: {
+      geography: dataset.metadata.coverage.geography,
+      description: dataset.metadata.coverage.description,
+      referencePeriod: dataset.metadata.coverage.referencePeriod?.description ?? null,
+    },
     recordCount: dataset.recordCount,
     fields: (dataset.fields ?? []).map((field) => ({
       key: field.name,
@@ -237,6 +259,10 @@ function describeText(result: ReturnType<typeof describeResult>, holds: Describe
   return (
     `${result.dataset}: ${result.title}${result.title === result.titleEn ? '' : ` (${result.titleEn})`}, ` +
     `${formatNumber(result.recordCount)} records. ` +
+    (holds.caveats
+      ? `Coverage: ${result.coverage.description}` +
+        (result.coverage.referencePeriod === null ? '. ' : `; ${result.coverage.referencePeriod}. `)
+      : '') +
     (holds.fields ? `Fields: ${fields.join(', ')}. ` : `${fields.length} fields: see fields. `) +
     (holds.caveats ? `Caveats: ${caveats.join(' ')} ` : `${caveats.length} caveats: see provenance.caveats. `) +
     `Source: ${result.provenance.citation}`
@@ -335,8 +361,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   /**
    * describe_dataset's answer, as `wrap` sends it (a tool result or a resource), within the bound. What may be left
    * out, first to last as n falls: the fields' examples (what grows with the data), field by field from the last;
-   * their definitions the same way; then, in the text of a tool result, the caveats (which provenance.caveats still
-   * holds) and the list of fields (which `fields` still holds). The citation always stays.
+   * their definitions the same way; then, in the text of a tool result, the caveats and the coverage (which
+   * provenance.caveats and coverage still hold) and the list of fields (which `fields` still holds). The citation
+   * always stays.
    */
   const describe = async <Sent>(
     code: DatasetCode,
@@ -370,6 +397,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         dataset: z.enum(DATASET_CODES),
         title: z.string(),
         titleEn: z.string(),
+        coverage: z.object({
+          geography: z
+            .enum(GEOGRAPHIES)
+            .describe('NATIONAL totals, BY_PROVINCE, BANGKOK_ONLY, or BY_INSTITUTION (school by school).'),
+          description: z.string().describe('The area the records cover, in words (dataset 13: OVEC colleges only).'),
+          referencePeriod: z
+            .string()
+            .nullable()
+            .describe('The academic years the records hold, or the day they were read; null when not read.'),
+        }),
         recordCount: z.number().int().nullable(),
         fields: z.array(fieldDescription),
         provenance: provenanceSchema,

@@ -38,7 +38,7 @@ import { schemaFilesRoute } from './schema-files/route.js';
 import { mcpRoute } from '../mcp/route.js';
 import type { DatasetCode } from '../catalogue.js';
 import { datasetDatesReader } from '../live/dataset-dates.js';
-import { referencePeriodReader } from '../live/reference-periods.js';
+import { periodScanner, referencePeriodReader } from '../live/reference-periods.js';
 import { fileSizeReader } from '../downloads/file-sizes.js';
 import {
   useAutomaticPersistedQueries,
@@ -207,12 +207,15 @@ export function createApp(deps: AppDependencies): App {
           logger: deps.logger,
         });
   // The licence, contact and dates (from the store) that catalogues, harvesters and the portal's pages publish.
+  // One scan of a dataset's years per payload version, whether a feed or a GraphQL field asks first.
+  const periodOf = periodScanner();
   const publishing = {
+    periodOf,
     licence: { id: http.licenceId, name: http.licenceName, url: http.licenceUrl },
     contactEmail: http.contactEmail,
     apiUrl: (code: DatasetCode) => deps.upstream.datasetUrl(code),
     dates: datasetDatesReader(deps.access, deps.datasetVersions),
-    periods: referencePeriodReader(deps.source, REFERENCE_PERIOD_WAIT_MS),
+    periods: referencePeriodReader(deps.source, REFERENCE_PERIOD_WAIT_MS, periodOf),
     byteSizes: fileSizeReader(
       deps.source,
       { maxRows: http.downloadMaxRows, maxBytes: limits.maxResponseBytes },

@@ -19,6 +19,13 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
     const { page, context } = await newContext('en-GB');
     await page.goto(`${origin}/portal/datasets/${TEACHERS_BY_JURISDICTION}`);
     await page.locator('.chart .bars li').first().waitFor();
+    // Its coverage and period, in the page's language, among the facts.
+    expect(await page.locator('.facts dd[data-fact=coverage]').innerText()).toBe(
+      'Whole country: national totals, not divided by area',
+    );
+    expect(await page.locator('.facts dd[data-fact=referencePeriod]').innerText()).toMatch(
+      /^Academic years 25\d\d–25\d\d B\.E\. \(20\d\d–20\d\d C\.E\.\)$/,
+    );
     // The default: the total by jurisdiction, for the latest year only (a filter the reader sees and can remove).
     await expect.poll(() => page.getByLabel('Measure').inputValue()).toBe('TOTAL');
     expect(await page.getByLabel('Group by').inputValue()).toBe('JURISDICTION_NAME');
@@ -145,6 +152,20 @@ describe.runIf(CHROMIUM_HERE)('a reader on a dataset page', () => {
     await page.reload();
     await expect.poll(numbers).toEqual(['7', '9', '13']);
     await page.getByLabel('ค้นหาชุดข้อมูล').fill('');
+    // The teachers group holds No. 13 as well, which the upstream files under students.
+    const teachers = page.getByLabel('ครู', { exact: true });
+    await teachers.check();
+    await expect.poll(numbers).toEqual(['1', '4', '13']);
+    // Each dataset's coverage and period: No. 13 college by college, as of the day its records were read.
+    const thirteen = rows.filter({
+      has: page.locator('[data-period=ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER]'),
+    });
+    expect(await thirteen.innerText()).toContain('รายสถานศึกษา');
+    await expect
+      .poll(() => page.locator('[data-period=ODS_LIST_COUNT_TEACHER_BY_SCH_PROV_PERSONTYPE_GENDER]').innerText())
+      .toMatch(/^ณ \d{4}-\d{2}-\d{2}$/);
+    await expect.poll(() => page.locator('[data-period=ODS_COUNT_TEACHER_BY_YEAR]').innerText()).toBe('พ.ศ. 2560–2567');
+    await teachers.uncheck();
     await page.getByLabel('สถานศึกษา').check();
     await expect.poll(() => rows.count()).toBe(4);
     // The search lives in the address, and a dataset is one click away.

@@ -8,20 +8,28 @@ import { AGENCY_NAMES, AGENCY_NAMES_EN, type DatasetEntry } from '../../catalogu
 import {
   AGENCY_URLS,
   caveatsOf,
+  commonEraYear,
+  COVERAGE,
+  describePeriod,
   descriptiveTitle,
   DOWNLOAD_FORMATS,
   downloadPath,
   FIELD_DEFINITIONS,
+  GEOGRAPHIES,
+  GEOGRAPHY_LABELS,
   keywordsOf,
+  thailandDay,
   UPDATE_FREQUENCY,
   type DownloadFormat,
   type FieldDefinition as FieldDefinitionShape,
   type Licence as LicenceShape,
+  type ReferencePeriod as ReferencePeriodShape,
 } from '../../catalogue-metadata.js';
 import { FIELD_NAMES, fallbackName } from '../../records/index.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { payloadField } from '../payload-field.js';
+import { describedValues } from './described-values.js';
 import { Dataset } from './dataset.js';
 import { loadDataset, RecordField } from './records.js';
 
@@ -69,6 +77,104 @@ const DatasetDownload = builder.objectRef<DownloadShape>('DatasetDownload').impl
   }),
 });
 
+const Geography = builder.enumType('Geography', {
+  description: "ขอบเขตพื้นที่: the area a dataset's records cover and how they divide it.",
+  values: describedValues(
+    GEOGRAPHIES,
+    (geography) => `${GEOGRAPHY_LABELS[geography].th}: ${GEOGRAPHY_LABELS[geography].en}`,
+  ),
+});
+
+const ReferencePeriodKind = builder.enumType('ReferencePeriodKind', {
+  description: 'How a reference period is known.',
+  values: {
+    YEARS: { description: "ปีการศึกษา: the academic years the records' year field holds." },
+    AS_OF: { description: 'ข้อมูล ณ วันที่: the records have no year field; the period is the day they were read.' },
+  },
+});
+
+/** A period's years, in both eras, or undefined for an "as of". */
+function yearsIn(period: ReferencePeriodShape): { first: number; last: number } | undefined {
+  return period.kind === 'YEARS' ? { first: period.first, last: period.last } : undefined;
+}
+
+const ReferencePeriod = builder.objectRef<ReferencePeriodShape>('ReferencePeriod').implement({
+  description:
+    "ช่วงเวลาอ้างอิง: the academic years a dataset's records hold (their year field's smallest and largest), or, " +
+    'for records with no year field, the day they were read.',
+  fields: (t) => ({
+    kind: t.field({ type: ReferencePeriodKind, description: 'Years or "as of".', resolve: (period) => period.kind }),
+    firstYear: t.int({
+      nullable: true,
+      description: 'The first academic year, Buddhist Era (2560); null for an "as of".',
+      resolve: (period) => yearsIn(period)?.first,
+    }),
+    lastYear: t.int({
+      nullable: true,
+      description: 'The last academic year, Buddhist Era (2567); null for an "as of".',
+      resolve: (period) => yearsIn(period)?.last,
+    }),
+    firstYearCe: t.int({
+      nullable: true,
+      description: 'The first academic year in the Common Era (2017); null for an "as of".',
+      resolve: (period) => {
+        const years = yearsIn(period);
+        return years === undefined ? undefined : commonEraYear(years.first);
+      },
+    }),
+    lastYearCe: t.int({
+      nullable: true,
+      description: 'The last academic year in the Common Era (2024); null for an "as of".',
+      resolve: (period) => {
+        const years = yearsIn(period);
+        return years === undefined ? undefined : commonEraYear(years.last);
+      },
+    }),
+    asOf: t.string({
+      nullable: true,
+      description: "For records with no year field, the day they were read, Thailand's day (2026-12-07); else null.",
+      resolve: (period) => (period.kind === 'AS_OF' ? thailandDay(period.date) : undefined),
+    }),
+    description: t.string({
+      description: 'The period in words, in the request language ("Academic years 2560–2567 B.E. (2017–2024 C.E.)").',
+      resolve: (period, _args, context) => describePeriod(period)[context.language === 'en' ? 'en' : 'th'],
+    }),
+  }),
+});
+
+const DatasetCoverage = builder.objectRef<DatasetEntry>('DatasetCoverage').implement({
+  description: "ขอบเขตข้อมูล: the area a dataset's records cover and the period they refer to.",
+  fields: (t) => ({
+    geography: t.field({
+      type: Geography,
+      description: 'The area and how it is divided.',
+      resolve: (dataset) => COVERAGE[dataset.code].geography,
+    }),
+    label: t.string({
+      description: 'The geography in a few words, in the request language ("By institution", "รายสถานศึกษา").',
+      resolve: (dataset, _args, context) =>
+        GEOGRAPHY_LABELS[COVERAGE[dataset.code].geography][context.language === 'en' ? 'en' : 'th'],
+    }),
+    description: t.string({
+      description: 'The coverage in words, in the request language (dataset 13: OVEC vocational colleges only).',
+      resolve: (dataset, _args, context) =>
+        context.language === 'en' ? COVERAGE[dataset.code].en : COVERAGE[dataset.code].th,
+    }),
+    referencePeriod: t.field({
+      type: ReferencePeriod,
+      description:
+        'The period its records refer to, read from its unfiltered records (an upstream read, priced like `lastFetched`). ' +
+        'Null with an error when the upstream fails.',
+      ...payloadField(
+        { reads: 'dataset', wholeBody: false },
+        (dataset: DatasetEntry, _args: object, context: Context) => loadDataset(dataset, {}, context),
+        (read, dataset: DatasetEntry, _args: object, context: Context) =>
+          context.publishing.periodOf(dataset.code, read),
+      ),
+    }),
+  }),
+});
+
 const DatasetMetadata = builder.objectRef<DatasetEntry>('DatasetMetadata').implement({
   description: 'ข้อมูลกำกับชุดข้อมูล: licence, publisher, contact, update frequency, caveats and files of a dataset.',
   fields: (t) => ({
@@ -111,6 +217,12 @@ const DatasetMetadata = builder.objectRef<DatasetEntry>('DatasetMetadata').imple
       resolve: (dataset, _args, context) =>
         caveatsOf(dataset.code).map((caveat) => (context.language === 'en' ? caveat.en : caveat.th)),
     }),
+    coverage: t.field({
+      type: DatasetCoverage,
+      description:
+        'ขอบเขตข้อมูล: the area its records cover (national, by province, Bangkok only, by institution) and the period they refer to.',
+      resolve: (dataset) => dataset,
+    }),
     keywords: t.stringList({ description: 'Words it is indexed under.', resolve: (dataset) => keywordsOf(dataset) }),
     landingPath: t.string({
       description: 'Its page in the portal, e.g. /portal/datasets/V10_DUPWITH (with its schema.org JSON-LD).',
@@ -146,7 +258,8 @@ const DatasetFetch = builder.objectRef<FetchShape>('DatasetFetch').implement({
 builder.objectFields(Dataset, (t) => ({
   metadata: t.field({
     type: DatasetMetadata,
-    description: 'ข้อมูลกำกับชุดข้อมูล: licence, publisher, contact, frequency, caveats, files (no upstream call).',
+    description:
+      'ข้อมูลกำกับชุดข้อมูล: licence, publisher, contact, frequency, caveats, coverage, files (no upstream call but `coverage.referencePeriod`).',
     resolve: (dataset) => dataset,
   }),
   lastFetched: t.field({

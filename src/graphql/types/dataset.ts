@@ -17,6 +17,7 @@ import {
   DATASET_METHOD,
   DATASETS,
   findDataset,
+  groupsOf,
   HTTP_METHODS,
   type DataGroup as DataGroupValue,
   type DatasetEntry,
@@ -67,7 +68,17 @@ export const Dataset = builder.objectRef<DatasetEntry>('Dataset').implement({
     }),
     title: t.exposeString('title', { description: 'ชื่อชุดข้อมูล: the Thai title, as the upstream catalogue lists it.' }),
     titleEn: t.exposeString('titleEn', { description: 'The English rendering of the title.' }),
-    group: t.expose('group', { type: DataGroup, description: 'กลุ่มข้อมูล: the catalogue group.' }),
+    group: t.expose('group', {
+      type: DataGroup,
+      description: 'กลุ่มข้อมูล: the group the upstream catalogue files it under (`groups` lists every group it sits in).',
+    }),
+    groups: t.field({
+      type: [DataGroup],
+      description:
+        'กลุ่มข้อมูลทั้งหมด: every group it sits in, `group` first: dataset 13, filed under students by the upstream, counts ' +
+        'teachers and sits in TEACHERS as well.',
+      resolve: (dataset) => [...groupsOf(dataset)],
+    }),
     agency: t.expose('agency', { type: Agency, description: 'หน่วยงาน: the publishing agency.' }),
     agencyName: t.string({
       description: "ชื่อหน่วยงาน: the agency's Thai name.",
@@ -161,7 +172,7 @@ builder.queryFields((t) => ({
       'ชุดข้อมูลทั้งหมด: the datasets in catalogue order (No. 1 to 13), optionally only one group or agency, or only ' +
       'those a search finds.',
     args: {
-      group: t.arg({ type: DataGroup, description: 'Only datasets of this group.' }),
+      group: t.arg({ type: DataGroup, description: 'Only datasets sitting in this group (any of their `groups`).' }),
       agency: t.arg({ type: Agency, description: 'Only datasets of this agency.' }),
       search: t.arg.string({
         description:
@@ -174,7 +185,8 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, { group, agency, search }) => {
       const listed = DATASETS.filter(
-        (dataset) => (group == null || dataset.group === group) && (agency == null || dataset.agency === agency),
+        (dataset) =>
+          (group == null || groupsOf(dataset).includes(group)) && (agency == null || dataset.agency === agency),
       );
       if (search == null) return listed;
       if (search.length > MAX_SEARCH_LENGTH) {

@@ -21,6 +21,7 @@ export const ABOUT = operation(/* GraphQL */ `
       title
       titleEn
       group
+      groups
       agency
       agencyName
       agencyNameEn
@@ -41,6 +42,12 @@ export const ABOUT = operation(/* GraphQL */ `
         updateFrequency
         contactEmail
         caveats
+        coverage {
+          description
+          referencePeriod {
+            description
+          }
+        }
       }
     }
   }

@@ -12,6 +12,8 @@ export const { t, tOf } = translator({
     version: 'รุ่นข้อมูล',
     changedAt: 'เปลี่ยนล่าสุด',
     lastFetched: 'ดึงข้อมูลล่าสุด',
+    coverage: 'ขอบเขตพื้นที่',
+    referencePeriod: 'ช่วงเวลาของข้อมูล',
     recordCount: 'จำนวนระเบียน',
     licence: 'สัญญาอนุญาต',
     source: 'แหล่งที่มา',
@@ -134,7 +136,7 @@ export const { t, tOf } = translator({
     staffTypesCaveat:
       'ตัวเลขนี้รวมบุคลากรทุกประเภทใน{column} ({count} ประเภท รวมบุคลากรที่ไม่ใช่ครูผู้สอน) เลือกประเภทด้านล่างเพื่อนับเฉพาะครู',
     staffTypesFiltered: 'นับเฉพาะ{column}: {values}',
-    groupFiledUnder: 'แคตตาล็อกต้นทางจัดชุดข้อมูลนี้ไว้ในกลุ่ม "{group}" แม้จะนับครูและบุคลากร เราคงกลุ่มตามแคตตาล็อก',
+    groupFiledUnder: 'แคตตาล็อกต้นทางจัดชุดข้อมูลนี้ไว้ในกลุ่ม "{group}" แม้จะนับครูและบุคลากร จึงแสดงไว้ในกลุ่มครูด้วย',
   },
   en: {
     about: 'About this dataset',
@@ -145,6 +147,8 @@ export const { t, tOf } = translator({
     version: 'Version',
     changedAt: 'Last change',
     lastFetched: 'Last fetched',
+    coverage: 'Coverage',
+    referencePeriod: 'Reference period',
     recordCount: 'Records',
     licence: 'Licence',
     source: 'Source',
@@ -262,6 +266,6 @@ export const { t, tOf } = translator({
       'This count adds up every staff type in {column} ({count} types, non-teaching staff included). Choose a type below to count teachers only.',
     staffTypesFiltered: 'Counting only {column}: {values}',
     groupFiledUnder:
-      'The upstream catalogue files this dataset under "{group}" although it counts teachers and staff; we keep the catalogue\'s grouping.',
+      'The upstream catalogue files this dataset under "{group}" although it counts teachers and staff, so it is listed under teachers as well.',
   },
 });

@@ -234,7 +234,7 @@ export type DatasetAboutQueryVariables = Exact<{
 }>;
 
 
-export type DatasetAboutQuery = { dataset: { no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, method: HttpMethod, apiUrl: string, version: string | null, changedAt: string | null, lastFetched: { fetchedAt: string } | null, metadata: { publisher: string, publisherUrl: string, updateFrequency: string, contactEmail: string | null, caveats: Array<string>, licence: { name: string, url: string } } } };
+export type DatasetAboutQuery = { dataset: { no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, groups: Array<DataGroup>, agency: Agency, agencyName: string, agencyNameEn: string, method: HttpMethod, apiUrl: string, version: string | null, changedAt: string | null, lastFetched: { fetchedAt: string } | null, metadata: { publisher: string, publisherUrl: string, updateFrequency: string, contactEmail: string | null, caveats: Array<string>, licence: { name: string, url: string }, coverage: { description: string, referencePeriod: { description: string } | null } } } };
 
 export type DatasetColumnsQueryVariables = Exact<{
   code: DatasetCode;
@@ -278,6 +278,51 @@ export type DatasetVersionSubscriptionVariables = Exact<{
 
 
 export type DatasetVersionSubscription = { datasetChanged: { version: string, changedAt: string, recordCount: number } };
+
+export type DeveloperRequestFieldsFragment = { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> };
+
+export type DeveloperAccountQueryVariables = Exact<{
+  usageDays: number;
+}>;
+
+
+export type DeveloperAccountQuery = { me: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null, history: Array<{ kind: ClientEventKind, actor: string, detail: string | null, at: string }>, usage: Array<{ day: string, operations: number }>, summaryReads: { totalCount: number, edges: Array<{ node: { at: string, endpoint: { endpointId: number, title: string, subject: SummarySubject } } }> } } | null, summaryEndpoints: Array<{ endpointId: number, name: string, title: string, subject: SummarySubject, apiUrl: string, status: UseRequestStatus, statusLabel: string }>, myUseRequests: Array<{ id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> }> };
+
+export type SignInQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignInQuery = { me: { id: string } | null };
+
+export type RegisterMutationVariables = Exact<{
+  input: RegisterClientInput;
+}>;
+
+
+export type RegisterMutation = { registerClient: { apiKey: string, client: { id: string, name: string } } };
+
+export type AskForUseMutationVariables = Exact<{
+  input: RequestEndpointUseInput;
+}>;
+
+
+export type AskForUseMutation = { requestEndpointUse: { useRequest: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } } };
+
+export type RotateKeyMutationVariables = Exact<{
+  input?: RotateApiKeyInput | null | undefined;
+}>;
+
+
+export type RotateKeyMutation = { rotateApiKey: { apiKey: string, previousKeysExpireAt: string } };
+
+export type DeleteRegistrationMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeleteRegistrationMutation = { deleteMyRegistration: { deletedAt: string } };
+
+export type MyRequestChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyRequestChangesSubscription = { useRequestChanged: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } };
 
 export type OperatorClientFieldsFragment = { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null };
 
@@ -363,7 +408,7 @@ export type OperatorOverviewQuery = { clients: { totalCount: number, edges: Arra
 export type PortalCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PortalCatalogueQuery = { datasets: Array<{ no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, agency: Agency, agencyName: string, agencyNameEn: string, version: string | null, changedAt: string | null }>, summaryEndpoints: Array<{ name: string, title: string, subject: SummarySubject, version: number, apiUrl: string, status: UseRequestStatus, statusLabel: string }> };
+export type PortalCatalogueQuery = { datasets: Array<{ no: number, code: DatasetCode, title: string, titleEn: string, group: DataGroup, groups: Array<DataGroup>, agency: Agency, agencyName: string, agencyNameEn: string, version: string | null, changedAt: string | null, metadata: { coverage: { label: string } } }>, summaryEndpoints: Array<{ name: string, title: string, subject: SummarySubject, version: number, apiUrl: string, status: UseRequestStatus, statusLabel: string }> };
 
 export type PortalDatasetSearchQueryVariables = Exact<{
   search: string;
@@ -372,52 +417,12 @@ export type PortalDatasetSearchQueryVariables = Exact<{
 
 export type PortalDatasetSearchQuery = { datasets: Array<{ code: DatasetCode }> };
 
+export type PortalCataloguePeriodsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PortalCataloguePeriodsQuery = { datasets: Array<{ code: DatasetCode, metadata: { coverage: { referencePeriod: { firstYear: number | null, lastYear: number | null, asOf: string | null } | null } } }> };
+
 export type PortalDatasetChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
 export type PortalDatasetChangesSubscription = { datasetChanged: { version: string, changedAt: string, dataset: { code: DatasetCode } } };
-
-export type DeveloperRequestFieldsFragment = { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> };
-
-export type DeveloperAccountQueryVariables = Exact<{
-  usageDays: number;
-}>;
-
-
-export type DeveloperAccountQuery = { me: { id: string, name: string, contactEmail: string, createdAt: string, disabledAt: string | null, rateLimitPoints: number | null, history: Array<{ kind: ClientEventKind, actor: string, detail: string | null, at: string }>, usage: Array<{ day: string, operations: number }>, summaryReads: { totalCount: number, edges: Array<{ node: { at: string, endpoint: { endpointId: number, title: string, subject: SummarySubject } } }> } } | null, summaryEndpoints: Array<{ endpointId: number, name: string, title: string, subject: SummarySubject, apiUrl: string, status: UseRequestStatus, statusLabel: string }>, myUseRequests: Array<{ id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> }> };
-
-export type SignInQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type SignInQuery = { me: { id: string } | null };
-
-export type RegisterMutationVariables = Exact<{
-  input: RegisterClientInput;
-}>;
-
-
-export type RegisterMutation = { registerClient: { apiKey: string, client: { id: string, name: string } } };
-
-export type AskForUseMutationVariables = Exact<{
-  input: RequestEndpointUseInput;
-}>;
-
-
-export type AskForUseMutation = { requestEndpointUse: { useRequest: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } } };
-
-export type RotateKeyMutationVariables = Exact<{
-  input?: RotateApiKeyInput | null | undefined;
-}>;
-
-
-export type RotateKeyMutation = { rotateApiKey: { apiKey: string, previousKeysExpireAt: string } };
-
-export type DeleteRegistrationMutationVariables = Exact<{ [key: string]: never; }>;
-
-
-export type DeleteRegistrationMutation = { deleteMyRegistration: { deletedAt: string } };
-
-export type MyRequestChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
-
-
-export type MyRequestChangesSubscription = { useRequestChanged: { id: string, status: UseRequestStatus, statusLabel: string, purpose: string, note: string | null, createdAt: string, updatedAt: string, endpoint: { name: string, title: string, subject: SummarySubject, apiUrl: string }, history: Array<{ from: UseRequestStatus, to: UseRequestStatus, actor: string, at: string, note: string | null }> } };

@@ -1,7 +1,8 @@
 // The catalogue: the 13 datasets (each version updated live) and the 4 summaries with the reader's status.
-import { graphql, operation, subscribe } from '../api.js';
+import { graphql, graphqlPartial, operation, subscribe } from '../api.js';
 import { h, replace } from '../dom.js';
 import { formatDateTime, language, t, tOf } from '../i18n.js';
+import { periodText } from '../period.js';
 import { datasetPath, portalPath } from '../routes.js';
 import { showSimulatedNotice } from '../shell.js';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../ui.js';
 import { credential } from '../session.js';
 
-/** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables, PortalDatasetSearchQuery, PortalDatasetSearchQueryVariables } from '../gql/operations' */
+/** @import { PortalCatalogueQuery, PortalCatalogueQueryVariables, PortalCataloguePeriodsQuery, PortalCataloguePeriodsQueryVariables, PortalDatasetChangesSubscription, PortalDatasetChangesSubscriptionVariables, PortalDatasetSearchQuery, PortalDatasetSearchQueryVariables } from '../gql/operations' */
 
 /** @type {import('../api.js').Operation<PortalCatalogueQuery, PortalCatalogueQueryVariables>} */
 const CATALOGUE = operation(/* GraphQL */ `
@@ -29,11 +30,17 @@ const CATALOGUE = operation(/* GraphQL */ `
       title
       titleEn
       group
+      groups
       agency
       agencyName
       agencyNameEn
       version
       changedAt
+      metadata {
+        coverage {
+          label
+        }
+      }
     }
     summaryEndpoints {
       name
@@ -56,6 +63,28 @@ const SEARCH = operation(/* GraphQL */ `
   query PortalDatasetSearch($search: String!) {
     datasets(search: $search) {
       code
+    }
+  }
+`);
+
+/**
+ * Each dataset's reference period, read from its records: asked apart from the list, so the list never waits for
+ * the upstream, and filled into the coverage column when it comes.
+ * @type {import('../api.js').Operation<PortalCataloguePeriodsQuery, PortalCataloguePeriodsQueryVariables>}
+ */
+const PERIODS = operation(/* GraphQL */ `
+  query PortalCataloguePeriods {
+    datasets {
+      code
+      metadata {
+        coverage {
+          referencePeriod {
+            firstYear
+            lastYear
+            asOf
+          }
+        }
+      }
     }
   }
 `);
@@ -85,6 +114,21 @@ export function renderCatalogue(main) {
   replace(main, h('h1', {}, t('catalogueTitle')), h('p', { class: 'lead' }, t('catalogueIntro')), body);
   /** @type {Map<string, { version: HTMLElement, changed: HTMLElement }>} */
   const cells = new Map();
+  /** Each dataset's period cell, kept across redraws of the list (the same element moves between tables). */
+  /** @type {Map<string, HTMLElement>} */
+  const periods = new Map();
+  const loadPeriods = async () => {
+    try {
+      // Those read are shown when another failed (its field is null).
+      const { data } = await graphqlPartial(PERIODS, {});
+      for (const dataset of data.datasets) {
+        const cell = periods.get(dataset.code);
+        if (cell !== undefined) cell.textContent = periodText(dataset.metadata.coverage.referencePeriod, language);
+      }
+    } catch {
+      // A period not read (the upstream away) is left blank: the dataset page says what failed.
+    }
+  };
   // The search and the groups chosen live in the address (?q=…&group=…), so a filtered list can be shared.
   const params = new URLSearchParams(location.search);
   const search = /** @type {HTMLInputElement} */ (
@@ -104,6 +148,8 @@ export function renderCatalogue(main) {
       const data = await read(credential('client')).catch(() => read());
       showSimulatedNotice();
       const datasets = data.datasets.map((dataset) => {
+        const period = h('span', { 'data-period': dataset.code });
+        periods.set(dataset.code, period);
         const version = h('span', { class: 'mono' }, shortVersion(dataset.version));
         const changed = h('span', {}, formatDateTime(dataset.changedAt));
         cells.set(dataset.code, { version, changed });
@@ -120,7 +166,8 @@ export function renderCatalogue(main) {
               h('a', { href: datasetPath(dataset.code) }, title),
               described === undefined || described === title ? null : h('span', { class: 'help' }, ` · ${described}`),
             ),
-            tOf('groups', dataset.group),
+            dataset.groups.map((group) => tOf('groups', group)).join(', '),
+            h('span', { class: 'wrap' }, dataset.metadata.coverage.label, h('br', {}), period),
             language === 'th' ? dataset.agencyName : dataset.agencyNameEn,
             version,
             changed,
@@ -136,7 +183,7 @@ export function renderCatalogue(main) {
         const groups = new Set(boxes.filter(({ box }) => box.checked).map(({ group }) => group));
         const shown = datasets.filter(
           (row) =>
-            (groups.size === 0 || groups.has(row.dataset.group)) &&
+            (groups.size === 0 || row.dataset.groups.some((group) => groups.has(group))) &&
             (found === undefined || found.has(row.dataset.code)),
         );
         count.textContent = t('datasetsShown', { shown: shown.length, total: datasets.length });
@@ -146,7 +193,15 @@ export function renderCatalogue(main) {
             ? h('p', {}, t('noDatasetMatches'))
             : table(
                 t('datasetsTable'),
-                [t('colNo'), t('colTitle'), t('colGroup'), t('colAgency'), t('colVersion'), t('colChanged')],
+                [
+                  t('colNo'),
+                  t('colTitle'),
+                  t('colGroup'),
+                  t('colCoverage'),
+                  t('colAgency'),
+                  t('colVersion'),
+                  t('colChanged'),
+                ],
                 shown.map((row) => row.cells),
                 { hideCaption: true, stack: true },
               ),
@@ -222,6 +277,7 @@ export function renderCatalogue(main) {
         ),
       );
       drawList();
+      void loadPeriods();
       // A shared address (?q=…) opens with its search asked.
       if (search.value.trim() !== '') await searchFor();
     } catch (error) {

@@ -138,7 +138,12 @@ export function renderDataset(main, code) {
         titleIsCode ? fact('officialTitle', t('officialTitle'), official, 'mono wrap') : null,
         titleIsCode ? fact('descriptiveTitle', t('descriptiveTitle'), descriptive) : null,
         titleIsCode ? null : fact('code', t('code'), dataset.code, 'mono wrap'),
-        fact('group', t('colGroup'), tOf('groups', dataset.group)),
+        fact('group', t('colGroup'), dataset.groups.map((group) => tOf('groups', group)).join(', ')),
+        fact('coverage', t('coverage'), dataset.metadata.coverage.description),
+        // Read from the records: left out, like lastFetched, when the upstream cannot be read.
+        dataset.metadata.coverage.referencePeriod === null || dataset.metadata.coverage.referencePeriod === undefined
+          ? null
+          : fact('referencePeriod', t('referencePeriod'), dataset.metadata.coverage.referencePeriod.description),
         fact('agency', t('colAgency'), language === 'th' ? dataset.agencyName : dataset.agencyNameEn),
         fact('apiUrl', t('apiUrl'), `${dataset.method} ${dataset.apiUrl}`, 'mono wrap'),
         fact('version', t('version'), version),
