@@ -324,7 +324,9 @@ describe('a query named by a plan key', () => {
 
   it('answers as the same arguments without a key', async () => {
     await view.prepare({ where, orderBy }, 'key-same');
-    expect(positions(view.matches({ where, orderBy }, 'key-same'))).toEqual(positions(view.matches({ where, orderBy })));
+    expect(positions(view.matches({ where, orderBy }, 'key-same'))).toEqual(
+      positions(view.matches({ where, orderBy })),
+    );
   });
 
   it('is planned once for the payload, whatever view asks again under the key', () => {
